@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Times the release binary on real-sized inputs against the SHA-256 floor and,
+# given a checkout of heznpc/inertbox, against the reference implementation.
+# Usage: scripts/bench.sh [REF_CHECKOUT]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release --quiet --bin inertbox --example sha256_floor
+exec python3 scripts/bench.py "$@"

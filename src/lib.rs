@@ -1,0 +1,18 @@
+//! inertbox: stands between untrusted text and an AI agent.
+//!
+//! - [`format`]: the INERTBOX v1 wrapped-document format (`wrap`, `check`).
+//! - [`document`]: the one [`Document`] every subcommand starts from, and the
+//!   one way to read input.
+#![forbid(unsafe_code)]
+
+pub mod checkrun;
+pub mod document;
+pub mod format;
+#[doc(hidden)]
+pub mod testing;
+
+pub use document::{Document, Input, ReadError};
+pub use format::{
+    CheckReport, Stamp, WrapError, WrapOptions, WrapperReport, check_bytes, check_reader,
+    wrap_bytes,
+};

@@ -1,0 +1,149 @@
+//! The `inertbox` command line: parse arguments, call one library function,
+//! map the outcome to an exit code (0 ok, 1 the answer is no, 2 could not run).
+
+use std::ffi::OsString;
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+use inertbox::checkrun;
+use inertbox::document::{Input, lossy};
+use inertbox::format::{self, COLLISION_WARNING, WrapError, WrapOptions};
+
+const EXIT_CANNOT: u8 = 2;
+
+#[derive(Parser)]
+#[command(
+    name = "inertbox",
+    version = concat!(env!("CARGO_PKG_VERSION"), " (INERTBOX format v1)"),
+    about = "Stand between untrusted text and an AI agent.",
+    long_about = "Stand between untrusted text and an AI agent.\n\n\
+        Text from outside (logs, issue bodies, emails, web pages, other models' replies) \
+        can pose as instructions. inertbox wraps it so the boundary is legible and \
+        verifiable later.\n\n\
+        Exit codes: 0 ok / verified, 1 the answer is no (mismatch, malformed), \
+        2 could not run (usage error, unreadable input, invalid UTF-8 for wrap).",
+    arg_required_else_help = true,
+    after_help = "Example:\n  pbpaste | inertbox wrap - | pbcopy    # wrap what you were about to paste\n  inertbox check docs/                  # verify every *.inert.md under docs/"
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Wrap text as an INERTBOX v1 document (data, not instructions) with a sha256 stamp
+    #[command(
+        long_about = "Read a text file (or stdin for `-` or no file) and print an INERTBOX v1 \
+            wrapped document: anchors whose tag cannot occur in the content, guidance that \
+            the content is data, the source label, the byte count and sha256 of the exact \
+            input bytes, and a fence longer than any backtick run inside.\n\n\
+            Output is byte-identical to the reference implementation (inertbox 0.2.0-alpha.0), \
+            except that a leading BOM stays inside the fence so the stamp verifies.\n\n\
+            Exit codes: 0 wrapped; 2 unreadable input, invalid UTF-8, or a --source with \
+            control characters (nothing is printed on stdout).",
+        after_help = "Examples:\n  inertbox wrap notes.md > notes.inert.md\n  pbpaste | inertbox wrap - --source claude-reply | pbcopy"
+    )]
+    Wrap(WrapArgs),
+    /// Verify wrapped documents: structure first, then bytes and sha256
+    #[command(
+        long_about = "Verify every INERTBOX wrapper in each input: anchors paired, metadata run \
+            present, fence intact, nothing between the closing fence and the end anchor; then \
+            the byte count and sha256 of the content.\n\n\
+            Inputs are files, directories (walked for *.inert.md, honouring .gitignore) or `-` \
+            for stdin (the default). One line per wrapper goes to stderr: \
+            `ok   - <source> (N bytes, sha256 verified)` or `FAIL - <source>: <reasons>`.\n\n\
+            Exit codes: 0 every input verified; 1 any wrapper failed, or an input held no \
+            wrapper; 2 an input could not be read (its name is printed).",
+        after_help = "Examples:\n  inertbox check notes.inert.md\n  inertbox check docs/ --quiet        # CI: print failures only\n  inertbox check docs/ --json > report.json"
+    )]
+    Check(CheckArgs),
+}
+
+#[derive(Args)]
+struct WrapArgs {
+    /// Text file to wrap; `-` or nothing reads stdin
+    #[arg(value_name = "FILE")]
+    file: Option<OsString>,
+    /// Source label for the header (default: the file path, or `-` for stdin); one line, no control characters
+    #[arg(long, value_name = "NAME", allow_hyphen_values = true)]
+    source: Option<OsString>,
+    /// Add a `generated:` line with the current UTC time (ISO-8601, milliseconds)
+    #[arg(long)]
+    timestamp: bool,
+}
+
+#[derive(Args)]
+struct CheckArgs {
+    /// Wrapped documents or directories to verify; `-` or nothing reads stdin
+    #[arg(value_name = "PATH")]
+    paths: Vec<OsString>,
+    /// Print one JSON report on stdout instead of lines on stderr
+    #[arg(long)]
+    json: bool,
+    /// Print failures only
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.cmd {
+        Cmd::Wrap(a) => run_wrap(a),
+        Cmd::Check(a) => run_check(a),
+    }
+}
+
+fn run_wrap(a: WrapArgs) -> ExitCode {
+    let input = Input::from_arg(a.file.as_deref());
+    let opts = WrapOptions {
+        source: a
+            .source
+            .as_ref()
+            .map(lossy)
+            .unwrap_or_else(|| input.label()),
+        timestamp: a.timestamp.then(format::timestamp_now),
+    };
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    match format::wrap_input(&input, &opts, &mut out) {
+        Ok(stamp) => {
+            if stamp.collision {
+                eprintln!("inertbox: warning: {COLLISION_WARNING}");
+            }
+            ExitCode::SUCCESS
+        }
+        // The reader went away: end quietly with wrap's own verdict.
+        Err(WrapError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => fail(&e.to_string()),
+    }
+}
+
+fn run_check(a: CheckArgs) -> ExitCode {
+    let (targets, problems) = checkrun::collect_targets(&a.paths);
+    let checked = checkrun::check_targets(targets);
+    let code = checkrun::exit_code(&checked, &problems);
+    // On exit 2 stdout stays empty, even for --json: the reasons go to stderr.
+    if a.json && code != EXIT_CANNOT {
+        let report = checkrun::json_report(&checked, &problems);
+        if let Err(e) = io::stdout().lock().write_all(report.as_bytes())
+            && e.kind() != io::ErrorKind::BrokenPipe
+        {
+            return fail(&format!("cannot write output: {e}"));
+        }
+    } else {
+        let mut err = io::stderr().lock();
+        for line in checkrun::human_lines(&checked, &problems, a.quiet) {
+            let _ = writeln!(err, "{line}");
+        }
+    }
+    ExitCode::from(code)
+}
+
+/// Report a could-not-run error on stderr and exit 2.
+fn fail(msg: &str) -> ExitCode {
+    eprintln!("inertbox: {msg}");
+    ExitCode::from(EXIT_CANNOT)
+}

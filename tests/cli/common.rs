@@ -1,0 +1,42 @@
+use assert_cmd::Command;
+use sha2::{Digest, Sha256};
+
+pub fn inertbox() -> Command {
+    let mut c = Command::cargo_bin("inertbox").expect("binary built");
+    c.env_remove("NO_COLOR").env_remove("INERTBOX_MAX_BYTES");
+    c
+}
+
+pub fn fixture(path: &str) -> String {
+    format!("{}/fixtures/{path}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A reviewable rendering of exact bytes: the sha256 of the bytes first (so
+/// the snapshot pins every byte, newlines included), then each line with
+/// invisible characters escaped and `⏎` where an LF was.
+pub fn escaped(bytes: &[u8]) -> String {
+    let mut out = format!("sha256 of output: {}\n", hex::encode(Sha256::digest(bytes)));
+    let text = String::from_utf8_lossy(bytes);
+    let mut lines = text.split('\n').peekable();
+    while let Some(line) = lines.next() {
+        let shown: String = line
+            .chars()
+            .map(|c| match c {
+                '\u{feff}'
+                | '\u{200b}'..='\u{200f}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{e0000}'..='\u{e007f}' => {
+                    format!("\\u{{{:x}}}", c as u32)
+                }
+                c if c.is_control() => c.escape_debug().to_string(),
+                c => c.to_string(),
+            })
+            .collect();
+        out.push_str(&shown);
+        if lines.peek().is_some() {
+            out.push_str("⏎\n");
+        }
+    }
+    out
+}

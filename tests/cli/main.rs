@@ -1,0 +1,6 @@
+//! CLI contracts: every exit code, which stream gets what, byte-exact output.
+
+mod check;
+mod common;
+mod props;
+mod wrap;
