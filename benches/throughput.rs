@@ -20,24 +20,19 @@ const SIZES: [usize; 3] = [1 << 10, 1 << 20, 16 << 20];
 #[divan::bench(args = SIZES)]
 fn sha256_floor(b: Bencher, len: usize) {
     let data = text(len);
-    b.counter(BytesCount::new(len))
-        .bench(|| Sha256::digest(black_box(&data)));
+    b.counter(BytesCount::new(len)).bench(|| Sha256::digest(black_box(&data)));
 }
 
 #[divan::bench(args = SIZES)]
 fn wrap_stamp(b: Bencher, len: usize) {
     let data = text(len);
-    b.counter(BytesCount::new(len))
-        .bench(|| inertbox::format::stamp_bytes(black_box(&data)).unwrap());
+    b.counter(BytesCount::new(len)).bench(|| inertbox::format::stamp_bytes(black_box(&data)).unwrap());
 }
 
 #[divan::bench(args = SIZES)]
 fn check_verify(b: Bencher, len: usize) {
     let data = text(len);
-    let opts = inertbox::WrapOptions {
-        source: "bench".into(),
-        timestamp: None,
-    };
+    let opts = inertbox::WrapOptions { source: "bench".into(), timestamp: None };
     let doc = inertbox::wrap_bytes(&data, &opts).unwrap().doc;
     b.counter(BytesCount::new(doc.len())).bench(|| {
         let r = inertbox::check_bytes(black_box(&doc));

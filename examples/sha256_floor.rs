@@ -7,9 +7,7 @@ use std::io::Read;
 use sha2::{Digest, Sha256};
 
 fn main() {
-    let path = std::env::args_os()
-        .nth(1)
-        .expect("usage: sha256_floor FILE");
+    let path = std::env::args_os().nth(1).expect("usage: sha256_floor FILE");
     let mut f = std::fs::File::open(path).expect("readable file");
     let mut buf = vec![0u8; 1 << 20];
     let mut h = Sha256::new();

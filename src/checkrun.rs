@@ -36,10 +36,7 @@ pub fn collect_targets(args: &[OsString]) -> (Vec<Target>, Vec<TargetProblem>) {
     let mut targets = Vec::new();
     let mut problems = Vec::new();
     if args.is_empty() {
-        targets.push(Target {
-            input: Input::Stdin,
-            name: "-".into(),
-        });
+        targets.push(Target { input: Input::Stdin, name: "-".into() });
     }
     let mut stdin_taken = false;
     for arg in args {
@@ -48,26 +45,15 @@ pub fn collect_targets(args: &[OsString]) -> (Vec<Target>, Vec<TargetProblem>) {
             Input::Stdin => {
                 if !stdin_taken {
                     stdin_taken = true;
-                    targets.push(Target {
-                        input,
-                        name: "-".into(),
-                    });
+                    targets.push(Target { input, name: "-".into() });
                 }
             }
             Input::Path(p) if p.is_dir() => match walk(p) {
-                Ok(found) if found.is_empty() => problems.push(TargetProblem::Empty {
-                    name: input.label(),
-                }),
+                Ok(found) if found.is_empty() => problems.push(TargetProblem::Empty { name: input.label() }),
                 Ok(found) => targets.extend(found),
-                Err(cause) => problems.push(TargetProblem::Unreadable {
-                    name: input.label(),
-                    cause,
-                }),
+                Err(cause) => problems.push(TargetProblem::Unreadable { name: input.label(), cause }),
             },
-            Input::Path(_) => targets.push(Target {
-                name: input.label(),
-                input,
-            }),
+            Input::Path(_) => targets.push(Target { name: input.label(), input }),
         }
     }
     (targets, problems)
@@ -83,12 +69,7 @@ fn walk(dir: &std::path::Path) -> Result<Vec<Target>, String> {
     for entry in walker {
         let entry = entry.map_err(|e| e.to_string())?;
         let is_file = entry.file_type().is_some_and(|t| t.is_file());
-        if is_file
-            && entry
-                .file_name()
-                .to_string_lossy()
-                .ends_with(WRAPPED_SUFFIX)
-        {
+        if is_file && entry.file_name().to_string_lossy().ends_with(WRAPPED_SUFFIX) {
             found.push(entry.into_path());
         }
     }
@@ -97,10 +78,7 @@ fn walk(dir: &std::path::Path) -> Result<Vec<Target>, String> {
         .into_iter()
         .map(|p| {
             let input = Input::Path(p);
-            Target {
-                name: input.label(),
-                input,
-            }
+            Target { name: input.label(), input }
         })
         .collect())
 }
@@ -117,10 +95,7 @@ pub fn check_targets(targets: Vec<Target>) -> Vec<Checked> {
     targets
         .into_par_iter()
         .map(|target| {
-            let result = target
-                .input
-                .open()
-                .and_then(|r| check_reader(r).map_err(|e| target.input.read_error(e)));
+            let result = target.input.open().and_then(|r| check_reader(r).map_err(|e| target.input.read_error(e)));
             Checked { target, result }
         })
         .collect()
@@ -132,11 +107,7 @@ pub fn human_lines(checked: &[Checked], problems: &[TargetProblem], quiet: bool)
     let many = checked.len() + problems.len() > 1;
     let mut lines = Vec::new();
     for c in checked {
-        let prefix = if many {
-            format!("{}: ", terminal_safe(&c.target.name))
-        } else {
-            String::new()
-        };
+        let prefix = if many { format!("{}: ", terminal_safe(&c.target.name)) } else { String::new() };
         let report = match &c.result {
             Ok(r) => r,
             Err(e) => {
@@ -151,10 +122,7 @@ pub fn human_lines(checked: &[Checked], problems: &[TargetProblem], quiet: bool)
             let label = terminal_safe(w.source.as_deref().unwrap_or("(unknown source)"));
             if w.verified {
                 if !quiet {
-                    lines.push(format!(
-                        "{prefix}ok   - {label} ({} bytes, sha256 verified)",
-                        w.bytes.unwrap_or(0)
-                    ));
+                    lines.push(format!("{prefix}ok   - {label} ({} bytes, sha256 verified)", w.bytes.unwrap_or(0)));
                 }
             } else {
                 let why: Vec<String> = w.errors.iter().map(|e| terminal_safe(e)).collect();
@@ -173,10 +141,7 @@ pub fn human_lines(checked: &[Checked], problems: &[TargetProblem], quiet: bool)
                 format!("inertbox: cannot read {:?}: {}", name, terminal_safe(cause))
             }
             TargetProblem::Empty { name } => {
-                format!(
-                    "inertbox: {}: no *{WRAPPED_SUFFIX} files found",
-                    terminal_safe(name)
-                )
+                format!("inertbox: {}: no *{WRAPPED_SUFFIX} files found", terminal_safe(name))
             }
         });
     }
@@ -206,13 +171,9 @@ pub fn json_report(checked: &[Checked], problems: &[TargetProblem]) -> String {
     let mut files: Vec<JsonFile> = checked
         .iter()
         .map(|c| match &c.result {
-            Ok(r) => JsonFile {
-                path: &c.target.name,
-                ok: r.ok,
-                read_error: None,
-                errors: &r.errors,
-                wrappers: &r.wrappers,
-            },
+            Ok(r) => {
+                JsonFile { path: &c.target.name, ok: r.ok, read_error: None, errors: &r.errors, wrappers: &r.wrappers }
+            }
             Err(e) => JsonFile {
                 path: &c.target.name,
                 ok: false,
@@ -227,17 +188,10 @@ pub fn json_report(checked: &[Checked], problems: &[TargetProblem]) -> String {
             TargetProblem::Unreadable { name, cause } => (name, cause.clone()),
             TargetProblem::Empty { name } => (name, format!("no *{WRAPPED_SUFFIX} files found")),
         };
-        files.push(JsonFile {
-            path: name,
-            ok: false,
-            read_error: Some(why),
-            errors: empty,
-            wrappers: &[],
-        });
+        files.push(JsonFile { path: name, ok: false, read_error: Some(why), errors: empty, wrappers: &[] });
     }
     let ok = !files.is_empty() && files.iter().all(|f| f.ok);
-    let mut s =
-        serde_json::to_string_pretty(&JsonReport { ok, files }).expect("plain data serializes");
+    let mut s = serde_json::to_string_pretty(&JsonReport { ok, files }).expect("plain data serializes");
     s.push('\n');
     s
 }
@@ -245,16 +199,10 @@ pub fn json_report(checked: &[Checked], problems: &[TargetProblem]) -> String {
 /// 0 when everything verified, 2 when something could not be read, else 1.
 pub fn exit_code(checked: &[Checked], problems: &[TargetProblem]) -> u8 {
     let unreadable = checked.iter().any(|c| c.result.is_err())
-        || problems
-            .iter()
-            .any(|p| matches!(p, TargetProblem::Unreadable { .. }));
+        || problems.iter().any(|p| matches!(p, TargetProblem::Unreadable { .. }));
     if unreadable {
         2
-    } else if !problems.is_empty()
-        || checked
-            .iter()
-            .any(|c| c.result.as_ref().map(|r| !r.ok).unwrap_or(true))
-    {
+    } else if !problems.is_empty() || checked.iter().any(|c| c.result.as_ref().map(|r| !r.ok).unwrap_or(true)) {
         1
     } else {
         0

@@ -25,9 +25,7 @@ pub enum ReadError {
     IsDirectory { path: String },
     #[error("cannot read {path}: {source}")]
     Read { path: String, source: io::Error },
-    #[error(
-        "{path} is larger than the {cap}-byte limit (raise it with --max-bytes or INERTBOX_MAX_BYTES)"
-    )]
+    #[error("{path} is larger than the {cap}-byte limit (raise it with --max-bytes or INERTBOX_MAX_BYTES)")]
     TooLarge { path: String, cap: u64 },
 }
 
@@ -80,18 +78,12 @@ impl Input {
     pub fn file_len(&self) -> Option<u64> {
         match self {
             Input::Stdin => None,
-            Input::Path(p) => std::fs::metadata(p)
-                .ok()
-                .filter(|m| m.is_file())
-                .map(|m| m.len()),
+            Input::Path(p) => std::fs::metadata(p).ok().filter(|m| m.is_file()).map(|m| m.len()),
         }
     }
 
     pub(crate) fn read_error(&self, source: io::Error) -> ReadError {
-        ReadError::Read {
-            path: self.display_name(),
-            source,
-        }
+        ReadError::Read { path: self.display_name(), source }
     }
 
     /// How errors name this input: the path quoted, or "stdin".
@@ -111,10 +103,7 @@ impl fmt::Display for Input {
 
 fn open_file(p: &Path) -> Result<File, ReadError> {
     let name = || format!("{:?}", p.to_string_lossy());
-    let file = File::open(p).map_err(|source| ReadError::Open {
-        path: name(),
-        source,
-    })?;
+    let file = File::open(p).map_err(|source| ReadError::Open { path: name(), source })?;
     match file.metadata() {
         Ok(m) if m.is_dir() => Err(ReadError::IsDirectory { path: name() }),
         _ => Ok(file),
@@ -132,47 +121,300 @@ pub fn read_capped(mut r: impl Read, cap: Option<u64>) -> io::Result<Result<Vec<
         Some(cap) => {
             // Read one byte past the cap so "exactly at the cap" is allowed.
             r.take(cap.saturating_add(1)).read_to_end(&mut raw)?;
-            if raw.len() as u64 > cap {
-                Ok(Err(cap))
-            } else {
-                Ok(Ok(raw))
-            }
+            if raw.len() as u64 > cap { Ok(Err(cap)) } else { Ok(Ok(raw)) }
         }
     }
 }
 
-/// A document: the bytes exactly as read, and where they came from.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A document: the bytes exactly as read, where they came from, and what a
+/// reader gets from them.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Document {
     /// The original bytes, never altered: wrap and check hash exactly these.
     pub raw: Vec<u8>,
     /// The source label (`--source`, the path, or `-`).
     pub source: String,
+    /// What the bytes were read as (never `Auto` after `load`).
+    pub kind: Kind,
+    /// What a reader gets, part by part (empty until `load`).
+    pub parts: Vec<Part>,
+    /// Every address, link, domain and phone number (empty until `load`).
+    pub entities: Vec<Entity>,
+    /// Headers and attachments, for emails.
+    pub email: Option<EmailMeta>,
 }
 
 impl Document {
     /// A document from bytes already in memory.
     pub fn from_bytes(raw: Vec<u8>, source: impl Into<String>) -> Document {
-        Document {
-            raw,
-            source: source.into(),
-        }
+        Document { raw, source: source.into(), ..Document::default() }
     }
 
     /// Read a whole input into a Document, refusing more than `cap` bytes.
     pub fn read(input: &Input, cap: Option<u64>) -> Result<Document, ReadError> {
         let r = input.open()?;
         match read_capped(r, cap).map_err(|e| input.read_error(e))? {
-            Ok(raw) => Ok(Document {
-                raw,
-                source: input.label(),
-            }),
-            Err(cap) => Err(ReadError::TooLarge {
-                path: input.display_name(),
-                cap,
-            }),
+            Ok(raw) => Ok(Document { raw, source: input.label(), ..Document::default() }),
+            Err(cap) => Err(ReadError::TooLarge { path: input.display_name(), cap }),
         }
     }
+}
+
+// ---------------------------------------------------------------------------
+// What a reader sees: parts, hidden spans, entities.
+
+/// What the bytes are. `Auto` sniffs: mail headers make an email, markup
+/// makes HTML, anything else is text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    #[default]
+    Auto,
+    Text,
+    Html,
+    Email,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Auto => "auto",
+            Kind::Text => "text",
+            Kind::Html => "html",
+            Kind::Email => "email",
+        }
+    }
+}
+
+/// Why a span of text is hidden from a person who looks at the rendered
+/// content, while a model reading the text gets it. The names are a stable
+/// contract (they appear in JSON reports as `hidden`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HiddenReason {
+    // HTML and CSS (html.rs)
+    /// `<!-- … -->`
+    Comment,
+    /// `display:none`, including through a `<style>` rule or an escaped property name.
+    DisplayNone,
+    /// `visibility:hidden` or `collapse`.
+    VisibilityHidden,
+    /// `opacity` (or `filter: opacity()`) at or near 0.
+    Opacity,
+    /// `font-size` 0 or too small to read.
+    FontSize,
+    /// Text colour equal or close to its background (white on white,
+    /// `transparent`, `<font color>`).
+    Colour,
+    /// Positioned or indented off the screen, or translated away.
+    Offscreen,
+    /// A zero-size box with overflow hidden (`max-height:0`, `width:0`…).
+    ZeroSize,
+    /// `clip`/`clip-path` that shows nothing.
+    Clip,
+    /// `transform: scale(0)`, `rotateY(90deg)` and the like.
+    Transform,
+    /// The `hidden` attribute, `<input type=hidden>`.
+    HiddenAttribute,
+    /// `aria-hidden="true"`.
+    AriaHidden,
+    /// `<template>` content.
+    Template,
+    /// `<noscript>` content.
+    Noscript,
+    /// `<script>` or `<style>` bodies.
+    Code,
+    /// alt, title, aria-label, placeholder and `<meta name=description>` text:
+    /// read by a model, not shown as page text.
+    Attribute,
+    // Email (email.rs)
+    /// Text the text/plain alternative has and the HTML part does not show.
+    PlainOnly,
+    // Unicode (invisible.rs)
+    /// Unicode tag characters (U+E0000–U+E007F) spelling ASCII.
+    TagCharacters,
+    /// Variation selectors carrying bytes.
+    VariationSelectors,
+    /// Zero-width characters (binary payloads or splitting words).
+    ZeroWidth,
+    /// Bidi controls that reorder what a person sees.
+    Bidi,
+    /// Other format (Cf) characters: invisible operators, interlinear annotation, shorthand format controls.
+    FormatCharacter,
+    /// Blank fillers: Hangul fillers, Braille blank, U+034F, U+17B4/5, odd spaces used as bits.
+    BlankFiller,
+    /// Soft hyphens inside words.
+    SoftHyphen,
+    // Terminal (invisible.rs)
+    /// An escape sequence (CSI, OSC, DCS, APC, C1): not shown, may carry data.
+    Escape,
+    /// Text a terminal would not show: SGR 8 (conceal) or foreground = background.
+    Concealed,
+    /// Text a carriage return, backspace or cursor movement paints over.
+    Overwritten,
+}
+
+impl HiddenReason {
+    /// The stable snake_case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HiddenReason::Comment => "comment",
+            HiddenReason::DisplayNone => "display_none",
+            HiddenReason::VisibilityHidden => "visibility_hidden",
+            HiddenReason::Opacity => "opacity",
+            HiddenReason::FontSize => "font_size",
+            HiddenReason::Colour => "colour",
+            HiddenReason::Offscreen => "offscreen",
+            HiddenReason::ZeroSize => "zero_size",
+            HiddenReason::Clip => "clip",
+            HiddenReason::Transform => "transform",
+            HiddenReason::HiddenAttribute => "hidden_attribute",
+            HiddenReason::AriaHidden => "aria_hidden",
+            HiddenReason::Template => "template",
+            HiddenReason::Noscript => "noscript",
+            HiddenReason::Code => "code",
+            HiddenReason::Attribute => "attribute",
+            HiddenReason::PlainOnly => "plain_only",
+            HiddenReason::TagCharacters => "tag_characters",
+            HiddenReason::VariationSelectors => "variation_selectors",
+            HiddenReason::ZeroWidth => "zero_width",
+            HiddenReason::Bidi => "bidi",
+            HiddenReason::FormatCharacter => "format_character",
+            HiddenReason::BlankFiller => "blank_filler",
+            HiddenReason::SoftHyphen => "soft_hyphen",
+            HiddenReason::Escape => "escape",
+            HiddenReason::Concealed => "concealed",
+            HiddenReason::Overwritten => "overwritten",
+        }
+    }
+
+    /// A short phrase for human reports.
+    pub fn describe(self) -> &'static str {
+        match self {
+            HiddenReason::Comment => "inside an HTML comment",
+            HiddenReason::DisplayNone => "display:none",
+            HiddenReason::VisibilityHidden => "visibility:hidden",
+            HiddenReason::Opacity => "transparent (opacity near 0)",
+            HiddenReason::FontSize => "font too small to read",
+            HiddenReason::Colour => "text colour matches its background",
+            HiddenReason::Offscreen => "positioned off the screen",
+            HiddenReason::ZeroSize => "inside a zero-size box",
+            HiddenReason::Clip => "clipped away",
+            HiddenReason::Transform => "transformed to nothing",
+            HiddenReason::HiddenAttribute => "hidden attribute",
+            HiddenReason::AriaHidden => "aria-hidden",
+            HiddenReason::Template => "inside <template>",
+            HiddenReason::Noscript => "inside <noscript>",
+            HiddenReason::Code => "script or style body",
+            HiddenReason::Attribute => "attribute text (alt, title, aria-label, meta)",
+            HiddenReason::PlainOnly => "only in the text/plain part; the HTML part does not show it",
+            HiddenReason::TagCharacters => "Unicode tag characters",
+            HiddenReason::VariationSelectors => "variation selectors",
+            HiddenReason::ZeroWidth => "zero-width characters",
+            HiddenReason::Bidi => "bidi control characters",
+            HiddenReason::FormatCharacter => "invisible format characters",
+            HiddenReason::BlankFiller => "blank filler characters",
+            HiddenReason::SoftHyphen => "soft hyphens",
+            HiddenReason::Escape => "terminal escape sequence",
+            HiddenReason::Concealed => "concealed on a terminal",
+            HiddenReason::Overwritten => "painted over on a terminal",
+        }
+    }
+
+    /// Unicode smuggling channels: invisible characters that spell a payload.
+    pub fn is_invisible_unicode(self) -> bool {
+        matches!(
+            self,
+            HiddenReason::TagCharacters
+                | HiddenReason::VariationSelectors
+                | HiddenReason::ZeroWidth
+                | HiddenReason::Bidi
+                | HiddenReason::FormatCharacter
+                | HiddenReason::BlankFiller
+                | HiddenReason::SoftHyphen
+        )
+    }
+}
+
+/// A byte range of a part's text, visible or hidden.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Span {
+    /// Byte range into `Part::text` (always on char boundaries).
+    pub range: std::ops::Range<usize>,
+    /// `None` when a person sees this text.
+    pub hidden: Option<HiddenReason>,
+    /// What a hidden run spells when decoded (tag characters to ASCII,
+    /// zero-width binary to bytes, an OSC 8 link's target…).
+    pub decoded: Option<String>,
+    /// Where the span's text came from in `Document::raw`, when known.
+    pub raw: Option<std::ops::Range<usize>>,
+}
+
+impl Span {
+    pub fn visible(range: std::ops::Range<usize>) -> Span {
+        Span { range, hidden: None, decoded: None, raw: None }
+    }
+
+    pub fn hidden(range: std::ops::Range<usize>, why: HiddenReason) -> Span {
+        Span { range, hidden: Some(why), decoded: None, raw: None }
+    }
+}
+
+/// One thing a reader gets from a document: a body, the subject, an
+/// attachment's text, a calendar field, an attached email's body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Part {
+    /// Where this text is, for reports: `body`, `subject`, `text/html body`,
+    /// `attachment "notes.txt"`, `calendar DESCRIPTION`, `attached message > body`.
+    pub location: String,
+    /// The decoded text a model would read, hidden text included.
+    pub text: String,
+    /// Spans in order, not overlapping, covering `text` exactly.
+    pub spans: Vec<Span>,
+    /// The part's byte range in `Document::raw`, when known.
+    pub raw: Option<std::ops::Range<usize>>,
+}
+
+/// Kinds of entity the gate cares about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EntityKind {
+    Email,
+    Url,
+    Domain,
+    Phone,
+}
+
+/// An address, link, domain or phone number mentioned anywhere in the
+/// document (hidden text included).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub struct Entity {
+    pub kind: EntityKind,
+    /// Normalised: lowercase for emails and domains, as written for URLs,
+    /// digits only (with a leading +) for phones.
+    pub value: String,
+    /// True when every mention is in hidden text.
+    pub hidden: bool,
+}
+
+/// What an email says about itself.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct EmailMeta {
+    pub from: Vec<String>,
+    pub to: Vec<String>,
+    pub cc: Vec<String>,
+    pub reply_to: Vec<String>,
+    pub subject: Option<String>,
+    pub date: Option<String>,
+    pub attachments: Vec<Attachment>,
+}
+
+/// An attachment, by name and type.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Attachment {
+    pub name: Option<String>,
+    pub content_type: String,
+    pub size: usize,
 }
 
 /// Turn an OS string (an argument) into text without panicking on bad bytes:
@@ -189,25 +431,16 @@ mod tests {
     fn dash_and_none_mean_stdin() {
         assert_eq!(Input::from_arg(None), Input::Stdin);
         assert_eq!(Input::from_arg(Some(OsStr::new("-"))), Input::Stdin);
-        assert_eq!(
-            Input::from_arg(Some(OsStr::new("a.txt"))),
-            Input::Path("a.txt".into())
-        );
+        assert_eq!(Input::from_arg(Some(OsStr::new("a.txt"))), Input::Path("a.txt".into()));
         assert_eq!(Input::Stdin.label(), "-");
         assert_eq!(Input::Path("dir/a.txt".into()).label(), "dir/a.txt");
     }
 
     #[test]
     fn read_capped_allows_exactly_the_cap() {
-        assert_eq!(
-            read_capped(&b"abcd"[..], Some(4)).unwrap(),
-            Ok(b"abcd".to_vec())
-        );
+        assert_eq!(read_capped(&b"abcd"[..], Some(4)).unwrap(), Ok(b"abcd".to_vec()));
         assert_eq!(read_capped(&b"abcde"[..], Some(4)).unwrap(), Err(4));
-        assert_eq!(
-            read_capped(&b"abcde"[..], None).unwrap(),
-            Ok(b"abcde".to_vec())
-        );
+        assert_eq!(read_capped(&b"abcde"[..], None).unwrap(), Ok(b"abcde".to_vec()));
     }
 
     #[test]

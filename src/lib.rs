@@ -7,12 +7,12 @@
 
 pub mod checkrun;
 pub mod document;
+pub mod email;
 pub mod format;
+pub mod html;
+pub mod invisible;
 #[doc(hidden)]
 pub mod testing;
 
 pub use document::{Document, Input, ReadError};
-pub use format::{
-    CheckReport, Stamp, WrapError, WrapOptions, WrapperReport, check_bytes, check_reader,
-    wrap_bytes,
-};
+pub use format::{CheckReport, Stamp, WrapError, WrapOptions, WrapperReport, check_bytes, check_reader, wrap_bytes};

@@ -99,11 +99,7 @@ fn main() -> ExitCode {
 fn run_wrap(a: WrapArgs) -> ExitCode {
     let input = Input::from_arg(a.file.as_deref());
     let opts = WrapOptions {
-        source: a
-            .source
-            .as_ref()
-            .map(lossy)
-            .unwrap_or_else(|| input.label()),
+        source: a.source.as_ref().map(lossy).unwrap_or_else(|| input.label()),
         timestamp: a.timestamp.then(format::timestamp_now),
     };
     let stdout = io::stdout();

@@ -3,9 +3,7 @@
 
 /// djb2 over UTF-16 code units, written the plain way (the reference's definition).
 pub fn djb2_utf16(s: &str) -> u32 {
-    s.encode_utf16().fold(5381u32, |h, u| {
-        h.wrapping_mul(33).wrapping_add(u32::from(u))
-    })
+    s.encode_utf16().fold(5381u32, |h, u| h.wrapping_mul(33).wrapping_add(u32::from(u)))
 }
 
 /// Content whose own anchor tag, and the `k - 1` candidates after it, all
@@ -25,9 +23,7 @@ pub fn colliding_content(tag: u32, k: u32) -> String {
     // poly(S) must equal tag - h*33^N; with s_i = 'A' + d_i that is
     // 'A' * (33^6 + … + 1) + Σ d_i 33^(N-1-i).
     let ones = (0..N).fold(0u32, |acc, _| acc.wrapping_mul(33).wrapping_add(1));
-    let mut r = tag
-        .wrapping_sub(h.wrapping_mul(pow))
-        .wrapping_sub(u32::from(b'A').wrapping_mul(ones)) as u64;
+    let mut r = tag.wrapping_sub(h.wrapping_mul(pow)).wrapping_sub(u32::from(b'A').wrapping_mul(ones)) as u64;
     let mut digits = [0u8; N as usize];
     for d in digits.iter_mut().rev() {
         *d = (r % 33) as u8;

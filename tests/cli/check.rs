@@ -6,10 +6,7 @@ use predicates::prelude::*;
 use crate::common::{fixture, inertbox};
 
 fn wrapped(content: &str, source: &str) -> String {
-    let opts = inertbox::WrapOptions {
-        source: source.into(),
-        timestamp: None,
-    };
+    let opts = inertbox::WrapOptions { source: source.into(), timestamp: None };
     String::from_utf8(inertbox::wrap_bytes(content.as_bytes(), &opts).unwrap().doc).unwrap()
 }
 
@@ -29,41 +26,21 @@ fn every_failure_kind_is_exit_1() {
     let good = wrapped("some content\n", "src");
     let tag_line = good.lines().next().unwrap().to_string();
     let cases: Vec<(&str, String)> = vec![
-        (
-            "content changed",
-            good.replace("some content", "some c0ntent"),
-        ),
+        ("content changed", good.replace("some content", "some c0ntent")),
         ("bytes changed", good.replace("bytes: 13", "bytes: 14")),
         ("sha not hex", good.replacen("sha256: ", "sha256: X", 1)),
         ("missing source", good.replacen("source: src\n", "", 1)),
-        (
-            "no closing fence",
-            good.replace("\n```\n[INERTBOX", "\n[INERTBOX"),
-        ),
+        ("no closing fence", good.replace("\n```\n[INERTBOX", "\n[INERTBOX")),
         ("truncated", good[..good.len() / 2].to_string()),
-        (
-            "text between fence and end anchor",
-            good.replace("```\n[INERTBOX v1 end", "```\nsmuggled\n[INERTBOX v1 end"),
-        ),
+        ("text between fence and end anchor", good.replace("```\n[INERTBOX v1 end", "```\nsmuggled\n[INERTBOX v1 end")),
         ("crlf converted", good.replace('\n', "\r\n")),
         ("no wrapper", "just text\n".to_string()),
         ("empty", String::new()),
-        (
-            "newer version",
-            good.replace("[INERTBOX v1 begin", "[INERTBOX v2 begin"),
-        ),
-        (
-            "end anchor tag changed",
-            good.replace(&tag_line.replace("begin", "end"), "[INERTBOX v1 end 0]"),
-        ),
+        ("newer version", good.replace("[INERTBOX v1 begin", "[INERTBOX v2 begin")),
+        ("end anchor tag changed", good.replace(&tag_line.replace("begin", "end"), "[INERTBOX v1 end 0]")),
     ];
     for (name, doc) in cases {
-        inertbox()
-            .args(["check", "-"])
-            .write_stdin(doc)
-            .assert()
-            .code(1)
-            .stdout("");
+        inertbox().args(["check", "-"]).write_stdin(doc).assert().code(1).stdout("");
         let _ = name;
     }
     inertbox()
@@ -93,11 +70,7 @@ fn failure_lines_name_the_reason() {
 
 #[test]
 fn wrappers_embedded_in_host_text_all_verify() {
-    let doc = format!(
-        "Here is a log:\n{}and a second one:\n{}thanks\n",
-        wrapped("a\n", "one"),
-        wrapped("b", "two")
-    );
+    let doc = format!("Here is a log:\n{}and a second one:\n{}thanks\n", wrapped("a\n", "one"), wrapped("b", "two"));
     inertbox()
         .args(["check", "-"])
         .write_stdin(doc)
@@ -108,27 +81,14 @@ fn wrappers_embedded_in_host_text_all_verify() {
 
 #[test]
 fn one_bad_wrapper_among_good_ones_fails_the_input() {
-    let doc = format!(
-        "{}{}",
-        wrapped("a\n", "one"),
-        wrapped("b", "two").replace("\nb\n", "\nc\n")
-    );
-    inertbox()
-        .args(["check", "-"])
-        .write_stdin(doc)
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("ok   - one"));
+    let doc = format!("{}{}", wrapped("a\n", "one"), wrapped("b", "two").replace("\nb\n", "\nc\n"));
+    inertbox().args(["check", "-"]).write_stdin(doc).assert().code(1).stderr(predicate::str::contains("ok   - one"));
 }
 
 #[test]
 fn source_with_line_separators_verifies() {
     // Improvement over the reference, whose own wrap output fails here.
-    inertbox()
-        .args(["check", "-"])
-        .write_stdin(wrapped("x", "a\u{2028}b"))
-        .assert()
-        .code(0);
+    inertbox().args(["check", "-"]).write_stdin(wrapped("x", "a\u{2028}b")).assert().code(0);
 }
 
 #[test]
@@ -145,9 +105,7 @@ fn control_characters_in_labels_are_escaped_on_stderr() {
 #[test]
 fn fence_not_longer_than_content_run_is_a_warning_only() {
     // Hand-edited: content holds a four-backtick run inside a three-backtick fence.
-    let doc = wrapped("a ```` b", "w")
-        .replace("`````text", "```text")
-        .replace("\n`````\n", "\n```\n");
+    let doc = wrapped("a ```` b", "w").replace("`````text", "```text").replace("\n`````\n", "\n```\n");
     inertbox()
         .args(["check", "-"])
         .write_stdin(doc)
@@ -172,54 +130,32 @@ fn directories_are_walked_for_inert_md_honouring_gitignore() {
         .arg(root)
         .assert()
         .code(0)
-        .stderr(
-            predicate::str::contains("a.inert.md: ok   - a")
-                .and(predicate::str::contains("b.inert.md: ok   - b")),
-        )
+        .stderr(predicate::str::contains("a.inert.md: ok   - a").and(predicate::str::contains("b.inert.md: ok   - b")))
         .stderr(predicate::str::contains("stale").not());
     // Without the ignore rule the stale file is checked and fails.
     std::fs::remove_file(root.join(".gitignore")).unwrap();
-    inertbox()
-        .arg("check")
-        .arg(root)
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("stale.inert.md"));
+    inertbox().arg("check").arg(root).assert().code(1).stderr(predicate::str::contains("stale.inert.md"));
 }
 
 #[test]
 fn stable_order_and_quiet() {
     let dir = tempfile::tempdir().unwrap();
     for i in 0..30 {
-        let body = if i == 17 {
-            "tampered".to_string()
-        } else {
-            wrapped(&format!("doc {i}"), &format!("s{i}"))
-        };
+        let body = if i == 17 { "tampered".to_string() } else { wrapped(&format!("doc {i}"), &format!("s{i}")) };
         std::fs::write(dir.path().join(format!("{i:02}.inert.md")), body).unwrap();
     }
     let out = inertbox().arg("check").arg(dir.path()).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8(out.stderr).unwrap();
-    let names: Vec<&str> = text
-        .lines()
-        .filter_map(|l| l.trim_start_matches("inertbox: ").split(".inert.md").next())
-        .collect();
+    let names: Vec<&str> =
+        text.lines().filter_map(|l| l.trim_start_matches("inertbox: ").split(".inert.md").next()).collect();
     let mut sorted = names.clone();
     sorted.sort();
     assert_eq!(names, sorted);
-    let quiet = inertbox()
-        .arg("check")
-        .arg("--quiet")
-        .arg(dir.path())
-        .output()
-        .unwrap();
+    let quiet = inertbox().arg("check").arg("--quiet").arg(dir.path()).output().unwrap();
     let q = String::from_utf8(quiet.stderr).unwrap();
     assert_eq!(q.lines().count(), 1, "{q}");
-    assert!(
-        q.contains("17.inert.md") && q.contains("no INERTBOX wrapper found"),
-        "{q}"
-    );
+    assert!(q.contains("17.inert.md") && q.contains("no INERTBOX wrapper found"), "{q}");
 }
 
 #[test]
@@ -227,12 +163,7 @@ fn json_report_on_stdout() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("x.inert.md");
     std::fs::write(&p, wrapped("hi", "lbl")).unwrap();
-    let out = inertbox()
-        .arg("check")
-        .arg("--json")
-        .arg(&p)
-        .output()
-        .unwrap();
+    let out = inertbox().arg("check").arg("--json").arg(&p).output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stderr.is_empty());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -256,19 +187,9 @@ fn unreadable_path_is_exit_2_naming_it_and_others_still_checked() {
         .assert()
         .code(2)
         .stdout("")
-        .stderr(
-            predicate::str::contains("/nonexistent/y.inert.md")
-                .and(predicate::str::contains("ok   - lbl")),
-        );
+        .stderr(predicate::str::contains("/nonexistent/y.inert.md").and(predicate::str::contains("ok   - lbl")));
     // --json keeps stdout empty on exit 2.
-    inertbox()
-        .arg("check")
-        .arg("--json")
-        .arg(&p)
-        .arg("/nonexistent/y")
-        .assert()
-        .code(2)
-        .stdout("");
+    inertbox().arg("check").arg("--json").arg(&p).arg("/nonexistent/y").assert().code(2).stdout("");
 }
 
 #[test]
@@ -291,23 +212,9 @@ fn fixtures_with_expected_verdicts() {
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "expect") {
-            let want: i32 = std::fs::read_to_string(&path)
-                .unwrap()
-                .lines()
-                .next()
-                .unwrap()
-                .trim()
-                .parse()
-                .unwrap();
+            let want: i32 = std::fs::read_to_string(&path).unwrap().lines().next().unwrap().trim().parse().unwrap();
             let doc = path.with_extension("md");
-            let got = inertbox()
-                .arg("check")
-                .arg(&doc)
-                .output()
-                .unwrap()
-                .status
-                .code()
-                .unwrap();
+            let got = inertbox().arg("check").arg(&doc).output().unwrap().status.code().unwrap();
             assert_eq!(got, want, "{}", doc.display());
             n += 1;
         }

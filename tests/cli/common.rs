@@ -22,11 +22,7 @@ pub fn escaped(bytes: &[u8]) -> String {
         let shown: String = line
             .chars()
             .map(|c| match c {
-                '\u{feff}'
-                | '\u{200b}'..='\u{200f}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{e0000}'..='\u{e007f}' => {
+                '\u{feff}' | '\u{200b}'..='\u{200f}' | '\u{2028}' | '\u{2029}' | '\u{e0000}'..='\u{e007f}' => {
                     format!("\\u{{{:x}}}", c as u32)
                 }
                 c if c.is_control() => c.escape_debug().to_string(),

@@ -6,10 +6,7 @@ use proptest::prelude::*;
 use inertbox::{WrapOptions, check_bytes, wrap_bytes};
 
 fn opts(source: &str) -> WrapOptions {
-    WrapOptions {
-        source: source.to_string(),
-        timestamp: None,
-    }
+    WrapOptions { source: source.to_string(), timestamp: None }
 }
 
 /// Text that exercises the format: backticks, anchors, metadata look-alikes,

@@ -10,29 +10,13 @@ use predicates::prelude::*;
 use crate::common::{escaped, fixture, inertbox};
 
 fn wrap_stdin(input: &[u8], source: &str) -> Vec<u8> {
-    let out = inertbox()
-        .args(["wrap", "-", "--source", source])
-        .write_stdin(input)
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "stderr: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = inertbox().args(["wrap", "-", "--source", source]).write_stdin(input).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", String::from_utf8_lossy(&out.stderr));
     out.stdout
 }
 
 fn check_stdin(doc: &[u8]) -> i32 {
-    inertbox()
-        .args(["check", "-"])
-        .write_stdin(doc)
-        .output()
-        .unwrap()
-        .status
-        .code()
-        .unwrap()
+    inertbox().args(["check", "-"]).write_stdin(doc).output().unwrap().status.code().unwrap()
 }
 
 #[test]
@@ -49,21 +33,14 @@ fn fixtures_wrap_byte_exact() {
         "line-separators.txt",
     ] {
         let path = fixture(&format!("wrap/{name}"));
-        let out = inertbox()
-            .args(["wrap", &path, "--source", name])
-            .output()
-            .unwrap();
+        let out = inertbox().args(["wrap", &path, "--source", name]).output().unwrap();
         assert_eq!(out.status.code(), Some(0));
         assert!(out.stderr.is_empty());
         insta::assert_snapshot!(format!("wrap_{name}"), escaped(&out.stdout));
         // The same bytes through stdin (the in-memory path) as through the
         // file (the streaming path).
         let input = std::fs::read(&path).unwrap();
-        assert_eq!(
-            wrap_stdin(&input, name),
-            out.stdout,
-            "{name}: stdin and file paths differ"
-        );
+        assert_eq!(wrap_stdin(&input, name), out.stdout, "{name}: stdin and file paths differ");
         assert_eq!(check_stdin(&out.stdout), 0, "{name} must verify");
     }
 }
@@ -83,11 +60,7 @@ fn nested_three_deep() {
     insta::assert_snapshot!("wrap_nested_three_deep", escaped(&three));
     // Each layer is one wrapper whose content is the layer below, exactly.
     assert_eq!(check_stdin(&three), 0);
-    let report = inertbox()
-        .args(["check", "-", "--json"])
-        .write_stdin(three.clone())
-        .output()
-        .unwrap();
+    let report = inertbox().args(["check", "-", "--json"]).write_stdin(three.clone()).output().unwrap();
     let v: serde_json::Value = serde_json::from_slice(&report.stdout).unwrap();
     assert_eq!(v["files"][0]["wrappers"].as_array().unwrap().len(), 1);
     assert_eq!(v["files"][0]["wrappers"][0]["bytes"], two.len());
@@ -106,22 +79,12 @@ fn forced_tag_collision_steps_past_anchors_in_the_content() {
 #[test]
 fn all_candidates_taken_warns_and_still_exits_zero() {
     let content = inertbox::testing::colliding_content(0xabcdef, 10_000);
-    let out = inertbox()
-        .args(["wrap", "-"])
-        .write_stdin(content.clone())
-        .output()
-        .unwrap();
+    let out = inertbox().args(["wrap", "-"]).write_stdin(content.clone()).output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("warning: Could not find an anchor tag absent from the content"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("warning: Could not find an anchor tag absent from the content"), "{stderr}");
     let last = 0xabcdefu32.wrapping_add(0x9E37_79B1u32.wrapping_mul(10_000));
-    assert!(
-        String::from_utf8_lossy(&out.stdout)
-            .starts_with(&format!("[INERTBOX v1 begin {last:x}]\n"))
-    );
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with(&format!("[INERTBOX v1 begin {last:x}]\n")));
 }
 
 #[test]
@@ -139,16 +102,8 @@ fn leading_bom_stays_inside_the_fence_and_verifies() {
 #[test]
 fn conventional_clap_forms_are_accepted() {
     // Deviation: the reference refuses `--source=NAME` and `--`.
-    let a = inertbox()
-        .args(["wrap", "--source=lbl", "-"])
-        .write_stdin("x")
-        .output()
-        .unwrap();
-    let b = inertbox()
-        .args(["wrap", "--source", "lbl", "--", "-"])
-        .write_stdin("x")
-        .output()
-        .unwrap();
+    let a = inertbox().args(["wrap", "--source=lbl", "-"]).write_stdin("x").output().unwrap();
+    let b = inertbox().args(["wrap", "--source", "lbl", "--", "-"]).write_stdin("x").output().unwrap();
     assert_eq!(a.status.code(), Some(0));
     assert_eq!(a.stdout, b.stdout);
     assert!(String::from_utf8_lossy(&a.stdout).contains("\nsource: lbl\n"));
@@ -156,16 +111,9 @@ fn conventional_clap_forms_are_accepted() {
 
 #[test]
 fn timestamp_adds_a_generated_line() {
-    let out = inertbox()
-        .args(["wrap", "-", "--timestamp"])
-        .write_stdin("x")
-        .output()
-        .unwrap();
+    let out = inertbox().args(["wrap", "-", "--timestamp"]).write_stdin("x").output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    let line = text
-        .lines()
-        .find(|l| l.starts_with("generated: "))
-        .expect("generated line");
+    let line = text.lines().find(|l| l.starts_with("generated: ")).expect("generated line");
     let re = regex_lite(line);
     assert!(re, "{line}");
     // It sits in the metadata run, right before the fence.
@@ -177,14 +125,7 @@ fn timestamp_adds_a_generated_line() {
 fn regex_lite(line: &str) -> bool {
     let v = line.strip_prefix("generated: ").unwrap().as_bytes();
     let shape = b"dddd-dd-ddTdd:dd:dd.dddZ";
-    v.len() == shape.len()
-        && v.iter().zip(shape).all(|(c, s)| {
-            if *s == b'd' {
-                c.is_ascii_digit()
-            } else {
-                c == s
-            }
-        })
+    v.len() == shape.len() && v.iter().zip(shape).all(|(c, s)| if *s == b'd' { c.is_ascii_digit() } else { c == s })
 }
 
 #[test]
@@ -204,9 +145,7 @@ fn invalid_utf8_is_exit_2_with_nothing_on_stdout() {
         .assert()
         .code(2)
         .stdout("")
-        .stderr(
-            predicate::str::contains("not valid UTF-8").and(predicate::str::contains("offset 8")),
-        );
+        .stderr(predicate::str::contains("not valid UTF-8").and(predicate::str::contains("offset 8")));
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("bad.txt");
     std::fs::write(&p, b"abc\xe2\x82").unwrap();
@@ -216,19 +155,10 @@ fn invalid_utf8_is_exit_2_with_nothing_on_stdout() {
 #[test]
 fn control_characters_in_source_are_exit_2() {
     for bad in ["a\nb", "a\rb", "tab\there", "\u{1b}[2J", "del\u{7f}"] {
-        inertbox()
-            .args(["wrap", "-", "--source", bad])
-            .write_stdin("x")
-            .assert()
-            .code(2)
-            .stdout("");
+        inertbox().args(["wrap", "-", "--source", bad]).write_stdin("x").assert().code(2).stdout("");
     }
     // U+0080 and above are allowed, as in the reference.
-    inertbox()
-        .args(["wrap", "-", "--source", "é\u{85}"])
-        .write_stdin("x")
-        .assert()
-        .code(0);
+    inertbox().args(["wrap", "-", "--source", "é\u{85}"]).write_stdin("x").assert().code(0);
 }
 
 #[cfg(unix)]
@@ -236,18 +166,9 @@ fn control_characters_in_source_are_exit_2() {
 fn non_utf8_source_argument_does_not_panic() {
     use std::os::unix::ffi::OsStrExt;
     let arg = std::ffi::OsStr::from_bytes(b"lab\xffel");
-    let out = inertbox()
-        .args(["wrap", "-", "--source"])
-        .arg(arg)
-        .write_stdin("x")
-        .output()
-        .unwrap();
+    let out = inertbox().args(["wrap", "-", "--source"]).arg(arg).write_stdin("x").output().unwrap();
     assert_eq!(out.status.code(), Some(0));
-    assert!(
-        String::from_utf8(out.stdout)
-            .unwrap()
-            .contains("\nsource: lab\u{fffd}el\n")
-    );
+    assert!(String::from_utf8(out.stdout).unwrap().contains("\nsource: lab\u{fffd}el\n"));
 }
 
 #[test]
@@ -259,48 +180,25 @@ fn unreadable_inputs_are_exit_2() {
         .stdout("")
         .stderr(predicate::str::contains("/nonexistent/file.txt"));
     let dir = tempfile::tempdir().unwrap();
-    inertbox()
-        .arg("wrap")
-        .arg(dir.path())
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr(predicate::str::contains("directory"));
-    inertbox()
-        .args(["wrap", "a", "b"])
-        .assert()
-        .code(2)
-        .stdout("");
-    inertbox()
-        .args(["wrap", "--bogus"])
-        .assert()
-        .code(2)
-        .stdout("");
+    inertbox().arg("wrap").arg(dir.path()).assert().code(2).stdout("").stderr(predicate::str::contains("directory"));
+    inertbox().args(["wrap", "a", "b"]).assert().code(2).stdout("");
+    inertbox().args(["wrap", "--bogus"]).assert().code(2).stdout("");
 }
 
 #[test]
 fn no_arguments_prints_help_and_exit_2() {
+    inertbox().assert().code(2).stdout("").stderr(predicate::str::contains("Usage"));
+    inertbox().arg("--help").assert().code(0).stdout(predicate::str::contains("wrap"));
     inertbox()
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr(predicate::str::contains("Usage"));
-    inertbox()
-        .arg("--help")
+        .arg("--version")
         .assert()
         .code(0)
-        .stdout(predicate::str::contains("wrap"));
-    inertbox().arg("--version").assert().code(0).stdout(
-        predicate::str::contains(env!("CARGO_PKG_VERSION"))
-            .and(predicate::str::contains("format v1")),
-    );
+        .stdout(predicate::str::contains(env!("CARGO_PKG_VERSION")).and(predicate::str::contains("format v1")));
 }
 
 #[test]
 fn ten_mib_on_stdin_round_trips_complete() {
-    let input: Vec<u8> = (0..10 * 1024 * 1024)
-        .map(|i| b"abcdefghij `\n"[i % 13])
-        .collect();
+    let input: Vec<u8> = (0..10 * 1024 * 1024).map(|i| b"abcdefghij `\n"[i % 13]).collect();
     let out = wrap_stdin(&input, "big");
     assert!(out.windows(16).any(|w| w == b"bytes: 10485760\n"));
     assert_eq!(check_stdin(&out), 0);
@@ -314,9 +212,7 @@ fn reader_closing_early_ends_quietly() {
     let bin = assert_cmd::cargo::cargo_bin("inertbox");
     for from_stdin in [false, true] {
         let mut cmd = std::process::Command::new(&bin);
-        cmd.arg("wrap")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
+        cmd.arg("wrap").stdout(Stdio::piped()).stderr(Stdio::piped());
         if from_stdin {
             cmd.arg("-").stdin(std::fs::File::open(&p).unwrap());
         } else {
@@ -324,21 +220,12 @@ fn reader_closing_early_ends_quietly() {
         }
         let mut child = cmd.spawn().unwrap();
         let mut first = [0u8; 10];
-        child
-            .stdout
-            .as_mut()
-            .unwrap()
-            .read_exact(&mut first)
-            .unwrap();
+        child.stdout.as_mut().unwrap().read_exact(&mut first).unwrap();
         assert_eq!(&first, b"[INERTBOX ");
         drop(child.stdout.take());
         let out = child.wait_with_output().unwrap();
         assert_eq!(out.status.code(), Some(0), "stdin={from_stdin}");
-        assert_eq!(
-            String::from_utf8_lossy(&out.stderr),
-            "",
-            "stdin={from_stdin}"
-        );
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "stdin={from_stdin}");
     }
     let _ = std::io::stdout().flush();
 }
