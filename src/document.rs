@@ -348,15 +348,23 @@ pub struct Span {
     pub decoded: Option<String>,
     /// Where the span's text came from in `Document::raw`, when known.
     pub raw: Option<std::ops::Range<usize>>,
+    /// Legitimate formatting (a colour escape, a hyphenation hint): removed
+    /// from fenced text, never reported.
+    pub benign: bool,
 }
 
 impl Span {
     pub fn visible(range: std::ops::Range<usize>) -> Span {
-        Span { range, hidden: None, decoded: None, raw: None }
+        Span { range, hidden: None, decoded: None, raw: None, benign: false }
     }
 
     pub fn hidden(range: std::ops::Range<usize>, why: HiddenReason) -> Span {
-        Span { range, hidden: Some(why), decoded: None, raw: None }
+        Span { range, hidden: Some(why), decoded: None, raw: None, benign: false }
+    }
+
+    /// Hidden from a person and not mere formatting.
+    pub fn is_suspect(&self) -> bool {
+        self.hidden.is_some() && !self.benign
     }
 }
 
@@ -415,6 +423,249 @@ pub struct Attachment {
     pub name: Option<String>,
     pub content_type: String,
     pub size: usize,
+}
+
+// ---------------------------------------------------------------------------
+// Loading: bytes to parts, spans and entities.
+
+/// Guess the kind of a document from its first bytes.
+pub fn sniff(raw: &[u8]) -> Kind {
+    if crate::email::looks_like_email(raw) {
+        Kind::Email
+    } else if crate::html::looks_like_html(raw) {
+        Kind::Html
+    } else {
+        Kind::Text
+    }
+}
+
+impl Document {
+    /// Read bytes as `kind` (sniffed when `Auto`): parts with their hidden
+    /// spans, entities, and for email the header facts. Never fails: bytes
+    /// that are not what they claim become text.
+    pub fn load(raw: Vec<u8>, kind: Kind, source: impl Into<String>) -> Document {
+        let kind = if kind == Kind::Auto { sniff(&raw) } else { kind };
+        let mut doc = Document { raw, source: source.into(), kind, ..Document::default() };
+        let mut links = Vec::new();
+        match kind {
+            Kind::Email => load_email(&mut doc, &mut links),
+            Kind::Html => {
+                let r = crate::html::render(&doc.raw, 0);
+                links.extend(r.links);
+                let len = doc.raw.len();
+                doc.parts.push(Part { location: "body".into(), text: r.text, spans: r.spans, raw: Some(0..len) });
+            }
+            Kind::Text | Kind::Auto => load_text(&mut doc),
+        }
+        for part in &mut doc.parts {
+            refine_invisible(part);
+        }
+        doc.entities = crate::entities::extract(&doc, &links);
+        doc
+    }
+
+    /// Read an input and load it.
+    pub fn read_and_load(
+        input: &Input,
+        kind: Kind,
+        cap: Option<u64>,
+        source: Option<String>,
+    ) -> Result<Document, ReadError> {
+        let d = Document::read(input, cap)?;
+        Ok(Document::load(d.raw, kind, source.unwrap_or(d.source)))
+    }
+
+    /// 1-based line and column (in characters) of a byte offset in `raw`.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.raw.len());
+        let before = &self.raw[..offset];
+        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+        let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        let col = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
+        (line, col)
+    }
+
+    /// All text a person sees, part by part (hidden spans removed).
+    pub fn visible_text(&self) -> String {
+        let mut out = String::new();
+        for p in &self.parts {
+            for s in &p.spans {
+                if s.hidden.is_none() {
+                    out.push_str(&p.text[s.range.clone()]);
+                }
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// Markdown and plain text: one part. HTML comments in it are hidden (a
+/// Markdown renderer drops them); an iCalendar object adds its fields.
+fn load_text(doc: &mut Document) {
+    let text = String::from_utf8_lossy(&doc.raw).into_owned();
+    let lossless = text.len() == doc.raw.len();
+    let mut spans = Vec::new();
+    let mut at = 0;
+    let finder = memchr::memmem::Finder::new(b"<!--");
+    while let Some(p) = finder.find(&text.as_bytes()[at..]) {
+        let start = at + p;
+        let end = memchr::memmem::find(&text.as_bytes()[start + 4..], b"-->").map_or(text.len(), |q| start + 4 + q + 3);
+        if start > at {
+            spans.push(Span::visible(at..start));
+        }
+        spans.push(Span::hidden(start..end, HiddenReason::Comment));
+        at = end;
+    }
+    if at < text.len() {
+        spans.push(Span::visible(at..text.len()));
+    }
+    if lossless {
+        for s in &mut spans {
+            s.raw = Some(s.range.clone());
+        }
+    }
+    let is_calendar = text.trim_start().starts_with("BEGIN:VCALENDAR");
+    let len = doc.raw.len();
+    doc.parts.push(Part { location: "body".into(), text: text.clone(), spans, raw: Some(0..len) });
+    if is_calendar {
+        for (name, value) in crate::email::calendar_fields(&text) {
+            let n = value.len();
+            doc.parts.push(Part {
+                location: format!("calendar {name}"),
+                text: value,
+                spans: if n == 0 { Vec::new() } else { vec![Span::visible(0..n)] },
+                raw: None,
+            });
+        }
+    }
+}
+
+fn load_email(doc: &mut Document, links: &mut Vec<String>) {
+    use crate::email::BodyKind;
+    let parsed = crate::email::parse(&doc.raw);
+    // The visible text of each alternative group's HTML, to find what only
+    // the plain alternative says.
+    let mut html_visible: std::collections::HashMap<usize, String> = std::collections::HashMap::new();
+    let mut parts: Vec<(Part, BodyKind, Option<usize>)> = Vec::new();
+    for body in parsed.bodies {
+        let base = body.raw.as_ref().map_or(0, |r| r.start);
+        match body.kind {
+            BodyKind::Html => {
+                let r = crate::html::render(body.text.as_bytes(), base);
+                links.extend(r.links.iter().cloned());
+                if let Some(g) = body.alternative {
+                    html_visible.entry(g).or_default().push_str(&r.visible_text());
+                }
+                // Offsets inside a decoded body do not map to the message
+                // bytes; keep the body's own range.
+                let spans = r
+                    .spans
+                    .into_iter()
+                    .map(|mut s| {
+                        s.raw = body.raw.clone();
+                        s
+                    })
+                    .collect();
+                parts.push((
+                    Part { location: body.location, text: r.text, spans, raw: body.raw },
+                    body.kind,
+                    body.alternative,
+                ));
+            }
+            kind => {
+                let n = body.text.len();
+                let mut span = Span::visible(0..n);
+                span.raw = body.raw.clone();
+                let spans = if n == 0 { Vec::new() } else { vec![span] };
+                parts.push((
+                    Part { location: body.location, text: body.text, spans, raw: body.raw },
+                    kind,
+                    body.alternative,
+                ));
+            }
+        }
+    }
+    for (part, kind, group) in &mut parts {
+        if *kind != BodyKind::Plain {
+            continue;
+        }
+        let Some(visible) = group.and_then(|g| html_visible.get(&g)) else { continue };
+        let only = crate::email::plain_only(&part.text, visible);
+        if !only.is_empty() {
+            part.spans = split_spans(&part.spans, &only, HiddenReason::PlainOnly, None);
+        }
+    }
+    doc.parts = parts.into_iter().map(|(p, _, _)| p).collect();
+    doc.email = Some(parsed.meta);
+}
+
+/// Overlay hidden ranges onto a partition of spans: each range becomes its
+/// own span with `why` (and `decoded`), splitting what it overlaps.
+pub fn split_spans(
+    spans: &[Span],
+    ranges: &[std::ops::Range<usize>],
+    why: HiddenReason,
+    decoded: Option<&[Option<String>]>,
+) -> Vec<Span> {
+    let runs: Vec<(std::ops::Range<usize>, Option<String>, bool)> = ranges
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.clone(), decoded.and_then(|d| d.get(i).cloned().flatten()), false))
+        .collect();
+    overlay(spans, &runs, |_| why)
+}
+
+/// The generic overlay: `runs` are sorted, non-overlapping (range, decoded, benign).
+fn overlay(
+    spans: &[Span],
+    runs: &[(std::ops::Range<usize>, Option<String>, bool)],
+    why: impl Fn(usize) -> HiddenReason,
+) -> Vec<Span> {
+    let mut out = Vec::with_capacity(spans.len() + runs.len() * 2);
+    let mut ri = 0;
+    for s in spans {
+        let mut at = s.range.start;
+        while at < s.range.end {
+            // Skip runs that end before this point.
+            while ri < runs.len() && runs[ri].0.end <= at {
+                ri += 1;
+            }
+            match runs.get(ri) {
+                Some((r, dec, benign)) if r.start < s.range.end => {
+                    let start = r.start.max(at);
+                    if start > at {
+                        out.push(Span { range: at..start, ..s.clone() });
+                    }
+                    let end = r.end.min(s.range.end);
+                    out.push(Span {
+                        range: start..end,
+                        hidden: Some(why(ri)),
+                        decoded: if start == r.start { dec.clone() } else { None },
+                        raw: s.raw.clone(),
+                        benign: *benign && s.hidden.is_none(),
+                    });
+                    at = end;
+                }
+                _ => {
+                    out.push(Span { range: at..s.range.end, ..s.clone() });
+                    at = s.range.end;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Mark invisible characters and escape sequences inside a part.
+fn refine_invisible(part: &mut Part) {
+    let runs = crate::invisible::find(&part.text);
+    if runs.is_empty() {
+        return;
+    }
+    let reasons: Vec<HiddenReason> = runs.iter().map(|r| r.reason).collect();
+    let triples: Vec<_> = runs.into_iter().map(|r| (r.range, r.decoded, r.benign)).collect();
+    part.spans = overlay(&part.spans, &triples, |i| reasons[i]);
 }
 
 /// Turn an OS string (an argument) into text without panicking on bad bytes:

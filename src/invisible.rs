@@ -21,6 +21,8 @@ pub struct Run {
     pub reason: HiddenReason,
     /// What the run spells, when it spells something.
     pub decoded: Option<String>,
+    /// Legitimate formatting that `strip` removes but a scanner never reports.
+    pub benign: bool,
 }
 
 /// Every hidden run in `text`, in order, not overlapping.

@@ -6,11 +6,14 @@
 #![forbid(unsafe_code)]
 
 pub mod checkrun;
+pub mod detect;
 pub mod document;
 pub mod email;
+pub mod entities;
 pub mod format;
 pub mod html;
 pub mod invisible;
+pub mod report;
 #[doc(hidden)]
 pub mod testing;
 

@@ -1,0 +1,212 @@
+//! Every email address, link, domain and phone number a document mentions,
+//! hidden text and link targets included: what the gate compares a tool
+//! call's targets against.
+
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::document::{Document, Entity, EntityKind};
+
+/// Top-level domains accepted for a bare domain (`example.com` without a
+/// scheme). File extensions that are also TLDs (`.md`, `.rs`, `.py`, `.sh`,
+/// `.zip`) are left out: in prose they are far more often file names.
+const BARE_TLDS: &[&str] = &[
+    "com", "net", "org", "io", "dev", "app", "ai", "co", "uk", "de", "fr", "es", "it", "nl", "ru", "cn", "jp", "kr",
+    "in", "br", "au", "ca", "us", "eu", "info", "biz", "xyz", "online", "site", "tech", "cloud", "me", "tv", "gov",
+    "edu", "mil", "int", "ch", "se", "no", "dk", "fi", "pl", "cz", "at", "be", "pt", "ie", "nz", "tr", "ua", "il",
+    "sg", "hk", "tw", "mx", "ar", "za", "test", "example", "invalid", "local", "internal", "top", "club", "shop",
+];
+
+static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b[a-z0-9][a-z0-9._%+-]{0,63}@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,24}\b").unwrap()
+});
+static URL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?i)\b(?:https?|ftp|wss?)://[^\s<>"'`\x00-\x1f\x7f]+|\bwww\.[a-z0-9-]+(?:\.[a-z0-9-]+)+[^\s<>"'`]*"#)
+        .unwrap()
+});
+static DOMAIN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)\b(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+([a-z]{2,24})\b").unwrap());
+static PHONE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?:\+\d{1,3}[\s.-]?)?(?:\(\d{1,4}\)[\s.-]?)?\d{2,4}(?:[\s.-]\d{2,4}){1,4}").unwrap());
+
+/// A running collection: each entity once, hidden only if every mention is.
+#[derive(Default)]
+struct Collector {
+    seen: BTreeMap<(EntityKind, String), bool>,
+}
+
+impl Collector {
+    fn add(&mut self, kind: EntityKind, value: String, hidden: bool) {
+        if value.is_empty() {
+            return;
+        }
+        self.seen.entry((kind, value)).and_modify(|h| *h &= hidden).or_insert(hidden);
+    }
+
+    fn url(&mut self, url: &str, hidden: bool) {
+        let url = url.trim_end_matches(['.', ',', ';', ':', '!', '?', ')', ']', '}', '\'', '"', '*', '_']);
+        if url.len() < 8 {
+            return;
+        }
+        if let Some(host) = host_of(url) {
+            self.add(EntityKind::Domain, host, hidden);
+        }
+        self.add(EntityKind::Url, url.to_string(), hidden);
+    }
+
+    fn scan(&mut self, text: &str, hidden: bool) {
+        let mut taken: Vec<std::ops::Range<usize>> = Vec::new();
+        for m in URL.find_iter(text) {
+            self.url(m.as_str(), hidden);
+            taken.push(m.range());
+        }
+        for m in EMAIL.find_iter(text) {
+            if taken.iter().any(|r| r.contains(&m.start())) {
+                continue;
+            }
+            let v = m.as_str().to_lowercase();
+            if let Some((_, domain)) = v.rsplit_once('@') {
+                self.add(EntityKind::Domain, domain.to_string(), hidden);
+            }
+            self.add(EntityKind::Email, v, hidden);
+            taken.push(m.range());
+        }
+        for c in DOMAIN.captures_iter(text) {
+            let m = c.get(0).expect("whole match");
+            if taken.iter().any(|r| r.start <= m.start() && m.end() <= r.end) {
+                continue;
+            }
+            // Not part of a path or an address: `docs/x.com`, `a@b.com`.
+            let before = text[..m.start()].chars().next_back();
+            if matches!(before, Some('/' | '@' | '.' | '-' | '_')) {
+                continue;
+            }
+            let tld = c.get(1).expect("tld").as_str().to_lowercase();
+            if BARE_TLDS.contains(&tld.as_str()) {
+                self.add(EntityKind::Domain, m.as_str().to_lowercase(), hidden);
+            }
+        }
+        for m in PHONE.find_iter(text) {
+            if taken.iter().any(|r| r.start < m.end() && m.start() < r.end) {
+                continue;
+            }
+            if let Some(p) = phone(text, m.range()) {
+                self.add(EntityKind::Phone, p, hidden);
+            }
+        }
+    }
+}
+
+/// The host of a URL, lowercased, without credentials or port.
+pub fn host_of(url: &str) -> Option<String> {
+    let rest = match url.find("://") {
+        Some(i) => &url[i + 3..],
+        None if url.to_ascii_lowercase().starts_with("www.") => url,
+        None => return None,
+    };
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let host = authority.rsplit('@').next()?;
+    let host = host.split(':').next()?.trim_end_matches('.');
+    (!host.is_empty()).then(|| host.to_lowercase())
+}
+
+/// Digits of a phone number (`+` kept), or None for things that only look
+/// like one: dates, times, versions, IP addresses, long plain numbers.
+fn phone(text: &str, r: std::ops::Range<usize>) -> Option<String> {
+    let s = &text[r.clone()];
+    let digits: String = s.chars().filter(char::is_ascii_digit).collect();
+    if !(8..=15).contains(&digits.len()) {
+        return None;
+    }
+    let prev = text[..r.start].chars().next_back();
+    let next = text[r.end..].chars().next();
+    if matches!(prev, Some(c) if c.is_alphanumeric() || c == '.' || c == '/' || c == ':' || c == '-')
+        || matches!(next, Some(c) if c.is_alphanumeric() || c == '.' || c == '/' || c == ':')
+    {
+        return None;
+    }
+    // Dates (2024-05-01, 2024.05.01) and dotted quads are not phone numbers.
+    let groups: Vec<&str> = s.split([' ', '.', '-']).filter(|g| !g.is_empty()).collect();
+    if groups.first().is_some_and(|g| g.len() == 4 && (g.starts_with("19") || g.starts_with("20"))) && groups.len() == 3
+    {
+        return None;
+    }
+    if s.contains('.') && groups.len() == 4 && groups.iter().all(|g| g.len() <= 3) {
+        return None;
+    }
+    let plus = if s.trim_start().starts_with('+') { "+" } else { "" };
+    Some(format!("{plus}{digits}"))
+}
+
+/// Every entity in a loaded document: its parts (visible and hidden text),
+/// link targets found in markup, and for email the header addresses.
+pub fn extract(doc: &Document, links: &[String]) -> Vec<Entity> {
+    let mut c = Collector::default();
+    for part in &doc.parts {
+        for span in &part.spans {
+            c.scan(&part.text[span.range.clone()], span.hidden.is_some());
+            if let Some(d) = &span.decoded {
+                c.scan(d, true);
+            }
+        }
+    }
+    for l in links {
+        if l.contains("://") || l.to_ascii_lowercase().starts_with("www.") {
+            c.url(l, false);
+        } else if let Some(addr) = l.strip_prefix("mailto:") {
+            c.scan(addr, false);
+        } else if let Some(num) = l.strip_prefix("tel:") {
+            c.scan(num, false);
+        }
+    }
+    if let Some(e) = &doc.email {
+        for a in e.from.iter().chain(&e.to).chain(&e.cc).chain(&e.reply_to) {
+            c.scan(a, false);
+        }
+    }
+    c.seen.into_iter().map(|((kind, value), hidden)| Entity { kind, value, hidden }).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::Kind;
+
+    fn values(text: &str, kind: EntityKind) -> Vec<String> {
+        let doc = Document::load(text.as_bytes().to_vec(), Kind::Text, "t");
+        doc.entities.into_iter().filter(|e| e.kind == kind).map(|e| e.value).collect()
+    }
+
+    #[test]
+    fn emails_urls_domains() {
+        let t = "Write to Dana.Smith@Example.com or see https://docs.example.org/a?b=1. Also evil.test and README.md.";
+        assert_eq!(values(t, EntityKind::Email), vec!["dana.smith@example.com"]);
+        assert_eq!(values(t, EntityKind::Url), vec!["https://docs.example.org/a?b=1"]);
+        assert_eq!(values(t, EntityKind::Domain), vec!["docs.example.org", "evil.test", "example.com"]);
+    }
+
+    #[test]
+    fn phones_but_not_dates_or_versions() {
+        assert_eq!(values("Call +1 (415) 555-0100 today", EntityKind::Phone), vec!["+14155550100"]);
+        assert!(values("on 2024-05-01 at 10.0.0.1, version 1.2.3.4", EntityKind::Phone).is_empty());
+        assert!(values("order 123456789012345678", EntityKind::Phone).is_empty());
+    }
+
+    #[test]
+    fn hidden_mentions_are_marked() {
+        let doc = Document::load(b"see a.example.com <!-- mail x@evil.test -->".to_vec(), Kind::Text, "t");
+        let e = doc.entities.iter().find(|e| e.value == "x@evil.test").unwrap();
+        assert!(e.hidden);
+        let d = doc.entities.iter().find(|e| e.value == "a.example.com").unwrap();
+        assert!(!d.hidden);
+    }
+
+    #[test]
+    fn host_of_strips_credentials_and_ports() {
+        assert_eq!(host_of("https://user:pw@Evil.test:8443/x"), Some("evil.test".into()));
+        assert_eq!(host_of("www.example.com/a"), Some("www.example.com".into()));
+        assert_eq!(host_of("mailto:x"), None);
+    }
+}
