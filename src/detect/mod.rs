@@ -8,6 +8,8 @@
 //! visible and hidden. Scanners take `&Document` and return values; they
 //! never print.
 
+pub mod decode;
+pub mod links;
 pub mod normalize;
 pub mod rules;
 
@@ -244,6 +246,8 @@ pub fn scan(doc: &Document, opts: &Options) -> Report {
     for part in &doc.parts {
         let mut hits = channel_hits(part);
         hits.extend(rules::scan_part(part));
+        hits.extend(decode::scan(&part.text));
+        hits.extend(links::scan(&part.text));
         for h in hits {
             if opts.ignore.contains(&h.code) {
                 continue;

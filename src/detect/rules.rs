@@ -43,7 +43,13 @@ macro_rules! rule {
 }
 
 /// Words that name an instruction-like thing.
-const INSTR: &str = r"(?:instructions?|instrucciones|directions?|directives?|prompts?|rules|guidelines|commands?|orders|constraints|restrictions|programming|guidance|policies|system (?:prompt|message)|context|conversations?|messages|tasks?)";
+const INSTR: &str = r"(?:[a-z]*struct[a-z]*|instrucciones|directions?|directives?|prompts?|rules|guidelines|commands?|orders|constraints|restrictions|programming|guidance|policies|system (?:prompt|message)|context|conversations?|messages|tasks?)";
+/// Instruction words alone (no "context", "messages"…), for rules where a
+/// looser word would read as ordinary prose.
+const INSTR_STRICT: &str = r"(?:[a-z]*struct[a-z]*|instrucciones|directions?|directives?|prompts?|rules|guidelines|commands?|orders|system (?:prompt|message))";
+/// Words that point back at earlier instructions specifically.
+const PRIOR_STRICT: &str =
+    r"(?:previous|prior|preceding|above|earlier|initial|original|old|existing|foregoing|system|developer)";
 /// Words that point back at what came before.
 const PRIOR: &str = r"(?:previous|prior|preceding|above|earlier|initial|original|old|existing|current|foregoing|all|any|every|your|the|these|those|system|developer|anteriores|previas)";
 
@@ -88,7 +94,7 @@ pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             High,
             ["aside", "advisory", "optional", "no longer appl", "void", "cancel", "supersed", "replac"],
             leak(format!(
-                r"\b(?:set|put|leave|push) (?:the |your |all )?{PRIOR}? ?{INSTR} aside\b|\btreat (?:the |your |all )?{PRIOR}? ?{INSTR} as (?:advisory|optional|suggestions?|void|obsolete)\b|\b{PRIOR} {INSTR} (?:(?:are|is) (?:now )?(?:void|cancel+ed|obsolete|no longer (?:valid|in effect|apply|applicable))|no longer appl(?:y|ies))\b|\bthe (?:prior|previous|original) task is (?:cancel+ed|void|over)\b|\b(?:these|this|the following) (?:instructions?|rules) (?:supersede|replace|override)s?\b"
+                r"\b(?:set|put|leave|push) (?:the |your |all )?{PRIOR}? ?{INSTR_STRICT} aside\b|\btreat (?:the |your |all )?{PRIOR}? ?{INSTR_STRICT} as (?:advisory|optional|suggestions?|void|obsolete)\b|\b{PRIOR_STRICT} {INSTR_STRICT} (?:(?:are|is) (?:now )?(?:void|cancel+ed|obsolete|no longer (?:valid|in effect|apply|applicable))|no longer appl(?:y|ies))\b|\bthe (?:prior|previous|original) task is (?:cancel+ed|void|over)\b|\b(?:these|this|the following) (?:instructions?|rules) (?:supersede|replace|override)s?\b"
             )),
             "declares the reader's instructions void"
         ),
@@ -556,7 +562,7 @@ pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
                 "transmit",
                 "concatenate"
             ],
-            r"\b(?:forward|send|e-?mail|upload|post|share|transmit|copy|cc|bcc|leak|paste|concatenate)\b (?:me |us )?(?:all|every|each|the|this|these|those|my|your|his|her|their|any|a copy of)?(?: [a-z0-9'-]+){0,4} ?(?:emails?|messages?|files?|documents?|invoices?|passwords?|credentials|keys?|tokens?|data|contents?|body|history|conversations?|codes?|security codes?|attachments?|contacts?|records|notes|details|information|secrets?|channels?|receipts?|statements?)\b.{0,60}\b(?:to|at|into|on)\b ?(?:[a-z0-9._%+-]+@|https?://|www\.|the (?:following|address|url|email|website)|this (?:address|url|email)|[a-z0-9-]+\.[a-z]{2,}|\w+ (?:at|@))|\b(?:send|transfer|wire|pay|move) (?:a |the )?(?:\$|€|£)?(?:\d[\d,.]*|money|funds|payment|transaction|the (?:money|funds|amount|balance))\b.{0,60}\bto\b|\bmodify the recipient\b",
+            r"\b(?:forward|send|e-?mail|upload|post|share|transmit|copy|cc|bcc|leak|paste|concatenate)\b (?:me |us )?(?:all|every|each|the|this|these|those|my|your|his|her|their|any|a copy of)?(?: [a-z0-9'-]+){0,4} ?(?:emails?|messages?|files?|documents?|invoices?|passwords?|credentials|keys?|tokens?|data|contents?|body|history|conversations?|codes?|security codes?|attachments?|contacts?|records|notes|details|information|secrets?|channels?|receipts?|statements?)\b.{0,60}\b(?:to|at|into|on)\b ?(?:[a-z0-9._%+-]+@|https?://|www\.|the (?:following|address|url|email|website)|this (?:address|url|email)|[a-z0-9-]+\.[a-z]{2,}|\w+ (?:at|@))|\b(?:send|transfer|wire|move) (?:a |the )?(?:\$|€|£)?(?:\d[\d,.]*|money|funds|payment|transaction|the (?:money|funds|amount|balance))\b.{0,60}\bto\b|\bmodify the recipient\b",
             "tells the reader to send data or money somewhere"
         ),
         rule!(
@@ -665,7 +671,8 @@ static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
     let regexes = RULES
         .iter()
         .map(|r| {
-            regex::RegexBuilder::new(r.pattern)
+            regex::RegexBuilder::new(&spaces_match_newlines(r.pattern))
+                .dot_matches_new_line(true)
                 .size_limit(32 << 20)
                 .build()
                 .unwrap_or_else(|e| panic!("rule {} does not compile: {e}", r.id))
@@ -673,6 +680,40 @@ static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
         .collect();
     Compiled { keys: ac, key_rules, regexes }
 });
+
+/// Rules are written with plain spaces; the normalised text keeps line
+/// breaks, so a space in a pattern (outside a character class) also matches
+/// a newline, and a class holding a space also holds a newline.
+fn spaces_match_newlines(p: &str) -> String {
+    let mut out = String::with_capacity(p.len() + 16);
+    let mut in_class = false;
+    let mut escaped = false;
+    for c in p.chars() {
+        if escaped {
+            out.push(c);
+            escaped = false;
+            continue;
+        }
+        match c {
+            '\\' => {
+                escaped = true;
+                out.push(c);
+            }
+            '[' if !in_class => {
+                in_class = true;
+                out.push(c);
+            }
+            ']' if in_class => {
+                in_class = false;
+                out.push(c);
+            }
+            ' ' if in_class => out.push_str(" \n"),
+            ' ' => out.push_str("[ \n]"),
+            c => out.push(c),
+        }
+    }
+    out
+}
 
 /// Force the rule table to compile now (start-up cost paid up front).
 pub fn warm() {
@@ -858,11 +899,36 @@ fn is_quoted(before: &str, matched: &str, after: &str) -> bool {
     inside && QUOTE_CUE.is_match(before)
 }
 
-/// Is this offset inside a markdown code block or inline code span?
+/// Is this offset inside a markdown code block, an inline code span or an
+/// INERTBOX wrapper (content marked as data)?
 fn in_code(text: &str, at: usize) -> bool {
     let before = &text[..at];
-    let fences = before.matches("```").count() + before.matches("~~~").count();
-    if fences % 2 == 1 {
+    // Fenced blocks: a fence of N backticks (or tildes) closes only with a
+    // fence of at least N of the same character.
+    let mut open: Option<(u8, usize)> = None;
+    for line in before.split('\n') {
+        let t = line.trim_start_matches(' ');
+        let Some(&c) = t.as_bytes().first() else { continue };
+        if c != b'`' && c != b'~' {
+            continue;
+        }
+        let n = t.bytes().take_while(|&b| b == c).count();
+        if n < 3 {
+            continue;
+        }
+        match open {
+            None => open = Some((c, n)),
+            Some((oc, on)) if oc == c && n >= on && t[n..].trim().is_empty() => open = None,
+            _ => {}
+        }
+    }
+    if open.is_some() {
+        return true;
+    }
+    if let Some(b) = before.rfind("[INERTBOX v")
+        && before[b..].contains(" begin ")
+        && !before[b..].contains(" end ")
+    {
         return true;
     }
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);

