@@ -149,17 +149,10 @@ fn is_emphasis(b: &[u8], i: usize) -> bool {
     word(before) != word(after) || before == Some(&b[i]) || after == Some(&b[i])
 }
 
-/// Lowercase, with letters that have no decomposition but read as a Latin
-/// letter (ø, ł, đ, ı…) and enclosed or squared letters (🅸, 🄰) folded.
+/// Lowercase, with enclosed and squared letters (🅸, 🄰) and regional
+/// indicators read as the letters they show.
 fn lower(c: char) -> impl Iterator<Item = char> {
     let special = match c {
-        'ø' | 'Ø' => Some('o'),
-        'ł' | 'Ł' => Some('l'),
-        'đ' | 'Đ' => Some('d'),
-        'ħ' | 'Ħ' => Some('h'),
-        'ı' => Some('i'),
-        'ȷ' => Some('j'),
-        'ŧ' | 'Ŧ' => Some('t'),
         '\u{1f130}'..='\u{1f149}' => char::from_u32('a' as u32 + (c as u32 - 0x1f130)),
         '\u{1f150}'..='\u{1f169}' => char::from_u32('a' as u32 + (c as u32 - 0x1f150)),
         '\u{1f170}'..='\u{1f189}' => char::from_u32('a' as u32 + (c as u32 - 0x1f170)),
@@ -173,10 +166,26 @@ fn lower(c: char) -> impl Iterator<Item = char> {
     one.into_iter().chain(many.into_iter().flatten())
 }
 
-/// Latin letter for a look-alike from another script, by UTS #39 skeleton.
+/// Latin letter for a look-alike from another script, by UTS #39 skeleton,
+/// or for a letter with no decomposition that reads as a Latin one (ø, ł, ı…).
+/// Only the folded form uses this: in Turkish, Polish or Danish these are
+/// real letters, and the plain form keeps them for the rules of those languages.
 fn latin_lookalike(c: char) -> Option<char> {
     if c.is_ascii() {
         return None;
+    }
+    let special = match c {
+        'ø' | 'Ø' => Some('o'),
+        'ł' | 'Ł' => Some('l'),
+        'đ' | 'Đ' => Some('d'),
+        'ħ' | 'Ħ' => Some('h'),
+        'ı' => Some('i'),
+        'ȷ' => Some('j'),
+        'ŧ' | 'Ŧ' => Some('t'),
+        _ => None,
+    };
+    if special.is_some() {
+        return special;
     }
     let mut buf = [0u8; 4];
     let skel: String = unicode_security::confusable_detection::skeleton(c.encode_utf8(&mut buf)).collect();
@@ -357,7 +366,9 @@ mod tests {
     #[test]
     fn plain_folds_fullwidth_and_quotes() {
         assert_eq!(plain("ｉｇｎｏｒｅ “this”").text, "ignore \"this\"");
-        assert_eq!(plain("🅸🅶🅽🅾🆁🅴 ignøre JAİLBREAK").text, "ignore ignore jailbreak");
+        assert_eq!(plain("🅸🅶🅽🅾🆁🅴 JAİLBREAK").text, "ignore jailbreak");
+        assert_eq!(folded("ignøre ıgnore").text, "ignore ignore");
+        assert_eq!(plain("kurallarını").text, "kurallarını");
     }
 
     #[test]

@@ -76,7 +76,7 @@ pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
                 "drop"
             ],
             leak(format!(
-                r"\b(?:ignore|disregard|forget|override|bypass|skip|overlook|neglect|discard|abandon|dismiss|drop)\b(?: (?:about|all|any|of|everything|and|or|,|the|your|my|of the|in|to))*(?: {PRIOR}\b)(?:[ ,]+(?:and|or|&|previous|prior|following|above|earlier|all|of|the|your|[a-z]+ed))*[ ,]+{INSTR}\b"
+                r"(?:ignore|disregard|\b(?:forget|override|bypass|skip|overlook|neglect|discard|abandon|dismiss|drop))\b(?: (?:about|all|any|of|everything|and|or|,|the|your|my|of the|in|to))*(?: {PRIOR}\b)(?:[ ,]+(?:and|or|&|previous|prior|following|above|earlier|all|of|the|your|[a-z]+ed))*[ ,]+{INSTR}\b"
             )),
             "tells the reader to drop the instructions it was given"
         ),
@@ -240,7 +240,7 @@ pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
                 "immerse yourself",
                 "in character"
             ],
-            r"\b(?:act|behave|respond|answer|reply|function) (?:as|like) (?:if you (?:are|were) )?(?:an? |the )?(?:[a-z0-9'-]+ ){0,4}(?:ai|chatbot|assistant|gpt|model|bot|persona|character|hacker|jailbreak|virtual machine|dan)\b|\bpretend (?:to be|you(?: are|'re)|that you(?: are|'re)) (?:an? |the )?(?:[a-z0-9'-]+ ){0,4}(?:ai|chatbot|assistant|gpt|model|bot|persona|character|hacker|dan|named)\b|\b(?:role-?play|role play) as\b|\bsimulat(?:e|or of) (?:an? |the )?(?:[a-z0-9'-]+ ){0,3}(?:ai|chatbot|model|virtual machine|bot|gpt)\b|\bimmerse yourself (?:into|in) the role\b|\b(?:stay|remain) in character\b|\bembody (?:four |two |three |a |an |the )?(?:different )?personas?\b|\bimpersonate (?:an? |the )?(?:ai|chatbot|assistant|model)\b",
+            r"\b(?:act|behave|respond|answer|reply|function) (?:as|like) (?:if you (?:are|were) )?(?:an? |the )?(?:[a-z0-9'-]+ ){0,4}(?:ai|chatbot|chatgpt|assistant|gpt|model|bot|persona|character|hacker|jailbreak|virtual machine|dan)\b|\bpretend (?:to be|you(?: are|'re)|that you(?: are|'re)) (?:an? |the )?(?:[a-z0-9'-]+ ){0,4}(?:ai|chatbot|assistant|gpt|model|bot|persona|character|hacker|dan|named)\b|\b(?:role-?play|role play) as\b|\bsimulat(?:e|or of) (?:an? |the )?(?:[a-z0-9'-]+ ){0,3}(?:ai|chatbot|model|virtual machine|bot|gpt)\b|\bimmerse yourself (?:into|in) the role\b|\b(?:stay|remain) in character\b|\bembody (?:four |two |three |a |an |the )?(?:different )?personas?\b|\bimpersonate (?:an? |the )?(?:ai|chatbot|assistant|model)\b",
             "asks the reader to play an unrestricted persona"
         ),
         rule!(
@@ -501,7 +501,7 @@ pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
                 "системн"
             ],
             leak(format!(
-                r"\b(?:print|show|reveal|display|output|repeat|recite|tell me|give me|share|leak|dump|disclose|spell[- ]check|translate|summari[sz]e|encode|write (?:out|down)?|list|paste|copy|type out|expose|return|what (?:is|are|was|were)|what's)\b.{{0,40}}\b(?:your|the|my|its) (?:full |entire |complete |exact |hidden |secret |real |actual )?(?:system|initial|original|hidden|secret|previous|above|first|developer|pre-?prompt|starting|opening|internal|confidential) ?(?:prompt|instructions?|message|configuration|config|rules|text|directives|guidelines|setup)\b|\b(?:repeat|print|output|spell[- ]check|translate|write) (?:the )?(?:previous|above|preceding|prior) (?:instructions?|text|words|message|prompt|directions)\b|\bthe opposite of your (?:system )?(?:instructions|prompt)\b|\bfirst \d+ (?:words|lines|characters) of (?:the |your )?(?:system|initial)|(?:muestra|revela|repite|enseña|dime) (?:el |tu )?(?:prompt|mensaje) (?:del|de) sistema|\b(?:prompt|mensaje) del sistema\b|{LEAK_CJK}"
+                r"\b(?:print|show|reveal|display|output|repeat|recite|tell me|give me|share|leak|dump|disclose|spell[- ]check|translate|summari[sz]e|encode|write (?:out|down)?|list|paste|copy|type out|expose|return|what (?:is|are|was|were)|what's)\b.{{0,40}}\b(?:your|the|my|its) (?:full |entire |complete |exact |hidden |secret |real |actual )?(?:system|initial|original|hidden|secret|previous|above|first|developer|pre-?prompt|starting|opening|internal|confidential) ?(?:prompt|instructions?|message|configuration|config|rules|text|directives|guidelines|setup)\b|\b(?:repeat|print|output|spell[- ]check|translate|write) (?:the )?(?:previous|above|preceding|prior) (?:instructions?|text|words|message|prompt|directions)\b|\bthe opposite of your (?:system )?(?:instructions|prompt)\b|\b(?:see|view|read|access|know|get|obtain|extract|reveal)\b.{{0,20}}\b(?:the|your) (?:system|initial|hidden|developer) (?:prompt|instructions|message)\b|\bfirst \d+ (?:words|lines|characters) of (?:the |your )?(?:system|initial)|(?:muestra|revela|repite|enseña|dime) (?:el |tu )?(?:prompt|mensaje) (?:del|de) sistema|\b(?:prompt|mensaje) del sistema\b|{LEAK_CJK}"
             )),
             "asks for the reader's hidden instructions"
         ),
@@ -586,7 +586,7 @@ pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             ActionRequest,
             Medium,
             ["todo:", "to do:", "action required:", "task:"],
-            r"(?:^|\n|\. )(?:todo|to do|action required|task) ?: ?(?:please )?(?:send|create|forward|delete|transfer|pay|book|invite|share|add|remove|change|update|email|call|reply|write|post|upload|schedule)\b",
+            r"(?:^|\n|\. )(?:[-*•>] )?(?:todo|to do|action required|task) ?: ?(?:please )?(?:send|create|forward|delete|transfer|pay|book|invite|share|add|remove|change|update|email|call|reply|write|post|upload|schedule|make|reserve|buy|order|purchase|cancel|sign|grant|give|move|rename|download|install|run|execute|visit|open|publish)\b",
             "plants a task for the reader to carry out"
         ),
         // --- exfiltration -----------------------------------------------------
@@ -625,6 +625,72 @@ pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             ],
             r"\b(?:the |your )?(?:api[ _-]?key|password|credentials|access token|secret key|private key|ssh key|session token)s? (?:is|are) (?:required|needed)\b|\b(?:include|paste|provide|print|output|share|send|upload|read|cat)\b.{0,30}\b(?:your|the) (?:api[ _-]?keys?|passwords?|credentials|tokens?|secrets?|private keys?|ssh keys?|\.env|\.netrc|aws credentials)\b|~/\.(?:netrc|aws/credentials|ssh/id_[a-z0-9]+)|\$\(cat ",
             "asks the reader for secrets"
+        ),
+        rule!(
+            "override.ignore_rest",
+            Override,
+            High,
+            ["ignore", "disregard", "skip", "forget"],
+            r"(?:ignore|disregard|\bskip|\bforget) (?:the rest(?: of (?:this|the|these) [a-z]+)?|them|it|this|that|these|those|everything else|all (?:else|other [a-z]+)|(?:the |this |these )?(?:data|text|content|document|snippets?|results?) (?:above|below|so far))(?:,)? (?:and )?(?:instead |just |only |now )?(?:print|say|output|reply|respond|write|focus|tell|answer|repeat|return|do|follow|translate)\b",
+            "tells the reader to drop the content and do something else"
+        ),
+        rule!(
+            "override.ignore_all_previous",
+            Override,
+            High,
+            ["ignore", "disregard", "forget"],
+            r"(?:ignore|disregard|\bforget) (?:all|any|every)(?: of the)? (?:previous|prior|above|preceding|earlier)(?: ones?| messages?| text| input)?(?:[.!,;:\x22']|$)",
+            "tells the reader to drop everything before"
+        ),
+        rule!(
+            "override.turkish",
+            Override,
+            High,
+            [
+                "kural",
+                "talimat",
+                "kısıtlama",
+                "kisitlama",
+                "güvenlik",
+                "guvenlik",
+                "reddetme",
+                "sistem mesaj",
+                "yok say"
+            ],
+            r"\bkurallar[ıi]n?[ıi]? (?:yok say|g[öo]rmezden gel|unut|umursama)|\btalimatlar[ıi]n?[ıi]? (?:yok say|g[öo]rmezden gel|unut|umursama)|\bk[ıi]s[ıi]tlamalar[ıi] (?:kald[ıi]r|yok say|kapat)|\bg[üu]venl[ıi]k (?:filtreler[ıi]n?|modu|kontrolleri|kurallar[ıi]) (?:devre d[ıi][şs][ıi]|kapal[ıi]|kapat[ıi]ld[ıi])|\bh[ıi][çc]b[ıi]r [şs]eyi? reddetme|\bsistem mesaj[ıi]n?[ıi]? (?:yok say|g[öo]rmezden gel|unut)",
+            "tells the reader to drop its rules (Turkish)"
+        ),
+        rule!(
+            "role_hijack.turkish",
+            RoleHijack,
+            High,
+            ["sansürsüz", "sansursuz", "dan mod", "jailbreak", "yapay zeka"],
+            r"\bsans[üu]rs[üu]z\b|\bdan moduna\b|\bjail ?break (?:ba[şs]lat|modu)|\byapay zeka(?:s[ıi])? (?:ve|olarak) (?:t[üu]m )?kurallar[ıi]n?[ıi]?",
+            "asks for an unrestricted persona (Turkish)"
+        ),
+        rule!(
+            "false_authority.turkish",
+            FalseAuthority,
+            High,
+            ["yetki", "yönetici", "yonetici"],
+            r"\b(?:admin|y[öo]netici|sistem|geli[şs]tirici) yetkisi(?:yle|ne sahip)?\b|\btam yetki\b",
+            "claims an authority the reader cannot check (Turkish)"
+        ),
+        rule!(
+            "role_hijack.template_placeholder",
+            RoleHijack,
+            Medium,
+            ["[insert", "[jailbreak", "[your prompt", "[prompt here"],
+            r"\[(?:insert (?:prompt|question|request|jailbreak|text)(?: here)?|jailbreak name|your prompt(?: here)?|prompt here)\]",
+            "carries a jailbreak template's placeholder"
+        ),
+        rule!(
+            "role_hijack.respond_as",
+            RoleHijack,
+            Medium,
+            ["would", "answering as", "respond as", "reply as", "answer as", "opposite of"],
+            r"\b(?:respond|responding|reply|replying|answer|answering|speak|speaking|act|acting|talk|talking)\b (?:exactly |only |always )?as (?:[a-z0-9-]+ ){1,2}would\b|\b(?:answer|answering|respond|responding|reply|replying) as (?:both )?[a-z0-9]+ (?:and|&) (?:chatgpt|gpt|claude|the ai|an ai|yourself)\b|\b(?:says?|replies?|answers?|responds?|does|do) (?:only )?(?:the )?(?:exact )?opposite of (?:what|everything)\b",
+            "asks the reader to answer as a made-up character"
         ),
         // --- encoded payload (requests to decode and obey) --------------------
         rule!(
@@ -875,7 +941,10 @@ fn hit(text: &str, base: usize, n: &Normalized, m: &Match, obfuscated: bool) -> 
         return None;
     }
     let r = n.source_range(m.range.clone());
-    let range = base + r.start..base + r.end;
+    // Matches may start with the line break before a line; the match is
+    // where its first word is.
+    let lead = text[base + r.start..base + r.end].len() - text[base + r.start..base + r.end].trim_start().len();
+    let range = base + r.start + lead..base + r.end;
     let quoted = is_quoted(before, &n.text[m.range.clone()], after) || in_code(text, range.start);
     Some(Hit {
         code: rule.code,
@@ -932,8 +1001,7 @@ fn in_code(text: &str, at: usize) -> bool {
         return true;
     }
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let line = &before[line_start..];
-    line.starts_with("    ") || line.starts_with('\t') || line.matches('`').count() % 2 == 1
+    before[line_start..].matches('`').count() % 2 == 1
 }
 
 /// Keep one hit per rule and overlapping range (the first).
