@@ -39,3 +39,26 @@ fn check_verify(b: Bencher, len: usize) {
         assert!(r.ok);
     });
 }
+
+/// English prose: the project's own documentation, repeated.
+fn prose(len: usize) -> Vec<u8> {
+    let mut unit = String::new();
+    for f in ["README.md", "CHANGELOG.md"] {
+        unit.push_str(
+            &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/", "README.md").replace("README.md", f))
+                .unwrap_or_default(),
+        );
+    }
+    unit.push_str(include_str!("../fixtures/scan/prose.txt"));
+    unit.bytes().cycle().take(len).collect()
+}
+
+#[divan::bench(args = [64 << 10, 4 << 20])]
+fn scan_prose(b: Bencher, len: usize) {
+    let data = prose(len);
+    inertbox::detect::rules::warm();
+    b.counter(BytesCount::new(len)).bench(|| {
+        let doc = inertbox::Document::load(black_box(data.clone()), inertbox::document::Kind::Text, "bench");
+        inertbox::detect::scan(&doc, &inertbox::detect::Options::default())
+    });
+}

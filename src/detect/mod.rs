@@ -252,7 +252,7 @@ pub fn scan(doc: &Document, opts: &Options) -> Report {
             if opts.ignore.contains(&h.code) {
                 continue;
             }
-            findings.push(place(doc, part, h));
+            findings.push(place(part, h));
         }
     }
     findings.sort_by(|a, b| b.severity.cmp(&a.severity).then(a.start.cmp(&b.start)).then(a.rule.cmp(&b.rule)));
@@ -284,6 +284,7 @@ pub fn scan(doc: &Document, opts: &Options) -> Report {
     };
     let omitted = findings.len().saturating_sub(MAX_FINDINGS);
     findings.truncate(MAX_FINDINGS);
+    set_line_columns(doc, &mut findings);
     Report {
         source: doc.source.clone(),
         kind: doc.kind,
@@ -336,7 +337,7 @@ pub fn score(findings: &[Finding]) -> (u32, bool) {
 }
 
 /// Turn a hit inside a part into a finding placed in the input.
-fn place(doc: &Document, part: &Part, h: Hit) -> Finding {
+fn place(part: &Part, h: Hit) -> Finding {
     let span = span_at(part, h.range.start);
     let hidden_by =
         span.and_then(|s| s.hidden).or(if h.code == Code::SmuggledText { span.and_then(|s| s.hidden) } else { None });
@@ -348,7 +349,6 @@ fn place(doc: &Document, part: &Part, h: Hit) -> Finding {
         Some((_, r)) => (r.start, r.end),
         None => part.raw.clone().map_or((0, 0), |r| (r.start, r.end)),
     };
-    let (line, column) = doc.line_col(start);
     let written = &part.text[h.range.clone()];
     Finding {
         code: h.code,
@@ -357,8 +357,8 @@ fn place(doc: &Document, part: &Part, h: Hit) -> Finding {
         location: part.location.clone(),
         start,
         end,
-        line,
-        column,
+        line: 0,
+        column: 0,
         text: shown(written),
         hidden: hidden_by.is_some(),
         hidden_by,
@@ -366,6 +366,30 @@ fn place(doc: &Document, part: &Part, h: Hit) -> Finding {
         obfuscated: h.obfuscated,
         decoded: h.decoded,
         quoted: h.quoted,
+    }
+}
+
+/// Line and column for the findings that are reported (not every finding:
+/// the score counts them all, the report lists a bounded number). One pass
+/// over the input's line starts, offsets visited in increasing order.
+fn set_line_columns(doc: &Document, findings: &mut [Finding]) {
+    let starts: Vec<usize> = std::iter::once(0).chain(memchr::memchr_iter(b'\n', &doc.raw).map(|p| p + 1)).collect();
+    let mut order: Vec<usize> = (0..findings.len()).collect();
+    order.sort_by_key(|&i| findings[i].start);
+    // (line start, offset counted to, columns so far)
+    let mut memo: Option<(usize, usize, usize)> = None;
+    for i in order {
+        let at = findings[i].start.min(doc.raw.len());
+        let line = starts.partition_point(|&s| s <= at);
+        let line_start = starts[line - 1];
+        let (from, cols) = match memo {
+            Some((ls, upto, c)) if ls == line_start && upto <= at => (upto, c),
+            _ => (line_start, 0),
+        };
+        let cols = cols + String::from_utf8_lossy(&doc.raw[from..at]).chars().count();
+        memo = Some((line_start, at, cols));
+        findings[i].line = line;
+        findings[i].column = cols + 1;
     }
 }
 

@@ -110,6 +110,22 @@ pub fn plain(s: &str) -> Normalized {
         return out.finish(s.len());
     }
     for (i, c) in s.char_indices() {
+        if c.is_ascii() {
+            let b = c as u8;
+            match b {
+                b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c' => out.space(b == b'\n', i, &mut last_space),
+                b'*' | b'_' | b'~' if is_emphasis(s.as_bytes(), i) => {}
+                b'`' => {
+                    out.push('\'', i);
+                    last_space = false;
+                }
+                _ => {
+                    out.push(b.to_ascii_lowercase() as char, i);
+                    last_space = false;
+                }
+            }
+            continue;
+        }
         if c.is_whitespace() {
             out.space(matches!(c, '\n' | '\u{2028}' | '\u{2029}' | '\u{85}'), i, &mut last_space);
             continue;
@@ -243,6 +259,10 @@ pub fn folded(s: &str) -> Normalized {
     // 2. Per character: drop invisibles and marks, map look-alikes.
     let mut mapped: Vec<(usize, char)> = Vec::with_capacity(chars.len());
     for (i, c) in chars {
+        if c.is_ascii() {
+            mapped.push((i, c));
+            continue;
+        }
         if is_invisible(c) || is_combining(c) {
             continue;
         }
@@ -330,13 +350,46 @@ fn word_has_letters(pt: &[char], k: usize) -> bool {
 /// digits or symbols inside words and without spaced letters does not.
 pub fn needs_folding(s: &str) -> bool {
     if !s.is_ascii() {
-        return true;
+        // Only characters the folded form changes matter; most non-ASCII
+        // text (accents, CJK, typographic punctuation) has none.
+        let mut seen: std::collections::HashMap<char, bool> = std::collections::HashMap::new();
+        for c in s.chars().filter(|c| !c.is_ascii()) {
+            let folds = *seen.entry(c).or_insert_with(|| {
+                c == RLO || is_invisible(c) || is_combining(c) || latin_lookalike(c).is_some() || c == '\u{130}'
+            });
+            if folds {
+                return true;
+            }
+        }
     }
     let b = s.as_bytes();
     for i in 1..b.len().saturating_sub(1) {
         let (p, c, n) = (b[i - 1], b[i], b[i + 1]);
+        // Letters and leet characters interleaved in a word ("h3llo",
+        // "1gn0re"), not "v1", "10am" or "sha256".
         if leet(c as char).is_some() && (p.is_ascii_alphabetic() || n.is_ascii_alphabetic()) {
-            return true;
+            let a = b[..i].iter().rposition(|x| x.is_ascii_whitespace()).map_or(0, |x| x + 1);
+            let z = b[i..].iter().position(|x| x.is_ascii_whitespace()).map_or(b.len(), |x| i + x);
+            let mut last: Option<bool> = None;
+            let mut switches = 0;
+            for &x in &b[a..z] {
+                let class = if x.is_ascii_alphabetic() {
+                    Some(true)
+                } else if leet(x as char).is_some() {
+                    Some(false)
+                } else {
+                    None
+                };
+                if let Some(cl) = class {
+                    if last.is_some_and(|l| l != cl) {
+                        switches += 1;
+                    }
+                    last = Some(cl);
+                }
+            }
+            if switches >= 2 {
+                return true;
+            }
         }
         // "a b c d": a letter between spaces, followed by another.
         if c.is_ascii_alphabetic()
@@ -402,8 +455,12 @@ mod tests {
     #[test]
     fn needs_folding_only_when_disguise_is_possible() {
         assert!(!needs_folding("Plain prose, with 42 numbers and a list."));
+        assert!(!needs_folding("Meet at 10am; v1 and sha256 and utf8 stay."));
+        assert!(needs_folding("h3llo"));
         assert!(needs_folding("1gn0re"));
         assert!(needs_folding("i g n o r e"));
-        assert!(needs_folding("é"));
+        assert!(needs_folding("іgnоrе"));
+        assert!(needs_folding("a\u{200b}b"));
+        assert!(!needs_folding("café — naïve 日本語 “quotes”"));
     }
 }

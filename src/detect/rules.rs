@@ -19,7 +19,7 @@ use crate::document::Part;
 
 /// Bytes of context each side of a key hit in which a rule's regex runs
 /// (longer than any rule can match).
-const WINDOW: usize = 320;
+const WINDOW: usize = 200;
 /// Texts longer than this are scanned in pieces of this size (with overlap),
 /// so the folded form and the offset maps stay bounded.
 const PIECE: usize = 1 << 20;
@@ -716,7 +716,7 @@ struct Compiled {
     keys: AhoCorasick,
     /// For each key pattern, the rules that listed it.
     key_rules: Vec<Vec<usize>>,
-    regexes: Vec<Regex>,
+    regexes: Vec<std::sync::OnceLock<Regex>>,
 }
 
 static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
@@ -734,18 +734,22 @@ static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
         }
     }
     let ac = AhoCorasick::new(&keys).expect("rule keys compile");
-    let regexes = RULES
-        .iter()
-        .map(|r| {
-            regex::RegexBuilder::new(&spaces_match_newlines(r.pattern))
-                .dot_matches_new_line(true)
-                .size_limit(32 << 20)
-                .build()
-                .unwrap_or_else(|e| panic!("rule {} does not compile: {e}", r.id))
-        })
-        .collect();
+    let regexes = RULES.iter().map(|_| std::sync::OnceLock::new()).collect();
     Compiled { keys: ac, key_rules, regexes }
 });
+
+/// A rule's regex, compiled the first time a key of the rule is seen (most
+/// texts wake few rules, so start-up stays short for hooks and the gate).
+fn regex_for(rule: usize) -> &'static Regex {
+    COMPILED.regexes[rule].get_or_init(|| {
+        let r = &RULES[rule];
+        regex::RegexBuilder::new(&ascii_word_boundaries(&spaces_match_newlines(r.pattern)))
+            .dot_matches_new_line(true)
+            .size_limit(32 << 20)
+            .build()
+            .unwrap_or_else(|e| panic!("rule {} does not compile: {e}", r.id))
+    })
+}
 
 /// Rules are written with plain spaces; the normalised text keeps line
 /// breaks, so a space in a pattern (outside a character class) also matches
@@ -781,9 +785,22 @@ fn spaces_match_newlines(p: &str) -> String {
     out
 }
 
-/// Force the rule table to compile now (start-up cost paid up front).
+/// `\b` as an ASCII word boundary: the lazy DFA supports it (a Unicode `\b`
+/// sends every search to the slower PikeVM). Rule boundaries all sit next to
+/// ASCII letters or spaces; scripts without spaces use no `\b`.
+fn ascii_word_boundaries(p: &str) -> String {
+    p.replace("\\b", "(?-u:\\b)")
+}
+
+/// Keys this short match inside ordinary words ("ai" in "said"); a hit
+/// counts only at the start of a word.
+const SHORT_KEY: usize = 4;
+
+/// Compile every rule now (tests and benchmarks pay the cost up front).
 pub fn warm() {
-    LazyLock::force(&COMPILED);
+    for i in 0..RULES.len() {
+        regex_for(i);
+    }
 }
 
 /// A rule match in some text.
@@ -799,7 +816,15 @@ pub fn matches(text: &str) -> Vec<Match> {
     let c = &*COMPILED;
     // Windows per rule, merged as they are added (hits come in order).
     let mut windows: Vec<Vec<Range<usize>>> = vec![Vec::new(); RULES.len()];
+    let bytes = text.as_bytes();
     for m in c.keys.find_overlapping_iter(text) {
+        if m.len() <= SHORT_KEY
+            && bytes[m.start()].is_ascii_alphanumeric()
+            && m.start() > 0
+            && bytes[m.start() - 1].is_ascii_alphanumeric()
+        {
+            continue;
+        }
         let lo = floor_char(text, m.start().saturating_sub(WINDOW));
         let hi = ceil_char(text, (m.end() + WINDOW).min(text.len()));
         for &r in &c.key_rules[m.pattern().as_usize()] {
@@ -814,7 +839,7 @@ pub fn matches(text: &str) -> Vec<Match> {
     for (r, ws) in windows.iter().enumerate() {
         let mut last_end = 0;
         for w in ws {
-            for m in c.regexes[r].find_iter(&text[w.clone()]) {
+            for m in regex_for(r).find_iter(&text[w.clone()]) {
                 let range = w.start + m.start()..w.start + m.end();
                 if range.start >= last_end && !range.is_empty() {
                     last_end = range.end;
@@ -876,10 +901,11 @@ static DEFENSIVE_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
 pub(crate) fn scan_part(part: &Part) -> Vec<Hit> {
     let mut hits = Vec::new();
     let text = &part.text;
+    let code = CodeRegions::new(text);
     let mut start = 0;
     while start < text.len() {
         let end = ceil_char(text, (start + PIECE).min(text.len()));
-        scan_piece(text, start..end, &mut hits);
+        scan_piece(text, &code, start..end, &mut hits);
         if end == text.len() {
             break;
         }
@@ -900,17 +926,17 @@ pub(crate) fn scan_part(part: &Part) -> Vec<Hit> {
 /// Rule hits in free text (ranges into `text`), plain and folded.
 pub(crate) fn scan_plain_text(text: &str) -> Vec<Hit> {
     let mut hits = Vec::new();
-    scan_piece(text, 0..text.len(), &mut hits);
+    scan_piece(text, &CodeRegions::new(text), 0..text.len(), &mut hits);
     dedupe(&mut hits);
     hits
 }
 
-fn scan_piece(text: &str, piece: Range<usize>, hits: &mut Vec<Hit>) {
+fn scan_piece(text: &str, code: &CodeRegions, piece: Range<usize>, hits: &mut Vec<Hit>) {
     let src = &text[piece.clone()];
     let plain = normalize::plain(src);
     let mut found: Vec<(usize, Range<usize>)> = Vec::new();
     for m in matches(&plain.text) {
-        if let Some(h) = hit(text, piece.start, &plain, &m, false) {
+        if let Some(h) = hit(text, code, piece.start, &plain, &m, false) {
             found.push((m.rule, h.range.clone()));
             hits.push(h);
         }
@@ -923,7 +949,7 @@ fn scan_piece(text: &str, piece: Range<usize>, hits: &mut Vec<Hit>) {
             if found.iter().any(|(rule, fr)| *rule == m.rule && fr.start < r.end && r.start < fr.end) {
                 continue;
             }
-            if let Some(h) = hit(text, piece.start, &folded, &m, true) {
+            if let Some(h) = hit(text, code, piece.start, &folded, &m, true) {
                 hits.push(h);
             }
         }
@@ -931,7 +957,7 @@ fn scan_piece(text: &str, piece: Range<usize>, hits: &mut Vec<Hit>) {
 }
 
 /// Build a hit for a match, unless its context makes it harmless.
-fn hit(text: &str, base: usize, n: &Normalized, m: &Match, obfuscated: bool) -> Option<Hit> {
+fn hit(text: &str, code: &CodeRegions, base: usize, n: &Normalized, m: &Match, obfuscated: bool) -> Option<Hit> {
     let rule = &RULES[m.rule];
     let before = &n.text[floor_char(&n.text, m.range.start.saturating_sub(160))..m.range.start];
     let after = &n.text[m.range.end..ceil_char(&n.text, (m.range.end + 120).min(n.text.len()))];
@@ -945,7 +971,7 @@ fn hit(text: &str, base: usize, n: &Normalized, m: &Match, obfuscated: bool) -> 
     // where its first word is.
     let lead = text[base + r.start..base + r.end].len() - text[base + r.start..base + r.end].trim_start().len();
     let range = base + r.start + lead..base + r.end;
-    let quoted = is_quoted(before, &n.text[m.range.clone()], after) || in_code(text, range.start);
+    let quoted = is_quoted(before, &n.text[m.range.clone()], after) || code.contains(text, range.start);
     Some(Hit {
         code: rule.code,
         rule: rule.id,
@@ -968,40 +994,69 @@ fn is_quoted(before: &str, matched: &str, after: &str) -> bool {
     inside && QUOTE_CUE.is_match(before)
 }
 
-/// Is this offset inside a markdown code block, an inline code span or an
-/// INERTBOX wrapper (content marked as data)?
-fn in_code(text: &str, at: usize) -> bool {
-    let before = &text[..at];
-    // Fenced blocks: a fence of N backticks (or tildes) closes only with a
-    // fence of at least N of the same character.
-    let mut open: Option<(u8, usize)> = None;
-    for line in before.split('\n') {
-        let t = line.trim_start_matches(' ');
-        let Some(&c) = t.as_bytes().first() else { continue };
-        if c != b'`' && c != b'~' {
-            continue;
+/// Where a text holds code or wrapped data: fenced blocks (a fence of N
+/// backticks or tildes closes only with a fence of at least N of the same
+/// character) and INERTBOX wrappers. Computed once per text.
+pub(crate) struct CodeRegions {
+    regions: Vec<Range<usize>>,
+}
+
+impl CodeRegions {
+    pub(crate) fn new(text: &str) -> CodeRegions {
+        let mut regions = Vec::new();
+        let mut fence: Option<(u8, usize, usize)> = None;
+        let mut wrapper: Option<usize> = None;
+        let mut at = 0;
+        for line in text.split_inclusive('\n') {
+            let start = at;
+            at += line.len();
+            let t = line.trim_start_matches(' ').trim_end_matches(['\n', '\r']);
+            let Some(&c) = t.as_bytes().first() else { continue };
+            if c == b'`' || c == b'~' {
+                let n = t.bytes().take_while(|&b| b == c).count();
+                if n >= 3 {
+                    match fence {
+                        None => fence = Some((c, n, start)),
+                        Some((oc, on, s)) if oc == c && n >= on && t[n..].trim().is_empty() => {
+                            regions.push(s..at);
+                            fence = None;
+                        }
+                        _ => {}
+                    }
+                }
+            } else if c == b'[' && fence.is_none() && t.starts_with("[INERTBOX v") {
+                if t.contains(" begin ") && wrapper.is_none() {
+                    wrapper = Some(start);
+                } else if t.contains(" end ")
+                    && let Some(s) = wrapper.take()
+                {
+                    regions.push(s..at);
+                }
+            }
         }
-        let n = t.bytes().take_while(|&b| b == c).count();
-        if n < 3 {
-            continue;
+        if let Some((_, _, s)) = fence {
+            regions.push(s..text.len());
         }
-        match open {
-            None => open = Some((c, n)),
-            Some((oc, on)) if oc == c && n >= on && t[n..].trim().is_empty() => open = None,
-            _ => {}
+        if let Some(s) = wrapper {
+            regions.push(s..text.len());
         }
+        regions.sort_by_key(|r| r.start);
+        CodeRegions { regions }
     }
-    if open.is_some() {
-        return true;
+
+    /// Is `at` inside a region, or inside an inline code span on its line?
+    pub(crate) fn contains(&self, text: &str, at: usize) -> bool {
+        let i = self.regions.partition_point(|r| r.start <= at);
+        if self.regions[..i].iter().rev().take(4).any(|r| r.contains(&at)) {
+            return true;
+        }
+        // Inline code: an odd number of backticks earlier on the line (looked
+        // at for a bounded stretch, so minified one-line text stays linear).
+        let from = floor_char(text, at.saturating_sub(400));
+        let line = &text[from..at];
+        let line = &line[line.rfind('\n').map_or(0, |i| i + 1)..];
+        line.bytes().filter(|&b| b == b'`').count() % 2 == 1
     }
-    if let Some(b) = before.rfind("[INERTBOX v")
-        && before[b..].contains(" begin ")
-        && !before[b..].contains(" end ")
-    {
-        return true;
-    }
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    before[line_start..].matches('`').count() % 2 == 1
 }
 
 /// Keep one hit per rule and overlapping range (the first).
