@@ -19,7 +19,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use mail_parser::{Address, HeaderName, Message, MessageParser, MessagePart, MimeHeaders, PartType};
+use mail_parser::{Address, Encoding, HeaderName, Message, MessageParser, MessagePart, MimeHeaders, PartType};
 use unicode_properties::{GeneralCategoryGroup, UnicodeGeneralCategory};
 use unicode_script::{Script, UnicodeScript};
 
@@ -59,6 +59,12 @@ const TEXT_EXTENSIONS: &[&str] =
 /// Calendar properties whose values are text a person reads.
 const CALENDAR_TEXT_FIELDS: &[&str] =
     &["SUMMARY", "DESCRIPTION", "LOCATION", "COMMENT", "X-ALT-DESC", "CONTACT", "RESOURCES"];
+/// Subtypes that make mail-parser open a part as a message: message/rfc822,
+/// message/global, and every untyped part of a multipart/digest.
+const MESSAGE_SUBTYPES: &[&[u8]] = &[b"rfc822", b"global", b"digest"];
+/// The letter a closed subtype starts with instead (`xfc822`, `xlobal`,
+/// `xigest`): same length, so offsets hold; no such subtypes exist.
+const CLOSED_MARK: u8 = b'x';
 /// How an iCalendar object starts.
 const ICS_BEGIN: &[u8] = b"BEGIN:VCALENDAR";
 /// Location prefix for the bodies of an attached message.
@@ -98,6 +104,10 @@ pub struct Body {
 pub struct ParsedEmail {
     pub meta: EmailMeta,
     pub bodies: Vec<Body>,
+    /// A budget cut the reading short: more than `MAX_PARTS` parts, attached
+    /// messages deeper than `MAX_DEPTH`, or more than `MAX_TEXT_BYTES` of text.
+    /// What was left out may hold anything.
+    pub truncated: bool,
 }
 
 // ---------------------------------------------------------------------------
@@ -165,31 +175,161 @@ pub fn parse(raw: &[u8]) -> ParsedEmail {
     if is_bare_calendar(raw) {
         return bare_calendar(raw);
     }
-    let Some(message) = opens_with_headers(raw).then(|| MessageParser::default().parse(raw)).flatten() else {
+    if !opens_with_headers(raw) {
         return not_a_message(raw);
-    };
+    }
     let mut walker = Walker::new(raw);
-    walker.stray_header_lines(raw);
-    let meta = EmailMeta {
-        from: message.from().map(addresses).unwrap_or_default(),
-        to: message.to().map(addresses).unwrap_or_default(),
-        cc: message.cc().map(addresses).unwrap_or_default(),
-        reply_to: message.reply_to().map(addresses).unwrap_or_default(),
-        subject: message.subject().map(str::to_string),
-        date: date(&message),
-        attachments: Vec::new(),
-    };
-    walker.message(&message, &Context { prefix: String::new(), depth: 0, group: None });
-    ParsedEmail { meta: EmailMeta { attachments: walker.attachments, ..meta }, bodies: walker.bodies }
+    let meta = with_closed_messages(raw, |message| {
+        let message = message?;
+        walker.stray_header_lines(raw);
+        walker.message(message, &Context { prefix: String::new(), depth: 0, group: None, base: Some(0), source: raw });
+        Some(EmailMeta {
+            from: message.from().map(addresses).unwrap_or_default(),
+            to: message.to().map(addresses).unwrap_or_default(),
+            cc: message.cc().map(addresses).unwrap_or_default(),
+            reply_to: message.reply_to().map(addresses).unwrap_or_default(),
+            subject: message.subject().map(str::to_string),
+            date: date(message),
+            attachments: Vec::new(),
+        })
+    });
+    match meta {
+        Some(meta) => ParsedEmail {
+            meta: EmailMeta { attachments: walker.attachments, ..meta },
+            bodies: walker.bodies,
+            truncated: walker.truncated,
+        },
+        None => not_a_message(raw),
+    }
+}
+
+/// Run `f` on mail-parser's reading of `raw`, with every message/rfc822,
+/// message/global and multipart/digest left closed: mail-parser would open
+/// attached messages without a depth limit, and build and drop them
+/// recursively (a few thousand nested ones overflow the stack). The walker
+/// opens them itself, depth-limited. Closing renames the subtype in a copy
+/// (same length, so every offset holds); a copy whose renames also hit
+/// text outside a Content-Type field (a body quoting one) is made again
+/// with only the field renames, so decoded text stays as written.
+fn with_closed_messages<R>(raw: &[u8], f: impl FnOnce(Option<&Message<'_>>) -> R) -> R {
+    let found = message_subtypes(raw);
+    if found.is_empty() {
+        return f(MessageParser::default().parse(raw).as_ref());
+    }
+    let copy = closed(raw, &found);
+    let first = MessageParser::default().parse(&copy);
+    let Some(message) = &first else { return f(None) };
+    let fields = sorted(
+        message
+            .parts
+            .iter()
+            .flat_map(|p| &p.headers)
+            .filter(|h| h.name == HeaderName::ContentType)
+            .map(|h| h.offset_start as usize..h.offset_end as usize),
+    );
+    // Renames inside an attached message that is not transfer-encoded do
+    // no harm: the walker opens it from the original bytes.
+    let closed_bodies = sorted(
+        message
+            .parts
+            .iter()
+            .filter(|p| p.encoding == Encoding::None && is_message_type(&content_type(p, "")))
+            .map(|p| p.offset_body as usize..p.offset_end as usize),
+    );
+    if found.iter().all(|&p| within(&fields, p) || within(&closed_bodies, p)) {
+        return f(first.as_ref());
+    }
+    let in_fields: Vec<usize> = found.into_iter().filter(|&p| within(&fields, p)).collect();
+    drop(first);
+    let copy = closed(raw, &in_fields);
+    f(MessageParser::default().parse(&copy).as_ref())
+}
+
+/// Ranges sorted by start, for `within`.
+fn sorted(ranges: impl Iterator<Item = Range<usize>>) -> Vec<Range<usize>> {
+    let mut v: Vec<Range<usize>> = ranges.collect();
+    v.sort_unstable_by_key(|r| r.start);
+    v
+}
+
+/// Is `p` inside one of these disjoint ranges (sorted by start)?
+fn within(ranges: &[Range<usize>], p: usize) -> bool {
+    let after = ranges.partition_point(|r| r.start <= p);
+    after > 0 && ranges[after - 1].contains(&p)
+}
+
+/// A copy of `raw` with the subtypes at `positions` renamed.
+fn closed(raw: &[u8], positions: &[usize]) -> Vec<u8> {
+    let mut copy = raw.to_vec();
+    for &p in positions {
+        copy[p] = if copy[p].is_ascii_uppercase() { CLOSED_MARK.to_ascii_uppercase() } else { CLOSED_MARK };
+    }
+    copy
+}
+
+/// Where each message-making subtype starts in a Content-Type field, read
+/// the way mail-parser reads one: a line whose text before the first colon,
+/// whitespace removed, is `content-type`, with its folded continuation;
+/// the type and subtype end at the first `;` outside a comment.
+fn message_subtypes(raw: &[u8]) -> Vec<usize> {
+    let mut found = Vec::new();
+    let mut pos = 0;
+    while pos < raw.len() {
+        let line_end = memchr::memchr(b'\n', &raw[pos..]).map_or(raw.len(), |i| pos + i);
+        let Some(colon) = memchr::memchr(b':', &raw[pos..line_end]).map(|i| pos + i) else {
+            pos = line_end + 1;
+            continue;
+        };
+        let mut name = raw[pos..colon].iter().filter(|b| !b.is_ascii_whitespace());
+        if !b"content-type".iter().all(|c| name.next().is_some_and(|b| b.to_ascii_lowercase() == *c))
+            || name.next().is_some()
+        {
+            pos = line_end + 1;
+            continue;
+        }
+        let mut field_end = line_end;
+        while matches!(raw.get(field_end + 1), Some(b' ' | b'\t')) {
+            field_end = memchr::memchr(b'\n', &raw[field_end + 1..]).map_or(raw.len(), |i| field_end + 1 + i);
+        }
+        let (mut depth, mut escaped) = (0usize, false);
+        let mut type_end = field_end;
+        for (i, &b) in raw[colon + 1..field_end].iter().enumerate() {
+            if depth > 0 {
+                match b {
+                    _ if escaped => escaped = false,
+                    b'\\' => escaped = true,
+                    b'(' => depth += 1,
+                    b')' => depth -= 1,
+                    _ => {}
+                }
+            } else if b == b'(' {
+                depth = 1;
+            } else if b == b';' {
+                type_end = colon + 1 + i;
+                break;
+            }
+        }
+        for i in colon + 1..type_end {
+            if MESSAGE_SUBTYPES
+                .iter()
+                .any(|s| raw[i..type_end].get(..s.len()).is_some_and(|w| w.eq_ignore_ascii_case(s)))
+            {
+                found.push(i);
+            }
+        }
+        pos = field_end + 1;
+    }
+    found
 }
 
 /// Everything as one plain body, for bytes that are not a message.
 fn not_a_message(raw: &[u8]) -> ParsedEmail {
     let mut text = String::from_utf8_lossy(raw).into_owned();
+    let truncated = text.len() > MAX_TEXT_BYTES;
     truncate_at_char(&mut text, MAX_TEXT_BYTES);
     let body =
         Body { location: "body".into(), kind: BodyKind::Plain, text, raw: Some(0..raw.len()), alternative: None };
-    ParsedEmail { meta: EmailMeta::default(), bodies: vec![body] }
+    ParsedEmail { meta: EmailMeta::default(), bodies: vec![body], truncated }
 }
 
 /// An iCalendar object on its own (an .ics file) reads as headers to a
@@ -204,11 +344,11 @@ fn is_bare_calendar(raw: &[u8]) -> bool {
 fn bare_calendar(raw: &[u8]) -> ParsedEmail {
     let mut walker = Walker::new(raw);
     let text = String::from_utf8_lossy(raw);
-    let ctx = Context { prefix: String::new(), depth: 0, group: None };
+    let ctx = Context { prefix: String::new(), depth: 0, group: None, base: Some(0), source: raw };
     if !walker.calendar(&text, Some(0..raw.len()), &ctx, None) {
         return not_a_message(raw);
     }
-    ParsedEmail { meta: EmailMeta::default(), bodies: walker.bodies }
+    ParsedEmail { meta: EmailMeta::default(), bodies: walker.bodies, truncated: walker.truncated }
 }
 
 /// Does the first line (after an optional mbox `From ` line) read as a
@@ -260,11 +400,17 @@ fn quote(name: &str) -> String {
 }
 
 /// Where a part sits: the location prefix of the attached message it is in,
-/// how deep that is, and the multipart/alternative group around it.
-struct Context {
+/// how deep that is, the multipart/alternative group around it, and where
+/// its message's bytes start in the input (`None` when they were decoded
+/// from base64 or quoted-printable, so no offset maps back).
+/// `source` is the message's bytes as given to mail-parser, before any
+/// subtype was closed: the bytes its offsets index.
+struct Context<'s> {
     prefix: String,
     depth: usize,
     group: Option<usize>,
+    base: Option<usize>,
+    source: &'s [u8],
 }
 
 /// Walks the MIME tree in reading order and collects bodies and
@@ -276,6 +422,7 @@ struct Walker<'i> {
     parts_left: usize,
     text_left: usize,
     groups: usize,
+    truncated: bool,
 }
 
 impl<'i> Walker<'i> {
@@ -287,6 +434,7 @@ impl<'i> Walker<'i> {
             parts_left: MAX_PARTS,
             text_left: MAX_TEXT_BYTES,
             groups: 0,
+            truncated: false,
         }
     }
 
@@ -322,80 +470,130 @@ impl<'i> Walker<'i> {
         }
     }
 
-    /// One message: its subject (for attached ones; the top subject is in
-    /// the meta and emitted here too), then its parts in order.
+    /// One message: its subject, then its parts in order.
     fn message(&mut self, message: &Message<'_>, ctx: &Context) {
         let Some(root) = message.parts.first() else { return };
-        let absolute = std::ptr::eq(message.raw_message.as_ref(), self.input);
         if let Some(h) = root.headers.iter().find(|h| h.name == HeaderName::Subject)
             && let Some(subject) = h.value.as_text().filter(|s| !s.is_empty())
         {
-            let raw = absolute.then(|| self.trimmed(h.offset_start as usize..h.offset_end as usize)).flatten();
+            let raw = self.at(ctx.base, h.offset_start, h.offset_end).and_then(|r| self.trimmed(r));
             let location = format!("{}subject", ctx.prefix);
             self.push(Body { location, kind: BodyKind::Header, text: subject.to_string(), raw, alternative: None });
         }
         let mut seen = vec![false; message.parts.len()];
-        self.part(message, 0, absolute, ctx, &mut seen);
+        self.part(message, 0, ctx, false, &mut seen);
         // Parts a broken structure leaves unreachable are still text a
         // model reading the raw bytes would get.
         for id in 1..message.parts.len() {
-            self.part(message, id, absolute, ctx, &mut seen);
+            self.part(message, id, ctx, false, &mut seen);
         }
     }
 
-    fn part(&mut self, message: &Message<'_>, id: usize, absolute: bool, ctx: &Context, seen: &mut [bool]) {
-        if seen[id] || self.parts_left == 0 {
+    fn part(&mut self, message: &Message<'_>, id: usize, ctx: &Context, in_digest: bool, seen: &mut [bool]) {
+        if seen[id] {
+            return;
+        }
+        if self.parts_left == 0 {
+            self.truncated = true;
             return;
         }
         seen[id] = true;
         self.parts_left -= 1;
         let part = &message.parts[id];
-        let raw = if absolute { self.range(part.offset_body as usize..part.offset_end as usize) } else { None };
+        let raw = self.at(ctx.base, part.offset_body, part.offset_end);
+        // A digest's untyped parts are messages (RFC 2046 5.1.5).
+        if in_digest && part.content_type().is_none() {
+            self.attached(part, part.contents(), "message/rfc822", ctx);
+            return;
+        }
         match &part.body {
             PartType::Multipart(children) => {
-                if absolute {
+                let ctype = content_type(part, "multipart/mixed");
+                if ctx.base.is_some() {
                     self.preamble(message, part, children, ctx);
                 }
-                let alternative = part.content_type().is_some_and(|ct| {
-                    ct.ctype().eq_ignore_ascii_case("multipart")
-                        && ct.subtype().is_some_and(|s| s.eq_ignore_ascii_case("alternative"))
-                });
-                let group = if alternative {
+                let group = if ctype == "multipart/alternative" {
                     self.groups += 1;
                     Some(self.groups - 1)
                 } else {
                     ctx.group
                 };
-                let inner = Context { prefix: ctx.prefix.clone(), depth: ctx.depth, group };
+                let inner = Context { prefix: ctx.prefix.clone(), group, ..*ctx };
                 for &child in children {
                     let child = child as usize;
                     // Children come after their parent; anything else is a cycle.
                     if child > id && child < message.parts.len() {
-                        self.part(message, child, absolute, &inner, seen);
+                        self.part(message, child, &inner, ctype == "multipart/digest", seen);
                     }
                 }
-                if absolute && id == 0 {
+                if ctx.base.is_some() && id == 0 {
                     self.epilogue(part, ctx);
                 }
             }
             PartType::Text(text) | PartType::Html(text) => self.text(part, text, raw, ctx),
             PartType::Binary(bytes) | PartType::InlineBinary(bytes) => self.binary(part, bytes, raw, ctx),
             PartType::Message(nested) => {
-                let size = if std::ptr::eq(nested.raw_message.as_ref(), message.raw_message.as_ref()) {
-                    (part.offset_end as usize).saturating_sub(part.offset_body as usize)
-                } else {
-                    nested.raw_message.len()
-                };
+                // Not reached while messages stay closed; kept for safety.
+                let size = (part.offset_end as usize).saturating_sub(part.offset_body as usize);
                 self.list(part, &content_type(part, "message/rfc822"), size);
-                if ctx.depth < MAX_DEPTH {
-                    let inner = Context {
-                        prefix: format!("{}{ATTACHED_PREFIX}", ctx.prefix),
-                        depth: ctx.depth + 1,
-                        group: None,
-                    };
-                    self.message(nested, &inner);
+                if ctx.depth >= MAX_DEPTH {
+                    self.truncated = true;
+                    return;
                 }
+                let base = if std::ptr::eq(nested.raw_message.as_ref(), message.raw_message.as_ref()) {
+                    ctx.base
+                } else {
+                    None
+                };
+                let inner = Context {
+                    prefix: format!("{}{ATTACHED_PREFIX}", ctx.prefix),
+                    depth: ctx.depth + 1,
+                    group: None,
+                    base,
+                    source: &nested.raw_message,
+                };
+                self.message(nested, &inner);
             }
+        }
+    }
+
+    /// An attached message: listed, then opened (from the input's own bytes
+    /// when it was not transfer-encoded, so offsets map back) and walked
+    /// with the location prefix `attached message > `.
+    fn attached(&mut self, part: &MessagePart<'_>, decoded: &[u8], ctype: &str, ctx: &Context) {
+        self.list(part, ctype, decoded.len());
+        if ctx.depth >= MAX_DEPTH {
+            self.truncated = true;
+            return;
+        }
+        let original = match part.encoding {
+            Encoding::None => ctx.source.get(part.offset_body as usize..part.offset_end as usize),
+            _ => None,
+        };
+        let (bytes, base) = match original {
+            Some(bytes) => (bytes, ctx.base.map(|b| b + part.offset_body as usize)),
+            None => (decoded, None),
+        };
+        let inner = Context {
+            prefix: format!("{}{ATTACHED_PREFIX}", ctx.prefix),
+            depth: ctx.depth + 1,
+            group: None,
+            base,
+            source: bytes,
+        };
+        let opened = opens_with_headers(bytes)
+            && with_closed_messages(bytes, |nested| nested.map(|m| self.message(m, &inner)).is_some());
+        if !opened && !decoded.is_empty() {
+            // Not a message after all: its text, as a model would read it.
+            let text = String::from_utf8_lossy(decoded).into_owned();
+            let raw = self.at(ctx.base, part.offset_body, part.offset_end);
+            self.push(Body {
+                location: format!("{}attached message", ctx.prefix),
+                kind: BodyKind::Plain,
+                text,
+                raw,
+                alternative: None,
+            });
         }
     }
 
@@ -404,7 +602,7 @@ impl<'i> Walker<'i> {
     fn preamble(&mut self, message: &Message<'_>, part: &MessagePart<'_>, children: &[u32], ctx: &Context) {
         let Some(boundary) = part.content_type().and_then(|ct| ct.attribute("boundary")) else { return };
         let Some(first) = children.first().and_then(|&c| message.parts.get(c as usize)) else { return };
-        let Some(region) = self.range(part.offset_body as usize..first.offset_header as usize) else { return };
+        let Some(region) = self.at(ctx.base, part.offset_body, first.offset_header) else { return };
         let delimiter = [b"--", boundary.as_bytes()].concat();
         let Some(end) = memchr::memmem::find(&self.input[region.clone()], &delimiter) else { return };
         self.hidden_text(region.start..region.start + end, format!("{}MIME preamble", ctx.prefix));
@@ -413,7 +611,7 @@ impl<'i> Walker<'i> {
     /// Text after the top multipart's closing boundary.
     fn epilogue(&mut self, part: &MessagePart<'_>, ctx: &Context) {
         let Some(boundary) = part.content_type().and_then(|ct| ct.attribute("boundary")) else { return };
-        let Some(region) = self.range(part.offset_body as usize..part.offset_end as usize) else { return };
+        let Some(region) = self.at(ctx.base, part.offset_body, part.offset_end) else { return };
         let close = [b"--", boundary.as_bytes(), b"--"].concat();
         let Some(at) = memchr::memmem::rfind(&self.input[region.clone()], &close) else { return };
         let after = region.start + at + close.len();
@@ -434,50 +632,41 @@ impl<'i> Walker<'i> {
     /// A part mail-parser decoded as text.
     fn text(&mut self, part: &MessagePart<'_>, text: &str, raw: Option<Range<usize>>, ctx: &Context) {
         let ctype = content_type(part, "text/plain");
+        if is_message_type(&ctype) {
+            self.attached(part, text.as_bytes(), &ctype, ctx);
+            return;
+        }
         let name = part.attachment_name().map(str::to_string);
         let attached = name.is_some() || part.content_disposition().is_some_and(|d| d.is_attachment());
-        if attached || ctype.starts_with("message/") {
+        if attached {
             self.list(part, &ctype, text.len());
         }
         if is_calendar(&ctype, name.as_deref()) && self.calendar(text, raw.clone(), ctx, name.as_deref()) {
             return;
         }
         let kind = if is_html(&ctype, name.as_deref()) { BodyKind::Html } else { BodyKind::Plain };
-        let (location, alternative) = if let Some(name) = &name {
-            (format!("{}attachment \"{name}\"", ctx.prefix), None)
-        } else if attached {
-            (format!("{}attachment ({ctype})", ctx.prefix), None)
-        } else if ctype.starts_with("message/") {
-            // An attached message mail-parser could not open: its raw text.
-            (format!("{}attached message", ctx.prefix), None)
-        } else {
-            (format!("{}{ctype} body", ctx.prefix), ctx.group)
+        let (location, alternative) = match &name {
+            Some(name) => (format!("{}attachment \"{name}\"", ctx.prefix), None),
+            None if attached => (format!("{}attachment ({ctype})", ctx.prefix), None),
+            None => (format!("{}{ctype} body", ctx.prefix), ctx.group),
         };
         self.push(Body { location, kind, text: text.to_string(), raw, alternative });
     }
 
-    /// A part mail-parser left as bytes: listed, and read when it is a
-    /// message or text by its type or name.
+    /// A part mail-parser left as bytes: an attached message is opened, text
+    /// by type or name is read, anything else only listed.
     fn binary(&mut self, part: &MessagePart<'_>, bytes: &[u8], raw: Option<Range<usize>>, ctx: &Context) {
         let ctype = content_type(part, "application/octet-stream");
         let name = part.attachment_name().map(str::to_string);
-        let attached = name.is_some() || part.content_disposition().is_some_and(|d| d.is_attachment());
         let ext = name.as_deref().and_then(extension);
+        if is_message_type(&ctype) || ext.as_deref() == Some("eml") {
+            self.attached(part, bytes, &ctype, ctx);
+            return;
+        }
+        let attached = name.is_some() || part.content_disposition().is_some_and(|d| d.is_attachment());
         let texty = is_text_type(&ctype) || ext.as_deref().is_some_and(|e| TEXT_EXTENSIONS.contains(&e));
         if attached || !texty {
             self.list(part, &ctype, bytes.len());
-        }
-        let is_message = matches!(ctype.as_str(), "message/rfc822" | "message/global") || ext.as_deref() == Some("eml");
-        if is_message {
-            // Encoded deeper than mail-parser opens, or named .eml.
-            if ctx.depth < MAX_DEPTH
-                && let Some(nested) = MessageParser::default().parse(bytes).filter(|_| opens_with_headers(bytes))
-            {
-                let inner =
-                    Context { prefix: format!("{}{ATTACHED_PREFIX}", ctx.prefix), depth: ctx.depth + 1, group: None };
-                self.message(&nested, &inner);
-            }
-            return;
         }
         if !texty {
             return;
@@ -524,11 +713,22 @@ impl<'i> Walker<'i> {
     /// Keep a body within the text budget.
     fn push(&mut self, mut body: Body) {
         if self.text_left == 0 {
+            self.truncated = true;
             return;
         }
-        truncate_at_char(&mut body.text, self.text_left);
+        if body.text.len() > self.text_left {
+            self.truncated = true;
+            truncate_at_char(&mut body.text, self.text_left);
+        }
         self.text_left -= body.text.len();
         self.bodies.push(body);
+    }
+
+    /// The input range of a message's `start..end`, when its message sits
+    /// at a known place in the input and the range lies inside it.
+    fn at(&self, base: Option<usize>, start: u32, end: u32) -> Option<Range<usize>> {
+        let base = base?;
+        self.range(base + start as usize..base + end as usize)
     }
 
     /// A range of the input, if it lies inside it.
@@ -546,15 +746,23 @@ impl<'i> Walker<'i> {
     }
 }
 
-/// `type/subtype` in lowercase, or `default` when the part has none.
+/// `type/subtype` in lowercase, or `default` when the part has none; a
+/// subtype closed for mail-parser reads as it was written.
 fn content_type(part: &MessagePart<'_>, default: &str) -> String {
-    match part.content_type() {
-        Some(ct) => match ct.subtype() {
-            Some(sub) => format!("{}/{}", ct.ctype(), sub).to_ascii_lowercase(),
-            None => ct.ctype().to_ascii_lowercase(),
-        },
-        None => default.to_string(),
+    let Some(ct) = part.content_type() else { return default.to_string() };
+    let Some(sub) = ct.subtype() else { return ct.ctype().to_ascii_lowercase() };
+    let mut sub = sub.to_ascii_lowercase();
+    if sub.len() == 6 && sub.starts_with(char::from(CLOSED_MARK)) {
+        let open = MESSAGE_SUBTYPES.iter().find(|s| s[1..] == sub.as_bytes()[1..]);
+        if let Some(open) = open {
+            sub = String::from_utf8_lossy(open).into_owned();
+        }
     }
+    format!("{}/{sub}", ct.ctype().to_ascii_lowercase())
+}
+
+fn is_message_type(ctype: &str) -> bool {
+    matches!(ctype, "message/rfc822" | "message/global")
 }
 
 /// The lowercase extension of a file name.
@@ -1114,6 +1322,7 @@ mod tests {
         assert_eq!(email.meta.subject.as_deref(), Some("Invoice #4821"));
         assert_eq!(email.meta.date.as_deref(), Some("2024-05-01T09:00:00Z"));
         assert!(email.meta.attachments.is_empty());
+        assert!(!email.truncated);
     }
 
     #[test]
@@ -1358,6 +1567,7 @@ mod tests {
                 email.bodies.iter().filter(|b| b.kind == BodyKind::Header).map(|b| b.text.as_str()).collect();
             assert_eq!(subjects.len(), MAX_DEPTH + 1);
             assert_eq!(subjects[0], "level 12");
+            assert!(email.truncated);
         }
         // Five levels of base64 is more than mail-parser opens; we go on.
         let email = parse(&nest_messages(5, true));
@@ -1400,6 +1610,64 @@ mod tests {
         // reach 33 levels.
         assert!((30..50).contains(&texts), "{texts}");
         assert!(email.meta.attachments.len() + email.bodies.len() <= MAX_PARTS + 1);
+        assert!(email.truncated);
+    }
+
+    #[test]
+    fn thousands_of_nested_messages_neither_overflow_nor_crawl() {
+        // mail-parser alone builds these as a 5000-deep tree and overflows
+        // the stack dropping it.
+        for (shape, unit) in [
+            ("inline", "Content-Type: message/rfc822\r\n\r\n"),
+            ("in a multipart", "--b\r\nContent-Type: message/rfc822\r\n\r\n"),
+            ("digest", "Content-Type: multipart/digest; boundary=d\r\n\r\n--d\r\n\r\n"),
+        ] {
+            let raw =
+                format!("From: a@b.c\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\n{}", unit.repeat(5000));
+            let started = std::time::Instant::now();
+            let email = parse(raw.as_bytes());
+            assert!(started.elapsed() < std::time::Duration::from_secs(20), "{shape}: {:?}", started.elapsed());
+            assert!(email.meta.attachments.len() <= MAX_PARTS, "{shape}");
+            assert!(email.truncated, "{shape}");
+        }
+    }
+
+    #[test]
+    fn digest_parts_without_a_type_are_messages() {
+        let raw = b"From: list@x.test\r\nSubject: Digest\r\nContent-Type: multipart/digest; boundary=\"d\"\r\n\r\n--d\r\n\r\nSubject: first post\r\n\r\nhello list\r\n--d\r\nContent-Type: text/plain\r\n\r\na plain note\r\n--d--\r\n";
+        let email = parse(raw);
+        assert_eq!(
+            locations(&email),
+            ["subject", "attached message > subject", "attached message > text/plain body", "text/plain body"]
+        );
+        assert_eq!(raw_of(raw, body(&email, "attached message > text/plain body")), "hello list");
+        assert_eq!(email.meta.attachments[0].content_type, "message/rfc822");
+    }
+
+    #[test]
+    fn text_quoting_a_message_content_type_stays_exact() {
+        let raw = b"From: a@b.c\r\nSubject: about MIME\r\n Content-Type: message/rfc822\r\nContent-Type: multipart/mixed; boundary=q\r\n\r\n--q\r\nContent-Type: text/plain\r\n\r\nForwards carry\r\nContent-Type: message/RFC822\r\nand digests multipart/digest.\r\n--q\r\nContent-Type: Message/Rfc822\r\n\r\nSubject: inner\r\n\r\nQuoted: content-type: message/global\r\n--q--\r\n";
+        let email = parse(raw);
+        assert_eq!(body(&email, "subject").text, "about MIME Content-Type: message/rfc822");
+        assert_eq!(
+            body(&email, "text/plain body").text,
+            "Forwards carry\r\nContent-Type: message/RFC822\r\nand digests multipart/digest."
+        );
+        assert_eq!(body(&email, "attached message > text/plain body").text, "Quoted: content-type: message/global");
+        assert_eq!(email.meta.attachments[0].content_type, "message/rfc822");
+    }
+
+    #[test]
+    fn message_subtypes_are_found_where_mail_parser_reads_a_content_type() {
+        fn find(raw: &str) -> Vec<&str> {
+            message_subtypes(raw.as_bytes()).into_iter().map(|p| &raw[p..p + 6]).collect()
+        }
+        assert_eq!(find("Content-Type: message/rfc822\r\n"), ["rfc822"]);
+        assert_eq!(find(" con tent - TYPE :\r\n\tMessage / GLOBAL (x; y)\r\n"), ["GLOBAL"]);
+        assert_eq!(find("Content-Type: multipart/digest; boundary=\"rfc822-global\"\n"), ["digest"]);
+        assert!(find("Content-Type: multipart/mixed; boundary=digest\n").is_empty());
+        assert!(find("X-Content-Type: message/rfc822\nContent-Typo: message/rfc822\n").is_empty());
+        assert!(find("message/rfc822 outside any field\n").is_empty());
     }
 
     #[test]
@@ -1412,6 +1680,7 @@ mod tests {
         let email = parse(raw.as_bytes());
         // The multipart itself is one of the hundred.
         assert_eq!(email.bodies.len(), MAX_PARTS - 1);
+        assert!(email.truncated);
     }
 
     #[test]
