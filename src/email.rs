@@ -815,9 +815,11 @@ fn extension(name: &str) -> Option<String> {
 }
 
 fn is_text_type(ctype: &str) -> bool {
-    // A multipart mail-parser could not split (no boundary) is its raw text.
+    // A multipart mail-parser could not split (no boundary) is its raw text;
+    // message/delivery-status and the like are header-shaped text.
     ctype.starts_with("text/")
         || ctype.starts_with("multipart/")
+        || (ctype.starts_with("message/") && !is_message_type(ctype))
         || matches!(ctype, "application/json" | "application/ics" | "application/xml" | "application/xhtml+xml")
 }
 
@@ -1512,6 +1514,7 @@ mod tests {
             part("Content-Type: application/octet-stream; name=notes.md", "# notes"),
             part("Content-Type: image/png", "\u{89}PNG"),
             part("Content-Type: text/plain\r\nContent-Disposition: attachment", "unnamed"),
+            part("Content-Type: message/delivery-status", "Action: failed"),
             "--z--\r\n".to_string(),
         ]
         .concat();
@@ -1525,6 +1528,7 @@ mod tests {
                 ("application/json body", BodyKind::Plain, "{\"a\": 1}"),
                 ("attachment \"notes.md\"", BodyKind::Plain, "# notes"),
                 ("attachment (text/plain)", BodyKind::Plain, "unnamed"),
+                ("message/delivery-status body", BodyKind::Plain, "Action: failed"),
             ]
         );
         let listed: Vec<(Option<&str>, &str)> =
