@@ -113,15 +113,9 @@ pub fn find(text: &str) -> Vec<Run> {
     };
     let mut scan = UnicodeScan::new(text);
     let mut terminal = false;
-    loop {
+    while i < bytes.len() {
         let b = bytes[i];
-        if b < 0x80 {
-            // A control character (CRLF is only a line ending).
-            if b != b'\r' || bytes.get(i + 1) != Some(&b'\n') {
-                terminal = true;
-            }
-            i += 1;
-        } else {
+        if b >= 0x80 {
             let c = char_at(text, i);
             if is_c1(c) {
                 terminal = true;
@@ -129,10 +123,17 @@ pub fn find(text: &str) -> Vec<Run> {
             } else {
                 i = scan.visit(i, c);
             }
-        }
-        match next_interesting(bytes, i) {
-            Some(j) => i = j,
-            None => break,
+        } else if is_interesting(b) {
+            // A control character (CRLF is only a line ending).
+            if b != b'\r' || bytes.get(i + 1) != Some(&b'\n') {
+                terminal = true;
+            }
+            i += 1;
+        } else {
+            match next_interesting(bytes, i) {
+                Some(j) => i = j,
+                None => break,
+            }
         }
     }
     let unicode = scan.finish();
@@ -610,6 +611,7 @@ impl<'a> UnicodeScan<'a> {
     }
 
     /// Look at the non-ASCII character `c` at `i`; returns where to go on.
+    #[inline]
     fn visit(&mut self, i: usize, c: char) -> usize {
         let end = i + c.len_utf8();
         let Some(class) = classify(c) else { return end };
@@ -1321,14 +1323,78 @@ impl Cell {
     const BLANK: Cell = Cell { start: 0, end: 0, ch: ' ', hidden: false, backspaced: false, wide: false, cont: false };
 }
 
-/// A piece of hidden terminal text: a cell painted over or erased (`old` is
-/// what was there, `new` what replaced it), or a control that moved the
-/// cursor back (`old` is `None`).
+/// Hidden terminal text: cells painted over or erased, and the carriage
+/// returns and backspaces that moved the cursor back, merged while adjacent.
 #[derive(Debug, Clone)]
 struct Piece {
     range: Range<usize>,
-    old: Option<char>,
-    new: Option<char>,
+    /// Cells painted over, spaces included.
+    cells: usize,
+    /// Cells painted over that held more than a space.
+    text_cells: usize,
+    /// Every text cell was struck over by itself or by an underscore.
+    overstrike: bool,
+    /// The letters painted over and the letters drawn over them, each as an
+    /// order-free sum of a hash per letter, and a count.
+    old_letters: (u64, usize),
+    new_letters: (u64, usize),
+}
+
+impl Piece {
+    fn control(range: Range<usize>) -> Piece {
+        Piece { range, cells: 0, text_cells: 0, overstrike: true, old_letters: (0, 0), new_letters: (0, 0) }
+    }
+
+    fn cell(range: Range<usize>, old: char, new: Option<char>) -> Piece {
+        let text = !old.is_whitespace();
+        let letters = |c: Option<char>| match c {
+            Some(c) if c.is_alphabetic() => (letter_hash(c), 1),
+            _ => (0, 0),
+        };
+        Piece {
+            range,
+            cells: 1,
+            text_cells: usize::from(text),
+            overstrike: !text || new == Some(old) || old == '_' || new == Some('_'),
+            old_letters: letters(Some(old)),
+            new_letters: letters(new),
+        }
+    }
+
+    fn absorb(&mut self, next: &Piece) {
+        self.range.end = next.range.end;
+        self.cells += next.cells;
+        self.text_cells += next.text_cells;
+        self.overstrike &= next.overstrike;
+        self.old_letters =
+            (self.old_letters.0.wrapping_add(next.old_letters.0), self.old_letters.1 + next.old_letters.1);
+        self.new_letters =
+            (self.new_letters.0.wrapping_add(next.new_letters.0), self.new_letters.1 + next.new_letters.1);
+    }
+
+    /// Painting over is benign when it is an overstrike (man page bold
+    /// `A\bA`, underline `_\bA`), or a redraw that keeps the letters and
+    /// changes only numbers and bars (a progress line), or hides no letters
+    /// at all (a spinner).
+    fn is_benign(&self) -> bool {
+        self.overstrike || self.old_letters.1 == 0 || self.old_letters == self.new_letters
+    }
+}
+
+/// A well-mixed hash of one letter (splitmix64).
+fn letter_hash(c: char) -> u64 {
+    let mut z = u64::from(c as u32).wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Add a piece, merged into the last one when it follows it in the text.
+fn push_piece(pieces: &mut Vec<Piece>, piece: Piece) {
+    match pieces.last_mut() {
+        Some(last) if last.range.end == piece.range.start => last.absorb(&piece),
+        _ => pieces.push(piece),
+    }
 }
 
 #[derive(Debug, Default)]
@@ -1384,8 +1450,9 @@ impl Terminal {
             let b = bytes[i];
             match b {
                 0x20..=0x7E => {
-                    t.write(i, i + 1, b as char);
-                    i += 1;
+                    let end = bytes[i..].iter().position(|b| !matches!(b, 0x20..=0x7E)).map_or(bytes.len(), |k| i + k);
+                    t.write_ascii(bytes, i, end);
+                    i = end;
                 }
                 ESC => {
                     let (end, seq) = parse_esc(text, i);
@@ -1398,7 +1465,7 @@ impl Terminal {
                 }
                 b'\r' => {
                     t.screen.col = 0;
-                    t.pieces.push(Piece { range: i..i + 1, old: None, new: None });
+                    push_piece(&mut t.pieces, Piece::control(i..i + 1));
                     i += 1;
                 }
                 b'\n' | 0x0B | 0x0C => {
@@ -1480,7 +1547,38 @@ impl Terminal {
                 cell.backspaced = true;
             }
         }
-        self.pieces.push(Piece { range: i..i + 1, old: None, new: None });
+        push_piece(&mut self.pieces, Piece::control(i..i + 1));
+    }
+
+    /// Draw the printable ASCII `bytes[start..end]`: appended in bulk where
+    /// the cursor is at the end of its row, cell by cell elsewhere.
+    fn write_ascii(&mut self, bytes: &[u8], start: usize, end: usize) {
+        let mut k = start;
+        while k < end {
+            let r = self.row_index();
+            if self.link.is_some() || self.screen.col != self.screen.rows[r].len() {
+                self.write(k, k + 1, bytes[k] as char);
+                k += 1;
+                continue;
+            }
+            let n = (end - k).min(SCREEN_COLUMNS - self.screen.col);
+            if n == 0 {
+                self.newline();
+                continue;
+            }
+            let hidden = self.hidden;
+            self.screen.rows[r].extend((k..k + n).map(|p| Cell {
+                start: p,
+                end: p + 1,
+                ch: bytes[p] as char,
+                hidden,
+                backspaced: false,
+                wide: false,
+                cont: false,
+            }));
+            self.screen.col += n;
+            k += n;
+        }
     }
 
     /// Draw `c` (text bytes `start..end`) at the cursor.
@@ -1887,28 +1985,26 @@ impl Terminal {
                 self.settle(row);
             }
         }
-        let mut painted = Vec::new();
         let mut pieces = std::mem::take(&mut self.pieces);
         pieces.sort_by_key(|p| p.range.start);
-        let mut k = 0;
-        while k < pieces.len() {
-            let mut j = k + 1;
-            while j < pieces.len() && pieces[j].range.start == pieces[j - 1].range.end {
-                j += 1;
-            }
-            let group = &pieces[k..j];
-            let range = group[0].range.start..group[group.len() - 1].range.end;
-            if group.iter().any(|p| p.old.is_some_and(|c| !c.is_whitespace())) {
-                painted.push(Run::new(range, HiddenReason::Overwritten).benign(redraw_is_benign(group)));
-            } else if group.iter().any(|p| p.old.is_some()) {
-                // Only spaces were painted over.
-                painted.push(Run::new(range, HiddenReason::Overwritten).benign(true));
-            } else {
-                // A carriage return or backspace that hid nothing.
-                painted.push(Run::new(range, HiddenReason::Escape).benign(true));
-            }
-            k = j;
+        let mut merged: Vec<Piece> = Vec::with_capacity(pieces.len());
+        for piece in pieces {
+            push_piece(&mut merged, piece);
         }
+        let mut painted: Vec<Run> = merged
+            .into_iter()
+            .map(|p| {
+                if p.text_cells > 0 {
+                    Run::new(p.range.clone(), HiddenReason::Overwritten).benign(p.is_benign())
+                } else if p.cells > 0 {
+                    // Only spaces were painted over.
+                    Run::new(p.range, HiddenReason::Overwritten).benign(true)
+                } else {
+                    // A carriage return or backspace that hid nothing.
+                    Run::new(p.range, HiddenReason::Escape).benign(true)
+                }
+            })
+            .collect();
         let mut concealed = std::mem::take(&mut self.concealed);
         concealed.sort_by_key(|(r, _)| r.start);
         let mut k = 0;
@@ -1930,23 +2026,12 @@ impl Terminal {
 /// A cell painted over by `new` (spaces too, so a painted-over line is one run).
 fn record(pieces: &mut Vec<Piece>, old: Cell, new: Option<char>) {
     if old.start < old.end && !old.cont {
-        pieces.push(Piece { range: old.start..old.end, old: Some(old.ch), new });
+        push_piece(pieces, Piece::cell(old.start..old.end, old.ch, new));
     }
 }
 
 fn erase(pieces: &mut Vec<Piece>, cell: Cell) {
     record(pieces, cell, None);
-}
-
-/// Painting over is benign when it is an overstrike (man page bold `A\bA`,
-/// underline `_\bA`), or a redraw that keeps the words and changes only
-/// numbers and bars (a progress line), or hides no letters at all (a spinner).
-fn redraw_is_benign(group: &[Piece]) -> bool {
-    let cells = group.iter().filter(|p| p.old.is_some());
-    let overstrike = cells.clone().all(|p| p.new == p.old || p.old == Some('_') || p.new == Some('_'));
-    let old: String = cells.clone().filter_map(|p| p.old).filter(|c| c.is_alphabetic()).collect();
-    let new: String = cells.filter_map(|p| p.new).filter(|c| c.is_alphabetic()).collect();
-    overstrike || old.is_empty() || old == new
 }
 
 /// Columns a character takes on a terminal.
@@ -2884,6 +2969,67 @@ mod tests {
         fn plain_ascii_is_untouched(s in "[ -~\t\n]{0,200}") {
             prop_assert!(find(&s).is_empty());
             prop_assert_eq!(strip(&s), s);
+        }
+    }
+
+    /// Throughput and linearity, measured by hand in release mode:
+    /// `cargo test --release --lib invisible::tests::throughput -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn throughput() {
+        fn rate(name: &str, text: &str) -> f64 {
+            let start = std::time::Instant::now();
+            let runs = find(text);
+            let secs = start.elapsed().as_secs_f64();
+            let mbps = text.len() as f64 / secs / 1e6;
+            println!("{name:<28} {:>6.1} MB  {:>8.1} MB/s  {:>8} runs", text.len() as f64 / 1e6, mbps, runs.len());
+            mbps
+        }
+        let line = "The quick brown fox jumps over the lazy dog, then files a report (ok=1; id=42).\n";
+        let ascii = line.repeat(64 << 20 >> 7);
+        let ascii_rate = rate("plain ASCII", &ascii);
+        let crlf = line.replace('\n', "\r\n").repeat(8 << 20 >> 7);
+        rate("ASCII, CRLF lines", &crlf);
+        rate("CJK", &"\u{65E5}\u{672C}\u{8A9E}\u{306E}\u{6587}\u{7AE0}\u{3002}\n".repeat(1 << 20));
+        rate(
+            "Cyrillic",
+            &"\u{041F}\u{0440}\u{0438}\u{0432}\u{0435}\u{0442} \u{043C}\u{0438}\u{0440}\n".repeat(1 << 20),
+        );
+        rate("coloured log", &"\u{1b}[32mINFO\u{1b}[0m request served in 12ms path=/api\n".repeat(1 << 18));
+        rate("progress redraws", &"Downloading 10%\r\u{1b}[KDownloading 20%\r".repeat(1 << 18));
+        rate("ZWSP between letters", &"a\u{200B}".repeat(1 << 20));
+        rate("one long ZW run", &"\u{200B}\u{200C}\u{200D}".repeat(1 << 20));
+        rate("RLO each char", &"a\u{202E}".repeat(1 << 20));
+        rate("bidi in one long line", &"ab\u{2067}".repeat(1 << 20));
+        rate("soft hyphens", &"ab\u{AD}".repeat(1 << 20));
+        rate("clear screens", &"\u{1b}[2J".repeat(1 << 20));
+        rate("erase to cursor far right", &"\u{1b}[4000G\u{1b}[1K\u{1b}[4000X".repeat(1 << 17));
+        rate("jump right, write, newline", &"\u{1b}[4000Gx\n".repeat(1 << 18));
+        rate("backspace storms", &"abcdef\u{8}\u{8}\u{8}\u{8}\u{8}\u{8}\u{8}\u{8}".repeat(1 << 18));
+        rate("unterminated annotations", &"\u{FFFA}abc".repeat(1 << 20));
+        rate("OSC 8 links", &"\u{1b}]8;;https://a.test\u{7}https://b.test\u{1b}]8;;\u{7}\n".repeat(1 << 16));
+        rate("VS run", &"\u{E0151}".repeat(1 << 20));
+        rate("tags run", &"\u{E0061}".repeat(1 << 20));
+        rate("blank fillers run", &"\u{3164}\u{115F}".repeat(1 << 20));
+        assert!(ascii_rate > 300.0, "plain ASCII at {ascii_rate:.0} MB/s");
+    }
+
+    /// Many more random strings from the tricky alphabet than proptest runs
+    /// by default: `cargo test --release --lib invisible::tests::soak -- --ignored`.
+    #[test]
+    #[ignore]
+    fn soak() {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..2_000_000 {
+            let len = (next() % 40) as usize;
+            let s: String = (0..len).map(|_| ALPHABET[(next() % ALPHABET.len() as u64) as usize]).collect();
+            well_formed(&s);
         }
     }
 }
