@@ -7,9 +7,15 @@
 //!   spells something (tag characters, variation-selector bytes, zero-width or
 //!   blank binary, an RLO's reversed text, an OSC 8 link target, an OSC or
 //!   DCS/APC payload, an interlinear annotation), the decoded text.
-//! - A run marked `benign` is legitimate formatting (colour SGR, cursor
-//!   motion, a hyphenation hint, an overstruck man page, a progress bar that
-//!   redraws itself): `strip` removes it, a scanner never reports it.
+//! - A run marked `benign` is legitimate formatting: `strip` removes it, a
+//!   scanner never reports it. That is: SGR colour and style (not conceal);
+//!   cursor motion, erase and mode sequences (what they hide is its own run);
+//!   OSC 8 links whose text is not a URL elsewhere (`decoded` still holds the
+//!   target); shell-integration OSC 7, 133, 633 and 9;4; BEL; a carriage
+//!   return or backspace that hides nothing; overstrike (`A\bA`, `_\bA`);
+//!   a redraw that hides no letters or the same letters (progress bars,
+//!   spinners); soft hyphens as hyphenation hints; invisible operators in a
+//!   formula; ZWSP or WJ beside punctuation rather than inside a word.
 //! - Legitimate look-alikes that must survive `strip` unchanged (ZWJ in emoji
 //!   and in Arabic or Indic words, RLM/ALM in right-to-left text, one leading
 //!   BOM, emoji presentation selectors, ideographic variation sequences, flag
@@ -85,7 +91,8 @@ pub struct Run {
     /// What the run spells, when it spells something.
     pub decoded: Option<String>,
     /// Legitimate formatting that `strip` removes but a scanner never reports
-    /// (colour SGR, cursor motion, a hyphenation hint, a redrawn progress bar).
+    /// (colour SGR, cursor motion, a hyphenation hint, a redrawn progress
+    /// bar; the module docs list them all).
     pub benign: bool,
 }
 
@@ -761,9 +768,14 @@ impl<'a> UnicodeScan<'a> {
         let prev = prev_char(self.text, pos);
         let next = next_char(self.text, end);
         let decoded = if c == RLO { self.reversed_after(end) } else { None };
-        // An invisible operator in a formula (f⁡(x), 2⁢x) is how math is
-        // written; between two letters it splits a word.
-        let benign = matches!(c, '\u{2061}'..='\u{2064}') && !(is_letter(prev) && is_letter(next));
+        // An invisible operator in a formula (f\u{2061}(x), 2\u{2062}x) is how
+        // math is written, a ZWSP or WJ beside punctuation a line-break hint;
+        // between two letters either splits a word.
+        let benign = match c {
+            '\u{2061}'..='\u{2064}' => !(is_letter(prev) && is_letter(next)),
+            ZWSP | WORD_JOINER => !(is_word(prev) && is_word(next)),
+            _ => false,
+        };
         self.runs.push(Run::new(pos..end, class.reason()).decoded(decoded).benign(benign));
     }
 
@@ -775,7 +787,7 @@ impl<'a> UnicodeScan<'a> {
                 ZWJ => (is_emoji_part(prev) && is_emoji(next)) || joining_context(prev, next),
                 ZWNJ => joining_context(prev, next),
                 ZWSP => no_space_context(prev, next),
-                WORD_JOINER => no_space_context(prev, next) || (!is_word(prev) && !is_word(next)),
+                WORD_JOINER => no_space_context(prev, next),
                 BOM => pos == 0,
                 MONGOLIAN_VOWEL_SEPARATOR => in_script(prev, Script::Mongolian) || in_script(next, Script::Mongolian),
                 _ => false,
@@ -2334,6 +2346,21 @@ mod tests {
         }
     }
 
+    /// The eight-bytes-at-a-time scan finds every byte that needs a look,
+    /// wherever it sits in a word.
+    #[test]
+    fn fast_scan_misses_nothing() {
+        for b in 0..=255u8 {
+            for at in 0..24 {
+                let mut buf = vec![b'a'; 24];
+                buf[at] = b;
+                let expect = (at..24).find(|&k| is_interesting(buf[k]));
+                assert_eq!(next_interesting(&buf, 0), expect, "byte {b:#04x} at {at}");
+                assert_eq!(next_interesting(&buf, at), expect, "byte {b:#04x} from {at}");
+            }
+        }
+    }
+
     // -- tag characters ----------------------------------------------------
 
     #[test]
@@ -2852,6 +2879,38 @@ mod tests {
         let text = "\u{65E5}\u{672C}\rab";
         assert_eq!(&text[only(text, HiddenReason::Overwritten).range], "\u{65E5}");
         assert_eq!(strip(text), "\u{672C}ab");
+    }
+
+    // -- legitimate text at large ------------------------------------------
+
+    #[test]
+    fn everyday_text_in_many_scripts_is_left_alone() {
+        for text in [
+            "\u{0645}\u{06CC}\u{200C}\u{0631}\u{0648}\u{0645} \u{0628}\u{0647} \u{062E}\u{0627}\u{0646}\u{0647}\u{200C}\u{0627}\u{0645}.",
+            "\u{0928}\u{092E}\u{0938}\u{094D}\u{200C}\u{0924}\u{0947} \u{0915}\u{094D}\u{200D}\u{0937}\u{0924}\u{094D}\u{0930}\u{093F}\u{092F}",
+            "\u{1F441}\u{FE0F}\u{200D}\u{1F5E8}\u{FE0F} \u{1F9D1}\u{200D}\u{1F91D}\u{200D}\u{1F9D1} \u{1F468}\u{1F3FB}\u{200D}\u{1F9B0} 1\u{FE0F}\u{20E3}",
+            "\u{05D4}\u{05B7}\u{05E9}\u{05BC}\u{05C1}\u{05B8}\u{05DC}\u{05D5}\u{05B9}\u{05DD}\u{200F} (\u{05E9}\u{05B8}\u{05DC}\u{05D5}\u{05B9}\u{05DD})",
+            "\u{65E5}\u{672C}\u{8A9E}\u{3000}\u{FF08}\u{FF11}\u{FF12}\u{FF09}\u{3001}\u{6F22}\u{5B57}\u{E0100}",
+            "\u{00A0}\u{00A0}indent 5\u{202F}%, 10\u{00A0}kg",
+            "Caf\u{E9} na\u{EF}ve \u{00C5}ngstr\u{00F6}m \u{0394}\u{03B5}\u{03BB}\u{03C4}\u{03B1} \u{041C}\u{043E}\u{0441}\u{043A}\u{0432}\u{0430}",
+        ] {
+            clean(text);
+        }
+    }
+
+    #[test]
+    fn everyday_tool_output_is_benign() {
+        for text in [
+            "Mr.\u{2060} Smith \u{2014}\u{2060}quoted\u{2060}\u{2014} https://example.com/\u{200B}long/\u{200B}path",
+            "\u{1b}[0m\u{1b}[01;34mdir\u{1b}[0m  \u{1b}[01;32mrun.sh\u{1b}[0m\n",
+            "\u{1b}[1m\u{1b}[92m   Compiling\u{1b}[0m inertbox v0.3.0\n",
+            "\u{1b}[31m-old line\u{1b}[m\n\u{1b}[32m+new line\u{1b}[m\n",
+            "\u{1b}]133;A\u{7}$ \u{1b}]133;B\u{7}ls\n\u{1b}]133;C\u{7}a b\n\u{1b}]133;D;0\u{7}",
+            "Receiving objects:  50% (5/10)\rReceiving objects: 100% (10/10), done.\n",
+            "\u{1b}[?2004h$ make\r\n\u{1b}[?2004l\r",
+        ] {
+            benign_only(text);
+        }
     }
 
     // -- strip -----------------------------------------------------------------
