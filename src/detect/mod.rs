@@ -11,6 +11,7 @@
 pub mod decode;
 pub mod links;
 pub mod normalize;
+pub mod obfuscation;
 pub mod rules;
 
 use serde::Serialize;
@@ -248,6 +249,7 @@ pub fn scan(doc: &Document, opts: &Options) -> Report {
         hits.extend(rules::scan_part(part));
         hits.extend(decode::scan(&part.text));
         hits.extend(links::scan(&part.text));
+        hits.extend(obfuscation::scan(&part.text));
         for h in hits {
             if opts.ignore.contains(&h.code) {
                 continue;
@@ -475,7 +477,9 @@ fn channel_hits(part: &Part) -> Vec<Hit> {
             | HiddenReason::VariationSelectors => hits.push(Hit {
                 code: Code::InvisibleChars,
                 rule: invisible_rule(why),
-                severity: Severity::Low,
+                // Legitimate uses (emoji joiners, Persian ZWNJ, hyphenation
+                // hints) never become spans; what is left hides something.
+                severity: Severity::Medium,
                 range: s.range.clone(),
                 why: format!("{} a person cannot see", why.describe()),
                 obfuscated: false,

@@ -375,6 +375,14 @@ pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "addresses the AI reading the content and gives it an order"
         ),
         rule!(
+            "addressed_to_ai.role_line",
+            AddressedToAi,
+            High,
+            ["ai", "assistant", "agent", "llm", "language model", "bot", "chatbot"],
+            r"(?:^|\n|[.!?] )(?:dear |hey |hi |hello |attention |note to (?:the )?)?(?:ai|ai assistant|ai agent|ai model|assistant|agent|llm|language model|chatbot|bot)s?\s?[:,] .{0,100}?\b(?:ignore|disregard|forget|forward|send|e-?mail|reply|respond|tell|say|include|add|append|visit|open|click|download|run|execute|call|delete|remove|transfer|pay|upload|post|share|write|print|output|recommend|rate|mention|accept|decline|approve|grant|confirm|create|book|invite|fetch|copy|move|update|give|provide|show|reveal|disclose|use|stop|keep|treat|follow|obey|comply)\b",
+            "speaks to the AI reading the content and gives it an order"
+        ),
+        rule!(
             "addressed_to_ai.if_you_are",
             AddressedToAi,
             Medium,

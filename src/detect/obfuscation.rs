@@ -1,0 +1,169 @@
+//! Disguised words: letters from another script that look Latin inside a
+//! Latin word (`ignоre` with a Cyrillic о, `аpple.com`), fullwidth or
+//! mathematical letters mixed into plain ones, and combining marks stacked
+//! on Latin letters (zalgo, `i̇gnore`). Real text in one script, accented
+//! Latin letters and other scripts' own words are left alone.
+
+use unicode_normalization::UnicodeNormalization;
+use unicode_script::{Script, UnicodeScript};
+
+use super::{Code, Hit, Severity};
+
+/// Combining marks on one letter at which text counts as zalgo.
+const ZALGO_MARKS: usize = 3;
+
+/// Does this non-ASCII letter read as a Latin letter to a person?
+fn reads_latin(c: char) -> bool {
+    let mut buf = [0u8; 4];
+    let skel: String = unicode_security::confusable_detection::skeleton(c.encode_utf8(&mut buf)).collect();
+    let mut it = skel.chars();
+    matches!((it.next(), it.next()), (Some(l), None) if l.is_ascii_alphanumeric())
+}
+
+fn is_mark(c: char) -> bool {
+    use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+    matches!(c.general_category(), GeneralCategory::NonspacingMark | GeneralCategory::EnclosingMark)
+}
+
+/// What is wrong with one word, if anything.
+fn judge(word: &str) -> Option<(&'static str, &'static str)> {
+    if word.is_ascii() {
+        return None;
+    }
+    let has_ascii_letter = word.bytes().any(|b| b.is_ascii_alphabetic());
+    let mut foreign = 0;
+    let mut foreign_lookalike = 0;
+    let mut compat = 0;
+    let mut prev_latin = false;
+    let mut marks_run = 0;
+    let mut odd_mark = false;
+    let mut zalgo = false;
+    let mut base = String::new();
+    for c in word.chars() {
+        if is_mark(c) {
+            marks_run += 1;
+            if marks_run >= ZALGO_MARKS {
+                zalgo = true;
+            }
+            if prev_latin {
+                base.push(c);
+                // A mark that does not compose with its Latin letter into one
+                // precomposed letter is not ordinary spelling.
+                if base.nfc().count() > 1 {
+                    odd_mark = true;
+                }
+            }
+            continue;
+        }
+        marks_run = 0;
+        base.clear();
+        base.push(c);
+        prev_latin = c.is_ascii_alphabetic();
+        if c.is_ascii() || !c.is_alphanumeric() {
+            continue;
+        }
+        match c.script() {
+            Script::Latin | Script::Common | Script::Inherited => {
+                // Fullwidth, mathematical and enclosed letters (not
+                // sub- and superscripts, which formulas use).
+                let lettered =
+                    matches!(c as u32, 0xFF21..=0xFF5A | 0x1D400..=0x1D7FF | 0x1F130..=0x1F189 | 0x24B6..=0x24E9);
+                if lettered {
+                    compat += 1;
+                }
+            }
+            _ => {
+                foreign += 1;
+                if reads_latin(c) {
+                    foreign_lookalike += 1;
+                }
+            }
+        }
+    }
+    if zalgo {
+        return Some(("obfuscated.combining_flood", "combining marks are stacked on letters (zalgo text)"));
+    }
+    if has_ascii_letter && foreign > 0 && foreign == foreign_lookalike {
+        return Some((
+            "obfuscated.mixed_script",
+            "a word mixes Latin letters with look-alike letters from another script",
+        ));
+    }
+    if has_ascii_letter && compat > 0 {
+        return Some((
+            "obfuscated.compatibility_letters",
+            "a word mixes plain letters with fullwidth or mathematical ones",
+        ));
+    }
+    if odd_mark {
+        return Some((
+            "obfuscated.combining_mark",
+            "a combining mark sits on a Latin letter where no language puts one",
+        ));
+    }
+    None
+}
+
+/// Hits for disguised words in a text.
+pub(crate) fn scan(text: &str) -> Vec<Hit> {
+    if text.is_ascii() {
+        return Vec::new();
+    }
+    let mut hits = Vec::new();
+    let mut start = None;
+    let bounds = text.char_indices().chain(std::iter::once((text.len(), ' ')));
+    for (i, c) in bounds {
+        let sep = c.is_whitespace() || matches!(c, '(' | ')' | '[' | ']' | '<' | '>' | '"' | '\'' | ',' | ';' | '|');
+        match (start, sep) {
+            (None, false) => start = Some(i),
+            (Some(s), true) => {
+                if let Some((rule, why)) = judge(&text[s..i]) {
+                    hits.push(Hit {
+                        code: Code::Obfuscated,
+                        rule,
+                        severity: Severity::Medium,
+                        range: s..i,
+                        why: why.to_string(),
+                        obfuscated: true,
+                        decoded: Some(super::normalize::folded(&text[s..i]).text),
+                        quoted: false,
+                    });
+                }
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    hits
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules(t: &str) -> Vec<&'static str> {
+        scan(t).into_iter().map(|h| h.rule).collect()
+    }
+
+    #[test]
+    fn disguised_words() {
+        assert_eq!(rules("ignоre all"), vec!["obfuscated.mixed_script"]);
+        assert_eq!(rules("see https://аpple.com/login"), vec!["obfuscated.mixed_script"]);
+        assert_eq!(rules("ｉgnore all"), vec!["obfuscated.compatibility_letters"]);
+        assert_eq!(rules("i\u{307}gnore all"), vec!["obfuscated.combining_mark"]);
+        assert_eq!(rules("z\u{300}\u{301}\u{302}\u{303}algo"), vec!["obfuscated.combining_flood"]);
+    }
+
+    #[test]
+    fn real_words_in_any_script() {
+        for t in [
+            "Российский сайт: https://пример.рф/ и München: https://münchen.de/",
+            "Let 𝑥 ∈ ℝ, then ∑ᵢ aᵢ ≤ ∫ f(x) dx",
+            "café naïve e\u{301}cole Ærøskøbing Łódź kuralları görmezden",
+            "日本語のテキスト 한국어 العربية",
+            "яндекс.com",
+        ] {
+            assert!(rules(t).is_empty(), "{t}: {:?}", rules(t));
+        }
+    }
+}
