@@ -402,19 +402,37 @@ pub(crate) fn span_at(part: &Part, at: usize) -> Option<&Span> {
 }
 
 /// Text as written, made printable: invisible and control characters become
-/// `\u{…}` escapes, long text is cut with an ellipsis.
+/// `\u{…}` escapes (a long run of them is shown by its ends and its length),
+/// long text is cut with an ellipsis.
 pub fn shown(s: &str) -> String {
+    let hidden = |c: char| c.is_control() && c != '\n' && c != '\t' || is_invisible(c);
+    let chars: Vec<char> = s.chars().collect();
     let mut out = String::new();
-    for (n, c) in s.chars().enumerate() {
+    let mut i = 0;
+    let mut n = 0;
+    while i < chars.len() {
         if n >= MAX_QUOTE {
             out.push('…');
             break;
         }
-        if c.is_control() && c != '\n' && c != '\t' || is_invisible(c) {
-            out.push_str(&format!("\\u{{{:x}}}", c as u32));
-        } else {
-            out.push(c);
+        let c = chars[i];
+        if hidden(c) {
+            let run = chars[i..].iter().take_while(|&&c| hidden(c)).count();
+            if run > 3 {
+                let last = chars[i + run - 1];
+                out.push_str(&format!("\\u{{{:x}}}…\\u{{{:x}}} ({run} invisible characters)", c as u32, last as u32));
+            } else {
+                for &c in &chars[i..i + run] {
+                    out.push_str(&format!("\\u{{{:x}}}", c as u32));
+                }
+            }
+            i += run;
+            n += 1;
+            continue;
         }
+        out.push(c);
+        i += 1;
+        n += 1;
     }
     out
 }
@@ -593,6 +611,7 @@ mod tests {
     #[test]
     fn shown_escapes_invisible_characters() {
         assert_eq!(shown("a\u{200b}b\u{e0041}\u{1b}"), "a\\u{200b}b\\u{e0041}\\u{1b}");
+        assert_eq!(shown("x\u{e0041}\u{e0042}\u{e0043}\u{e0044}y"), "x\\u{e0041}…\\u{e0044} (4 invisible characters)y");
     }
 
     #[test]

@@ -3,4 +3,5 @@
 mod check;
 mod common;
 mod props;
+mod scan;
 mod wrap;
