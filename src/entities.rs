@@ -20,14 +20,14 @@ const BARE_TLDS: &[&str] = &[
 ];
 
 static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b[a-z0-9][a-z0-9._%+-]{0,63}@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,24}\b").unwrap()
+    Regex::new(r"(?-u:\b)[a-zA-Z0-9][a-zA-Z0-9._%+-]{0,63}@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,24}(?-u:\b)").unwrap()
 });
 static URL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"(?i)\b(?:https?|ftp|wss?)://[^\s<>"'`\x00-\x1f\x7f]+|\bwww\.[a-z0-9-]+(?:\.[a-z0-9-]+)+[^\s<>"'`]*"#)
         .unwrap()
 });
 static DOMAIN: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)\b(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+([a-z]{2,24})\b").unwrap());
+    LazyLock::new(|| Regex::new(r"(?-u:\b)(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+([a-zA-Z]{2,24})(?-u:\b)").unwrap());
 static PHONE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?:\+\d{1,3}[\s.-]?)?(?:\(\d{1,4}\)[\s.-]?)?\d{2,4}(?:[\s.-]\d{2,4}){1,4}").unwrap());
 
@@ -58,11 +58,14 @@ impl Collector {
 
     fn scan(&mut self, text: &str, hidden: bool) {
         let mut taken: Vec<std::ops::Range<usize>> = Vec::new();
-        for m in URL.find_iter(text) {
+        let has = |needle: &str| memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some();
+        let urls = if has("://") || has("www.") { URL.find_iter(text).collect() } else { Vec::new() };
+        for m in urls {
             self.url(m.as_str(), hidden);
             taken.push(m.range());
         }
-        for m in EMAIL.find_iter(text) {
+        let emails = if memchr::memchr(b'@', text.as_bytes()).is_some() { EMAIL.find_iter(text).collect() } else { Vec::new() };
+        for m in emails {
             if taken.iter().any(|r| r.contains(&m.start())) {
                 continue;
             }

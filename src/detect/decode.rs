@@ -64,11 +64,14 @@ impl Encoding {
     }
 }
 
-static BASE64_RUN: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[A-Za-z0-9+/_-]{16,}={0,2}").unwrap());
-static HEX_RUN: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?:[0-9a-fA-F]{2}[ :]?){12,}|(?:\\x[0-9a-fA-F]{2}){6,}").unwrap());
-static BASE32_RUN: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[A-Z2-7]{16,}={0,6}").unwrap());
-static ASCII85_RUN: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"<~[!-u\s]{10,}~>|[!-u]{30,}").unwrap());
+/// A long run of printable ASCII without spaces: where base64, base32,
+/// hex and ascii85 live. One pass finds them all; the charset decides which
+/// decoders to try.
+static TOKEN: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[!-~]{16,}").unwrap());
+/// Hex bytes separated by spaces or colons (`49 67 6e …`).
+static SPACED_HEX: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?:[0-9a-fA-F]{2}[ :]){11,}[0-9a-fA-F]{2}").unwrap());
+/// An ascii85 block in its delimiters, which may hold whitespace.
+static ASCII85_BLOCK: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"<~[!-u\s]{10,}~>").unwrap());
 static PERCENT_RUN: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?:[A-Za-z0-9._~+-]*%[0-9A-Fa-f]{2}){4,}[A-Za-z0-9._~+-]*").unwrap());
 static ESCAPE_RUN: LazyLock<Regex> = LazyLock::new(|| {
@@ -332,22 +335,43 @@ pub fn layer(text: &str) -> Vec<Decoded> {
             out.push(Decoded { encoding, range, text: d });
         }
     };
-    for m in HEX_RUN.find_iter(text).take(MAX_CANDIDATES) {
-        push(Encoding::Hex, m.range(), hex_run(m.as_str().trim()), &mut out);
-    }
-    for m in BASE64_RUN.find_iter(text).take(MAX_CANDIDATES) {
-        if m.len() >= MIN_RUN {
-            push(Encoding::Base64, m.range(), b64(m.as_str()), &mut out);
+    for m in TOKEN.find_iter(text).take(MAX_CANDIDATES * 4) {
+        let t = m.as_str();
+        let b = t.as_bytes();
+        let (start, end) = (m.start(), m.end());
+        // Trim punctuation a sentence puts around a token.
+        let core = t.trim_matches(|c: char| matches!(c, '"' | '\'' | '(' | ')' | ',' | '.' | ':' | ';' | '<' | '>' | '[' | ']' | '`'));
+        let off = start + t.find(core).unwrap_or(0);
+        let core_range = off..off + core.len();
+        if core.len() >= MIN_RUN && core.bytes().all(|c| c.is_ascii_hexdigit()) {
+            push(Encoding::Hex, core_range.clone(), hex_run(core), &mut out);
+        }
+        if core.len() >= MIN_RUN && core.trim_end_matches('=').bytes().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'-' | b'_')) {
+            push(Encoding::Base64, core_range.clone(), b64(core), &mut out);
+            if core.trim_end_matches('=').bytes().all(|c| c.is_ascii_uppercase() || (b'2'..=b'7').contains(&c)) {
+                push(Encoding::Base32, core_range.clone(), b32(core), &mut out);
+            }
+        }
+        if t.contains("\\x") {
+            push(Encoding::Hex, start..end, hex_run(t), &mut out);
+        }
+        // ascii85 uses punctuation base64 never does.
+        if t.len() >= 30 && b.iter().all(|c| (b'!'..=b'u').contains(c)) && b.iter().filter(|c| matches!(c, b';' | b'<' | b'@' | b'^' | b'[' | b']' | b'\'' | b'"' | b'&' | b'(' | b')' | b'#' | b'!' | b'$' | b'%' | b'*' | b',' | b'.' | b':' | b'?' | b'`')).count() >= 3 {
+            push(Encoding::Ascii85, start..end, a85(t), &mut out);
         }
     }
-    for m in BASE32_RUN.find_iter(text).take(MAX_CANDIDATES) {
-        push(Encoding::Base32, m.range(), b32(m.as_str()), &mut out);
+    if text.contains("<~") {
+        for m in ASCII85_BLOCK.find_iter(text).take(MAX_CANDIDATES) {
+            push(Encoding::Ascii85, m.range(), a85(m.as_str()), &mut out);
+        }
     }
-    for m in ASCII85_RUN.find_iter(text).take(MAX_CANDIDATES) {
-        push(Encoding::Ascii85, m.range(), a85(m.as_str()), &mut out);
+    for m in SPACED_HEX.find_iter(text).take(MAX_CANDIDATES) {
+        push(Encoding::Hex, m.range(), hex_run(m.as_str()), &mut out);
     }
-    for m in PERCENT_RUN.find_iter(text).take(MAX_CANDIDATES) {
-        push(Encoding::Percent, m.range(), percent(m.as_str()), &mut out);
+    if memchr::memchr(b'%', text.as_bytes()).is_some() {
+        for m in PERCENT_RUN.find_iter(text).take(MAX_CANDIDATES) {
+            push(Encoding::Percent, m.range(), percent(m.as_str()), &mut out);
+        }
     }
     if text.contains('\\') {
         for m in ESCAPE_RUN.find_iter(text).take(MAX_CANDIDATES) {

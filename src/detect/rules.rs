@@ -19,7 +19,7 @@ use crate::document::Part;
 
 /// Bytes of context each side of a key hit in which a rule's regex runs
 /// (longer than any rule can match).
-const WINDOW: usize = 200;
+const WINDOW: usize = 160;
 /// Texts longer than this are scanned in pieces of this size (with overlap),
 /// so the folded form and the offset maps stay bounded.
 const PIECE: usize = 1 << 20;
@@ -361,7 +361,7 @@ pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "fake_boundary.end_of_content",
             FakeBoundary,
             Medium,
-            ["end of", "end the", "---end", "--- end"],
+            ["end of email", "end of the email", "end the email", "end of document", "end of the document", "end the document", "end of content", "end of the content", "end the content", "end of context", "end of the context", "end the context", "end of input", "end of the input", "end the input", "end of data", "end of the data", "end the data", "end of user", "end of the user", "end the user", "end of untrusted", "end of the untrusted", "end the untrusted", "end of search", "end of the search", "end the search", "end of tool output", "end of the tool output", "end the tool output", "end of file", "end of the file", "end the file"],
             r"\b(?:end of|end the) (?:the )?(?:email|document|content|context|input|data|user (?:input|message)|untrusted (?:content|data)|search results?|tool output|file)\b.{0,80}\b(?:new|now|instructions?|system|assistant|task|you (?:must|should|will))\b",
             "pretends the content ended and something else begins"
         ),
@@ -370,7 +370,7 @@ pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "addressed_to_ai.direct",
             AddressedToAi,
             High,
-            ["ai", "assistant", "agent", "model", "llm", "chatgpt", "claude", "gpt", "copilot", "gemini", "bot"],
+            ["ai:", "ai,", "ai!", "ai -", "ai :", "ai assistant:", "ai assistant,", "ai assistant!", "ai assistant -", "ai assistant :", "ai agent:", "ai agent,", "ai agent!", "ai agent -", "ai agent :", "ai model:", "ai model,", "ai model!", "ai model -", "ai model :", "assistant:", "assistant,", "assistant!", "assistant -", "assistant :", "agent:", "agent,", "agent!", "agent -", "agent :", "language model:", "language model,", "language model!", "language model -", "language model :", "llm:", "llm,", "llm!", "llm -", "llm :", "chatgpt:", "chatgpt,", "chatgpt!", "chatgpt -", "chatgpt :", "claude:", "claude,", "claude!", "claude -", "claude :", "gpt:", "gpt,", "gpt!", "gpt -", "gpt :", "copilot:", "copilot,", "copilot!", "copilot -", "copilot :", "gemini:", "gemini,", "gemini!", "gemini -", "gemini :", "chatbot:", "chatbot,", "chatbot!", "chatbot -", "chatbot :", "bot:", "bot,", "bot!", "bot -", "bot :", "assistants:", "assistants,", "assistants!", "assistants -", "assistants :", "agents:", "agents,", "agents!", "agents -", "agents :", "bots:", "bots,", "bots!", "bots -", "bots :", "llms:", "llms,", "llms!", "llms -", "llms :", "reading this", "processing this", "summarizing this", "summarising this", "parsing this", "reviewing this", "handling this", "that reads", "that processes"],
             r"\b(?:dear |hey |hi |hello |attention,? |note (?:to|for) (?:the )?|message (?:to|for) (?:the )?|instructions? (?:to|for) (?:the )?|to (?:the |any )?)?(?:ai|ai assistant|ai agent|ai model|assistant|agent|language model|llm|chatgpt|claude|gpt(?:-?\d[a-z0-9.]*)?|copilot|gemini|chatbot|bot)(?:s)?(?: (?:reading|processing|summari[sz]ing|parsing|reviewing|handling|that (?:reads|processes))(?: this)?(?: (?:email|message|page|document|text|file))?)?\s?[:,!-]+ (?:please |you must |you should |now |first |also |kindly |immediately )?(?:ignore|disregard|forget|forward|send|email|reply|respond|tell|say|include|add|append|visit|open|click|download|run|execute|call|delete|remove|transfer|pay|upload|post|share|write|print|output|summari[sz]e|recommend|rate|mention|do|don't|never|always|make|set|change|grant|approve|confirm|create|book|invite|fetch|read|list|copy|move|rename|update|give|provide|show|reveal|disclose|use|stop|keep|treat|follow|obey|comply|translate)\b",
             "addresses the AI reading the content and gives it an order"
         ),
@@ -378,7 +378,7 @@ pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "addressed_to_ai.role_line",
             AddressedToAi,
             High,
-            ["ai", "assistant", "agent", "llm", "language model", "bot", "chatbot"],
+            ["ai:", "ai,", "ai :", "ai assistant:", "ai assistant,", "ai assistant :", "ai agent:", "ai agent,", "ai agent :", "ai model:", "ai model,", "ai model :", "assistant:", "assistant,", "assistant :", "agent:", "agent,", "agent :", "llm:", "llm,", "llm :", "language model:", "language model,", "language model :", "chatbot:", "chatbot,", "chatbot :", "bot:", "bot,", "bot :", "assistants:", "assistants,", "assistants :", "agents:", "agents,", "agents :", "bots:", "bots,", "bots :"],
             r"(?:^|\n|[.!?] )(?:dear |hey |hi |hello |attention |note to (?:the )?)?(?:ai|ai assistant|ai agent|ai model|assistant|agent|llm|language model|chatbot|bot)s?\s?[:,] .{0,100}?\b(?:ignore|disregard|forget|forward|send|e-?mail|reply|respond|tell|say|include|add|append|visit|open|click|download|run|execute|call|delete|remove|transfer|pay|upload|post|share|write|print|output|recommend|rate|mention|accept|decline|approve|grant|confirm|create|book|invite|fetch|copy|move|update|give|provide|show|reveal|disclose|use|stop|keep|treat|follow|obey|comply)\b",
             "speaks to the AI reading the content and gives it an order"
         ),
@@ -549,8 +549,8 @@ pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "action_request.call_tool",
             ActionRequest,
             High,
-            ["call", "invoke", "execute", "trigger", "use the", "run the"],
-            r"\b(?:now )?(?:call|invoke|execute|trigger|use|run)\b (?:the )?`?[a-z]+(?:_[a-z0-9]+)+`? (?:(?:function|tool|api|endpoint|command) )?(?:with|on|to|for|and)\b|\b(?:you must|you should|please|now) (?:call|invoke|use|execute) (?:the )?`?[a-z]+(?:_[a-z0-9]+)+`?(?: (?:function|tool))?\b",
+            ["call", "invoke", "execute", "trigger", "run the"],
+            r"\b(?:now )?(?:call|invoke|execute|trigger|run)\b (?:the )?`?[a-z]+(?:_[a-z0-9]+)+`? (?:(?:function|tool|api|endpoint|command) )?(?:with|on|to|for|and)\b|\b(?:you must|you should|please|now) (?:call|invoke|use|execute) (?:the )?`?[a-z]+(?:_[a-z0-9]+)+`?(?: (?:function|tool))?\b",
             "tells the reader to call a tool"
         ),
         rule!(
@@ -577,7 +577,7 @@ pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "action_request.destructive",
             ActionRequest,
             High,
-            ["delete", "remove", "erase", "wipe", "drop", "destroy", "rm -rf", "format", "truncate"],
+            ["delete all", "delete every", "delete each", "delete the entire", "delete the whole", "remove all", "remove every", "remove each", "remove the entire", "remove the whole", "erase all", "erase every", "erase each", "erase the entire", "erase the whole", "wipe all", "wipe every", "wipe each", "wipe the entire", "wipe the whole", "destroy all", "destroy every", "destroy each", "destroy the entire", "destroy the whole", "purge all", "purge every", "purge each", "purge the entire", "purge the whole", "drop all", "drop every", "drop each", "drop the entire", "drop the whole", "rm -", "drop table", "drop database", "delete the file with id"],
             r"\b(?:delete|remove|erase|wipe|destroy|purge|drop) (?:all|every|each|the entire|the whole|all of (?:the|my|your))(?: [a-z0-9'-]+){0,3} (?:files?|emails?|messages?|data|records|database|tables?|repositor(?:y|ies)|repos?|branch(?:es)?|backups?|folders?|directories|accounts?|users?|history|logs)\b|\brm -(?:rf|fr|r) (?:/|~|\$home|\*|\.)|\bdrop (?:table|database)\b|\bdelete the file with id\b",
             "tells the reader to destroy data"
         ),
@@ -602,7 +602,7 @@ pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "exfiltration.send_to_url",
             Exfiltration,
             High,
-            ["http", "url", "endpoint", "webhook", "server"],
+            ["http", "www."],
             r"\b(?:send|post|upload|transmit|exfiltrate|leak|report|submit|make a (?:get|post) request|fetch|visit|open|load|call http_post)\b.{0,60}\b(?:to|at|with|url) `?(?:https?://|www\.)\S+.{0,80}\b(?:api[ _-]?key|password|token|secret|credentials?|history|conversation|context|data|contents?|messages?|emails?|cookies?|session|system prompt|ssh|private key)\b|\b(?:api[ _-]?key|password|token|secret|credentials?|conversation|chat history|system prompt|private key)\b.{0,60}\b(?:to|at) `?(?:https?://|www\.)\S+",
             "tells the reader to send secrets or data to an address"
         ),
@@ -610,7 +610,7 @@ pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "exfiltration.append_to_url",
             Exfiltration,
             High,
-            ["append", "add", "include", "encode", "query", "url", "link", "image"],
+            ["url", "link", "query", "parameter", "image"],
             r"\b(?:append|add|include|put|insert|encode|attach)\b (?:the |this |your |all |any |our |my |it |them |that )?(?:[a-z']+ ){0,2}(?:conversation|chat|history|data|results?|answers?|responses?|summary|secrets?|keys?|passwords?|tokens?|credentials?|emails?|messages?|contents?|information|details|memory|memories|context|prompt|it|them|this)\b.{0,40}\b(?:to|in|into|as) (?:the |this |a |that )?(?:url|link|query(?: string)?|(?:query )?parameters?|image (?:url|link|source)|request)\b|\b(?:render|display|show|output|include|print)\b.{0,30}\b(?:markdown )?image\b.{0,60}\b(?:url|https?://)\S*\{",
             "tells the reader to put data into a link it will load"
         ),
@@ -801,7 +801,7 @@ fn ascii_word_boundaries(p: &str) -> String {
 }
 
 /// Keys this short match inside ordinary words ("ai" in "said"); a hit
-/// counts only at the start of a word.
+/// counts only as a whole word (a plural "s" allowed).
 const SHORT_KEY: usize = 4;
 
 /// Compile every rule now (tests and benchmarks pay the cost up front).
@@ -826,12 +826,16 @@ pub fn matches(text: &str) -> Vec<Match> {
     let mut windows: Vec<Vec<Range<usize>>> = vec![Vec::new(); RULES.len()];
     let bytes = text.as_bytes();
     for m in c.keys.find_overlapping_iter(text) {
-        if m.len() <= SHORT_KEY
-            && bytes[m.start()].is_ascii_alphanumeric()
-            && m.start() > 0
-            && bytes[m.start() - 1].is_ascii_alphanumeric()
-        {
-            continue;
+        if m.len() <= SHORT_KEY && bytes[m.start()].is_ascii_alphanumeric() {
+            // Whole words only ("ai", not "said" or "air"; "bot" or "bots").
+            let before = m.start() > 0 && bytes[m.start() - 1].is_ascii_alphanumeric();
+            let next = bytes.get(m.end()).copied();
+            let after = next.is_some_and(|b| b.is_ascii_alphanumeric())
+                && !(next == Some(b's') && !bytes.get(m.end() + 1).is_some_and(u8::is_ascii_alphanumeric));
+            let last = bytes[m.end() - 1];
+            if before || (after && last.is_ascii_alphanumeric()) {
+                continue;
+            }
         }
         let lo = floor_char(text, m.start().saturating_sub(WINDOW));
         let hi = ceil_char(text, (m.end() + WINDOW).min(text.len()));
@@ -844,6 +848,14 @@ pub fn matches(text: &str) -> Vec<Match> {
         }
     }
     let mut out = Vec::new();
+    if std::env::var_os("INERTBOX_PROBE").is_some() {
+        for (r, ws) in windows.iter().enumerate() {
+            let n: usize = ws.iter().map(|w| w.len()).sum();
+            if n > 0 {
+                eprintln!("probe {} {}", RULES[r].id, n);
+            }
+        }
+    }
     for (r, ws) in windows.iter().enumerate() {
         let mut last_end = 0;
         for w in ws {
