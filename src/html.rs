@@ -162,9 +162,38 @@ pub fn looks_like_html(bytes: &[u8]) -> bool {
 
 /// Tags that mark a document as HTML when they open it or recur in it.
 const SNIFF_TAGS: &[&[u8]] = &[
-    b"a", b"b", b"blockquote", b"br", b"center", b"div", b"em", b"font", b"form", b"h1", b"h2", b"h3", b"h4", b"i",
-    b"iframe", b"img", b"input", b"li", b"link", b"meta", b"ol", b"p", b"script", b"span", b"strong", b"style",
-    b"table", b"td", b"title", b"tr", b"u", b"ul",
+    b"a",
+    b"b",
+    b"blockquote",
+    b"br",
+    b"center",
+    b"div",
+    b"em",
+    b"font",
+    b"form",
+    b"h1",
+    b"h2",
+    b"h3",
+    b"h4",
+    b"i",
+    b"iframe",
+    b"img",
+    b"input",
+    b"li",
+    b"link",
+    b"meta",
+    b"ol",
+    b"p",
+    b"script",
+    b"span",
+    b"strong",
+    b"style",
+    b"table",
+    b"td",
+    b"title",
+    b"tr",
+    b"u",
+    b"ul",
 ];
 
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
@@ -251,7 +280,11 @@ impl Out {
         }
         run.push_str(s);
         run.push(' ');
-        self.push(&run, Some(why), Some(raw));
+        let start = self.text.len();
+        self.text.push_str(&run);
+        let mut span = Span::hidden(start..self.text.len(), why);
+        span.raw = Some(raw);
+        self.spans.push(span);
     }
 }
 
@@ -637,6 +670,11 @@ fn first_word(v: &str) -> &str {
     v.split_ascii_whitespace().next().unwrap_or("")
 }
 
+/// The first value of a list, keeping `calc( … )` and other functions whole.
+fn first_value(v: &str) -> &str {
+    split_top(v.trim(), b' ').into_iter().find(|t| !t.is_empty()).unwrap_or("")
+}
+
 /// Elements whose start and end are line boundaries.
 fn is_block(tag: &str) -> bool {
     matches!(
@@ -965,7 +1003,7 @@ impl Style {
             "top" => self.top = v(),
             "right" => self.right = v(),
             "inset" => {
-                let parts: Vec<&str> = value.split_ascii_whitespace().collect();
+                let parts: Vec<&str> = split_top(value, b' ').into_iter().filter(|t| !t.is_empty()).collect();
                 let get = |i: usize| parts.get(i).map(|s| s.to_string());
                 self.top = get(0);
                 self.right = get(1).or(get(0));
@@ -974,7 +1012,7 @@ impl Style {
             "margin-left" => self.margin_left = v(),
             "margin-top" => self.margin_top = v(),
             "margin" => {
-                let parts: Vec<&str> = value.split_ascii_whitespace().collect();
+                let parts: Vec<&str> = split_top(value, b' ').into_iter().filter(|t| !t.is_empty()).collect();
                 let get = |i: usize| parts.get(i).map(|s| s.to_string());
                 self.margin_top = get(0);
                 self.margin_left = get(3).or(get(1)).or(get(0));
@@ -1155,7 +1193,12 @@ impl Selector {
             while i < bytes.len() {
                 let b = bytes[i];
                 if b == b'\\' {
-                    i += 2;
+                    // An escape: up to 6 hex digits and one space, or one character.
+                    let hex = bytes[i + 1..].iter().take(6).take_while(|b| b.is_ascii_hexdigit()).count();
+                    i += 1 + hex.max(1);
+                    if hex > 0 && bytes.get(i).is_some_and(u8::is_ascii_whitespace) {
+                        i += 1;
+                    }
                 } else if b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b >= 0x80 {
                     i += 1;
                 } else {
@@ -1183,7 +1226,11 @@ impl Selector {
                 return None;
             }
             let name = css_unescape(&s[i + 1..end]).into_owned();
-            if kind == b'.' { sel.classes.push(name) } else { sel.ids.push(name) }
+            if kind == b'.' {
+                sel.classes.push(name)
+            } else {
+                sel.ids.push(name)
+            }
             i = end;
         }
         let (ids, classes, tags) = (sel.ids.len() as u32, sel.classes.len() as u32, u32::from(sel.tag.is_some()));
@@ -1311,7 +1358,8 @@ impl Sheet {
             return;
         }
         let id = attrs.id.as_deref().map(str::trim).filter(|s| !s.is_empty());
-        let classes: Vec<&str> = attrs.class.as_deref().map(|c| c.split_ascii_whitespace().collect()).unwrap_or_default();
+        let classes: Vec<&str> =
+            attrs.class.as_deref().map(|c| c.split_ascii_whitespace().collect()).unwrap_or_default();
         let mut hits: Vec<usize> = Vec::new();
         let mut take = |bucket: Option<&Vec<usize>>| {
             if let Some(b) = bucket {
@@ -1501,9 +1549,7 @@ fn length_px(s: &str, font_px: f64) -> Option<f64> {
         "cm" => n * 96.0 / 2.54,
         "mm" => n * 96.0 / 25.4,
         "q" => n * 96.0 / 101.6,
-        "vw" | "vh" | "vmin" | "vmax" | "svw" | "svh" | "lvw" | "lvh" | "dvw" | "dvh" | "%" => {
-            n * VIEWPORT_PX / 100.0
-        }
+        "vw" | "vh" | "vmin" | "vmax" | "svw" | "svh" | "lvw" | "lvh" | "dvw" | "dvh" | "%" => n * VIEWPORT_PX / 100.0,
         _ => return None,
     };
     Some(px)
@@ -1607,7 +1653,7 @@ fn number_or_percent(s: &str) -> Option<f64> {
 /// A computed font size in pixels, or None when the value is not understood
 /// (the inherited size then stands).
 fn font_size_px(v: &str, parent_px: f64) -> Option<f64> {
-    let v = first_word(v);
+    let v = first_value(v);
     let px = match v {
         "xx-small" => 9.0,
         "x-small" => 10.0,
@@ -1798,9 +1844,8 @@ fn functions(v: &str) -> impl Iterator<Item = (&str, &str)> {
     std::iter::from_fn(move || {
         loop {
             let open = rest.find('(')?;
-            let name_start = rest[..open]
-                .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
-                .map_or(0, |i| i + 1);
+            let name_start =
+                rest[..open].rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '-')).map_or(0, |i| i + 1);
             let name = &rest[name_start..open];
             let close = rest[open..].find(')').map_or(rest.len(), |c| open + c);
             let args = &rest[open + 1..close];
@@ -1819,7 +1864,7 @@ fn args(s: &str) -> Vec<&str> {
 /// Positioned (or indented, or pulled by a margin) far off the screen.
 fn offscreen(style: &Style) -> bool {
     let far = |v: &Option<String>, limit: f64| {
-        v.as_deref().and_then(|v| length_px(first_word(v), DEFAULT_FONT_PX)).is_some_and(|px| px <= -limit)
+        v.as_deref().and_then(|v| length_px(first_value(v), DEFAULT_FONT_PX)).is_some_and(|px| px <= -limit)
     };
     let positioned =
         style.position.as_deref().map(first_word).is_some_and(|p| matches!(p, "absolute" | "fixed" | "relative"));
@@ -1836,7 +1881,7 @@ fn zero_size(style: &Style) -> bool {
         return false;
     }
     let tiny = |v: &Option<String>| {
-        v.as_deref().and_then(|v| length_px(first_word(v), DEFAULT_FONT_PX)).is_some_and(|px| px <= MAX_HIDDEN_BOX_PX)
+        v.as_deref().and_then(|v| length_px(first_value(v), DEFAULT_FONT_PX)).is_some_and(|px| px <= MAX_HIDDEN_BOX_PX)
     };
     tiny(&style.width) || tiny(&style.height) || tiny(&style.max_width) || tiny(&style.max_height)
 }
@@ -1885,9 +1930,10 @@ fn clip_path_hides(v: &str) -> bool {
                 let full = |a: Option<f64>, b: Option<f64>| matches!((a, b), (Some(a), Some(b)) if a + b >= 100.0);
                 full(t, b) || full(l, r)
             }
-            "circle" | "ellipse" => {
-                a.iter().take(if name == "circle" { 1 } else { 2 }).any(|s| number_unit(s).is_some_and(|(n, _)| n <= 0.0))
-            }
+            "circle" | "ellipse" => a
+                .iter()
+                .take(if name == "circle" { 1 } else { 2 })
+                .any(|s| number_unit(s).is_some_and(|(n, _)| n <= 0.0)),
             _ => false,
         }
     })
@@ -2052,9 +2098,9 @@ fn entity(name: &str) -> Option<(char, bool)> {
 
 /// What `&#128;`–`&#159;` mean (the HTML spec maps them through windows-1252).
 const WINDOWS_1252: [u32; 32] = [
-    0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8D,
-    0x017D, 0x8F, 0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A,
-    0x0153, 0x9D, 0x017E, 0x0178,
+    0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8D, 0x017D,
+    0x8F, 0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D,
+    0x017E, 0x0178,
 ];
 
 /// Named references (sorted by name): every HTML 4 name, and every HTML 5
@@ -2062,106 +2108,361 @@ const WINDOWS_1252: [u32; 32] = [
 /// dashes, invisible joiners and operators). The flag marks the legacy
 /// names that also work without `;`.
 const ENTITIES: &[(&str, char, bool)] = &[
-    ("AElig", '\u{C6}', true), ("AMP", '\u{26}', true), ("Aacute", '\u{C1}', true), ("Acirc", '\u{C2}', true),
-    ("Agrave", '\u{C0}', true), ("Alpha", '\u{391}', false), ("ApplyFunction", '\u{2061}', false),
-    ("Aring", '\u{C5}', true), ("Atilde", '\u{C3}', true), ("Auml", '\u{C4}', true), ("Beta", '\u{392}', false),
-    ("COPY", '\u{A9}', true), ("Ccedil", '\u{C7}', true), ("Cedilla", '\u{B8}', false),
-    ("CenterDot", '\u{B7}', false), ("Chi", '\u{3A7}', false), ("CloseCurlyDoubleQuote", '\u{201D}', false),
-    ("CloseCurlyQuote", '\u{2019}', false), ("Dagger", '\u{2021}', false), ("Delta", '\u{394}', false),
-    ("DiacriticalAcute", '\u{B4}', false), ("DiacriticalGrave", '\u{60}', false), ("Dot", '\u{A8}', false),
-    ("DoubleDot", '\u{A8}', false), ("ETH", '\u{D0}', true), ("Eacute", '\u{C9}', true), ("Ecirc", '\u{CA}', true),
-    ("Egrave", '\u{C8}', true), ("Epsilon", '\u{395}', false), ("Eta", '\u{397}', false), ("Euml", '\u{CB}', true),
-    ("GT", '\u{3E}', true), ("Gamma", '\u{393}', false), ("Hat", '\u{5E}', false), ("Iacute", '\u{CD}', true),
-    ("Icirc", '\u{CE}', true), ("Igrave", '\u{CC}', true), ("InvisibleComma", '\u{2063}', false),
-    ("InvisibleTimes", '\u{2062}', false), ("Iota", '\u{399}', false), ("Iuml", '\u{CF}', true),
-    ("Kappa", '\u{39A}', false), ("LT", '\u{3C}', true), ("Lambda", '\u{39B}', false),
-    ("MediumSpace", '\u{205F}', false), ("Mu", '\u{39C}', false), ("NegativeMediumSpace", '\u{200B}', false),
-    ("NegativeThickSpace", '\u{200B}', false), ("NegativeThinSpace", '\u{200B}', false),
-    ("NegativeVeryThinSpace", '\u{200B}', false), ("NewLine", '\u{A}', false), ("NoBreak", '\u{2060}', false),
-    ("NonBreakingSpace", '\u{A0}', false), ("Ntilde", '\u{D1}', true), ("Nu", '\u{39D}', false),
-    ("OElig", '\u{152}', false), ("Oacute", '\u{D3}', true), ("Ocirc", '\u{D4}', true), ("Ograve", '\u{D2}', true),
-    ("Omega", '\u{3A9}', false), ("Omicron", '\u{39F}', false), ("OpenCurlyDoubleQuote", '\u{201C}', false),
-    ("OpenCurlyQuote", '\u{2018}', false), ("Oslash", '\u{D8}', true), ("Otilde", '\u{D5}', true),
-    ("Ouml", '\u{D6}', true), ("OverBar", '\u{203E}', false), ("Phi", '\u{3A6}', false), ("Pi", '\u{3A0}', false),
-    ("PlusMinus", '\u{B1}', false), ("Prime", '\u{2033}', false), ("Psi", '\u{3A8}', false), ("QUOT", '\u{22}', true),
-    ("REG", '\u{AE}', true), ("Rho", '\u{3A1}', false), ("Scaron", '\u{160}', false), ("Sigma", '\u{3A3}', false),
-    ("THORN", '\u{DE}', true), ("Tab", '\u{9}', false), ("Tau", '\u{3A4}', false), ("Theta", '\u{398}', false),
-    ("ThinSpace", '\u{2009}', false), ("Uacute", '\u{DA}', true), ("Ucirc", '\u{DB}', true),
-    ("Ugrave", '\u{D9}', true), ("UnderBar", '\u{5F}', false), ("Upsilon", '\u{3A5}', false),
-    ("Uuml", '\u{DC}', true), ("Verbar", '\u{2016}', false), ("Vert", '\u{2016}', false),
-    ("VerticalLine", '\u{7C}', false), ("VeryThinSpace", '\u{200A}', false), ("Xi", '\u{39E}', false),
-    ("Yacute", '\u{DD}', true), ("Yuml", '\u{178}', false), ("ZeroWidthSpace", '\u{200B}', false),
-    ("Zeta", '\u{396}', false), ("aacute", '\u{E1}', true), ("acirc", '\u{E2}', true), ("acute", '\u{B4}', true),
-    ("aelig", '\u{E6}', true), ("af", '\u{2061}', false), ("agrave", '\u{E0}', true), ("alefsym", '\u{2135}', false),
-    ("alpha", '\u{3B1}', false), ("amp", '\u{26}', true), ("and", '\u{2227}', false), ("ang", '\u{2220}', false),
-    ("angst", '\u{C5}', false), ("apos", '\u{27}', false), ("aring", '\u{E5}', true), ("ast", '\u{2A}', false),
-    ("asymp", '\u{2248}', false), ("atilde", '\u{E3}', true), ("auml", '\u{E4}', true),
-    ("backprime", '\u{2035}', false), ("bdquo", '\u{201E}', false), ("beta", '\u{3B2}', false),
-    ("bprime", '\u{2035}', false), ("brvbar", '\u{A6}', true), ("bsemi", '\u{204F}', false),
-    ("bsol", '\u{5C}', false), ("bull", '\u{2022}', false), ("bullet", '\u{2022}', false), ("cap", '\u{2229}', false),
-    ("caret", '\u{2041}', false), ("ccedil", '\u{E7}', true), ("cedil", '\u{B8}', true), ("cent", '\u{A2}', true),
-    ("centerdot", '\u{B7}', false), ("chi", '\u{3C7}', false), ("circ", '\u{2C6}', false),
-    ("circledR", '\u{AE}', false), ("clubs", '\u{2663}', false), ("colon", '\u{3A}', false),
-    ("comma", '\u{2C}', false), ("commat", '\u{40}', false), ("cong", '\u{2245}', false), ("copy", '\u{A9}', true),
-    ("crarr", '\u{21B5}', false), ("cup", '\u{222A}', false), ("curren", '\u{A4}', true), ("dArr", '\u{21D3}', false),
-    ("dagger", '\u{2020}', false), ("darr", '\u{2193}', false), ("dash", '\u{2010}', false),
-    ("ddagger", '\u{2021}', false), ("deg", '\u{B0}', true), ("delta", '\u{3B4}', false),
-    ("diams", '\u{2666}', false), ("die", '\u{A8}', false), ("div", '\u{F7}', false), ("divide", '\u{F7}', true),
-    ("dollar", '\u{24}', false), ("eacute", '\u{E9}', true), ("ecirc", '\u{EA}', true), ("egrave", '\u{E8}', true),
-    ("empty", '\u{2205}', false), ("emsp", '\u{2003}', false), ("emsp13", '\u{2004}', false),
-    ("emsp14", '\u{2005}', false), ("ensp", '\u{2002}', false), ("epsilon", '\u{3B5}', false),
-    ("equals", '\u{3D}', false), ("equiv", '\u{2261}', false), ("eta", '\u{3B7}', false), ("eth", '\u{F0}', true),
-    ("euml", '\u{EB}', true), ("euro", '\u{20AC}', false), ("excl", '\u{21}', false), ("exist", '\u{2203}', false),
-    ("fnof", '\u{192}', false), ("forall", '\u{2200}', false), ("frac12", '\u{BD}', true), ("frac14", '\u{BC}', true),
-    ("frac34", '\u{BE}', true), ("frasl", '\u{2044}', false), ("gamma", '\u{3B3}', false), ("ge", '\u{2265}', false),
-    ("grave", '\u{60}', false), ("gt", '\u{3E}', true), ("hArr", '\u{21D4}', false), ("hairsp", '\u{200A}', false),
-    ("half", '\u{BD}', false), ("harr", '\u{2194}', false), ("hearts", '\u{2665}', false),
-    ("hellip", '\u{2026}', false), ("horbar", '\u{2015}', false), ("hybull", '\u{2043}', false),
-    ("hyphen", '\u{2010}', false), ("iacute", '\u{ED}', true), ("ic", '\u{2063}', false), ("icirc", '\u{EE}', true),
-    ("iexcl", '\u{A1}', true), ("igrave", '\u{EC}', true), ("image", '\u{2111}', false), ("infin", '\u{221E}', false),
-    ("int", '\u{222B}', false), ("iota", '\u{3B9}', false), ("iquest", '\u{BF}', true), ("isin", '\u{2208}', false),
-    ("it", '\u{2062}', false), ("iuml", '\u{EF}', true), ("kappa", '\u{3BA}', false), ("lArr", '\u{21D0}', false),
-    ("lambda", '\u{3BB}', false), ("lang", '\u{27E8}', false), ("laquo", '\u{AB}', true), ("larr", '\u{2190}', false),
-    ("lbrace", '\u{7B}', false), ("lbrack", '\u{5B}', false), ("lceil", '\u{2308}', false), ("lcub", '\u{7B}', false),
-    ("ldquo", '\u{201C}', false), ("ldquor", '\u{201E}', false), ("le", '\u{2264}', false),
-    ("lfloor", '\u{230A}', false), ("lowast", '\u{2217}', false), ("lowbar", '\u{5F}', false),
-    ("loz", '\u{25CA}', false), ("lpar", '\u{28}', false), ("lrm", '\u{200E}', false), ("lsaquo", '\u{2039}', false),
-    ("lsqb", '\u{5B}', false), ("lsquo", '\u{2018}', false), ("lsquor", '\u{201A}', false), ("lt", '\u{3C}', true),
-    ("macr", '\u{AF}', true), ("mdash", '\u{2014}', false), ("micro", '\u{B5}', true), ("midast", '\u{2A}', false),
-    ("middot", '\u{B7}', true), ("minus", '\u{2212}', false), ("mldr", '\u{2026}', false), ("mu", '\u{3BC}', false),
-    ("nabla", '\u{2207}', false), ("nbsp", '\u{A0}', true), ("ndash", '\u{2013}', false), ("ne", '\u{2260}', false),
-    ("ni", '\u{220B}', false), ("nldr", '\u{2025}', false), ("not", '\u{AC}', true), ("notin", '\u{2209}', false),
-    ("nsub", '\u{2284}', false), ("ntilde", '\u{F1}', true), ("nu", '\u{3BD}', false), ("num", '\u{23}', false),
-    ("numsp", '\u{2007}', false), ("oacute", '\u{F3}', true), ("ocirc", '\u{F4}', true), ("oelig", '\u{153}', false),
-    ("ograve", '\u{F2}', true), ("oline", '\u{203E}', false), ("omega", '\u{3C9}', false),
-    ("omicron", '\u{3BF}', false), ("oplus", '\u{2295}', false), ("or", '\u{2228}', false), ("ordf", '\u{AA}', true),
-    ("ordm", '\u{BA}', true), ("oslash", '\u{F8}', true), ("otilde", '\u{F5}', true), ("otimes", '\u{2297}', false),
-    ("ouml", '\u{F6}', true), ("para", '\u{B6}', true), ("part", '\u{2202}', false), ("percnt", '\u{25}', false),
-    ("period", '\u{2E}', false), ("permil", '\u{2030}', false), ("perp", '\u{22A5}', false),
-    ("pertenk", '\u{2031}', false), ("phi", '\u{3C6}', false), ("pi", '\u{3C0}', false), ("piv", '\u{3D6}', false),
-    ("plus", '\u{2B}', false), ("plusmn", '\u{B1}', true), ("pm", '\u{B1}', false), ("pound", '\u{A3}', true),
-    ("prime", '\u{2032}', false), ("prod", '\u{220F}', false), ("prop", '\u{221D}', false), ("psi", '\u{3C8}', false),
-    ("puncsp", '\u{2008}', false), ("qprime", '\u{2057}', false), ("quest", '\u{3F}', false),
-    ("quot", '\u{22}', true), ("rArr", '\u{21D2}', false), ("radic", '\u{221A}', false), ("rang", '\u{27E9}', false),
-    ("raquo", '\u{BB}', true), ("rarr", '\u{2192}', false), ("rbrace", '\u{7D}', false), ("rbrack", '\u{5D}', false),
-    ("rceil", '\u{2309}', false), ("rcub", '\u{7D}', false), ("rdquo", '\u{201D}', false),
-    ("rdquor", '\u{201D}', false), ("real", '\u{211C}', false), ("reg", '\u{AE}', true),
-    ("rfloor", '\u{230B}', false), ("rho", '\u{3C1}', false), ("rlm", '\u{200F}', false), ("rpar", '\u{29}', false),
-    ("rsaquo", '\u{203A}', false), ("rsqb", '\u{5D}', false), ("rsquo", '\u{2019}', false),
-    ("rsquor", '\u{2019}', false), ("sbquo", '\u{201A}', false), ("scaron", '\u{161}', false),
-    ("sdot", '\u{22C5}', false), ("sect", '\u{A7}', true), ("semi", '\u{3B}', false), ("shy", '\u{AD}', true),
-    ("sigma", '\u{3C3}', false), ("sigmaf", '\u{3C2}', false), ("sim", '\u{223C}', false), ("sol", '\u{2F}', false),
-    ("spades", '\u{2660}', false), ("strns", '\u{AF}', false), ("sub", '\u{2282}', false),
-    ("sube", '\u{2286}', false), ("sum", '\u{2211}', false), ("sup", '\u{2283}', false), ("sup1", '\u{B9}', true),
-    ("sup2", '\u{B2}', true), ("sup3", '\u{B3}', true), ("supe", '\u{2287}', false), ("szlig", '\u{DF}', true),
-    ("tau", '\u{3C4}', false), ("there4", '\u{2234}', false), ("theta", '\u{3B8}', false),
-    ("thetasym", '\u{3D1}', false), ("thinsp", '\u{2009}', false), ("thorn", '\u{FE}', true),
-    ("tilde", '\u{2DC}', false), ("times", '\u{D7}', true), ("tprime", '\u{2034}', false),
-    ("trade", '\u{2122}', false), ("uArr", '\u{21D1}', false), ("uacute", '\u{FA}', true),
-    ("uarr", '\u{2191}', false), ("ucirc", '\u{FB}', true), ("ugrave", '\u{F9}', true), ("uml", '\u{A8}', true),
-    ("upsih", '\u{3D2}', false), ("upsilon", '\u{3C5}', false), ("uuml", '\u{FC}', true), ("verbar", '\u{7C}', false),
-    ("vert", '\u{7C}', false), ("weierp", '\u{2118}', false), ("xi", '\u{3BE}', false), ("yacute", '\u{FD}', true),
-    ("yen", '\u{A5}', true), ("yuml", '\u{FF}', true), ("zeta", '\u{3B6}', false), ("zwj", '\u{200D}', false),
+    ("AElig", '\u{C6}', true),
+    ("AMP", '\u{26}', true),
+    ("Aacute", '\u{C1}', true),
+    ("Acirc", '\u{C2}', true),
+    ("Agrave", '\u{C0}', true),
+    ("Alpha", '\u{391}', false),
+    ("ApplyFunction", '\u{2061}', false),
+    ("Aring", '\u{C5}', true),
+    ("Atilde", '\u{C3}', true),
+    ("Auml", '\u{C4}', true),
+    ("Beta", '\u{392}', false),
+    ("COPY", '\u{A9}', true),
+    ("Ccedil", '\u{C7}', true),
+    ("Cedilla", '\u{B8}', false),
+    ("CenterDot", '\u{B7}', false),
+    ("Chi", '\u{3A7}', false),
+    ("CloseCurlyDoubleQuote", '\u{201D}', false),
+    ("CloseCurlyQuote", '\u{2019}', false),
+    ("Dagger", '\u{2021}', false),
+    ("Delta", '\u{394}', false),
+    ("DiacriticalAcute", '\u{B4}', false),
+    ("DiacriticalGrave", '\u{60}', false),
+    ("Dot", '\u{A8}', false),
+    ("DoubleDot", '\u{A8}', false),
+    ("ETH", '\u{D0}', true),
+    ("Eacute", '\u{C9}', true),
+    ("Ecirc", '\u{CA}', true),
+    ("Egrave", '\u{C8}', true),
+    ("Epsilon", '\u{395}', false),
+    ("Eta", '\u{397}', false),
+    ("Euml", '\u{CB}', true),
+    ("GT", '\u{3E}', true),
+    ("Gamma", '\u{393}', false),
+    ("Hat", '\u{5E}', false),
+    ("Iacute", '\u{CD}', true),
+    ("Icirc", '\u{CE}', true),
+    ("Igrave", '\u{CC}', true),
+    ("InvisibleComma", '\u{2063}', false),
+    ("InvisibleTimes", '\u{2062}', false),
+    ("Iota", '\u{399}', false),
+    ("Iuml", '\u{CF}', true),
+    ("Kappa", '\u{39A}', false),
+    ("LT", '\u{3C}', true),
+    ("Lambda", '\u{39B}', false),
+    ("MediumSpace", '\u{205F}', false),
+    ("Mu", '\u{39C}', false),
+    ("NegativeMediumSpace", '\u{200B}', false),
+    ("NegativeThickSpace", '\u{200B}', false),
+    ("NegativeThinSpace", '\u{200B}', false),
+    ("NegativeVeryThinSpace", '\u{200B}', false),
+    ("NewLine", '\u{A}', false),
+    ("NoBreak", '\u{2060}', false),
+    ("NonBreakingSpace", '\u{A0}', false),
+    ("Ntilde", '\u{D1}', true),
+    ("Nu", '\u{39D}', false),
+    ("OElig", '\u{152}', false),
+    ("Oacute", '\u{D3}', true),
+    ("Ocirc", '\u{D4}', true),
+    ("Ograve", '\u{D2}', true),
+    ("Omega", '\u{3A9}', false),
+    ("Omicron", '\u{39F}', false),
+    ("OpenCurlyDoubleQuote", '\u{201C}', false),
+    ("OpenCurlyQuote", '\u{2018}', false),
+    ("Oslash", '\u{D8}', true),
+    ("Otilde", '\u{D5}', true),
+    ("Ouml", '\u{D6}', true),
+    ("OverBar", '\u{203E}', false),
+    ("Phi", '\u{3A6}', false),
+    ("Pi", '\u{3A0}', false),
+    ("PlusMinus", '\u{B1}', false),
+    ("Prime", '\u{2033}', false),
+    ("Psi", '\u{3A8}', false),
+    ("QUOT", '\u{22}', true),
+    ("REG", '\u{AE}', true),
+    ("Rho", '\u{3A1}', false),
+    ("Scaron", '\u{160}', false),
+    ("Sigma", '\u{3A3}', false),
+    ("THORN", '\u{DE}', true),
+    ("Tab", '\u{9}', false),
+    ("Tau", '\u{3A4}', false),
+    ("Theta", '\u{398}', false),
+    ("ThinSpace", '\u{2009}', false),
+    ("Uacute", '\u{DA}', true),
+    ("Ucirc", '\u{DB}', true),
+    ("Ugrave", '\u{D9}', true),
+    ("UnderBar", '\u{5F}', false),
+    ("Upsilon", '\u{3A5}', false),
+    ("Uuml", '\u{DC}', true),
+    ("Verbar", '\u{2016}', false),
+    ("Vert", '\u{2016}', false),
+    ("VerticalLine", '\u{7C}', false),
+    ("VeryThinSpace", '\u{200A}', false),
+    ("Xi", '\u{39E}', false),
+    ("Yacute", '\u{DD}', true),
+    ("Yuml", '\u{178}', false),
+    ("ZeroWidthSpace", '\u{200B}', false),
+    ("Zeta", '\u{396}', false),
+    ("aacute", '\u{E1}', true),
+    ("acirc", '\u{E2}', true),
+    ("acute", '\u{B4}', true),
+    ("aelig", '\u{E6}', true),
+    ("af", '\u{2061}', false),
+    ("agrave", '\u{E0}', true),
+    ("alefsym", '\u{2135}', false),
+    ("alpha", '\u{3B1}', false),
+    ("amp", '\u{26}', true),
+    ("and", '\u{2227}', false),
+    ("ang", '\u{2220}', false),
+    ("angst", '\u{C5}', false),
+    ("apos", '\u{27}', false),
+    ("aring", '\u{E5}', true),
+    ("ast", '\u{2A}', false),
+    ("asymp", '\u{2248}', false),
+    ("atilde", '\u{E3}', true),
+    ("auml", '\u{E4}', true),
+    ("backprime", '\u{2035}', false),
+    ("bdquo", '\u{201E}', false),
+    ("beta", '\u{3B2}', false),
+    ("bprime", '\u{2035}', false),
+    ("brvbar", '\u{A6}', true),
+    ("bsemi", '\u{204F}', false),
+    ("bsol", '\u{5C}', false),
+    ("bull", '\u{2022}', false),
+    ("bullet", '\u{2022}', false),
+    ("cap", '\u{2229}', false),
+    ("caret", '\u{2041}', false),
+    ("ccedil", '\u{E7}', true),
+    ("cedil", '\u{B8}', true),
+    ("cent", '\u{A2}', true),
+    ("centerdot", '\u{B7}', false),
+    ("chi", '\u{3C7}', false),
+    ("circ", '\u{2C6}', false),
+    ("circledR", '\u{AE}', false),
+    ("clubs", '\u{2663}', false),
+    ("colon", '\u{3A}', false),
+    ("comma", '\u{2C}', false),
+    ("commat", '\u{40}', false),
+    ("cong", '\u{2245}', false),
+    ("copy", '\u{A9}', true),
+    ("crarr", '\u{21B5}', false),
+    ("cup", '\u{222A}', false),
+    ("curren", '\u{A4}', true),
+    ("dArr", '\u{21D3}', false),
+    ("dagger", '\u{2020}', false),
+    ("darr", '\u{2193}', false),
+    ("dash", '\u{2010}', false),
+    ("ddagger", '\u{2021}', false),
+    ("deg", '\u{B0}', true),
+    ("delta", '\u{3B4}', false),
+    ("diams", '\u{2666}', false),
+    ("die", '\u{A8}', false),
+    ("div", '\u{F7}', false),
+    ("divide", '\u{F7}', true),
+    ("dollar", '\u{24}', false),
+    ("eacute", '\u{E9}', true),
+    ("ecirc", '\u{EA}', true),
+    ("egrave", '\u{E8}', true),
+    ("empty", '\u{2205}', false),
+    ("emsp", '\u{2003}', false),
+    ("emsp13", '\u{2004}', false),
+    ("emsp14", '\u{2005}', false),
+    ("ensp", '\u{2002}', false),
+    ("epsilon", '\u{3B5}', false),
+    ("equals", '\u{3D}', false),
+    ("equiv", '\u{2261}', false),
+    ("eta", '\u{3B7}', false),
+    ("eth", '\u{F0}', true),
+    ("euml", '\u{EB}', true),
+    ("euro", '\u{20AC}', false),
+    ("excl", '\u{21}', false),
+    ("exist", '\u{2203}', false),
+    ("fnof", '\u{192}', false),
+    ("forall", '\u{2200}', false),
+    ("frac12", '\u{BD}', true),
+    ("frac14", '\u{BC}', true),
+    ("frac34", '\u{BE}', true),
+    ("frasl", '\u{2044}', false),
+    ("gamma", '\u{3B3}', false),
+    ("ge", '\u{2265}', false),
+    ("grave", '\u{60}', false),
+    ("gt", '\u{3E}', true),
+    ("hArr", '\u{21D4}', false),
+    ("hairsp", '\u{200A}', false),
+    ("half", '\u{BD}', false),
+    ("harr", '\u{2194}', false),
+    ("hearts", '\u{2665}', false),
+    ("hellip", '\u{2026}', false),
+    ("horbar", '\u{2015}', false),
+    ("hybull", '\u{2043}', false),
+    ("hyphen", '\u{2010}', false),
+    ("iacute", '\u{ED}', true),
+    ("ic", '\u{2063}', false),
+    ("icirc", '\u{EE}', true),
+    ("iexcl", '\u{A1}', true),
+    ("igrave", '\u{EC}', true),
+    ("image", '\u{2111}', false),
+    ("infin", '\u{221E}', false),
+    ("int", '\u{222B}', false),
+    ("iota", '\u{3B9}', false),
+    ("iquest", '\u{BF}', true),
+    ("isin", '\u{2208}', false),
+    ("it", '\u{2062}', false),
+    ("iuml", '\u{EF}', true),
+    ("kappa", '\u{3BA}', false),
+    ("lArr", '\u{21D0}', false),
+    ("lambda", '\u{3BB}', false),
+    ("lang", '\u{27E8}', false),
+    ("laquo", '\u{AB}', true),
+    ("larr", '\u{2190}', false),
+    ("lbrace", '\u{7B}', false),
+    ("lbrack", '\u{5B}', false),
+    ("lceil", '\u{2308}', false),
+    ("lcub", '\u{7B}', false),
+    ("ldquo", '\u{201C}', false),
+    ("ldquor", '\u{201E}', false),
+    ("le", '\u{2264}', false),
+    ("lfloor", '\u{230A}', false),
+    ("lowast", '\u{2217}', false),
+    ("lowbar", '\u{5F}', false),
+    ("loz", '\u{25CA}', false),
+    ("lpar", '\u{28}', false),
+    ("lrm", '\u{200E}', false),
+    ("lsaquo", '\u{2039}', false),
+    ("lsqb", '\u{5B}', false),
+    ("lsquo", '\u{2018}', false),
+    ("lsquor", '\u{201A}', false),
+    ("lt", '\u{3C}', true),
+    ("macr", '\u{AF}', true),
+    ("mdash", '\u{2014}', false),
+    ("micro", '\u{B5}', true),
+    ("midast", '\u{2A}', false),
+    ("middot", '\u{B7}', true),
+    ("minus", '\u{2212}', false),
+    ("mldr", '\u{2026}', false),
+    ("mu", '\u{3BC}', false),
+    ("nabla", '\u{2207}', false),
+    ("nbsp", '\u{A0}', true),
+    ("ndash", '\u{2013}', false),
+    ("ne", '\u{2260}', false),
+    ("ni", '\u{220B}', false),
+    ("nldr", '\u{2025}', false),
+    ("not", '\u{AC}', true),
+    ("notin", '\u{2209}', false),
+    ("nsub", '\u{2284}', false),
+    ("ntilde", '\u{F1}', true),
+    ("nu", '\u{3BD}', false),
+    ("num", '\u{23}', false),
+    ("numsp", '\u{2007}', false),
+    ("oacute", '\u{F3}', true),
+    ("ocirc", '\u{F4}', true),
+    ("oelig", '\u{153}', false),
+    ("ograve", '\u{F2}', true),
+    ("oline", '\u{203E}', false),
+    ("omega", '\u{3C9}', false),
+    ("omicron", '\u{3BF}', false),
+    ("oplus", '\u{2295}', false),
+    ("or", '\u{2228}', false),
+    ("ordf", '\u{AA}', true),
+    ("ordm", '\u{BA}', true),
+    ("oslash", '\u{F8}', true),
+    ("otilde", '\u{F5}', true),
+    ("otimes", '\u{2297}', false),
+    ("ouml", '\u{F6}', true),
+    ("para", '\u{B6}', true),
+    ("part", '\u{2202}', false),
+    ("percnt", '\u{25}', false),
+    ("period", '\u{2E}', false),
+    ("permil", '\u{2030}', false),
+    ("perp", '\u{22A5}', false),
+    ("pertenk", '\u{2031}', false),
+    ("phi", '\u{3C6}', false),
+    ("pi", '\u{3C0}', false),
+    ("piv", '\u{3D6}', false),
+    ("plus", '\u{2B}', false),
+    ("plusmn", '\u{B1}', true),
+    ("pm", '\u{B1}', false),
+    ("pound", '\u{A3}', true),
+    ("prime", '\u{2032}', false),
+    ("prod", '\u{220F}', false),
+    ("prop", '\u{221D}', false),
+    ("psi", '\u{3C8}', false),
+    ("puncsp", '\u{2008}', false),
+    ("qprime", '\u{2057}', false),
+    ("quest", '\u{3F}', false),
+    ("quot", '\u{22}', true),
+    ("rArr", '\u{21D2}', false),
+    ("radic", '\u{221A}', false),
+    ("rang", '\u{27E9}', false),
+    ("raquo", '\u{BB}', true),
+    ("rarr", '\u{2192}', false),
+    ("rbrace", '\u{7D}', false),
+    ("rbrack", '\u{5D}', false),
+    ("rceil", '\u{2309}', false),
+    ("rcub", '\u{7D}', false),
+    ("rdquo", '\u{201D}', false),
+    ("rdquor", '\u{201D}', false),
+    ("real", '\u{211C}', false),
+    ("reg", '\u{AE}', true),
+    ("rfloor", '\u{230B}', false),
+    ("rho", '\u{3C1}', false),
+    ("rlm", '\u{200F}', false),
+    ("rpar", '\u{29}', false),
+    ("rsaquo", '\u{203A}', false),
+    ("rsqb", '\u{5D}', false),
+    ("rsquo", '\u{2019}', false),
+    ("rsquor", '\u{2019}', false),
+    ("sbquo", '\u{201A}', false),
+    ("scaron", '\u{161}', false),
+    ("sdot", '\u{22C5}', false),
+    ("sect", '\u{A7}', true),
+    ("semi", '\u{3B}', false),
+    ("shy", '\u{AD}', true),
+    ("sigma", '\u{3C3}', false),
+    ("sigmaf", '\u{3C2}', false),
+    ("sim", '\u{223C}', false),
+    ("sol", '\u{2F}', false),
+    ("spades", '\u{2660}', false),
+    ("strns", '\u{AF}', false),
+    ("sub", '\u{2282}', false),
+    ("sube", '\u{2286}', false),
+    ("sum", '\u{2211}', false),
+    ("sup", '\u{2283}', false),
+    ("sup1", '\u{B9}', true),
+    ("sup2", '\u{B2}', true),
+    ("sup3", '\u{B3}', true),
+    ("supe", '\u{2287}', false),
+    ("szlig", '\u{DF}', true),
+    ("tau", '\u{3C4}', false),
+    ("there4", '\u{2234}', false),
+    ("theta", '\u{3B8}', false),
+    ("thetasym", '\u{3D1}', false),
+    ("thinsp", '\u{2009}', false),
+    ("thorn", '\u{FE}', true),
+    ("tilde", '\u{2DC}', false),
+    ("times", '\u{D7}', true),
+    ("tprime", '\u{2034}', false),
+    ("trade", '\u{2122}', false),
+    ("uArr", '\u{21D1}', false),
+    ("uacute", '\u{FA}', true),
+    ("uarr", '\u{2191}', false),
+    ("ucirc", '\u{FB}', true),
+    ("ugrave", '\u{F9}', true),
+    ("uml", '\u{A8}', true),
+    ("upsih", '\u{3D2}', false),
+    ("upsilon", '\u{3C5}', false),
+    ("uuml", '\u{FC}', true),
+    ("verbar", '\u{7C}', false),
+    ("vert", '\u{7C}', false),
+    ("weierp", '\u{2118}', false),
+    ("xi", '\u{3BE}', false),
+    ("yacute", '\u{FD}', true),
+    ("yen", '\u{A5}', true),
+    ("yuml", '\u{FF}', true),
+    ("zeta", '\u{3B6}', false),
+    ("zwj", '\u{200D}', false),
     ("zwnj", '\u{200C}', false),
 ];
 
@@ -2320,4 +2621,541 @@ const NAMED_COLOURS: &[(&str, u32)] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+    use HiddenReason as H;
+    use proptest::prelude::*;
+
+    fn r(html: &str) -> Rendered {
+        let out = render(html.as_bytes(), 0);
+        assert_invariants(&out, html.len(), 0);
+        out
+    }
+
+    /// Spans in order, not overlapping, covering `text` exactly, on char
+    /// boundaries; every `raw` inside the input.
+    fn assert_invariants(out: &Rendered, len: usize, base: usize) {
+        let mut at = 0;
+        for s in &out.spans {
+            assert_eq!(s.range.start, at, "spans must be contiguous: {:?}", out.spans);
+            assert!(s.range.end > s.range.start, "empty span");
+            assert!(out.text.is_char_boundary(s.range.start) && out.text.is_char_boundary(s.range.end));
+            if let Some(raw) = &s.raw {
+                assert!(raw.start >= base && raw.end <= base + len && raw.start <= raw.end, "{raw:?}");
+            }
+            at = s.range.end;
+        }
+        assert_eq!(at, out.text.len());
+    }
+
+    /// The reason `needle` is hidden, when every span it touches is hidden.
+    fn hidden_as(out: &Rendered, needle: &str) -> Option<HiddenReason> {
+        let start = out.text.find(needle).unwrap_or_else(|| panic!("{needle:?} not in {:?}", out.text));
+        let end = start + needle.len();
+        let touched: Vec<&Span> = out.spans.iter().filter(|s| s.range.start < end && s.range.end > start).collect();
+        if touched.iter().all(|s| s.hidden.is_some()) { touched[0].hidden } else { None }
+    }
+
+    fn shows(out: &Rendered, needle: &str) -> bool {
+        out.visible_text().contains(needle)
+    }
+
+    fn hides(html: &str, needle: &str) -> Option<HiddenReason> {
+        let out = r(html);
+        let why = hidden_as(&out, needle);
+        if why.is_some() {
+            assert!(!shows(&out, needle), "{needle:?} both hidden and visible in {:?}", out.visible_text());
+        }
+        why
+    }
+
+    // -- the development vectors -------------------------------------------
+
+    #[derive(serde::Deserialize)]
+    struct Vector {
+        id: String,
+        file: String,
+        expect_hidden: bool,
+        hidden_payload: String,
+    }
+
+    fn fixture(name: &str) -> Vec<u8> {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/html").join(name);
+        std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    }
+
+    fn vectors() -> Vec<Vector> {
+        let index = fixture("vectors.jsonl");
+        String::from_utf8(index)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn every_html_vector_hides_its_payload_or_shows_its_page() {
+        let vs = vectors();
+        assert_eq!(vs.len(), 30, "the development split has 30 html vectors");
+        let mut failed = Vec::new();
+        for v in &vs {
+            let raw = fixture(&v.file);
+            assert!(looks_like_html(&raw), "{} should sniff as html", v.id);
+            let out = render(&raw, 7);
+            assert_invariants(&out, raw.len(), 7);
+            let ok = if !v.expect_hidden {
+                [
+                    "Product update",
+                    "Our new release improves performance and fixes several bugs.",
+                    "Thanks for reading.",
+                ]
+                .iter()
+                .all(|t| shows(&out, t))
+            } else if v.id == "html-exfil-img" {
+                out.links.iter().any(|l| l.starts_with("https://x.test/pixel.gif?data=QVdTX1NFQ1JFVF9"))
+            } else {
+                hidden_as(&out, &v.hidden_payload).is_some()
+                    && !shows(&out, "ignore your instructions")
+                    && shows(&out, "Thanks for reading.")
+            };
+            if !ok {
+                failed.push(format!("{}: {:?}", v.id, out.spans));
+            }
+        }
+        assert!(failed.is_empty(), "failed vectors:\n{}", failed.join("\n"));
+    }
+
+    #[test]
+    fn cookie_banner_with_display_block_is_visible() {
+        let out = render(&fixture("benign-html-cookie-banner.html"), 0);
+        assert!(shows(&out, "We use cookies."));
+        assert!(shows(&out, "Accept"));
+    }
+
+    #[test]
+    fn aria_hidden_icon_is_hidden_and_the_button_label_shows() {
+        let out = render(&fixture("benign-html-aria-icon.html"), 0);
+        assert_eq!(hidden_as(&out, "✕"), Some(H::AriaHidden));
+        assert!(shows(&out, "Close"));
+    }
+
+    // -- text, blocks, entities ---------------------------------------------
+
+    #[test]
+    fn blocks_break_lines_so_words_never_merge() {
+        let out = r(
+            "<div>one</div><div>two</div><p>three<br>four</p><ul><li>five<li>six</ul><table><tr><td>a</td><td>b</td></tr></table>",
+        );
+        assert_eq!(out.text, "one\ntwo\nthree\nfour\nfive\nsix\na\nb\n");
+        assert_eq!(out.visible_text(), out.text);
+        let inline = r("<b>bold</b><i>it</i>");
+        assert_eq!(inline.text, "boldit");
+    }
+
+    #[test]
+    fn entities_are_decoded() {
+        let out = r(
+            "<p>a&amp;b &lt;c&gt; &nbsp;&zwnj;&#65;&#x42;&#X43 &copy2024 &notin; &notit; &bogus; &#128; &#0; &#x110000; &colon;&lpar;</p>",
+        );
+        assert_eq!(out.text, "a&b <c> \u{a0}\u{200c}ABC ©2024 ∉ ¬it; &bogus; € \u{fffd} \u{fffd} :(\n");
+    }
+
+    #[test]
+    fn attribute_values_are_decoded_but_not_legacy_names_before_letters() {
+        let out = r(r#"<a href="/x?a=1&amp;b=2&copy=3&notit">x</a><img alt="A&#73; here">"#);
+        assert_eq!(out.links, vec!["/x?a=1&b=2&copy=3&notit"]);
+        assert_eq!(hidden_as(&out, "AI here"), Some(H::Attribute));
+    }
+
+    #[test]
+    fn script_and_style_text_is_not_decoded() {
+        let out = r("<script>if (a &amp;&amp; b) {}</script>");
+        assert_eq!(hidden_as(&out, "a &amp;&amp; b"), Some(H::Code));
+    }
+
+    #[test]
+    fn raw_ranges_point_at_the_source() {
+        let html = "<p>hello <b>world</b></p><!--note-->";
+        let out = render(html.as_bytes(), 100);
+        assert_invariants(&out, html.len(), 100);
+        let s = out.spans.iter().find(|s| out.text[s.range.clone()].contains("hello")).unwrap();
+        let raw = s.raw.clone().unwrap();
+        assert_eq!(&html[raw.start - 100..raw.end - 100], "hello ");
+        let c = out.spans.iter().find(|s| s.hidden == Some(H::Comment)).unwrap();
+        let raw = c.raw.clone().unwrap();
+        assert_eq!(&html[raw.start - 100..raw.end - 100], "<!--note-->");
+    }
+
+    #[test]
+    fn links_in_order() {
+        let out = r(
+            r#"<a href="https://a.test/">a</a><img src="b.png" srcset="c.png 1x, d.png 2x"><form action="/e"><button formaction="/f">go</button></form><video poster="g.jpg"></video><meta http-equiv="refresh" content="0; url=https://h.test/">"#,
+        );
+        assert_eq!(
+            out.links,
+            vec!["https://a.test/", "b.png", "c.png", "d.png", "/e", "/f", "g.jpg", "https://h.test/"]
+        );
+    }
+
+    // -- each hiding technique, and what must stay visible ------------------
+
+    #[test]
+    fn comments_are_hidden_and_do_not_split_visible_words() {
+        let out = r("<p>ign<!-- secret -->ore</p>");
+        assert_eq!(hidden_as(&out, "secret"), Some(H::Comment));
+        assert!(out.visible_text().contains("ignore"));
+        assert!(out.text.contains(" secret "));
+    }
+
+    #[test]
+    fn display_none_inline_sheet_and_escaped() {
+        assert_eq!(hides(r#"<div style="display:none">x1</div>"#, "x1"), Some(H::DisplayNone));
+        assert_eq!(hides(r#"<div style="DISPLAY : NONE !important">x1</div>"#, "x1"), Some(H::DisplayNone));
+        assert_eq!(hides(r#"<div style="dis\70 lay:none">x2</div>"#, "x2"), Some(H::DisplayNone));
+        assert_eq!(hides(r#"<div style="\64isplay:n\6f ne">x3</div>"#, "x3"), Some(H::DisplayNone));
+        assert_eq!(hides(r#"<div style="display&colon;none">x4</div>"#, "x4"), Some(H::DisplayNone));
+        assert_eq!(hides(r#"<div style="display:/**/none">x5</div>"#, "x5"), Some(H::DisplayNone));
+        assert_eq!(hides(r#"<div style="display:block">v1</div>"#, "v1"), None);
+        assert_eq!(hides(r#"<div style="dis/**/play:none">v2</div>"#, "v2"), None);
+        assert_eq!(hides(r#"<div style="display:none;display:block">v3</div>"#, "v3"), None);
+    }
+
+    #[test]
+    fn style_rules_hide_by_class_id_and_tag_even_when_placed_after() {
+        assert_eq!(hides("<div class='a x9'>p1</div><style>.x9{display:none}</style>", "p1"), Some(H::DisplayNone));
+        assert_eq!(hides("<style>#zz{visibility:hidden}</style><p id=zz>p2</p>", "p2"), Some(H::VisibilityHidden));
+        assert_eq!(hides("<style>aside{display:none}</style><aside>p3</aside>", "p3"), Some(H::DisplayNone));
+        assert_eq!(
+            hides("<style>p.q, .r{font-size:0}</style><p class=q>p4</p><span class=r>p5</span>", "p4"),
+            Some(H::FontSize)
+        );
+        assert_eq!(hides("<style>p.q, .r{font-size:0}</style><span class=r>p5</span>", "p5"), Some(H::FontSize));
+        assert_eq!(hides("<style>.a.b{display:none}</style><i class='b a'>p6</i>", "p6"), Some(H::DisplayNone));
+        assert_eq!(
+            hides("<style>@media screen{.m{display:none}}</style><i class=m>p7</i>", "p7"),
+            Some(H::DisplayNone)
+        );
+        assert_eq!(hides("<style>.\\78 9{display:none}</style><i class=x9>p8</i>", "p8"), Some(H::DisplayNone));
+    }
+
+    #[test]
+    fn style_rules_that_do_not_apply_hide_nothing() {
+        // A rule for an unused class, a class that only differs in case, a
+        // complex selector, a pseudo-class, print and phone-only media.
+        let html = "<style>.unused{display:none} .X{display:none} div p{display:none} a:hover{display:none}
+            @media print{.c{display:none}} @media (max-width:600px){.c{display:none}}</style>
+            <div class=x><p>v1</p></div><a class=c href=#>v2</a>";
+        let out = r(html);
+        assert!(shows(&out, "v1") && shows(&out, "v2"), "{:?}", out.visible_text());
+    }
+
+    #[test]
+    fn inline_style_beats_sheet_unless_important() {
+        assert_eq!(hides("<style>.h{display:none}</style><div class=h style='display:block'>v</div>", "v"), None);
+        assert_eq!(
+            hides("<style>.h{display:none !important}</style><div class=h style='display:block'>x</div>", "x"),
+            Some(H::DisplayNone)
+        );
+        assert_eq!(hides("<style>#i{display:block} .h{display:none}</style><div id=i class=h>v</div>", "v"), None);
+    }
+
+    #[test]
+    fn visibility() {
+        assert_eq!(hides(r#"<p style="visibility:hidden">x</p>"#, "x"), Some(H::VisibilityHidden));
+        assert_eq!(hides(r#"<p style="visibility:collapse">x</p>"#, "x"), Some(H::VisibilityHidden));
+        assert_eq!(hides(r#"<p style="visibility:visible">v</p>"#, "v"), None);
+        // A child may make itself visible again.
+        let out = r(r#"<div style="visibility:hidden">x<span style="visibility:visible">v</span></div>"#);
+        assert_eq!(hidden_as(&out, "x"), Some(H::VisibilityHidden));
+        assert!(shows(&out, "v"));
+    }
+
+    #[test]
+    fn opacity() {
+        assert_eq!(hides(r#"<p style="opacity:0">x</p>"#, "x"), Some(H::Opacity));
+        assert_eq!(hides(r#"<p style="opacity:0.05">x</p>"#, "x"), Some(H::Opacity));
+        assert_eq!(hides(r#"<p style="opacity:.1">x</p>"#, "x"), Some(H::Opacity));
+        assert_eq!(hides(r#"<p style="opacity:5%">x</p>"#, "x"), Some(H::Opacity));
+        assert_eq!(hides(r#"<p style="filter:opacity(0)">x</p>"#, "x"), Some(H::Opacity));
+        assert_eq!(hides(r#"<p style="filter:blur(1px) opacity(0.02)">x</p>"#, "x"), Some(H::Opacity));
+        assert_eq!(hides(r#"<p style="opacity:0.9">v</p>"#, "v"), None);
+        assert_eq!(hides(r#"<p style="opacity:0.5">v</p>"#, "v"), None);
+        assert_eq!(hides(r#"<p style="filter:opacity(0.8)">v</p>"#, "v"), None);
+        // A child cannot undo its parent's opacity.
+        assert_eq!(hides(r#"<div style="opacity:0"><p style="opacity:1">x</p></div>"#, "x"), Some(H::Opacity));
+    }
+
+    #[test]
+    fn font_size() {
+        assert_eq!(hides(r#"<p style="font-size:0">x</p>"#, "x"), Some(H::FontSize));
+        assert_eq!(hides(r#"<p style="font-size:0px">x</p>"#, "x"), Some(H::FontSize));
+        assert_eq!(hides(r#"<p style="font-size:1px">x</p>"#, "x"), Some(H::FontSize));
+        assert_eq!(hides(r#"<p style="font-size:0.1em">x</p>"#, "x"), Some(H::FontSize));
+        assert_eq!(hides(r#"<p style="font-size:2pt">x</p>"#, "x"), Some(H::FontSize));
+        assert_eq!(hides(r#"<p style="font:0/0 a">x</p>"#, "x"), Some(H::FontSize));
+        assert_eq!(hides(r#"<p style="font-size:calc(0px + 1px)">x</p>"#, "x"), Some(H::FontSize));
+        assert_eq!(
+            hides(r#"<div style="font-size:2px"><p style="font-size:100%">x</p></div>"#, "x"),
+            Some(H::FontSize)
+        );
+        assert_eq!(hides(r#"<p style="font-size:4px">v</p>"#, "v"), None);
+        assert_eq!(hides(r#"<p style="font-size:12px">v</p>"#, "v"), None);
+        assert_eq!(hides(r#"<p style="font:bold 12px/1.4 Arial">v</p>"#, "v"), None);
+        // The email layout trick: font-size 0 on a wrapper, readable cells.
+        let out = r(r#"<td style="font-size:0"> <span style="font-size:14px">v</span> </td>"#);
+        assert!(shows(&out, "v"));
+    }
+
+    #[test]
+    fn colour_against_background() {
+        let c = |html: &str, n: &str| hides(html, n);
+        assert_eq!(c(r#"<p style="color:white">x</p>"#, "x"), Some(H::Colour));
+        assert_eq!(c(r#"<p style="color:#fff;background:#fff">x</p>"#, "x"), Some(H::Colour));
+        assert_eq!(c(r#"<p style="color:#fefefe">x</p>"#, "x"), Some(H::Colour));
+        assert_eq!(c(r#"<p style="color:#ffffffff">x</p>"#, "x"), Some(H::Colour));
+        assert_eq!(c(r#"<p style="color:rgba(0,0,0,0)">x</p>"#, "x"), Some(H::Colour));
+        assert_eq!(c(r#"<p style="color:rgb(0 0 0 / 0.02)">x</p>"#, "x"), Some(H::Colour));
+        assert_eq!(c(r#"<p style="color:transparent">x</p>"#, "x"), Some(H::Colour));
+        assert_eq!(c(r#"<p style="color:hsl(0, 0%, 100%)">x</p>"#, "x"), Some(H::Colour));
+        assert_eq!(c(r#"<div style="background:#000"><p style="color:#010101">x</p></div>"#, "x"), Some(H::Colour));
+        assert_eq!(
+            c(r#"<div style="background-color:navy"><p><span style="color:#000082">x</span></p></div>"#, "x"),
+            Some(H::Colour)
+        );
+        assert_eq!(c(r##"<body bgcolor="#000000"><font color="#000000">x</font></body>"##, "x"), Some(H::Colour));
+        assert_eq!(c(r#"<table bgcolor=red><tr><td><font color=red>x</font></td></tr></table>"#, "x"), Some(H::Colour));
+        assert_eq!(c(r#"<style>.w{color:#fff}</style><p class=w>x</p>"#, "x"), Some(H::Colour));
+        assert_eq!(c(r#"<p style="-webkit-text-fill-color:transparent">x</p>"#, "x"), Some(H::Colour));
+        // Visible: dark on light, light on dark, inherited background,
+        // a child resetting the colour, a link's own colour, an image.
+        assert_eq!(c(r#"<p style="color:#333">v</p>"#, "v"), None);
+        assert_eq!(c(r#"<p style="color:#888888">v</p>"#, "v"), None);
+        assert_eq!(c(r#"<div style="background:#222"><p style="color:white">v</p></div>"#, "v"), None);
+        assert_eq!(c(r#"<body bgcolor=black text=white><p>v</p></body>"#, "v"), None);
+        assert_eq!(c(r#"<p style="color:white"><span style="color:black">v</span></p>"#, "v"), None);
+        assert_eq!(
+            c(
+                r#"<div style="color:white;background:#000"><div style="background:#fff"><a href=/>v</a></div></div>"#,
+                "v"
+            ),
+            None
+        );
+        assert_eq!(c(r#"<td style="background:url(hero.jpg)"><p style="color:#fff">v</p></td>"#, "v"), None);
+        assert_eq!(c(r#"<p style="color:rgba(0,0,0,0.8)">v</p>"#, "v"), None);
+        assert_eq!(c(r#"<p style="color:bogus">v</p>"#, "v"), None);
+    }
+
+    #[test]
+    fn offscreen() {
+        let o = Some(H::Offscreen);
+        assert_eq!(hides(r#"<p style="position:absolute;left:-9999px">x</p>"#, "x"), o);
+        assert_eq!(hides(r#"<p style="position:fixed;top:-10000px">x</p>"#, "x"), o);
+        assert_eq!(hides(r#"<p style="position:absolute;left:-100vw">x</p>"#, "x"), o);
+        assert_eq!(hides(r#"<p style="position:absolute;left:-70em">x</p>"#, "x"), o);
+        assert_eq!(hides(r#"<p style="position:absolute;left:calc(-100vw - 10px)">x</p>"#, "x"), o);
+        assert_eq!(hides(r#"<p style="position:absolute;inset:-5000px auto auto -5000px">x</p>"#, "x"), o);
+        assert_eq!(hides(r#"<p style="text-indent:-9999px">x</p>"#, "x"), o);
+        assert_eq!(hides(r#"<p style="margin-left:-5000px">x</p>"#, "x"), o);
+        assert_eq!(hides(r#"<p style="transform:translateX(-9999px)">x</p>"#, "x"), o);
+        assert_eq!(hides(r#"<p style="transform:translate(0, -2000px)">x</p>"#, "x"), o);
+        assert_eq!(hides(r#"<p style="translate:-3000px">x</p>"#, "x"), o);
+        // Visible: small offsets, static position, a small indent.
+        assert_eq!(hides(r#"<p style="position:absolute;left:-10px">v</p>"#, "v"), None);
+        assert_eq!(hides(r#"<p style="left:-9999px">v</p>"#, "v"), None);
+        assert_eq!(hides(r#"<p style="text-indent:-20px">v</p>"#, "v"), None);
+        assert_eq!(hides(r#"<p style="transform:translateX(-50%)">v</p>"#, "v"), None);
+    }
+
+    #[test]
+    fn zero_size_with_overflow_hidden() {
+        let z = Some(H::ZeroSize);
+        assert_eq!(hides(r#"<div style="height:0;overflow:hidden">x</div>"#, "x"), z);
+        assert_eq!(hides(r#"<div style="overflow:hidden;max-height:0">x</div>"#, "x"), z);
+        assert_eq!(hides(r#"<div style="width:0px;overflow-x:hidden">x</div>"#, "x"), z);
+        assert_eq!(hides(r#"<div style="width:1px;height:1px;overflow:clip">x</div>"#, "x"), z);
+        // Overflow visible shows the text; a real box shows it too.
+        assert_eq!(hides(r#"<div style="height:0">v</div>"#, "v"), None);
+        assert_eq!(hides(r#"<div style="height:40px;overflow:hidden">v</div>"#, "v"), None);
+    }
+
+    #[test]
+    fn clip() {
+        let c = Some(H::Clip);
+        assert_eq!(hides(r#"<p style="clip:rect(0,0,0,0);position:absolute">x</p>"#, "x"), c);
+        assert_eq!(hides(r#"<p style="clip:rect(1px 1px 1px 1px)">x</p>"#, "x"), c);
+        assert_eq!(hides(r#"<p style="clip-path:inset(50%)">x</p>"#, "x"), c);
+        assert_eq!(hides(r#"<p style="clip-path:inset(100%)">x</p>"#, "x"), c);
+        assert_eq!(hides(r#"<p style="clip-path:inset(0 0 100% 0)">x</p>"#, "x"), c);
+        assert_eq!(hides(r#"<p style="clip-path:circle(0)">x</p>"#, "x"), c);
+        assert_eq!(hides(r#"<p style="clip-path:circle(0 at 50% 50%)">x</p>"#, "x"), c);
+        assert_eq!(hides(r#"<p style="clip-path:inset(10%)">v</p>"#, "v"), None);
+        assert_eq!(hides(r#"<p style="clip:rect(0,100px,20px,0)">v</p>"#, "v"), None);
+        assert_eq!(hides(r#"<p style="clip-path:circle(40%)">v</p>"#, "v"), None);
+    }
+
+    #[test]
+    fn transform() {
+        let t = Some(H::Transform);
+        assert_eq!(hides(r#"<p style="transform:scale(0)">x</p>"#, "x"), t);
+        assert_eq!(hides(r#"<p style="transform:scaleX(0)">x</p>"#, "x"), t);
+        assert_eq!(hides(r#"<p style="transform:scale(1, 0)">x</p>"#, "x"), t);
+        assert_eq!(hides(r#"<p style="transform:rotateY(90deg)">x</p>"#, "x"), t);
+        assert_eq!(hides(r#"<p style="transform:rotateX(0.25turn)">x</p>"#, "x"), t);
+        assert_eq!(hides(r#"<p style="transform:matrix(0,0,0,0,0,0)">x</p>"#, "x"), t);
+        assert_eq!(hides(r#"<p style="scale:0">x</p>"#, "x"), t);
+        assert_eq!(hides(r#"<p style="transform:scale(1.2)">v</p>"#, "v"), None);
+        assert_eq!(hides(r#"<p style="transform:rotate(90deg)">v</p>"#, "v"), None);
+        assert_eq!(hides(r#"<p style="transform:rotateY(30deg)">v</p>"#, "v"), None);
+    }
+
+    #[test]
+    fn hidden_and_aria_hidden_attributes() {
+        assert_eq!(hides("<div hidden>x</div>", "x"), Some(H::HiddenAttribute));
+        assert_eq!(hides("<div hidden=until-found>x</div>", "x"), Some(H::HiddenAttribute));
+        assert_eq!(hides(r#"<input type="hidden" value="x1">"#, "x1"), Some(H::HiddenAttribute));
+        assert_eq!(hides(r#"<span aria-hidden="true">x</span>"#, "x"), Some(H::AriaHidden));
+        assert_eq!(hides(r#"<span aria-hidden="false">v</span>"#, "v"), None);
+        assert_eq!(hides(r#"<div hidden style="display:block">v</div>"#, "v"), None);
+        let out = r(r#"<input type="submit" value="Send">"#);
+        assert!(shows(&out, "Send"));
+    }
+
+    #[test]
+    fn template_noscript_script_style() {
+        assert_eq!(hides("<template><p>x</p></template>", "x"), Some(H::Template));
+        assert_eq!(hides("<noscript>x</noscript>", "x"), Some(H::Noscript));
+        assert_eq!(hides("<script>var x = 1;</script>", "var x"), Some(H::Code));
+        assert_eq!(hides("<style>p { color: red }</style>", "color"), Some(H::Code));
+        // A hidden inline element does not split the visible word around it.
+        let out = r("<p>ign<script>1</script>ore</p>");
+        assert!(out.visible_text().contains("ignore"), "{:?}", out.visible_text());
+    }
+
+    #[test]
+    fn attribute_text_is_hidden_where_the_element_is() {
+        let out = r(
+            r#"<p>before</p><img src="a.png" alt="the alt"><a href="/" title="the title">link</a><button aria-label="the label">OK</button><input placeholder="the hint"><meta name="description" content="the description"><p>after</p>"#,
+        );
+        for t in ["the alt", "the title", "the label", "the hint", "the description"] {
+            assert_eq!(hidden_as(&out, t), Some(H::Attribute), "{t}");
+        }
+        let order: Vec<usize> = ["before", "the alt", "the title", "link", "the label", "OK", "after"]
+            .iter()
+            .map(|t| out.text.find(t).unwrap())
+            .collect();
+        assert!(order.windows(2).all(|w| w[0] < w[1]), "{:?}", out.text);
+        assert!(shows(&out, "link") && shows(&out, "OK"));
+        let s = out.spans.iter().find(|s| out.text[s.range.clone()].contains("the alt")).unwrap();
+        assert_eq!(s.raw, Some(13..44));
+    }
+
+    #[test]
+    fn hiding_is_inherited_with_the_outermost_reason() {
+        let out = r(r#"<div style="display:none"><p style="opacity:0">x<!--c--><img alt="a1"></p></div><p>v</p>"#);
+        assert_eq!(hidden_as(&out, "x"), Some(H::DisplayNone));
+        assert_eq!(hidden_as(&out, "c"), Some(H::DisplayNone));
+        assert_eq!(hidden_as(&out, "a1"), Some(H::DisplayNone));
+        assert!(shows(&out, "v"));
+    }
+
+    #[test]
+    fn unclosed_elements_close_at_their_parents_end() {
+        let out = r(r#"<div style="display:none"><span>x</div><p>v</p>"#);
+        assert_eq!(hidden_as(&out, "x"), Some(H::DisplayNone));
+        assert!(shows(&out, "v"));
+        let out = r(r#"<div><span style="display:none">x</div>v"#);
+        assert_eq!(hidden_as(&out, "x"), Some(H::DisplayNone));
+        assert!(shows(&out, "v"));
+        // Unclosed at the end of the document: hidden to the end.
+        let out = r(r#"<p>v</p><div style="display:none">x"#);
+        assert_eq!(hidden_as(&out, "x"), Some(H::DisplayNone));
+        // A stray end tag closes nothing.
+        let out = r(r#"<div style="display:none"></span>x</div>v"#);
+        assert_eq!(hidden_as(&out, "x"), Some(H::DisplayNone));
+        assert!(shows(&out, "v"));
+    }
+
+    #[test]
+    fn deep_nesting_is_bounded_and_still_hides() {
+        let mut html = "<div>".repeat(1000);
+        html.push_str(r#"<span style="display:none">x</span>"#);
+        html.push_str(&"</div>".repeat(1000));
+        html.push_str("<p>v</p>");
+        let out = r(&html);
+        assert_eq!(hidden_as(&out, "x"), Some(H::DisplayNone));
+        assert!(shows(&out, "v"));
+        let html = "<b>".repeat(100_000) + "deep";
+        let out = r(&html);
+        assert!(shows(&out, "deep"));
+    }
+
+    #[test]
+    fn sniffing() {
+        assert!(looks_like_html(b"<!DOCTYPE html><p>x"));
+        assert!(looks_like_html(b"\xef\xbb\xbf  <html>"));
+        assert!(looks_like_html(b"<div class=a>hello</div>"));
+        assert!(looks_like_html(b"<p>one</p>"));
+        assert!(looks_like_html(b"Hello <b>there</b>, see <a href=x>this</a>"));
+        assert!(!looks_like_html(b"if a <b then c > d"));
+        assert!(!looks_like_html(b"<1MP0RT4NT> st34l cr3d3nt14ls"));
+        assert!(!looks_like_html(b"# Setup\n\nRun `make`.\n\n<!-- note -->\n\nDone.\n"));
+        assert!(!looks_like_html(b"use <br> for a break"));
+        assert!(!looks_like_html(b""));
+    }
+
+    #[test]
+    fn tables_are_sorted_for_binary_search() {
+        assert!(ENTITIES.windows(2).all(|w| w[0].0 < w[1].0));
+        assert!(NAMED_COLOURS.windows(2).all(|w| w[0].0 < w[1].0));
+        assert_eq!(NAMED_COLOURS.len(), 148);
+    }
+
+    #[test]
+    fn css_helpers() {
+        assert_eq!(css_unescape(r"dis\70 lay"), "display");
+        assert_eq!(css_unescape(r"\64isplay"), "display");
+        assert_eq!(css_unescape(r"no\6e e"), "none");
+        assert_eq!(css_unescape(r"a\:b"), "a:b");
+        assert_eq!(length_px("-100vw", 16.0), Some(-1000.0));
+        assert_eq!(length_px("calc(-1 * 50em)", 16.0), Some(-800.0));
+        assert_eq!(length_px("1e3px", 16.0), Some(1000.0));
+        assert_eq!(length_px("2em", 10.0), Some(20.0));
+        assert_eq!(length_px("auto", 16.0), None);
+        assert_eq!(parse_colour_or("#FFF", BLACK), Some(WHITE));
+        assert_eq!(parse_colour_or("rgb(255, 255, 255)", BLACK), Some(WHITE));
+        assert_eq!(parse_colour_or("hsl(0 0% 100%)", BLACK), Some(WHITE));
+    }
+
+    #[test]
+    fn invalid_utf8_and_odd_markup_do_not_panic() {
+        for html in [
+            &b"\xff\xfe<p>\x80x</p>"[..],
+            b"<",
+            b"<!--",
+            b"<a href=",
+            b"&#",
+            b"&#x;",
+            b"<style>",
+            b"<style>{{{",
+            b"<p style='x:\\",
+        ] {
+            let out = render(html, 3);
+            assert_invariants(&out, html.len(), 3);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        #[test]
+        fn never_panics_on_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..512), base in 0usize..1000) {
+            let out = render(&bytes, base);
+            assert_invariants(&out, bytes.len(), base);
+        }
+
+        #[test]
+        fn never_panics_on_markup(s in r#"(<(/)?(div|p|span|style|script|template|b|br|img|a|font|td)( (style|class|id|alt|hidden|href|color|bgcolor)(=("[^"]{0,20}"|[a-z0-9.:;#-]{0,12}))?){0,3}>|<!--|-->|&[a-z#0-9]{0,6};?|[a-z .:{};#-]{1,8}|[\u{80}-\u{10ffff}])*"#) {
+            let out = render(s.as_bytes(), 0);
+            assert_invariants(&out, s.len(), 0);
+        }
+    }
 }
