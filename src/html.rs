@@ -768,11 +768,7 @@ fn read_attrs(el: &Element) -> Attrs {
             "alt" | "title" | "aria-label" | "placeholder" | "aria-description" => a.texts.push(value()),
             "type" => a.kind = Some(value()),
             "value" => a.value = Some(value()),
-            "name" | "property" => {
-                if a.name.is_none() {
-                    a.name = Some(value())
-                }
-            }
+            "name" | "property" if a.name.is_none() => a.name = Some(value()),
             "content" => a.content = Some(value()),
             "http-equiv" => a.http_equiv = Some(value()),
             "color" => a.color = Some(value()),
@@ -1135,10 +1131,10 @@ fn css_unescape(s: &str) -> std::borrow::Cow<'_, str> {
                 _ => char::from_u32(code).unwrap_or('\u{FFFD}'),
             };
             out.push(ch);
-        } else if let Some(next) = chars.next() {
-            if next != '\n' {
-                out.push(next);
-            }
+        } else if let Some(next) = chars.next()
+            && next != '\n'
+        {
+            out.push(next);
         }
     }
     std::borrow::Cow::Owned(out)
@@ -1708,7 +1704,7 @@ fn font_shorthand_size(v: &str) -> Option<&str> {
 /// parent's.
 fn background(style: &Style, parent: Option<Rgba>) -> Option<Rgba> {
     let image = |v: &str| v.contains("url(") || v.contains("gradient(") || v.contains("image-set(");
-    if style.background_image.as_deref().is_some_and(|v| image(v)) {
+    if style.background_image.as_deref().is_some_and(image) {
         return None;
     }
     let Some(v) = style.background.as_deref() else { return parent };
@@ -1915,7 +1911,7 @@ fn clip_path_hides(v: &str) -> bool {
                     .iter()
                     .map(|s| match number_unit(s) {
                         Some((n, "%")) => Some(n),
-                        Some((n, _)) if n == 0.0 => Some(0.0),
+                        Some((0.0, _)) => Some(0.0),
                         _ => None,
                     })
                     .collect();
