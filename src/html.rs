@@ -926,6 +926,24 @@ struct Style {
     clip_path: Option<String>,
 }
 
+/// The property name, lowercased and unescaped, if it can hide text (checked
+/// without allocating for the common case of a plain name).
+fn relevant_property(raw: &str) -> Option<String> {
+    if raw.contains('\\') {
+        let p = css_unescape(raw).to_ascii_lowercase();
+        return is_relevant_property(&p).then_some(p);
+    }
+    let mut buf = [0u8; 32];
+    let b = raw.as_bytes();
+    if b.len() > buf.len() {
+        return None;
+    }
+    buf[..b.len()].copy_from_slice(b);
+    buf[..b.len()].make_ascii_lowercase();
+    let p = std::str::from_utf8(&buf[..b.len()]).ok()?;
+    is_relevant_property(p).then(|| p.to_string())
+}
+
 /// Properties kept from stylesheets (everything else cannot hide text).
 fn is_relevant_property(p: &str) -> bool {
     matches!(
@@ -1146,10 +1164,7 @@ fn parse_declarations(block: &str) -> Vec<Decl> {
     let mut decls = Vec::new();
     for part in split_top(&block, b';') {
         let Some(colon) = part.find(':') else { continue };
-        let prop = css_unescape(part[..colon].trim()).to_ascii_lowercase();
-        if !is_relevant_property(&prop) {
-            continue;
-        }
+        let Some(prop) = relevant_property(part[..colon].trim()) else { continue };
         let mut value = css_unescape(part[colon + 1..].trim()).to_ascii_lowercase();
         let mut important = false;
         if let Some(bang) = value.rfind('!')
@@ -1173,16 +1188,21 @@ struct Selector {
     ids: Vec<String>,
     classes: Vec<String>,
     specificity: u32,
-    rule: usize,
+    /// Source position of the latest rule merged in.
+    order: usize,
+    /// The declarations of every rule with this selector, the last value
+    /// of each property only.
+    decls: Vec<Decl>,
 }
 
 impl Selector {
-    fn parse(s: &str, rule: usize) -> Option<Selector> {
+    fn parse(s: &str, order: usize) -> Option<Selector> {
         let s = s.trim();
         if s.is_empty() {
             return None;
         }
-        let mut sel = Selector { tag: None, ids: Vec::new(), classes: Vec::new(), specificity: 0, rule };
+        let mut sel =
+            Selector { tag: None, ids: Vec::new(), classes: Vec::new(), specificity: 0, order, decls: Vec::new() };
         let bytes = s.as_bytes();
         let ident_end = |from: usize| {
             let mut i = from;
@@ -1234,6 +1254,26 @@ impl Selector {
         Some(sel)
     }
 
+    /// Selectors that match the same elements with the same specificity
+    /// share one entry (so repeating a rule cannot crowd others out).
+    fn key(&self) -> String {
+        let mut ids = self.ids.clone();
+        ids.sort();
+        let mut classes = self.classes.clone();
+        classes.sort();
+        format!("{:?}|{ids:?}|{classes:?}|{}", self.tag, self.specificity)
+    }
+
+    /// Merge declarations in: a later value of a property replaces the
+    /// earlier one (and moves to the end, keeping shorthand order).
+    fn add_decls(&mut self, decls: &[Decl], order: usize) {
+        self.order = order;
+        for d in decls {
+            self.decls.retain(|old| !(old.prop == d.prop && old.important == d.important));
+            self.decls.push(d.clone());
+        }
+    }
+
     fn matches(&self, tag: &str, id: Option<&str>, classes: &[&str]) -> bool {
         self.tag.as_deref().is_none_or(|t| t == tag)
             && self.ids.iter().all(|i| id == Some(i.as_str()))
@@ -1245,8 +1285,9 @@ impl Selector {
 /// of each selector.
 #[derive(Debug, Default)]
 struct Sheet {
-    rules: Vec<Vec<Decl>>,
     selectors: Vec<Selector>,
+    by_key: HashMap<String, usize>,
+    rules_seen: usize,
     by_id: HashMap<String, Vec<usize>>,
     by_class: HashMap<String, Vec<usize>>,
     by_tag: HashMap<String, Vec<usize>>,
@@ -1323,11 +1364,18 @@ impl Sheet {
             if decls.is_empty() {
                 continue;
             }
-            let rule = self.rules.len();
-            let mut any = false;
+            self.rules_seen += 1;
+            let order = self.rules_seen;
             for s in split_top(prelude, b',') {
-                let Some(sel) = Selector::parse(s, rule) else { continue };
+                let Some(mut sel) = Selector::parse(s, order) else { continue };
+                let key = sel.key();
+                if let Some(&idx) = self.by_key.get(&key) {
+                    self.selectors[idx].add_decls(&decls, order);
+                    continue;
+                }
+                sel.add_decls(&decls, order);
                 let idx = self.selectors.len();
+                self.by_key.insert(key, idx);
                 if let Some(id) = sel.ids.first() {
                     self.by_id.entry(id.clone()).or_default().push(idx);
                 } else if let Some(c) = sel.classes.first() {
@@ -1338,10 +1386,6 @@ impl Sheet {
                     self.universal.push(idx);
                 }
                 self.selectors.push(sel);
-                any = true;
-            }
-            if any {
-                self.rules.push(decls);
             }
         }
     }
@@ -1381,9 +1425,9 @@ impl Sheet {
         if hits.is_empty() {
             return;
         }
-        hits.sort_by_key(|&i| (self.selectors[i].specificity, self.selectors[i].rule));
+        hits.sort_by_key(|&i| (self.selectors[i].specificity, self.selectors[i].order));
         for &i in &hits {
-            for d in &self.rules[self.selectors[i].rule] {
+            for d in &self.selectors[i].decls {
                 if d.important {
                     self.important.push((d.prop.clone(), d.value.clone()));
                 } else {
@@ -2842,6 +2886,18 @@ mod tests {
             <div class=x><p>v1</p></div><a class=c href=#>v2</a>";
         let out = r(html);
         assert!(shows(&out, "v1") && shows(&out, "v2"), "{:?}", out.visible_text());
+    }
+
+    #[test]
+    fn repeated_rules_cannot_crowd_out_a_hiding_rule() {
+        let mut html = String::from("<style>.x{display:none}");
+        for _ in 0..500 {
+            html.push_str(".x{color:red} div.x{color:red}");
+        }
+        html.push_str("</style><div class=x>hidden</div>");
+        assert_eq!(hides(&html, "hidden"), Some(H::DisplayNone));
+        let html = "<style>.x{display:none}</style><style>.x{display:block}</style><div class=x>v</div>";
+        assert_eq!(hides(html, "v"), None);
     }
 
     #[test]
