@@ -53,6 +53,8 @@ const MAX_HIDDEN_ALPHA: f64 = 0.1;
 const MAX_SELECTORS: usize = 4096;
 /// Rules tried per element and index bucket (the latest, which win ties).
 const MAX_CANDIDATES_PER_BUCKET: usize = 64;
+/// Distinct inline styles whose parse is kept for reuse.
+const MAX_CACHED_STYLES: usize = 512;
 /// Nesting of `@media`/`@supports` blocks followed into.
 const MAX_CSS_NESTING: usize = 8;
 /// The longest entity name we look up (`CounterClockwiseContourIntegral`).
@@ -88,7 +90,7 @@ pub fn render(html: &[u8], base: usize) -> Rendered {
         let on_element = {
             let state = Rc::clone(&state);
             move |el: &mut Element| {
-                Renderer::on_element(&state, el);
+                Renderer::on_element(&state, el, html);
                 Ok(())
             }
         };
@@ -417,6 +419,9 @@ struct Renderer {
     next_id: u64,
     pending: Option<Pending>,
     sheet: Sheet,
+    /// Parsed inline styles by their text: mail repeats the same long
+    /// `style` attribute on every cell.
+    style_cache: HashMap<String, Rc<[Decl]>>,
 }
 
 /// The attributes render looks at, entity-decoded.
@@ -451,6 +456,7 @@ impl Renderer {
             next_id: 1,
             pending: None,
             sheet,
+            style_cache: HashMap::new(),
         }
     }
 
@@ -504,14 +510,14 @@ impl Renderer {
         self.out.push_hidden_run(&c.text(), why, raw);
     }
 
-    fn on_element(state: &Rc<RefCell<Renderer>>, el: &mut Element) {
+    fn on_element(state: &Rc<RefCell<Renderer>>, el: &mut Element, html: &[u8]) {
         let mut st = state.borrow_mut();
         st.flush_text();
         let tag = el.tag_name();
         let svg = el.namespace_uri() == "http://www.w3.org/2000/svg";
         let loc = st.raw(el.source_location().bytes());
-        let attrs = read_attrs(el);
-        st.links.extend(attrs.links.iter().cloned());
+        let mut attrs = read_attrs(el, html);
+        st.links.append(&mut attrs.links);
 
         let frame = st.element_frame(&tag, svg, &attrs);
         let block = is_block(&tag);
@@ -624,13 +630,22 @@ impl Renderer {
         presentational_hints(tag, attrs, &mut style);
         self.sheet.apply(tag, attrs, &mut style);
         if let Some(inline) = &attrs.style {
-            let decls = parse_declarations(inline);
+            let decls = match self.style_cache.get(inline.as_str()) {
+                Some(d) => Rc::clone(d),
+                None => {
+                    let d: Rc<[Decl]> = parse_declarations(inline).into();
+                    if self.style_cache.len() < MAX_CACHED_STYLES {
+                        self.style_cache.insert(inline.clone(), Rc::clone(&d));
+                    }
+                    d
+                }
+            };
             for d in decls.iter().filter(|d| !d.important) {
-                style.set(&d.prop, &d.value);
+                style.set(&d.prop, d.value.clone());
             }
             self.sheet.apply_important(&mut style);
             for d in decls.iter().filter(|d| d.important) {
-                style.set(&d.prop, &d.value);
+                style.set(&d.prop, d.value.clone());
             }
         } else {
             self.sheet.apply_important(&mut style);
@@ -749,17 +764,41 @@ fn is_link_attr(name: &str) -> bool {
     matches!(name, "href" | "src" | "action" | "formaction" | "poster" | "background" | "xlink:href")
 }
 
-fn read_attrs(el: &Element) -> Attrs {
+/// Read attributes straight from the input where lol_html says they are
+/// (no allocation for the many attributes that do not matter here).
+fn read_attrs(el: &Element, html: &[u8]) -> Attrs {
     let mut a = Attrs::default();
+    let source = |loc: Option<lol_html::html_content::SourceLocation>| {
+        loc.and_then(|l| html.get(l.bytes())).and_then(|b| std::str::from_utf8(b).ok())
+    };
     for attr in el.attributes() {
-        let name = attr.name();
-        let raw_value = attr.value();
+        let mut buf = [0u8; 24];
+        let owned_name;
+        let name = match source(attr.name_source_location()) {
+            Some(n) if n.len() <= buf.len() => {
+                buf[..n.len()].copy_from_slice(n.as_bytes());
+                buf[..n.len()].make_ascii_lowercase();
+                std::str::from_utf8(&buf[..n.len()]).unwrap_or("")
+            }
+            Some(_) => continue,
+            None => {
+                owned_name = attr.name();
+                owned_name.as_str()
+            }
+        };
         let value = || {
-            let mut s = String::with_capacity(raw_value.len());
-            decode_entities(&raw_value, true, &mut s);
+            let raw = match source(attr.value_source_location()) {
+                Some(v) => std::borrow::Cow::Borrowed(v),
+                None => std::borrow::Cow::Owned(attr.value()),
+            };
+            if !raw.contains('&') {
+                return raw.into_owned();
+            }
+            let mut s = String::with_capacity(raw.len());
+            decode_entities(&raw, true, &mut s);
             s
         };
-        match name.as_str() {
+        match name {
             "style" => a.style = Some(value()),
             "class" => a.class = Some(value()),
             "id" => a.id = Some(value()),
@@ -990,32 +1029,33 @@ fn is_relevant_property(p: &str) -> bool {
 }
 
 impl Style {
-    fn set(&mut self, prop: &str, value: &str) {
-        let v = || Some(value.to_string());
+    fn set(&mut self, prop: &str, value: String) {
+        let v = Some(value);
+        let value = v.as_deref().unwrap_or("");
         match prop {
-            "display" => self.display = v(),
-            "content-visibility" => self.content_visibility = v(),
-            "visibility" => self.visibility = v(),
-            "opacity" => self.opacity = v(),
-            "filter" | "-webkit-filter" => self.filter = v(),
-            "font-size" => self.font_size = v(),
+            "display" => self.display = v,
+            "content-visibility" => self.content_visibility = v,
+            "visibility" => self.visibility = v,
+            "opacity" => self.opacity = v,
+            "filter" | "-webkit-filter" => self.filter = v,
+            "font-size" => self.font_size = v,
             "font" => {
                 if let Some(size) = font_shorthand_size(value) {
                     self.font_size = Some(size.to_string());
                 }
             }
-            "color" => self.color = v(),
-            "-webkit-text-fill-color" => self.fill = v(),
+            "color" => self.color = v,
+            "-webkit-text-fill-color" => self.fill = v,
             "background" => {
-                self.background = v();
+                self.background = v;
                 self.background_image = None;
             }
-            "background-color" => self.background = v(),
-            "background-image" => self.background_image = v(),
-            "position" => self.position = v(),
-            "left" => self.left = v(),
-            "top" => self.top = v(),
-            "right" => self.right = v(),
+            "background-color" => self.background = v,
+            "background-image" => self.background_image = v,
+            "position" => self.position = v,
+            "left" => self.left = v,
+            "top" => self.top = v,
+            "right" => self.right = v,
             "inset" => {
                 let parts: Vec<&str> = split_top(value, b' ').into_iter().filter(|t| !t.is_empty()).collect();
                 let get = |i: usize| parts.get(i).map(|s| s.to_string());
@@ -1023,33 +1063,33 @@ impl Style {
                 self.right = get(1).or(get(0));
                 self.left = get(3).or(get(1)).or(get(0));
             }
-            "margin-left" => self.margin_left = v(),
-            "margin-top" => self.margin_top = v(),
+            "margin-left" => self.margin_left = v,
+            "margin-top" => self.margin_top = v,
             "margin" => {
                 let parts: Vec<&str> = split_top(value, b' ').into_iter().filter(|t| !t.is_empty()).collect();
                 let get = |i: usize| parts.get(i).map(|s| s.to_string());
                 self.margin_top = get(0);
                 self.margin_left = get(3).or(get(1)).or(get(0));
             }
-            "text-indent" => self.text_indent = v(),
-            "transform" | "-webkit-transform" | "-ms-transform" => self.transform = v(),
-            "translate" => self.translate = v(),
-            "scale" => self.scale = v(),
-            "rotate" => self.rotate = v(),
-            "width" => self.width = v(),
-            "height" => self.height = v(),
-            "max-width" => self.max_width = v(),
-            "max-height" => self.max_height = v(),
+            "text-indent" => self.text_indent = v,
+            "transform" | "-webkit-transform" | "-ms-transform" => self.transform = v,
+            "translate" => self.translate = v,
+            "scale" => self.scale = v,
+            "rotate" => self.rotate = v,
+            "width" => self.width = v,
+            "height" => self.height = v,
+            "max-width" => self.max_width = v,
+            "max-height" => self.max_height = v,
             "overflow" => {
                 let mut parts = value.split_ascii_whitespace();
                 let x = parts.next().map(str::to_string);
                 self.overflow_y = parts.next().map(str::to_string).or(x.clone());
                 self.overflow_x = x;
             }
-            "overflow-x" => self.overflow_x = v(),
-            "overflow-y" => self.overflow_y = v(),
-            "clip" => self.clip = v(),
-            "clip-path" | "-webkit-clip-path" => self.clip_path = v(),
+            "overflow-x" => self.overflow_x = v,
+            "overflow-y" => self.overflow_y = v,
+            "clip" => self.clip = v,
+            "clip-path" | "-webkit-clip-path" => self.clip_path = v,
             _ => {}
         }
     }
@@ -1165,7 +1205,8 @@ fn parse_declarations(block: &str) -> Vec<Decl> {
     for part in split_top(&block, b';') {
         let Some(colon) = part.find(':') else { continue };
         let Some(prop) = relevant_property(part[..colon].trim()) else { continue };
-        let mut value = css_unescape(part[colon + 1..].trim()).to_ascii_lowercase();
+        let mut value = css_unescape(part[colon + 1..].trim()).into_owned();
+        value.make_ascii_lowercase();
         let mut important = false;
         if let Some(bang) = value.rfind('!')
             && value[bang + 1..].trim() == "important"
@@ -1173,7 +1214,8 @@ fn parse_declarations(block: &str) -> Vec<Decl> {
             important = true;
             value.truncate(bang);
         }
-        let value = value.trim().to_string();
+        let trimmed = value.trim_end().len();
+        value.truncate(trimmed);
         if !value.is_empty() {
             decls.push(Decl { prop, value, important });
         }
@@ -1431,7 +1473,7 @@ impl Sheet {
                 if d.important {
                     self.important.push((d.prop.clone(), d.value.clone()));
                 } else {
-                    style.set(&d.prop, &d.value);
+                    style.set(&d.prop, d.value.clone());
                 }
             }
         }
@@ -1440,7 +1482,7 @@ impl Sheet {
     /// Stylesheet `!important` declarations beat inline normal ones.
     fn apply_important(&mut self, style: &mut Style) {
         for (p, v) in self.important.drain(..) {
-            style.set(&p, &v);
+            style.set(&p, v);
         }
     }
 }
