@@ -687,7 +687,17 @@ fn first_word(v: &str) -> &str {
 
 /// The first value of a list, keeping `calc( … )` and other functions whole.
 fn first_value(v: &str) -> &str {
-    split_top(v.trim(), b' ').into_iter().find(|t| !t.is_empty()).unwrap_or("")
+    let v = v.trim_start();
+    let mut depth = 0usize;
+    for (i, b) in v.bytes().enumerate() {
+        match b {
+            b'(' => depth += 1,
+            b')' => depth = depth.saturating_sub(1),
+            b if b.is_ascii_whitespace() && depth == 0 => return &v[..i],
+            _ => {}
+        }
+    }
+    v
 }
 
 /// Elements whose start and end are line boundaries.
@@ -2175,6 +2185,14 @@ fn decode_one(s: &str, in_attr: bool) -> Option<(char, usize)> {
 
 /// (character, usable without `;`) for a named reference.
 fn entity(name: &str) -> Option<(char, bool)> {
+    match name {
+        "amp" => return Some(('&', true)),
+        "nbsp" => return Some(('\u{a0}', true)),
+        "lt" => return Some(('<', true)),
+        "gt" => return Some(('>', true)),
+        "quot" => return Some(('"', true)),
+        _ => {}
+    }
     ENTITIES.binary_search_by(|(n, _, _)| (*n).cmp(name)).ok().map(|i| (ENTITIES[i].1, ENTITIES[i].2))
 }
 
