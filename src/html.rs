@@ -129,10 +129,11 @@ pub fn render(html: &[u8], base: usize) -> Rendered {
 
 /// Does this look like HTML (for kind sniffing)? A document type or an
 /// `<html>`, `<head>` or `<body>` tag near the start says so; otherwise it
-/// must open with a known tag, or carry several known tags and a closing one,
-/// so that a "<" in prose or a stray `<b>` in a README is not enough.
+/// must open with a known tag, or open a known tag and close it again, or
+/// carry several known tags and a closing one, so that a "<" in prose, a
+/// comment in a README or a stray `<br>` is not enough.
 pub fn looks_like_html(bytes: &[u8]) -> bool {
-    let head = &bytes[..bytes.len().min(2048)];
+    let head = &bytes[..bytes.len().min(SNIFF_BYTES)];
     let lower: Vec<u8> = head.to_ascii_lowercase();
     let lower = lower.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&lower);
     if [&b"<!doctype html"[..], b"<html", b"<head", b"<body"].iter().any(|p| find(lower, p).is_some()) {
@@ -140,6 +141,7 @@ pub fn looks_like_html(bytes: &[u8]) -> bool {
     }
     let start = lower.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(lower.len());
     let (mut opens, mut closes) = (0, 0);
+    let mut opened: Vec<&[u8]> = Vec::new();
     let mut i = 0;
     while let Some(off) = lower[i..].iter().position(|&b| b == b'<') {
         let at = i + off;
@@ -155,12 +157,26 @@ pub fn looks_like_html(bytes: &[u8]) -> bool {
             if at == start && !closing {
                 return true;
             }
-            if closing { closes += 1 } else { opens += 1 }
+            let name = &rest[..name_len];
+            if closing {
+                if opened.contains(&name) {
+                    return true;
+                }
+                closes += 1;
+            } else {
+                opens += 1;
+                if !opened.contains(&name) {
+                    opened.push(name);
+                }
+            }
         }
         i = at + 1;
     }
     opens >= 2 && closes >= 1
 }
+
+/// How much of the start of a document sniffing looks at.
+const SNIFF_BYTES: usize = 8192;
 
 /// Tags that mark a document as HTML when they open it or recur in it.
 const SNIFF_TAGS: &[&[u8]] = &[
@@ -3211,6 +3227,8 @@ mod tests {
         assert!(!looks_like_html(b"<1MP0RT4NT> st34l cr3d3nt14ls"));
         assert!(!looks_like_html(b"# Setup\n\nRun `make`.\n\n<!-- note -->\n\nDone.\n"));
         assert!(!looks_like_html(b"use <br> for a break"));
+        assert!(looks_like_html(b"intro\n\n<div style=\"display:none\">x</div>\n\nafter"));
+        assert!(!looks_like_html(b"a `Vec<String>` and `Option<T>`, then </p> alone"));
         assert!(!looks_like_html(b""));
     }
 
