@@ -17,6 +17,14 @@
 //! through end-tag handlers, carries what each element passes to its children:
 //! a hiding reason (inherited, the outermost wins), and the computed
 //! visibility, font size, text colour and background that a child may change.
+//!
+//! Limits, each erring towards a reading a person would recognise: only
+//! simple selectors (`tag`, `.class`, `#id` and compounds of them) from
+//! `<style>` apply; rules with combinators, attribute selectors or
+//! pseudo-classes are ignored. Implied end tags (a `<div>` closing an open
+//! `<p>`) are not modelled, so such a `<p>` ends where lol_html ends it.
+//! Closed `<details>` bodies count as visible. Lengths in vw, vh and % assume
+//! a 1000 px viewport.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -1952,8 +1960,11 @@ fn functions(v: &str) -> impl Iterator<Item = (&str, &str)> {
     std::iter::from_fn(move || {
         loop {
             let open = rest.find('(')?;
-            let name_start =
-                rest[..open].rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '-')).map_or(0, |i| i + 1);
+            let name_start = rest[..open]
+                .char_indices()
+                .rev()
+                .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '-'))
+                .map_or(0, |(i, c)| i + c.len_utf8());
             let name = &rest[name_start..open];
             let close = rest[open..].find(')').map_or(rest.len(), |c| open + c);
             let args = &rest[open + 1..close];
@@ -3256,6 +3267,14 @@ mod tests {
     }
 
     #[test]
+    fn non_ascii_css_does_not_panic() {
+        for style in ["transform:é(1)", "clip:ü(0,0,0,0)", "é:none", "display:\\é", "font:\\", "color:#é", "margin:é é"]
+        {
+            r(&format!("<p style=\"{style}\">x</p><style>.é{{{style}}} é.\\é{{{style}}}</style>"));
+        }
+    }
+
+    #[test]
     fn invalid_utf8_and_odd_markup_do_not_panic() {
         for html in [
             &b"\xff\xfe<p>\x80x</p>"[..],
@@ -3280,6 +3299,15 @@ mod tests {
         fn never_panics_on_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..512), base in 0usize..1000) {
             let out = render(&bytes, base);
             assert_invariants(&out, bytes.len(), base);
+        }
+
+        #[test]
+        fn never_panics_on_css(decl in r#"[a-z\\(),.%#:;{}!/* é0-9-]{0,40}"#, any_css in ".{0,40}") {
+            for css in [&decl, &any_css] {
+                let html = format!("<p style=\"{css}\">x</p><style>.a{{{css}}} {css}</style><p class=a>y</p>");
+                let out = render(html.as_bytes(), 0);
+                assert_invariants(&out, html.len(), 0);
+            }
         }
 
         #[test]
