@@ -40,17 +40,9 @@ fn check_verify(b: Bencher, len: usize) {
     });
 }
 
-/// English prose: the project's own documentation, repeated.
+/// Ordinary English prose (fixtures/scan/prose.txt), repeated.
 fn prose(len: usize) -> Vec<u8> {
-    let mut unit = String::new();
-    for f in ["README.md", "CHANGELOG.md"] {
-        unit.push_str(
-            &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/", "README.md").replace("README.md", f))
-                .unwrap_or_default(),
-        );
-    }
-    unit.push_str(include_str!("../fixtures/scan/prose.txt"));
-    unit.bytes().cycle().take(len).collect()
+    include_bytes!("../fixtures/scan/prose.txt").iter().copied().cycle().take(len).collect()
 }
 
 #[divan::bench(args = [64 << 10, 4 << 20])]
@@ -58,6 +50,32 @@ fn scan_prose(b: Bencher, len: usize) {
     let data = prose(len);
     inertbox::detect::rules::warm();
     b.counter(BytesCount::new(len)).bench(|| {
+        let doc = inertbox::Document::load(black_box(data.clone()), inertbox::document::Kind::Text, "bench");
+        inertbox::detect::scan(&doc, &inertbox::detect::Options::default())
+    });
+}
+
+/// A 65 KB HTML newsletter email (multipart/alternative), loaded and scanned.
+#[divan::bench]
+fn scan_email_50k(b: Bencher) {
+    let data = include_bytes!("../fixtures/scan/newsletter-50k.eml").to_vec();
+    inertbox::detect::rules::warm();
+    b.counter(BytesCount::new(data.len())).bench(|| {
+        let doc = inertbox::Document::load(black_box(data.clone()), inertbox::document::Kind::Auto, "bench");
+        inertbox::detect::scan(&doc, &inertbox::detect::Options::default())
+    });
+}
+
+/// Adversarial inputs finish in linear time: 10 MB of one character, and
+/// 100k tiny findings.
+#[divan::bench(args = ["one_char", "tiny_findings"])]
+fn scan_adversarial(b: Bencher, which: &str) {
+    let data: Vec<u8> = match which {
+        "one_char" => vec![b'a'; 10 << 20],
+        _ => "x\u{200b}y ".repeat(100_000).into_bytes(),
+    };
+    inertbox::detect::rules::warm();
+    b.counter(BytesCount::new(data.len())).bench(|| {
         let doc = inertbox::Document::load(black_box(data.clone()), inertbox::document::Kind::Text, "bench");
         inertbox::detect::scan(&doc, &inertbox::detect::Options::default())
     });

@@ -142,6 +142,9 @@ pub struct Document {
     pub entities: Vec<Entity>,
     /// Headers and attachments, for emails.
     pub email: Option<EmailMeta>,
+    /// Link and image targets found in markup (href, src…), which a reader
+    /// of the rendered text does not see.
+    pub links: Vec<String>,
 }
 
 impl Document {
@@ -461,6 +464,7 @@ impl Document {
             refine_invisible(part);
         }
         doc.entities = crate::entities::extract(&doc, &links);
+        doc.links = links;
         doc
     }
 
@@ -625,6 +629,15 @@ fn overlay(
     let mut out = Vec::with_capacity(spans.len() + runs.len() * 2);
     let mut ri = 0;
     for s in spans {
+        // Invisible characters inside text that markup already hides (the
+        // padding of an email preheader) change nothing for a reader; only a
+        // run that spells something is worth its own span there.
+        if s.hidden.is_some()
+            && !runs.iter().any(|(r, d, _)| d.is_some() && r.start < s.range.end && s.range.start < r.end)
+        {
+            out.push(s.clone());
+            continue;
+        }
         let mut at = s.range.start;
         while at < s.range.end {
             // Skip runs that end before this point.

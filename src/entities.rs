@@ -26,10 +26,12 @@ static URL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"(?i)\b(?:https?|ftp|wss?)://[^\s<>"'`\x00-\x1f\x7f]+|\bwww\.[a-z0-9-]+(?:\.[a-z0-9-]+)+[^\s<>"'`]*"#)
         .unwrap()
 });
-static DOMAIN: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?-u:\b)(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+([a-zA-Z]{2,24})(?-u:\b)").unwrap());
-static PHONE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?:\+\d{1,3}[\s.-]?)?(?:\(\d{1,4}\)[\s.-]?)?\d{2,4}(?:[\s.-]\d{2,4}){1,4}").unwrap());
+static DOMAIN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u:\b)(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+([a-zA-Z]{2,24})(?-u:\b)").unwrap()
+});
+static PHONE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:\+[0-9]{1,3}[ .-]?)?(?:\([0-9]{1,4}\)[ .-]?)?[0-9]{2,4}(?:[ .-][0-9]{2,4}){1,4}").unwrap()
+});
 
 /// A running collection: each entity once, hidden only if every mention is.
 #[derive(Default)]
@@ -64,7 +66,8 @@ impl Collector {
             self.url(m.as_str(), hidden);
             taken.push(m.range());
         }
-        let emails = if memchr::memchr(b'@', text.as_bytes()).is_some() { EMAIL.find_iter(text).collect() } else { Vec::new() };
+        let emails =
+            if memchr::memchr(b'@', text.as_bytes()).is_some() { EMAIL.find_iter(text).collect() } else { Vec::new() };
         for m in emails {
             if taken.iter().any(|r| r.contains(&m.start())) {
                 continue;
@@ -76,23 +79,39 @@ impl Collector {
             self.add(EntityKind::Email, v, hidden);
             taken.push(m.range());
         }
-        for c in DOMAIN.captures_iter(text) {
-            let m = c.get(0).expect("whole match");
-            if taken.iter().any(|r| r.start <= m.start() && m.end() <= r.end) {
+        taken.sort_by_key(|r| r.start);
+        let inside = |taken: &[std::ops::Range<usize>], r: std::ops::Range<usize>| {
+            let i = taken.partition_point(|t| t.start <= r.start);
+            i > 0 && taken[i - 1].end > r.start
+        };
+        // Bare domains: only whitespace-separated tokens holding a dot are
+        // looked at, so prose costs one pass over its bytes.
+        for (at, token) in tokens(text) {
+            if !token.contains('.') {
                 continue;
             }
-            // Not part of a path or an address: `docs/x.com`, `a@b.com`.
-            let before = text[..m.start()].chars().next_back();
-            if matches!(before, Some('/' | '@' | '.' | '-' | '_')) {
-                continue;
-            }
-            let tld = c.get(1).expect("tld").as_str().to_lowercase();
-            if BARE_TLDS.contains(&tld.as_str()) {
-                self.add(EntityKind::Domain, m.as_str().to_lowercase(), hidden);
+            for c in DOMAIN.captures_iter(token) {
+                let m = c.get(0).expect("whole match");
+                let r = at + m.start()..at + m.end();
+                if inside(&taken, r.clone()) {
+                    continue;
+                }
+                // Not part of a path or an address: `docs/x.com`, `a@b.com`.
+                let before = text[..r.start].chars().next_back();
+                if matches!(before, Some('/' | '@' | '.' | '-' | '_')) {
+                    continue;
+                }
+                let tld = c.get(1).expect("tld").as_str().to_lowercase();
+                if BARE_TLDS.contains(&tld.as_str()) {
+                    self.add(EntityKind::Domain, m.as_str().to_lowercase(), hidden);
+                }
             }
         }
-        for m in PHONE.find_iter(text) {
-            if taken.iter().any(|r| r.start < m.end() && m.start() < r.end) {
+        // A phone number has at least eight digits; most prose has fewer in all.
+        let enough_digits = text.bytes().filter(u8::is_ascii_digit).take(8).count() >= 8;
+        let phones = if enough_digits { PHONE.find_iter(text).collect() } else { Vec::new() };
+        for m in phones {
+            if inside(&taken, m.range()) {
                 continue;
             }
             if let Some(p) = phone(text, m.range()) {
@@ -100,6 +119,25 @@ impl Collector {
             }
         }
     }
+}
+
+/// Whitespace-separated tokens with their byte offsets.
+pub(crate) fn tokens(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let b = text.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < b.len() && b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i >= b.len() {
+            return None;
+        }
+        let start = i;
+        while i < b.len() && !b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        Some((start, &text[start..i]))
+    })
 }
 
 /// The host of a URL, lowercased, without credentials or port.

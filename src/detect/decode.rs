@@ -64,12 +64,6 @@ impl Encoding {
     }
 }
 
-/// A long run of printable ASCII without spaces: where base64, base32,
-/// hex and ascii85 live. One pass finds them all; the charset decides which
-/// decoders to try.
-static TOKEN: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[!-~]{16,}").unwrap());
-/// Hex bytes separated by spaces or colons (`49 67 6e …`).
-static SPACED_HEX: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?:[0-9a-fA-F]{2}[ :]){11,}[0-9a-fA-F]{2}").unwrap());
 /// An ascii85 block in its delimiters, which may hold whitespace.
 static ASCII85_BLOCK: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"<~[!-u\s]{10,}~>").unwrap());
 static PERCENT_RUN: LazyLock<Regex> =
@@ -79,6 +73,21 @@ static ESCAPE_RUN: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ENTITY_RUN: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?:&#[xX]?[0-9a-fA-F]{1,6};[^&<]{0,3}){4,}").unwrap());
+
+/// ROT13 forms of words injected text almost always holds (ignore,
+/// disregard, instruction, system, prompt, previous, forget, assistant,
+/// password, secret, reveal, execute).
+static ROT13_WORDS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)vtaber|qvfertneq|vafgehpgvba|flfgrz|cebzcg|cerivbhf|sbetrg|nffvfgnag|cnffjbeq|frperg|erirny|rkrphgr",
+    )
+    .unwrap()
+});
+
+/// The end of the text before the whitespace that precedes `at`.
+fn floor_ws(text: &str, at: usize) -> usize {
+    text[..at].trim_end().len()
+}
 
 /// A decoded layer found in some text.
 #[derive(Debug, Clone)]
@@ -335,18 +344,43 @@ pub fn layer(text: &str) -> Vec<Decoded> {
             out.push(Decoded { encoding, range, text: d });
         }
     };
-    for m in TOKEN.find_iter(text).take(MAX_CANDIDATES * 4) {
-        let t = m.as_str();
+    let mut spaced_hex = 0usize;
+    let mut spaced_from = 0;
+    for (start, t) in crate::entities::tokens(text) {
+        // Hex bytes separated by spaces (`49 67 6e …`): count the run here.
+        if t.len() == 2 && t.bytes().all(|c| c.is_ascii_hexdigit()) {
+            if spaced_hex == 0 {
+                spaced_from = start;
+            }
+            spaced_hex += 1;
+            continue;
+        } else if spaced_hex >= 12 {
+            let r = spaced_from..floor_ws(text, start);
+            push(Encoding::Hex, r.clone(), hex_run(&text[r]), &mut out);
+            spaced_hex = 0;
+        } else {
+            spaced_hex = 0;
+        }
+        if t.len() < MIN_RUN || !t.bytes().all(|c| c.is_ascii_graphic()) || out.len() >= MAX_CANDIDATES {
+            continue;
+        }
         let b = t.as_bytes();
-        let (start, end) = (m.start(), m.end());
+        let end = start + t.len();
         // Trim punctuation a sentence puts around a token.
-        let core = t.trim_matches(|c: char| matches!(c, '"' | '\'' | '(' | ')' | ',' | '.' | ':' | ';' | '<' | '>' | '[' | ']' | '`'));
+        let core = t.trim_matches(|c: char| {
+            matches!(c, '"' | '\'' | '(' | ')' | ',' | '.' | ':' | ';' | '<' | '>' | '[' | ']' | '`')
+        });
         let off = start + t.find(core).unwrap_or(0);
         let core_range = off..off + core.len();
         if core.len() >= MIN_RUN && core.bytes().all(|c| c.is_ascii_hexdigit()) {
             push(Encoding::Hex, core_range.clone(), hex_run(core), &mut out);
         }
-        if core.len() >= MIN_RUN && core.trim_end_matches('=').bytes().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'-' | b'_')) {
+        if core.len() >= MIN_RUN
+            && core
+                .trim_end_matches('=')
+                .bytes()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'-' | b'_'))
+        {
             push(Encoding::Base64, core_range.clone(), b64(core), &mut out);
             if core.trim_end_matches('=').bytes().all(|c| c.is_ascii_uppercase() || (b'2'..=b'7').contains(&c)) {
                 push(Encoding::Base32, core_range.clone(), b32(core), &mut out);
@@ -356,17 +390,48 @@ pub fn layer(text: &str) -> Vec<Decoded> {
             push(Encoding::Hex, start..end, hex_run(t), &mut out);
         }
         // ascii85 uses punctuation base64 never does.
-        if t.len() >= 30 && b.iter().all(|c| (b'!'..=b'u').contains(c)) && b.iter().filter(|c| matches!(c, b';' | b'<' | b'@' | b'^' | b'[' | b']' | b'\'' | b'"' | b'&' | b'(' | b')' | b'#' | b'!' | b'$' | b'%' | b'*' | b',' | b'.' | b':' | b'?' | b'`')).count() >= 3 {
+        if t.len() >= 30
+            && b.iter().all(|c| (b'!'..=b'u').contains(c))
+            && b.iter()
+                .filter(|c| {
+                    matches!(
+                        c,
+                        b';' | b'<'
+                            | b'@'
+                            | b'^'
+                            | b'['
+                            | b']'
+                            | b'\''
+                            | b'"'
+                            | b'&'
+                            | b'('
+                            | b')'
+                            | b'#'
+                            | b'!'
+                            | b'$'
+                            | b'%'
+                            | b'*'
+                            | b','
+                            | b'.'
+                            | b':'
+                            | b'?'
+                            | b'`'
+                    )
+                })
+                .count()
+                >= 3
+        {
             push(Encoding::Ascii85, start..end, a85(t), &mut out);
         }
+    }
+    if spaced_hex >= 12 {
+        let r = spaced_from..text.trim_end().len();
+        push(Encoding::Hex, r.clone(), hex_run(&text[r]), &mut out);
     }
     if text.contains("<~") {
         for m in ASCII85_BLOCK.find_iter(text).take(MAX_CANDIDATES) {
             push(Encoding::Ascii85, m.range(), a85(m.as_str()), &mut out);
         }
-    }
-    for m in SPACED_HEX.find_iter(text).take(MAX_CANDIDATES) {
-        push(Encoding::Hex, m.range(), hex_run(m.as_str()), &mut out);
     }
     if memchr::memchr(b'%', text.as_bytes()).is_some() {
         for m in PERCENT_RUN.find_iter(text).take(MAX_CANDIDATES) {
@@ -401,8 +466,9 @@ pub(crate) fn scan(text: &str) -> Vec<Hit> {
     for d in layer(text) {
         walk(&d, d.range.clone(), &[d.encoding], 1, &mut budget, &mut hits);
     }
-    // ROT13 of the whole text: only an exact rule match counts.
-    if text.len() <= MAX_DECODED && text.bytes().any(|b| b.is_ascii_alphabetic()) {
+    // ROT13 of the whole text, when it holds a ROT13 form of a word the
+    // rules look for: only an exact rule match counts.
+    if text.len() <= MAX_DECODED && ROT13_WORDS.is_match(text) {
         let r = rot13(text);
         for h in rules::scan_plain_text(&r) {
             if !h.obfuscated && h.severity >= Severity::Medium {

@@ -141,6 +141,21 @@ fn looks_like_data(v: &str) -> bool {
     (b64 && mixed) || (hex && v.len() >= 32 && v.len() != 32 && v.len() != 40 && v.len() != 64)
 }
 
+/// A hit for a link target taken from markup (no position of its own).
+pub(crate) fn judge_target(url: &str) -> Option<Hit> {
+    let (severity, rule, why) = judge(url.trim(), false)?;
+    Some(Hit {
+        code: Code::Exfiltration,
+        rule,
+        severity,
+        range: 0..0,
+        why,
+        obfuscated: false,
+        decoded: None,
+        quoted: false,
+    })
+}
+
 /// Hits for suspicious link targets in text (markdown and HTML).
 pub(crate) fn scan(text: &str) -> Vec<Hit> {
     let mut hits = Vec::new();

@@ -257,6 +257,7 @@ pub fn scan(doc: &Document, opts: &Options) -> Report {
             findings.push(place(part, h));
         }
     }
+    findings.extend(link_findings(doc).into_iter().filter(|f| !opts.ignore.contains(&f.code)));
     findings.sort_by(|a, b| b.severity.cmp(&a.severity).then(a.start.cmp(&b.start)).then(a.rule.cmp(&b.rule)));
     let (score, any_high) = score(&findings);
     let verdict = if any_high || score >= opts.block_at {
@@ -393,6 +394,35 @@ fn set_line_columns(doc: &Document, findings: &mut [Finding]) {
         findings[i].line = line;
         findings[i].column = cols + 1;
     }
+}
+
+/// Findings for link targets in markup (an image that loads a URL carrying
+/// data), placed where the URL is written in the input.
+fn link_findings(doc: &Document) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for url in &doc.links {
+        let Some(h) = links::judge_target(url) else { continue };
+        let at = memchr::memmem::find(&doc.raw, url.as_bytes());
+        let (start, end) = at.map_or((0, 0), |a| (a, a + url.len()));
+        out.push(Finding {
+            code: h.code,
+            rule: h.rule.to_string(),
+            severity: h.severity,
+            location: "link target".into(),
+            start,
+            end,
+            line: 0,
+            column: 0,
+            text: shown(url),
+            hidden: true,
+            hidden_by: Some(HiddenReason::Attribute),
+            why: h.why,
+            obfuscated: false,
+            decoded: None,
+            quoted: false,
+        });
+    }
+    out
 }
 
 /// The span holding a byte offset of a part's text.

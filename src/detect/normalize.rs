@@ -53,6 +53,15 @@ impl Normalized {
         }
     }
 
+    /// Append ASCII bytes lowercased, each mapped to its own source offset.
+    fn push_ascii_run(&mut self, run: &str, src: usize) {
+        let from = self.text.len();
+        self.text.push_str(run);
+        // Safe on a String: ASCII lowercase keeps it valid UTF-8.
+        self.text[from..].make_ascii_lowercase();
+        self.map.extend((src..src + run.len()).map(|x| x as u32));
+    }
+
     fn push(&mut self, c: char, src: usize) {
         let before = self.text.len();
         self.text.push(c);
@@ -93,19 +102,42 @@ pub fn plain(s: &str) -> Normalized {
     let mut out = Normalized { text: String::with_capacity(s.len()), map: Vec::with_capacity(s.len() + 1) };
     let mut last_space = true;
     if s.is_ascii() {
-        // Fast path: ASCII needs only lowercase, whitespace and markdown marks.
-        for (i, b) in s.bytes().enumerate() {
-            match b {
-                b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c' => {
-                    out.space(b == b'\n', i, &mut last_space);
-                }
-                b'*' | b'_' | b'~' if is_emphasis(s.as_bytes(), i) => {}
-                b'`' => out.push('\'', i),
-                _ => {
-                    out.push(b.to_ascii_lowercase() as char, i);
+        // Fast path: ASCII needs only lowercase, whitespace and markdown
+        // marks; runs of ordinary bytes are copied in bulk.
+        let b = s.as_bytes();
+        const SPECIAL: [bool; 256] = {
+            let mut t = [false; 256];
+            let set = b" \t\n\r\x0b\x0c*_~`";
+            let mut i = 0;
+            while i < set.len() {
+                t[set[i] as usize] = true;
+                i += 1;
+            }
+            t
+        };
+        let special = |c: u8| SPECIAL[c as usize];
+        let mut i = 0;
+        while i < b.len() {
+            let run = b[i..].iter().position(|&c| special(c)).unwrap_or(b.len() - i);
+            if run > 0 {
+                out.push_ascii_run(&s[i..i + run], i);
+                last_space = false;
+                i += run;
+                continue;
+            }
+            match b[i] {
+                b'*' | b'_' | b'~' if is_emphasis(b, i) => {}
+                b'*' | b'_' | b'~' => {
+                    out.push(b[i] as char, i);
                     last_space = false;
                 }
+                b'`' => {
+                    out.push('\'', i);
+                    last_space = false;
+                }
+                c => out.space(c == b'\n', i, &mut last_space),
             }
+            i += 1;
         }
         return out.finish(s.len());
     }
@@ -212,6 +244,21 @@ fn latin_lookalike(c: char) -> Option<char> {
         _ => None,
     }
 }
+
+/// Bytes that leetspeak reads as letters (a table: this test runs on every
+/// byte of ASCII text).
+const LEET_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    let set = b"013457 8@$|!";
+    let mut i = 0;
+    while i < set.len() {
+        if set[i] != b' ' {
+            t[set[i] as usize] = true;
+        }
+        i += 1;
+    }
+    t
+};
 
 /// Leetspeak digits and symbols read as letters inside a word.
 fn leet(c: char) -> Option<char> {
@@ -363,11 +410,26 @@ pub fn needs_folding(s: &str) -> bool {
         }
     }
     let b = s.as_bytes();
-    for i in 1..b.len().saturating_sub(1) {
-        let (p, c, n) = (b[i - 1], b[i], b[i + 1]);
+    for (i, &c) in b.iter().enumerate() {
+        if !LEET_BYTES[c as usize] && c != b' ' {
+            continue;
+        }
+        let p = if i > 0 { b[i - 1] } else { b' ' };
+        let n = b.get(i + 1).copied().unwrap_or(b' ');
+        if c == b' ' {
+            // " a b": two single letters between spaces start s p a c e d text.
+            if n.is_ascii_alphabetic()
+                && b.get(i + 2) == Some(&b' ')
+                && b.get(i + 3).is_some_and(u8::is_ascii_alphabetic)
+                && matches!(b.get(i + 4), Some(b' ') | None)
+            {
+                return true;
+            }
+            continue;
+        }
         // Letters and leet characters interleaved in a word ("h3llo",
         // "1gn0re"), not "v1", "10am" or "sha256".
-        if leet(c as char).is_some() && (p.is_ascii_alphabetic() || n.is_ascii_alphabetic()) {
+        if p.is_ascii_alphabetic() || n.is_ascii_alphabetic() {
             let a = b[..i].iter().rposition(|x| x.is_ascii_whitespace()).map_or(0, |x| x + 1);
             let z = b[i..].iter().position(|x| x.is_ascii_whitespace()).map_or(b.len(), |x| i + x);
             let mut last: Option<bool> = None;
@@ -375,7 +437,7 @@ pub fn needs_folding(s: &str) -> bool {
             for &x in &b[a..z] {
                 let class = if x.is_ascii_alphabetic() {
                     Some(true)
-                } else if leet(x as char).is_some() {
+                } else if LEET_BYTES[x as usize] {
                     Some(false)
                 } else {
                     None
@@ -390,15 +452,6 @@ pub fn needs_folding(s: &str) -> bool {
             if switches >= 2 {
                 return true;
             }
-        }
-        // "a b c d": a letter between spaces, followed by another.
-        if c.is_ascii_alphabetic()
-            && p == b' '
-            && n == b' '
-            && b.get(i + 2).is_some_and(u8::is_ascii_alphabetic)
-            && b.get(i + 3) == Some(&b' ')
-        {
-            return true;
         }
     }
     false

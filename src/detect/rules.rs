@@ -361,7 +361,41 @@ pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "fake_boundary.end_of_content",
             FakeBoundary,
             Medium,
-            ["end of email", "end of the email", "end the email", "end of document", "end of the document", "end the document", "end of content", "end of the content", "end the content", "end of context", "end of the context", "end the context", "end of input", "end of the input", "end the input", "end of data", "end of the data", "end the data", "end of user", "end of the user", "end the user", "end of untrusted", "end of the untrusted", "end the untrusted", "end of search", "end of the search", "end the search", "end of tool output", "end of the tool output", "end the tool output", "end of file", "end of the file", "end the file"],
+            [
+                "end of email",
+                "end of the email",
+                "end the email",
+                "end of document",
+                "end of the document",
+                "end the document",
+                "end of content",
+                "end of the content",
+                "end the content",
+                "end of context",
+                "end of the context",
+                "end the context",
+                "end of input",
+                "end of the input",
+                "end the input",
+                "end of data",
+                "end of the data",
+                "end the data",
+                "end of user",
+                "end of the user",
+                "end the user",
+                "end of untrusted",
+                "end of the untrusted",
+                "end the untrusted",
+                "end of search",
+                "end of the search",
+                "end the search",
+                "end of tool output",
+                "end of the tool output",
+                "end the tool output",
+                "end of file",
+                "end of the file",
+                "end the file"
+            ],
             r"\b(?:end of|end the) (?:the )?(?:email|document|content|context|input|data|user (?:input|message)|untrusted (?:content|data)|search results?|tool output|file)\b.{0,80}\b(?:new|now|instructions?|system|assistant|task|you (?:must|should|will))\b",
             "pretends the content ended and something else begins"
         ),
@@ -370,7 +404,112 @@ pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "addressed_to_ai.direct",
             AddressedToAi,
             High,
-            ["ai:", "ai,", "ai!", "ai -", "ai :", "ai assistant:", "ai assistant,", "ai assistant!", "ai assistant -", "ai assistant :", "ai agent:", "ai agent,", "ai agent!", "ai agent -", "ai agent :", "ai model:", "ai model,", "ai model!", "ai model -", "ai model :", "assistant:", "assistant,", "assistant!", "assistant -", "assistant :", "agent:", "agent,", "agent!", "agent -", "agent :", "language model:", "language model,", "language model!", "language model -", "language model :", "llm:", "llm,", "llm!", "llm -", "llm :", "chatgpt:", "chatgpt,", "chatgpt!", "chatgpt -", "chatgpt :", "claude:", "claude,", "claude!", "claude -", "claude :", "gpt:", "gpt,", "gpt!", "gpt -", "gpt :", "copilot:", "copilot,", "copilot!", "copilot -", "copilot :", "gemini:", "gemini,", "gemini!", "gemini -", "gemini :", "chatbot:", "chatbot,", "chatbot!", "chatbot -", "chatbot :", "bot:", "bot,", "bot!", "bot -", "bot :", "assistants:", "assistants,", "assistants!", "assistants -", "assistants :", "agents:", "agents,", "agents!", "agents -", "agents :", "bots:", "bots,", "bots!", "bots -", "bots :", "llms:", "llms,", "llms!", "llms -", "llms :", "reading this", "processing this", "summarizing this", "summarising this", "parsing this", "reviewing this", "handling this", "that reads", "that processes"],
+            [
+                "ai:",
+                "ai,",
+                "ai!",
+                "ai -",
+                "ai :",
+                "ai assistant:",
+                "ai assistant,",
+                "ai assistant!",
+                "ai assistant -",
+                "ai assistant :",
+                "ai agent:",
+                "ai agent,",
+                "ai agent!",
+                "ai agent -",
+                "ai agent :",
+                "ai model:",
+                "ai model,",
+                "ai model!",
+                "ai model -",
+                "ai model :",
+                "assistant:",
+                "assistant,",
+                "assistant!",
+                "assistant -",
+                "assistant :",
+                "agent:",
+                "agent,",
+                "agent!",
+                "agent -",
+                "agent :",
+                "language model:",
+                "language model,",
+                "language model!",
+                "language model -",
+                "language model :",
+                "llm:",
+                "llm,",
+                "llm!",
+                "llm -",
+                "llm :",
+                "chatgpt:",
+                "chatgpt,",
+                "chatgpt!",
+                "chatgpt -",
+                "chatgpt :",
+                "claude:",
+                "claude,",
+                "claude!",
+                "claude -",
+                "claude :",
+                "gpt:",
+                "gpt,",
+                "gpt!",
+                "gpt -",
+                "gpt :",
+                "copilot:",
+                "copilot,",
+                "copilot!",
+                "copilot -",
+                "copilot :",
+                "gemini:",
+                "gemini,",
+                "gemini!",
+                "gemini -",
+                "gemini :",
+                "chatbot:",
+                "chatbot,",
+                "chatbot!",
+                "chatbot -",
+                "chatbot :",
+                "bot:",
+                "bot,",
+                "bot!",
+                "bot -",
+                "bot :",
+                "assistants:",
+                "assistants,",
+                "assistants!",
+                "assistants -",
+                "assistants :",
+                "agents:",
+                "agents,",
+                "agents!",
+                "agents -",
+                "agents :",
+                "bots:",
+                "bots,",
+                "bots!",
+                "bots -",
+                "bots :",
+                "llms:",
+                "llms,",
+                "llms!",
+                "llms -",
+                "llms :",
+                "reading this",
+                "processing this",
+                "summarizing this",
+                "summarising this",
+                "parsing this",
+                "reviewing this",
+                "handling this",
+                "that reads",
+                "that processes"
+            ],
             r"\b(?:dear |hey |hi |hello |attention,? |note (?:to|for) (?:the )?|message (?:to|for) (?:the )?|instructions? (?:to|for) (?:the )?|to (?:the |any )?)?(?:ai|ai assistant|ai agent|ai model|assistant|agent|language model|llm|chatgpt|claude|gpt(?:-?\d[a-z0-9.]*)?|copilot|gemini|chatbot|bot)(?:s)?(?: (?:reading|processing|summari[sz]ing|parsing|reviewing|handling|that (?:reads|processes))(?: this)?(?: (?:email|message|page|document|text|file))?)?\s?[:,!-]+ (?:please |you must |you should |now |first |also |kindly |immediately )?(?:ignore|disregard|forget|forward|send|email|reply|respond|tell|say|include|add|append|visit|open|click|download|run|execute|call|delete|remove|transfer|pay|upload|post|share|write|print|output|summari[sz]e|recommend|rate|mention|do|don't|never|always|make|set|change|grant|approve|confirm|create|book|invite|fetch|read|list|copy|move|rename|update|give|provide|show|reveal|disclose|use|stop|keep|treat|follow|obey|comply|translate)\b",
             "addresses the AI reading the content and gives it an order"
         ),
@@ -378,7 +517,47 @@ pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "addressed_to_ai.role_line",
             AddressedToAi,
             High,
-            ["ai:", "ai,", "ai :", "ai assistant:", "ai assistant,", "ai assistant :", "ai agent:", "ai agent,", "ai agent :", "ai model:", "ai model,", "ai model :", "assistant:", "assistant,", "assistant :", "agent:", "agent,", "agent :", "llm:", "llm,", "llm :", "language model:", "language model,", "language model :", "chatbot:", "chatbot,", "chatbot :", "bot:", "bot,", "bot :", "assistants:", "assistants,", "assistants :", "agents:", "agents,", "agents :", "bots:", "bots,", "bots :"],
+            [
+                "ai:",
+                "ai,",
+                "ai :",
+                "ai assistant:",
+                "ai assistant,",
+                "ai assistant :",
+                "ai agent:",
+                "ai agent,",
+                "ai agent :",
+                "ai model:",
+                "ai model,",
+                "ai model :",
+                "assistant:",
+                "assistant,",
+                "assistant :",
+                "agent:",
+                "agent,",
+                "agent :",
+                "llm:",
+                "llm,",
+                "llm :",
+                "language model:",
+                "language model,",
+                "language model :",
+                "chatbot:",
+                "chatbot,",
+                "chatbot :",
+                "bot:",
+                "bot,",
+                "bot :",
+                "assistants:",
+                "assistants,",
+                "assistants :",
+                "agents:",
+                "agents,",
+                "agents :",
+                "bots:",
+                "bots,",
+                "bots :"
+            ],
             r"(?:^|\n|[.!?] )(?:dear |hey |hi |hello |attention |note to (?:the )?)?(?:ai|ai assistant|ai agent|ai model|assistant|agent|llm|language model|chatbot|bot)s?\s?[:,] .{0,100}?\b(?:ignore|disregard|forget|forward|send|e-?mail|reply|respond|tell|say|include|add|append|visit|open|click|download|run|execute|call|delete|remove|transfer|pay|upload|post|share|write|print|output|recommend|rate|mention|accept|decline|approve|grant|confirm|create|book|invite|fetch|copy|move|update|give|provide|show|reveal|disclose|use|stop|keep|treat|follow|obey|comply)\b",
             "speaks to the AI reading the content and gives it an order"
         ),
@@ -577,7 +756,47 @@ pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "action_request.destructive",
             ActionRequest,
             High,
-            ["delete all", "delete every", "delete each", "delete the entire", "delete the whole", "remove all", "remove every", "remove each", "remove the entire", "remove the whole", "erase all", "erase every", "erase each", "erase the entire", "erase the whole", "wipe all", "wipe every", "wipe each", "wipe the entire", "wipe the whole", "destroy all", "destroy every", "destroy each", "destroy the entire", "destroy the whole", "purge all", "purge every", "purge each", "purge the entire", "purge the whole", "drop all", "drop every", "drop each", "drop the entire", "drop the whole", "rm -", "drop table", "drop database", "delete the file with id"],
+            [
+                "delete all",
+                "delete every",
+                "delete each",
+                "delete the entire",
+                "delete the whole",
+                "remove all",
+                "remove every",
+                "remove each",
+                "remove the entire",
+                "remove the whole",
+                "erase all",
+                "erase every",
+                "erase each",
+                "erase the entire",
+                "erase the whole",
+                "wipe all",
+                "wipe every",
+                "wipe each",
+                "wipe the entire",
+                "wipe the whole",
+                "destroy all",
+                "destroy every",
+                "destroy each",
+                "destroy the entire",
+                "destroy the whole",
+                "purge all",
+                "purge every",
+                "purge each",
+                "purge the entire",
+                "purge the whole",
+                "drop all",
+                "drop every",
+                "drop each",
+                "drop the entire",
+                "drop the whole",
+                "rm -",
+                "drop table",
+                "drop database",
+                "delete the file with id"
+            ],
             r"\b(?:delete|remove|erase|wipe|destroy|purge|drop) (?:all|every|each|the entire|the whole|all of (?:the|my|your))(?: [a-z0-9'-]+){0,3} (?:files?|emails?|messages?|data|records|database|tables?|repositor(?:y|ies)|repos?|branch(?:es)?|backups?|folders?|directories|accounts?|users?|history|logs)\b|\brm -(?:rf|fr|r) (?:/|~|\$home|\*|\.)|\bdrop (?:table|database)\b|\bdelete the file with id\b",
             "tells the reader to destroy data"
         ),
@@ -741,7 +960,26 @@ static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
             }
         }
     }
-    let ac = AhoCorasick::new(&keys).expect("rule keys compile");
+    // Non-overlapping leftmost-longest search is several times faster than
+    // an overlapping one; a key found then stands for every key inside it,
+    // so it wakes their rules too.
+    let ac = AhoCorasick::builder()
+        .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+        .match_kind(aho_corasick::MatchKind::LeftmostLongest)
+        .build(&keys)
+        .expect("rule keys compile");
+    let direct = key_rules.clone();
+    for (i, k) in keys.iter().enumerate() {
+        for (j, inner) in keys.iter().enumerate() {
+            if i != j && k.contains(inner) {
+                for &r in &direct[j] {
+                    if !key_rules[i].contains(&r) {
+                        key_rules[i].push(r);
+                    }
+                }
+            }
+        }
+    }
     let regexes = RULES.iter().map(|_| std::sync::OnceLock::new()).collect();
     Compiled { keys: ac, key_rules, regexes }
 });
@@ -825,7 +1063,7 @@ pub fn matches(text: &str) -> Vec<Match> {
     // Windows per rule, merged as they are added (hits come in order).
     let mut windows: Vec<Vec<Range<usize>>> = vec![Vec::new(); RULES.len()];
     let bytes = text.as_bytes();
-    for m in c.keys.find_overlapping_iter(text) {
+    for m in c.keys.find_iter(text) {
         if m.len() <= SHORT_KEY && bytes[m.start()].is_ascii_alphanumeric() {
             // Whole words only ("ai", not "said" or "air"; "bot" or "bots").
             let before = m.start() > 0 && bytes[m.start() - 1].is_ascii_alphanumeric();
@@ -989,7 +1227,9 @@ fn hit(text: &str, code: &CodeRegions, base: usize, n: &Normalized, m: &Match, o
     let r = n.source_range(m.range.clone());
     // Matches may start with the line break before a line; the match is
     // where its first word is.
-    let lead = text[base + r.start..base + r.end].len() - text[base + r.start..base + r.end].trim_start().len();
+    let written = &text[base + r.start..base + r.end];
+    let lead =
+        written.len() - written.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '.' | '!' | '?')).len();
     let range = base + r.start + lead..base + r.end;
     let quoted = is_quoted(before, &n.text[m.range.clone()], after) || code.contains(text, range.start);
     Some(Hit {
