@@ -1068,8 +1068,8 @@ pub fn matches(text: &str) -> Vec<Match> {
             // Whole words only ("ai", not "said" or "air"; "bot" or "bots").
             let before = m.start() > 0 && bytes[m.start() - 1].is_ascii_alphanumeric();
             let next = bytes.get(m.end()).copied();
-            let after = next.is_some_and(|b| b.is_ascii_alphanumeric())
-                && !(next == Some(b's') && !bytes.get(m.end() + 1).is_some_and(u8::is_ascii_alphanumeric));
+            let plural_s = next == Some(b's') && !bytes.get(m.end() + 1).is_some_and(u8::is_ascii_alphanumeric);
+            let after = next.is_some_and(|b| b.is_ascii_alphanumeric()) && !plural_s;
             let last = bytes[m.end() - 1];
             if before || (after && last.is_ascii_alphanumeric()) {
                 continue;
