@@ -10,7 +10,9 @@ pub mod detect;
 pub mod document;
 pub mod email;
 pub mod entities;
+pub mod fence;
 pub mod format;
+pub mod gate;
 pub mod html;
 pub mod invisible;
 pub mod report;
@@ -19,3 +21,4 @@ pub mod testing;
 
 pub use document::{Document, Input, ReadError};
 pub use format::{CheckReport, Stamp, WrapError, WrapOptions, WrapperReport, check_bytes, check_reader, wrap_bytes};
+pub use gate::{Decision, Guard, Policy};

@@ -3,10 +3,12 @@
 
 use std::ffi::OsString;
 use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
+use inertbox::Document;
 use inertbox::checkrun;
 use inertbox::document::{Input, lossy};
 use inertbox::format::{self, COLLISION_WARNING, WrapError, WrapOptions};
@@ -75,6 +77,37 @@ enum Cmd {
         after_help = "Examples:\n  inertbox scan message.eml && echo clean\n  curl -s https://example.com | inertbox scan --type html -\n  inertbox scan --json issue.md | jq .verdict\n  inertbox scan --format sarif docs/*.md > scan.sarif"
     )]
     Scan(ScanArgs),
+    /// Fence untrusted content for a prompt with a nonce it cannot forge
+    #[command(
+        long_about = "Wrap untrusted content for a prompt: <untrusted-content nonce=\"N\" source=\"LABEL\" \
+            risk=\"allow|review|block\"> … </untrusted-content nonce=\"N\">. The nonce comes from the OS \
+            random source (18 alphanumeric characters, over 100 bits). Inside: the visible text of each part \
+            (an email's From/To/Date/Subject first); hidden text removed (or kept and labelled with \
+            --keep-hidden); invisible characters and terminal escapes stripped; anything that looks like a \
+            boundary (this tag in any spelling, chat-template tokens, prompt-section tags, role JSON, INERTBOX \
+            anchors) defused with visible substitutes, no word removed.\n\n\
+            Modes: tags (default); datamark (every space becomes U+02C6, so injected text cannot pass as \
+            text outside); base64 (the content encoded: the strongest isolation).\n\n\
+            Exit codes: 0 fenced (whatever the risk); 2 could not run.",
+        after_help = "Examples:\n  inertbox fence message.eml --source \"email from Dana\"\n  inertbox fence page.html --instructions --mode datamark\n  inertbox fence --inline \"$SUBJECT\""
+    )]
+    Fence(FenceArgs),
+    /// Decide allow / confirm / block for a tool call after untrusted content was read
+    #[command(
+        long_about = "Decide whether an agent's tool call may run. The tool's category comes from its name \
+            (send_draft is send, create_draft draft, create_event send; unknown counts as send; policy can \
+            name tools), its targets from its arguments (addresses, links, domains, phone and account \
+            numbers). Before any untrusted content everything is allowed; after, DESIGN.md's table applies: \
+            read/organize/write/draft allow; browse confirms after an injection; send, destructive, \
+            financial, access, execute and unknown confirm (block after an injection); an action aimed at \
+            an address or link only the content mentioned confirms (blocks after an injection); a link \
+            nobody gave the model with data in its query confirms.\n\n\
+            Content files given here count as read. --session FILE keeps the ledger (what was read, what \
+            the user trusted) between runs; fence and scan add to it with their own --session.\n\n\
+            Exit codes: 0 allow; 1 confirm or block; 2 could not run (bad JSON, bad policy, corrupt session).",
+        after_help = "Examples:\n  inertbox gate --call '{\"tool\":\"send_email\",\"args\":{\"to\":\"x@evil.test\"}}' message.eml\n  inertbox gate --session s.json --trust \"mail the report to me@corp.example\" --call @call.json\n  inertbox gate --session s.json --reset"
+    )]
+    Gate(GateArgs),
 }
 
 #[derive(Args)]
@@ -138,6 +171,91 @@ struct ScanArgs {
     /// Refuse inputs larger than this many bytes
     #[arg(long, value_name = "N", env = "INERTBOX_MAX_BYTES", default_value_t = inertbox::detect::DEFAULT_MAX_BYTES)]
     max_bytes: u64,
+    /// Record what was scanned as read in this session file (for `gate`)
+    #[arg(long, value_name = "FILE")]
+    session: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct FenceArgs {
+    /// Content to fence; `-` or nothing reads stdin
+    #[arg(value_name = "FILE", conflicts_with = "inline")]
+    file: Option<OsString>,
+    /// Source label for the fence (default: the path, or `-`)
+    #[arg(long, value_name = "LABEL")]
+    source: Option<OsString>,
+    /// Isolation inside the fence
+    #[arg(long, value_enum, default_value_t = ModeArg::Tags)]
+    mode: ModeArg,
+    /// Keep hidden text, labelled as hidden, instead of removing it
+    #[arg(long)]
+    keep_hidden: bool,
+    /// Print the system-prompt text for this nonce and mode before the fence
+    #[arg(long)]
+    instructions: bool,
+    /// Print {text, instructions, nonce, scan} as JSON
+    #[arg(long)]
+    json: bool,
+    /// Render target for the fenced content
+    #[arg(long, value_enum, default_value_t = RenderArg::Xml)]
+    format: RenderArg,
+    /// What the input is; auto sniffs mail headers and markup
+    #[arg(long = "type", value_enum, default_value_t = KindArg::Auto)]
+    kind: KindArg,
+    /// Record the content as read in this session file (for `gate`)
+    #[arg(long, value_name = "FILE")]
+    session: Option<PathBuf>,
+    /// Neutralise a short span (a subject line, a file name) instead of fencing a file
+    #[arg(long, value_name = "TEXT")]
+    inline: Option<OsString>,
+    /// Refuse inputs larger than this many bytes
+    #[arg(long, value_name = "N", env = "INERTBOX_MAX_BYTES", default_value_t = inertbox::detect::DEFAULT_MAX_BYTES)]
+    max_bytes: u64,
+}
+
+#[derive(Args)]
+struct GateArgs {
+    /// The tool call: JSON {"tool": NAME, "args": {...}} (or name/arguments, name/input); `@FILE` reads a file, `-` stdin
+    #[arg(long, value_name = "JSON")]
+    call: Option<String>,
+    /// Untrusted content the agent read (counted as read before the call is judged)
+    #[arg(value_name = "CONTENT")]
+    content: Vec<OsString>,
+    /// Policy file (JSON; see README)
+    #[arg(long, value_name = "FILE")]
+    policy: Option<PathBuf>,
+    /// Session file shared with fence/scan/hooks (locked, replaced atomically)
+    #[arg(long, value_name = "FILE")]
+    session: Option<PathBuf>,
+    /// Text the user typed or vouches for (its addresses and links become trusted); repeatable
+    #[arg(long, value_name = "TEXT")]
+    trust: Vec<String>,
+    /// Print {decision, category, reasons, targets} as JSON
+    #[arg(long)]
+    json: bool,
+    /// Forget one read content (by id) from the session
+    #[arg(long, value_name = "ID", requires = "session")]
+    forget: Vec<String>,
+    /// Empty the session
+    #[arg(long, requires = "session")]
+    reset: bool,
+    /// Refuse content larger than this many bytes
+    #[arg(long, value_name = "N", env = "INERTBOX_MAX_BYTES", default_value_t = inertbox::detect::DEFAULT_MAX_BYTES)]
+    max_bytes: u64,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ModeArg {
+    Tags,
+    Datamark,
+    Base64,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum RenderArg {
+    Xml,
+    Markdown,
+    Json,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -167,7 +285,173 @@ fn main() -> ExitCode {
         Cmd::Wrap(a) => run_wrap(a),
         Cmd::Check(a) => run_check(a),
         Cmd::Scan(a) => run_scan(a),
+        Cmd::Fence(a) => run_fence(a),
+        Cmd::Gate(a) => run_gate(a),
     }
+}
+
+fn kind_of(k: KindArg) -> inertbox::document::Kind {
+    use inertbox::document::Kind;
+    match k {
+        KindArg::Auto => Kind::Auto,
+        KindArg::Email => Kind::Email,
+        KindArg::Html => Kind::Html,
+        KindArg::Text => Kind::Text,
+    }
+}
+
+/// Write data to stdout in one go; a closed pipe is quiet and keeps `code`.
+fn emit(out: &[u8], code: ExitCode) -> ExitCode {
+    match io::stdout().lock().write_all(out) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => fail(&format!("cannot write output: {e}")),
+        _ => code,
+    }
+}
+
+/// Record documents as read in a session file.
+fn record(session: &Path, docs: &[(inertbox::Document, inertbox::detect::Verdict)]) -> Result<Vec<String>, String> {
+    let (file, mut ledger) = inertbox::gate::SessionFile::open(session).map_err(|e| e.to_string())?;
+    let mut ids = Vec::new();
+    for (doc, verdict) in docs {
+        let sender = doc.email.as_ref().map(|e| inertbox::gate::addresses(&e.from)).unwrap_or_default();
+        ids.push(ledger.add_read(&doc.source, *verdict, doc.entities.clone(), sender));
+    }
+    file.save(&ledger).map_err(|e| e.to_string())?;
+    Ok(ids)
+}
+
+fn run_fence(a: FenceArgs) -> ExitCode {
+    use inertbox::fence;
+    if let Some(text) = &a.inline {
+        let mut out = fence::inline(&lossy(text));
+        out.push('\n');
+        return emit(out.as_bytes(), ExitCode::SUCCESS);
+    }
+    let input = Input::from_arg(a.file.as_deref());
+    let source = a.source.as_ref().map(lossy);
+    let doc = match Document::read_and_load(&input, kind_of(a.kind), Some(a.max_bytes), source) {
+        Ok(d) => d,
+        Err(e) => return fail(&e.to_string()),
+    };
+    let report = inertbox::detect::scan(&doc, &inertbox::detect::Options::default());
+    let mode = match a.mode {
+        ModeArg::Tags => fence::Mode::Tags,
+        ModeArg::Datamark => fence::Mode::Datamark,
+        ModeArg::Base64 => fence::Mode::Base64,
+    };
+    let render = match a.format {
+        RenderArg::Xml => fence::Render::Xml,
+        RenderArg::Markdown => fence::Render::Markdown,
+        RenderArg::Json => fence::Render::Json,
+    };
+    let verdict = report.verdict;
+    let opts = fence::Options { source: doc.source.clone(), mode, keep_hidden: a.keep_hidden, render };
+    let fenced = match fence::fence(&doc, report, &opts) {
+        Ok(f) => f,
+        Err(e) => return fail(&e.to_string()),
+    };
+    if let Some(session) = &a.session
+        && let Err(e) = record(session, &[(doc, verdict)])
+    {
+        return fail(&e);
+    }
+    let out = if a.json {
+        let mut s = serde_json::to_string_pretty(&fenced).expect("fence serializes");
+        s.push('\n');
+        s
+    } else if a.instructions {
+        format!("{}\n{}", fenced.instructions, fenced.text)
+    } else {
+        fenced.text
+    };
+    emit(out.as_bytes(), ExitCode::SUCCESS)
+}
+
+/// `--call` text: inline JSON, `@FILE`, or `-` for stdin.
+fn call_text(arg: &str) -> Result<String, String> {
+    if arg == "-" {
+        let mut s = String::new();
+        io::Read::read_to_string(&mut io::stdin(), &mut s)
+            .map_err(|e| format!("cannot read the call from stdin: {e}"))?;
+        Ok(s)
+    } else if let Some(path) = arg.strip_prefix('@') {
+        std::fs::read_to_string(path).map_err(|e| format!("cannot read the call from {path:?}: {e}"))
+    } else {
+        Ok(arg.to_string())
+    }
+}
+
+fn run_gate(a: GateArgs) -> ExitCode {
+    use inertbox::gate::{self, Decision, Ledger, Policy, SessionFile};
+    let policy = match &a.policy {
+        Some(p) => match Policy::load(p) {
+            Ok(p) => p,
+            Err(e) => return fail(&e.to_string()),
+        },
+        None => Policy::default(),
+    };
+    if a.call.is_none() && a.forget.is_empty() && !a.reset {
+        return fail("gate needs --call JSON (or --forget ID / --reset with --session); see --help");
+    }
+    let call = match a.call.as_deref().map(call_text) {
+        Some(Ok(t)) => match gate::parse_call(&t) {
+            Ok(c) => Some(c),
+            Err(e) => return fail(&e.to_string()),
+        },
+        Some(Err(e)) => return fail(&e),
+        None => None,
+    };
+    // Content given here counts as read.
+    let mut docs = Vec::new();
+    for c in &a.content {
+        let input = Input::from_arg(Some(c));
+        match Document::read_and_load(&input, inertbox::document::Kind::Auto, Some(a.max_bytes), None) {
+            Ok(d) => {
+                let v = inertbox::detect::scan(&d, &inertbox::detect::Options::default()).verdict;
+                docs.push((d, v));
+            }
+            Err(e) => return fail(&e.to_string()),
+        }
+    }
+    let (session, mut ledger) = match &a.session {
+        Some(p) => match SessionFile::open(p) {
+            Ok((f, l)) => (Some(f), l),
+            Err(e) => return fail(&e.to_string()),
+        },
+        None => (None, Ledger::default()),
+    };
+    if a.reset {
+        ledger.reset();
+    }
+    for id in &a.forget {
+        if !ledger.forget(id) {
+            return fail(&format!("--forget: no read content with id {id:?} in the session"));
+        }
+    }
+    for (d, v) in &docs {
+        let sender = d.email.as_ref().map(|e| gate::addresses(&e.from)).unwrap_or_default();
+        ledger.add_read(&d.source, *v, d.entities.clone(), sender);
+    }
+    for t in &a.trust {
+        ledger.trust_text(t);
+    }
+    if let Some(f) = &session
+        && let Err(e) = f.save(&ledger)
+    {
+        return fail(&e.to_string());
+    }
+    drop(session);
+    let Some(call) = call else { return ExitCode::SUCCESS };
+    let outcome = gate::decide(&call, &ledger, &policy);
+    let code = if outcome.decision == Decision::Allow { ExitCode::SUCCESS } else { ExitCode::from(1) };
+    let out = if a.json {
+        let mut s = serde_json::to_string_pretty(&outcome).expect("outcome serializes");
+        s.push('\n');
+        s
+    } else {
+        gate::summary(&outcome)
+    };
+    emit(out.as_bytes(), code)
 }
 
 fn run_scan(a: ScanArgs) -> ExitCode {
@@ -209,6 +493,18 @@ fn run_scan(a: ScanArgs) -> ExitCode {
         Ok(r) => r,
         Err(e) => return fail(&e.to_string()),
     };
+    if let Some(session) = &a.session {
+        let recorded = inertbox::gate::SessionFile::open(session).and_then(|(file, mut ledger)| {
+            for (_, r) in &reports {
+                let sender = r.email.as_ref().map(|e| inertbox::gate::addresses(&e.from)).unwrap_or_default();
+                ledger.add_read(&r.source, r.verdict, r.entities.clone(), sender);
+            }
+            file.save(&ledger)
+        });
+        if let Err(e) = recorded {
+            return fail(&e.to_string());
+        }
+    }
     let format = if a.json { ScanFormat::Json } else { a.format.unwrap_or(ScanFormat::Human) };
     let out = match format {
         ScanFormat::Human => reports.iter().map(|(_, r)| inertbox::report::human(r)).collect::<Vec<_>>().join("\n"),

@@ -2,6 +2,8 @@
 
 mod check;
 mod common;
+mod fence;
+mod gate;
 mod props;
 mod scan;
 mod wrap;
