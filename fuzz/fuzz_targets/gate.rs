@@ -1,0 +1,20 @@
+#![no_main]
+//! The call and policy parsers are total, and deciding any parsed call
+//! against any parsed policy never panics.
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let text = String::from_utf8_lossy(data);
+    let (a, b) = text.split_at(text.len() / 2);
+    let policy = inertbox::gate::Policy::from_json(a, "fuzz").unwrap_or_default();
+    if let Ok(call) = inertbox::gate::parse_call(b) {
+        let mut ledger = inertbox::gate::Ledger::default();
+        ledger.add_read("fuzz", inertbox::detect::Verdict::Block, Vec::new(), vec!["x@y.test".into()]);
+        ledger.trust_text(a);
+        let _ = inertbox::gate::decide(&call, &ledger, &policy);
+    }
+    if let Ok(call) = inertbox::gate::parse_call(&text) {
+        let _ = inertbox::gate::decide(&call, &inertbox::gate::Ledger::default(), &policy);
+    }
+});
