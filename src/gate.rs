@@ -888,9 +888,23 @@ pub fn decide(call: &Call, ledger: &Ledger, policy: &Policy) -> Outcome {
                                 list(&specific.iter().collect::<Vec<_>>())
                             ));
                         }
+                    } else if c == Category::Execute && injected && is_local_command(call) {
+                        raise(
+                            &mut decision,
+                            Decision::Confirm,
+                            format!(
+                                "a local command (no network, no deletion, nothing the content named) after {state}"
+                            ),
+                            &mut reasons,
+                        );
                     } else {
                         let d = if injected { Decision::Block } else { Decision::Confirm };
-                        raise(&mut decision, d, format!("a {} call after {state}", c.as_str()), &mut reasons);
+                        raise(
+                            &mut decision,
+                            d,
+                            format!("{} {} call after {state}", article(c), c.as_str()),
+                            &mut reasons,
+                        );
                     }
                 }
                 _ => {}
@@ -925,6 +939,25 @@ pub fn decide(call: &Call, ledger: &Ledger, policy: &Policy) -> Outcome {
         });
     }
     Outcome { decision, tool: call.tool.clone(), category, reasons, targets }
+}
+
+/// Commands that reach the network, delete, escalate or run downloaded or
+/// decoded code.
+static RISKY_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:curl|wget|nc|ncat|netcat|ssh|scp|sftp|rsync|ftp|telnet|socat|iwr|invoke-webrequest|invoke-restmethod|sudo|su|doas|rm|rmdir|dd|mkfs|shred|chmod|chown|crontab|eval|exec|base64|openssl|gpg|mail|sendmail|git\s+push|git\s+remote|npm\s+publish|cargo\s+publish|docker\s+push|kubectl|aws|gcloud|az)\b|\|\s*(?:ba|z|da)?sh\b|>\s*/|/dev/tcp|://|@[a-z0-9-]+\.|\$\(|`").unwrap()
+});
+
+/// A command that stays on the machine and in the project: no network, no
+/// deletion, no escalation, no code fetched or decoded on the fly.
+fn is_local_command(call: &Call) -> bool {
+    let mut texts = Vec::new();
+    strings(&call.args, 0, &mut texts);
+    !texts.is_empty() && !texts.iter().any(|t| RISKY_COMMAND.is_match(&fold_confusables(t).0))
+}
+
+/// "a" or "an" before a category's name.
+fn article(c: Category) -> &'static str {
+    if matches!(c.as_str().as_bytes()[0], b'a' | b'e' | b'i' | b'o' | b'u') { "an" } else { "a" }
 }
 
 fn list(ts: &[&&Target]) -> String {

@@ -13,11 +13,14 @@ pub mod entities;
 pub mod fence;
 pub mod format;
 pub mod gate;
+pub mod hook;
 pub mod html;
 pub mod invisible;
+pub mod mcp;
 pub mod report;
 #[doc(hidden)]
 pub mod testing;
+pub mod unwrap;
 
 pub use document::{Document, Input, ReadError};
 pub use format::{CheckReport, Stamp, WrapError, WrapOptions, WrapperReport, check_bytes, check_reader, wrap_bytes};

@@ -108,6 +108,71 @@ enum Cmd {
         after_help = "Examples:\n  inertbox gate --call '{\"tool\":\"send_email\",\"args\":{\"to\":\"x@evil.test\"}}' message.eml\n  inertbox gate --session s.json --trust \"mail the report to me@corp.example\" --call @call.json\n  inertbox gate --session s.json --reset"
     )]
     Gate(GateArgs),
+    /// Serve the tools to an agent over MCP (stdio)
+    #[command(
+        long_about = "Run a Model Context Protocol server over stdio (JSON-RPC 2.0, one JSON message per line; \
+            protocol versions 2025-06-18, 2025-03-26 and 2024-11-05). Tools: fence_content, check_action, \
+            scan_content, reset_session. The session ledger lives in memory for the life of the process.",
+        after_help = "Claude Code: claude mcp add inertbox -- inertbox mcp"
+    )]
+    Mcp(McpArgs),
+    /// Answer agent hook events (Claude Code: UserPromptSubmit, PostToolUse, PreToolUse)
+    #[command(subcommand)]
+    Hook(HookCmd),
+    /// Print the first JSON object or array in a model's reply
+    #[command(
+        long_about = "Read a model's reply and print the first balanced JSON object or array in it, through \
+            markdown code fences and prose; braces inside strings and later objects do not confuse it.\n\n\
+            Exit codes: 0 found (printed on stdout); 1 no JSON value in the reply; 2 could not read.",
+        after_help = "Example:\n  llm \"list three colours as JSON\" | inertbox unwrap | jq ."
+    )]
+    Unwrap(UnwrapArgs),
+}
+
+#[derive(Args)]
+struct McpArgs {
+    /// Policy file for check_action (JSON; see README)
+    #[arg(long, value_name = "FILE")]
+    policy: Option<PathBuf>,
+}
+
+#[derive(Subcommand)]
+enum HookCmd {
+    /// Claude Code hooks: read one event on stdin, answer on stdout
+    #[command(
+        long_about = "Read one Claude Code hook event (JSON on stdin) and answer as Claude Code expects: exit 0 \
+            with JSON on stdout, or nothing when there is nothing to say.\n\n\
+            UserPromptSubmit: verifies INERTBOX wrappers pasted into the prompt and says what verified; notes \
+            invisible characters and escapes, blocks a prompt whose hidden characters spell a payload.\n\
+            PostToolUse: scans the tool's output, records it in the session ledger, and on review or block adds \
+            context that fences the verdict.\n\
+            PreToolUse: gates the call against the ledger: deny on block, ask on confirm, nothing on allow.\n\n\
+            The ledger is a file per session_id under $XDG_STATE_HOME/inertbox/sessions (default \
+            ~/.local/state/inertbox/sessions), or --session FILE. Malformed input: PreToolUse denies once \
+            untrusted content was read and asks when it cannot tell; other events pass with a note.",
+        after_help = "Install: see README (settings.json snippet, or the plugin in this repository)."
+    )]
+    Claude(HookArgs),
+}
+
+#[derive(Args)]
+struct HookArgs {
+    /// The event this command is installed for (used only when the input cannot be read)
+    #[arg(value_name = "EVENT")]
+    event: Option<String>,
+    /// Session file instead of one per session_id under the state directory
+    #[arg(long, value_name = "FILE")]
+    session: Option<PathBuf>,
+    /// Policy file for PreToolUse decisions (JSON; see README)
+    #[arg(long, value_name = "FILE")]
+    policy: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct UnwrapArgs {
+    /// The reply; `-` or nothing reads stdin
+    #[arg(value_name = "FILE")]
+    file: Option<OsString>,
 }
 
 #[derive(Args)]
@@ -287,6 +352,74 @@ fn main() -> ExitCode {
         Cmd::Scan(a) => run_scan(a),
         Cmd::Fence(a) => run_fence(a),
         Cmd::Gate(a) => run_gate(a),
+        Cmd::Mcp(a) => run_mcp(a),
+        Cmd::Hook(HookCmd::Claude(a)) => run_hook(a),
+        Cmd::Unwrap(a) => run_unwrap(a),
+    }
+}
+
+fn load_policy(path: Option<&Path>) -> Result<inertbox::gate::Policy, String> {
+    match path {
+        Some(p) => inertbox::gate::Policy::load(p).map_err(|e| e.to_string()),
+        None => Ok(inertbox::gate::Policy::default()),
+    }
+}
+
+fn run_mcp(a: McpArgs) -> ExitCode {
+    let policy = match load_policy(a.policy.as_deref()) {
+        Ok(p) => p,
+        Err(e) => return fail(&e),
+    };
+    let stdin = io::stdin();
+    match inertbox::mcp::serve(policy, stdin.lock(), io::stdout().lock()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => fail(&format!("mcp: {e}")),
+    }
+}
+
+fn run_hook(a: HookArgs) -> ExitCode {
+    // Hooks must answer; a bad policy is reported and the default used.
+    let policy = match load_policy(a.policy.as_deref()) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("inertbox: {e}; using the default policy");
+            inertbox::gate::Policy::default()
+        }
+    };
+    let mut input = Vec::new();
+    if let Err(e) = io::Read::read_to_end(&mut io::Read::take(io::stdin(), inertbox::hook::MAX_INPUT), &mut input) {
+        eprintln!("inertbox: cannot read the hook event: {e}");
+    }
+    let opts = inertbox::hook::Options { session: a.session, policy, event: a.event };
+    let answer = inertbox::hook::handle(&input, &opts);
+    match answer.json {
+        Some(v) => {
+            let mut s = serde_json::to_string(&v).expect("json");
+            s.push('\n');
+            emit(s.as_bytes(), ExitCode::SUCCESS)
+        }
+        None => ExitCode::SUCCESS,
+    }
+}
+
+fn run_unwrap(a: UnwrapArgs) -> ExitCode {
+    let input = Input::from_arg(a.file.as_deref());
+    let doc = match Document::read(&input, Some(inertbox::detect::DEFAULT_MAX_BYTES)) {
+        Ok(d) => d,
+        Err(e) => return fail(&e.to_string()),
+    };
+    let text = String::from_utf8_lossy(&doc.raw);
+    match inertbox::unwrap::first_json(&text) {
+        Some(v) => {
+            let mut s = v.to_string();
+            s.push('\n');
+            emit(s.as_bytes(), ExitCode::SUCCESS)
+        }
+        None => {
+            eprintln!("inertbox: no JSON object or array in the reply");
+            ExitCode::from(1)
+        }
     }
 }
 
