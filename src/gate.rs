@@ -340,12 +340,16 @@ pub enum Origin {
 }
 
 static EMAIL_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)[a-z0-9][a-z0-9._%+-]{0,63}@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,24}").unwrap()
+    Regex::new(r"[a-zA-Z0-9][a-zA-Z0-9._%+-]{0,63}@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,24}")
+        .unwrap()
 });
-static URL_RE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r#"(?i)\b(?:https?|ftp|wss?)://[^\s<>"'`]+"#).unwrap());
-static IBAN_RE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b").unwrap());
-static ACCOUNT_RE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b[0-9]{8,18}\b").unwrap());
+static URL_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?-u:\b)(?:[hH][tT][tT][pP][sS]?|[fF][tT][pP]|[wW][sS][sS]?)://[^\s<>"'`]+"#).unwrap()
+});
+static IBAN_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u:\b)[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?(?-u:\b)").unwrap()
+});
+static ACCOUNT_RE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?-u:\b)[0-9]{8,18}(?-u:\b)").unwrap());
 static PHONE_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\+[0-9][0-9 ().-]{6,18}[0-9]|\(?[0-9]{3}\)?[ .-][0-9]{3}[ .-][0-9]{4}").unwrap());
 
@@ -709,11 +713,13 @@ impl SessionFile {
         let dir = self.path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         let name = self.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-        let body = serde_json::to_vec_pretty(ledger).expect("ledger serializes");
+        let body = serde_json::to_vec(ledger).expect("ledger serializes");
+        // No fsync: hooks run on every tool call and a sync costs more than
+        // the rest of the answer. The rename still never exposes a half
+        // file; a crash at the wrong moment can lose the latest record.
         let write = || -> std::io::Result<()> {
             let mut f = File::create(&tmp)?;
             f.write_all(&body)?;
-            f.sync_all()?;
             std::fs::rename(&tmp, &self.path)
         };
         write().map_err(|e| {

@@ -22,12 +22,16 @@ const EXIT_CANNOT: u8 = 2;
     about = "Stand between untrusted text and an AI agent.",
     long_about = "Stand between untrusted text and an AI agent.\n\n\
         Text from outside (logs, issue bodies, emails, web pages, other models' replies) \
-        can pose as instructions. inertbox wraps it so the boundary is legible and \
-        verifiable later.\n\n\
-        Exit codes: 0 ok / verified, 1 the answer is no (mismatch, malformed), \
-        2 could not run (usage error, unreadable input, invalid UTF-8 for wrap).",
+        can pose as instructions. inertbox wraps it so the boundary is legible and verifiable \
+        later (wrap, check), finds what in it speaks to an AI or hides from a person (scan), \
+        fences it for a prompt with a nonce it cannot forge (fence), and decides whether a tool \
+        call may run after it was read (gate). It serves agents directly (mcp, hook) and takes \
+        the JSON out of a model's reply (unwrap).\n\n\
+        Exit codes (every command): 0 ok / verified / allow; 1 the answer is no (mismatch, \
+        review or block, confirm or block); 2 could not run (usage error, unreadable input, \
+        input over the size cap). On 2 nothing is printed on stdout.",
     arg_required_else_help = true,
-    after_help = "Example:\n  pbpaste | inertbox wrap - | pbcopy    # wrap what you were about to paste\n  inertbox check docs/                  # verify every *.inert.md under docs/"
+    after_help = "Examples:\n  pbpaste | inertbox wrap - | pbcopy      # wrap what you were about to paste\n  inertbox check docs/                    # verify every *.inert.md under docs/\n  inertbox scan message.eml && echo clean # branch on a verdict\n  inertbox fence page.html --instructions # fence content for a prompt\n  inertbox gate --call '{\"tool\":\"send_email\",\"args\":{\"to\":\"x@evil.test\"}}' message.eml"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -97,7 +101,7 @@ enum Cmd {
         long_about = "Decide whether an agent's tool call may run. The tool's category comes from its name \
             (send_draft is send, create_draft draft, create_event send; unknown counts as send; policy can \
             name tools), its targets from its arguments (addresses, links, domains, phone and account \
-            numbers). Before any untrusted content everything is allowed; after, DESIGN.md's table applies: \
+            numbers). Before any untrusted content everything is allowed; after, the decision table applies: \
             read/organize/write/draft allow; browse confirms after an injection; send, destructive, \
             financial, access, execute and unknown confirm (block after an injection); an action aimed at \
             an address or link only the content mentioned confirms (blocks after an injection); a link \
@@ -568,7 +572,10 @@ fn run_gate(a: GateArgs) -> ExitCode {
     for t in &a.trust {
         ledger.trust_text(t);
     }
-    if let Some(f) = &session
+    // Save only what changed: a plain decision leaves the session as it was.
+    let changed = a.reset || !a.forget.is_empty() || !docs.is_empty() || !a.trust.is_empty();
+    if changed
+        && let Some(f) = &session
         && let Err(e) = f.save(&ledger)
     {
         return fail(&e.to_string());
