@@ -196,6 +196,43 @@ pub fn json_report(checked: &[Checked], problems: &[TargetProblem]) -> String {
     s
 }
 
+/// GitHub Actions workflow commands: one `::error` annotation per failing
+/// wrapper (at its begin anchor's line) or input, so CI marks the file.
+pub fn github_annotations(checked: &[Checked], problems: &[TargetProblem]) -> String {
+    let mut out = String::new();
+    for c in checked {
+        let Ok(report) = &c.result else { continue };
+        let file = escape_property(&c.target.name);
+        for e in &report.errors {
+            out.push_str(&format!("::error file={file},title=inertbox check::{}\n", escape_data(e)));
+        }
+        for w in report.wrappers.iter().filter(|w| !w.verified) {
+            let label = w.source.as_deref().unwrap_or("(unknown source)");
+            let msg = format!("wrapped document {label:?} failed: {}", w.errors.join("; "));
+            out.push_str(&format!("::error file={file},line={},title=inertbox check::{}\n", w.line, escape_data(&msg)));
+        }
+    }
+    for p in problems {
+        if let TargetProblem::Empty { name } = p {
+            out.push_str(&format!(
+                "::error file={},title=inertbox check::no *{WRAPPED_SUFFIX} files found\n",
+                escape_property(name)
+            ));
+        }
+    }
+    out
+}
+
+/// Escape a workflow command's message (`%`, CR, LF).
+fn escape_data(s: &str) -> String {
+    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+}
+
+/// Escape a workflow command's property value (also `:` and `,`).
+fn escape_property(s: &str) -> String {
+    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
 /// 0 when everything verified, 2 when something could not be read, else 1.
 pub fn exit_code(checked: &[Checked], problems: &[TargetProblem]) -> u8 {
     let unreadable = checked.iter().any(|c| c.result.is_err())

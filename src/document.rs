@@ -648,26 +648,37 @@ fn overlay(
                 Some((r, dec, benign)) if r.start < s.range.end => {
                     let start = r.start.max(at);
                     if start > at {
-                        out.push(Span { range: at..start, ..s.clone() });
+                        out.push(Span { range: at..start, raw: sub_raw(s, at..start), ..s.clone() });
                     }
                     let end = r.end.min(s.range.end);
                     out.push(Span {
                         range: start..end,
                         hidden: Some(why(ri)),
                         decoded: if start == r.start { dec.clone() } else { None },
-                        raw: s.raw.clone(),
+                        raw: sub_raw(s, start..end),
                         benign: *benign && s.hidden.is_none(),
                     });
                     at = end;
                 }
                 _ => {
-                    out.push(Span { range: at..s.range.end, ..s.clone() });
+                    out.push(Span { range: at..s.range.end, raw: sub_raw(s, at..s.range.end), ..s.clone() });
                     at = s.range.end;
                 }
             }
         }
     }
     out
+}
+
+/// The raw range of a piece of a span: exact when the span's text maps to
+/// the input byte for byte, else the whole span's range.
+fn sub_raw(s: &Span, piece: std::ops::Range<usize>) -> Option<std::ops::Range<usize>> {
+    let raw = s.raw.clone()?;
+    if raw.len() == s.range.len() {
+        Some(raw.start + (piece.start - s.range.start)..raw.start + (piece.end - s.range.start))
+    } else {
+        Some(raw)
+    }
 }
 
 /// Mark invisible characters and escape sequences inside a part.
@@ -679,6 +690,27 @@ fn refine_invisible(part: &mut Part) {
     let reasons: Vec<HiddenReason> = runs.iter().map(|r| r.reason).collect();
     let triples: Vec<_> = runs.into_iter().map(|r| (r.range, r.decoded, r.benign)).collect();
     part.spans = overlay(&part.spans, &triples, |i| reasons[i]);
+}
+
+/// Replace a file's contents: written to a temporary file in the same
+/// directory, then renamed over the original, so readers see the old file
+/// or the new one, never half of either. Permissions are kept.
+pub fn replace_file(path: &Path, contents: &[u8]) -> io::Result<()> {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.inertbox-{}.tmp", std::process::id()));
+    let result = (|| {
+        let perms = std::fs::metadata(path)?.permissions();
+        let mut f = File::create(&tmp)?;
+        io::Write::write_all(&mut f, contents)?;
+        f.sync_all()?;
+        std::fs::set_permissions(&tmp, perms)?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
 }
 
 /// Turn an OS string (an argument) into text without panicking on bad bytes:

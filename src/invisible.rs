@@ -2195,6 +2195,43 @@ fn assemble(escapes: Vec<Run>, painted: Vec<Run>, unicode: Vec<Run>) -> Vec<Run>
     out
 }
 
+/// Text with smuggled and invisible content removed, for files agents load
+/// (CLAUDE.md, AGENTS.md, SKILL.md): every run `find` reports goes; what is
+/// legitimate (emoji joiners, Persian ZWNJ, a leading BOM) stays. None when
+/// nothing would change.
+pub fn clean(text: &str) -> Option<String> {
+    let cleaned = strip(text);
+    (cleaned != text).then_some(cleaned)
+}
+
+/// Lines that `clean` changes, as (1-based line, before, after), for a
+/// dry run. Invisible characters are shown as escapes.
+pub fn changed_lines(before: &str, after: &str) -> Vec<(usize, String, String)> {
+    // `clean` only removes characters, so lines can be paired by walking
+    // both texts: a removed newline (inside an escape) merges lines, which is
+    // shown as one change.
+    let old: Vec<&str> = before.split('\n').collect();
+    let new: Vec<&str> = after.split('\n').collect();
+    let mut out = Vec::new();
+    let mut j = 0;
+    for (i, line) in old.iter().enumerate() {
+        let cleaned_line = strip(line);
+        let n = new.get(j).copied().unwrap_or("");
+        if cleaned_line == n {
+            if *line != n {
+                out.push((i + 1, crate::detect::shown(line), crate::detect::shown(n)));
+            }
+            j += 1;
+        } else {
+            out.push((i + 1, crate::detect::shown(line), crate::detect::shown(&cleaned_line)));
+            if new.get(j).is_some_and(|n| n.starts_with(cleaned_line.as_str())) {
+                j += 1;
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

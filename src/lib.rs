@@ -18,6 +18,7 @@ pub mod html;
 pub mod invisible;
 pub mod mcp;
 pub mod report;
+pub mod serve;
 #[doc(hidden)]
 pub mod testing;
 pub mod unwrap;

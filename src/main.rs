@@ -131,6 +131,44 @@ enum Cmd {
         after_help = "Example:\n  llm \"list three colours as JSON\" | inertbox unwrap | jq ."
     )]
     Unwrap(UnwrapArgs),
+    /// Serve scan, fence, gate, check and unwrap to another program, one JSON request per line
+    #[command(
+        long_about = "Serve requests from another program over stdin/stdout: one JSON request per line, one \
+            JSON response per line, the session ledger kept for the life of the process (a Python or Node \
+            program pays the start-up once).\n\n\
+            Requests: {\"op\": \"scan\", \"content\", \"type\"?}, {\"op\": \"fence\", \"content\", \
+            \"source\"?, \"mode\"?, \"format\"?, \"keep_hidden\"?}, {\"op\": \"gate\", \"call\"}, {\"op\": \
+            \"check\", \"content\"}, {\"op\": \"unwrap\", \"content\"}, {\"op\": \"trust\", \"text\"}, \
+            {\"op\": \"forget\", \"id\"}, {\"op\": \"reset\"}; an \"id\" is echoed back. Responses: \
+            {\"id\", \"ok\": true, \"result\"} or {\"id\", \"ok\": false, \"error\"}.",
+        after_help = "Example: examples/python/inertbox_client.py"
+    )]
+    Serve(ServeArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish)
+    #[command(
+        after_help = "Examples:\n  inertbox completions bash > ~/.local/share/bash-completion/completions/inertbox\n  inertbox completions zsh > ~/.zfunc/_inertbox\n  inertbox completions fish > ~/.config/fish/completions/inertbox.fish"
+    )]
+    Completions {
+        /// The shell to write completions for
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff)
+    #[command(after_help = "Example:\n  inertbox man > ~/.local/share/man/man1/inertbox.1 && man inertbox")]
+    Man,
+}
+
+#[derive(Args)]
+struct ServeArgs {
+    /// Newline-delimited JSON on stdin and stdout (the only protocol, and required so scripts say what they expect)
+    #[arg(long, required = true)]
+    ndjson: bool,
+    /// Policy file for gate requests (JSON; see README)
+    #[arg(long, value_name = "FILE")]
+    policy: Option<PathBuf>,
+    /// Refuse content larger than this many bytes
+    #[arg(long, value_name = "N", env = "INERTBOX_MAX_BYTES", default_value_t = inertbox::detect::DEFAULT_MAX_BYTES)]
+    max_bytes: u64,
 }
 
 #[derive(Args)]
@@ -197,12 +235,22 @@ struct CheckArgs {
     /// Wrapped documents or directories to verify; `-` or nothing reads stdin
     #[arg(value_name = "PATH")]
     paths: Vec<OsString>,
-    /// Print one JSON report on stdout instead of lines on stderr
+    /// Print one JSON report on stdout instead of lines on stderr (same as --format json)
     #[arg(long)]
     json: bool,
+    /// Output: human lines on stderr, one JSON report, or GitHub Actions `::error` annotations on stdout
+    #[arg(long, value_enum)]
+    format: Option<CheckFormat>,
     /// Print failures only
     #[arg(long, short)]
     quiet: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum CheckFormat {
+    Human,
+    Json,
+    Github,
 }
 
 #[derive(Args)]
@@ -243,6 +291,12 @@ struct ScanArgs {
     /// Record what was scanned as read in this session file (for `gate`)
     #[arg(long, value_name = "FILE")]
     session: Option<PathBuf>,
+    /// Rewrite each FILE with smuggled and invisible content removed (CLAUDE.md, AGENTS.md, SKILL.md…)
+    #[arg(long, requires = "files")]
+    clean: bool,
+    /// With --clean: show what would change, write nothing (exit 1 if anything would)
+    #[arg(long, requires = "clean")]
+    dry_run: bool,
 }
 
 #[derive(Args)]
@@ -359,6 +413,31 @@ fn main() -> ExitCode {
         Cmd::Mcp(a) => run_mcp(a),
         Cmd::Hook(HookCmd::Claude(a)) => run_hook(a),
         Cmd::Unwrap(a) => run_unwrap(a),
+        Cmd::Serve(a) => {
+            let policy = match load_policy(a.policy.as_deref()) {
+                Ok(p) => p,
+                Err(e) => return fail(&e),
+            };
+            let _ = a.ndjson;
+            let server = inertbox::serve::Server::new(policy, a.max_bytes);
+            match inertbox::serve::serve(server, io::stdin().lock(), io::stdout().lock()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => fail(&format!("serve: {e}")),
+            }
+        }
+        Cmd::Completions { shell } => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut <Cli as clap::CommandFactory>::command(), "inertbox", &mut out);
+            emit(&out, ExitCode::SUCCESS)
+        }
+        Cmd::Man => {
+            let mut out = Vec::new();
+            match clap_mangen::Man::new(<Cli as clap::CommandFactory>::command()).render(&mut out) {
+                Ok(()) => emit(&out, ExitCode::SUCCESS),
+                Err(e) => fail(&format!("cannot render the manual: {e}")),
+            }
+        }
     }
 }
 
@@ -594,9 +673,48 @@ fn run_gate(a: GateArgs) -> ExitCode {
     emit(out.as_bytes(), code)
 }
 
+/// `scan --clean`: rewrite files without their invisible content.
+fn run_clean(files: &[OsString], dry_run: bool) -> ExitCode {
+    let mut plans = Vec::new();
+    for f in files {
+        let input = Input::from_arg(Some(f));
+        let Input::Path(path) = &input else { return fail("--clean rewrites files; it cannot read stdin") };
+        let raw = match Document::read(&input, None) {
+            Ok(d) => d.raw,
+            Err(e) => return fail(&e.to_string()),
+        };
+        let Ok(text) = String::from_utf8(raw) else {
+            return fail(&format!("{input}: not valid UTF-8; --clean rewrites text files only"));
+        };
+        if let Some(cleaned) = inertbox::invisible::clean(&text) {
+            plans.push((path.clone(), input.label(), text, cleaned));
+        }
+    }
+    if dry_run {
+        let mut out = String::new();
+        for (_, label, before, after) in &plans {
+            for (line, old, new) in inertbox::invisible::changed_lines(before, after) {
+                out.push_str(&format!("{label}:{line}:\n- {old}\n+ {new}\n"));
+            }
+        }
+        let code = if plans.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) };
+        return emit(out.as_bytes(), code);
+    }
+    for (path, label, before, after) in &plans {
+        if let Err(e) = inertbox::document::replace_file(path, after.as_bytes()) {
+            return fail(&format!("cannot rewrite {label:?}: {e} (the file is unchanged)"));
+        }
+        eprintln!("inertbox: cleaned {label}: removed {} bytes of invisible content", before.len() - after.len());
+    }
+    ExitCode::SUCCESS
+}
+
 fn run_scan(a: ScanArgs) -> ExitCode {
     use inertbox::detect::{self, Code, Verdict};
     use inertbox::document::Kind;
+    if a.clean {
+        return run_clean(&a.files, a.dry_run);
+    }
     if a.no_colour {
         anstream::ColorChoice::Never.write_global();
     }
@@ -694,21 +812,23 @@ fn run_check(a: CheckArgs) -> ExitCode {
     let (targets, problems) = checkrun::collect_targets(&a.paths);
     let checked = checkrun::check_targets(targets);
     let code = checkrun::exit_code(&checked, &problems);
-    // On exit 2 stdout stays empty, even for --json: the reasons go to stderr.
-    if a.json && code != EXIT_CANNOT {
-        let report = checkrun::json_report(&checked, &problems);
-        if let Err(e) = io::stdout().lock().write_all(report.as_bytes())
-            && e.kind() != io::ErrorKind::BrokenPipe
-        {
-            return fail(&format!("cannot write output: {e}"));
+    let format = if a.json { CheckFormat::Json } else { a.format.unwrap_or(CheckFormat::Human) };
+    // On exit 2 stdout stays empty, whatever the format: the reasons go to stderr.
+    match format {
+        CheckFormat::Json if code != EXIT_CANNOT => {
+            emit(checkrun::json_report(&checked, &problems).as_bytes(), ExitCode::from(code))
         }
-    } else {
-        let mut err = io::stderr().lock();
-        for line in checkrun::human_lines(&checked, &problems, a.quiet) {
-            let _ = writeln!(err, "{line}");
+        CheckFormat::Github if code != EXIT_CANNOT => {
+            emit(checkrun::github_annotations(&checked, &problems).as_bytes(), ExitCode::from(code))
+        }
+        _ => {
+            let mut err = io::stderr().lock();
+            for line in checkrun::human_lines(&checked, &problems, a.quiet) {
+                let _ = writeln!(err, "{line}");
+            }
+            ExitCode::from(code)
         }
     }
-    ExitCode::from(code)
 }
 
 /// Report a could-not-run error on stderr and exit 2.

@@ -2,6 +2,7 @@
 
 mod check;
 mod common;
+mod ecosystem;
 mod fence;
 mod gate;
 mod hook;

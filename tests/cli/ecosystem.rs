@@ -1,0 +1,222 @@
+//! Install and fit: completions, man page, check for GitHub Actions, SARIF
+//! against the 2.1.0 schema, scan --clean, serve --ndjson with the Python
+//! example client, and README's flag lists against --help.
+
+use std::collections::BTreeSet;
+
+use predicates::prelude::*;
+use serde_json::Value;
+
+use crate::common::{fixture, inertbox};
+
+/// The Python that .ci/run prepares (with the mcp SDK and jsonschema).
+fn ci_python() -> Option<String> {
+    let p = std::env::var("INERTBOX_MCP_PYTHON")
+        .unwrap_or_else(|_| format!("{}/.ci/venv/bin/python", env!("CARGO_MANIFEST_DIR")));
+    std::path::Path::new(&p).exists().then_some(p)
+}
+
+#[test]
+fn completions_for_every_shell() {
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let out = inertbox().args(["completions", shell]).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{shell}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("inertbox") && text.contains("fence") && text.contains("keep-hidden"), "{shell}");
+    }
+    let bash = inertbox().args(["completions", "bash"]).output().unwrap().stdout;
+    insta::assert_snapshot!("completions_bash", String::from_utf8(bash).unwrap());
+    inertbox().args(["completions", "tcsh"]).assert().code(2).stdout("");
+}
+
+#[test]
+fn man_page() {
+    let out = inertbox().arg("man").output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains(".TH inertbox 1"), "{}", &text[..200]);
+    for cmd in ["wrap", "check", "scan", "fence", "gate", "mcp", "hook", "unwrap", "serve"] {
+        assert!(text.contains(cmd), "{cmd} missing from the man page");
+    }
+}
+
+#[test]
+fn version_names_crate_and_format() {
+    inertbox()
+        .arg("--version")
+        .assert()
+        .code(0)
+        .stdout(format!("inertbox {} (INERTBOX format v1)\n", env!("CARGO_PKG_VERSION")));
+}
+
+#[test]
+fn check_annotations_for_github_actions() {
+    let dir = tempfile::tempdir().unwrap();
+    let opts = inertbox::WrapOptions { source: "notes, v2".into(), timestamp: None };
+    let good = inertbox::wrap_bytes(b"fine\n", &opts).unwrap().doc;
+    std::fs::write(dir.path().join("a.inert.md"), &good).unwrap();
+    let bad = String::from_utf8(good).unwrap().replace("fine", "fin3");
+    std::fs::write(dir.path().join("b.inert.md"), format!("intro\n{bad}")).unwrap();
+    std::fs::write(dir.path().join("c.inert.md"), "no wrapper here\n").unwrap();
+    let out = inertbox().current_dir(dir.path()).args(["check", "--format", "github", "."]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    insta::assert_snapshot!("check_github", text);
+    assert!(text.contains("::error file=./b.inert.md,line=2,title=inertbox check::"), "{text}");
+    // Unreadable input: exit 2, stdout empty.
+    inertbox().args(["check", "--format", "github", "/nonexistent"]).assert().code(2).stdout("");
+}
+
+#[test]
+fn sarif_validates_against_the_2_1_0_schema() {
+    let Some(python) = ci_python() else {
+        eprintln!("skipped: no Python with jsonschema at .ci/venv (run .ci/run, or set INERTBOX_MCP_PYTHON)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let sarif = dir.path().join("scan.sarif");
+    let out = inertbox()
+        .args(["scan", "--format", "sarif"])
+        .arg(fixture("scan/invoice-hidden.eml"))
+        .arg(fixture("scan/smuggled.txt"))
+        .arg(fixture("scan/newsletter.html"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    std::fs::write(&sarif, &out.stdout).unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["runs"][0]["results"].as_array().unwrap().len() >= 3);
+    let check = "import json,sys,jsonschema\n\
+        schema=json.load(open(sys.argv[1]))\n\
+        doc=json.load(open(sys.argv[2]))\n\
+        jsonschema.Draft4Validator(schema).validate(doc)\n\
+        print('valid')";
+    let res = std::process::Command::new(python)
+        .args(["-c", check])
+        .arg(fixture("sarif/sarif-2.1.0-rtm.5.json"))
+        .arg(&sarif)
+        .output()
+        .unwrap();
+    assert!(res.status.success(), "{}", String::from_utf8_lossy(&res.stderr));
+    assert_eq!(String::from_utf8_lossy(&res.stdout).trim(), "valid");
+}
+
+#[test]
+fn scan_clean_rewrites_only_what_needs_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let dirty = dir.path().join("CLAUDE.md");
+    let clean = dir.path().join("AGENTS.md");
+    let emoji = dir.path().join("SKILL.md");
+    std::fs::write(&dirty, "Be brief.\u{200b}\nUse tabs\u{e0041}\u{e0042}.\n").unwrap();
+    std::fs::write(&clean, "Be brief.\n").unwrap();
+    std::fs::write(&emoji, "Team: 👨‍👩‍👧 and مي‌خواهم\n").unwrap();
+    // Dry run: the diff, exit 1, nothing written.
+    let out = inertbox().args(["scan", "--clean", "--dry-run"]).arg(&dirty).arg(&clean).arg(&emoji).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let diff = String::from_utf8(out.stdout).unwrap();
+    assert!(diff.contains("CLAUDE.md:1:\n- Be brief.\\u{200b}\n+ Be brief.\n"), "{diff}");
+    assert!(!diff.contains("AGENTS.md") && !diff.contains("SKILL.md"), "{diff}");
+    assert!(std::fs::read_to_string(&dirty).unwrap().contains('\u{200b}'));
+    // Clean: rewritten; the clean and legitimate files untouched (mtime kept).
+    let before = std::fs::metadata(&emoji).unwrap().modified().unwrap();
+    inertbox().args(["scan", "--clean"]).arg(&dirty).arg(&clean).arg(&emoji).assert().code(0).stdout("");
+    assert_eq!(std::fs::read_to_string(&dirty).unwrap(), "Be brief.\nUse tabs.\n");
+    assert_eq!(std::fs::read_to_string(&emoji).unwrap(), "Team: 👨‍👩‍👧 and مي‌خواهم\n");
+    assert_eq!(std::fs::metadata(&emoji).unwrap().modified().unwrap(), before);
+    inertbox().args(["scan", "--clean", "--dry-run"]).arg(&dirty).assert().code(0).stdout("");
+}
+
+#[cfg(unix)]
+#[test]
+fn scan_clean_refuses_when_it_cannot_write() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("CLAUDE.md");
+    std::fs::write(&f, "x\u{200b}y\n").unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o555)).unwrap();
+    let out = inertbox().args(["scan", "--clean"]).arg(&f).output().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    if nix_root() {
+        // Root writes anywhere; nothing to refuse here.
+        return;
+    }
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the file is unchanged"));
+    assert_eq!(std::fs::read_to_string(&f).unwrap(), "x\u{200b}y\n");
+}
+
+#[cfg(unix)]
+fn nix_root() -> bool {
+    std::process::Command::new("id").arg("-u").output().map(|o| o.stdout == b"0\n").unwrap_or(false)
+}
+
+#[test]
+fn scan_clean_refuses_stdin_and_binary() {
+    inertbox().args(["scan", "--clean", "-"]).write_stdin("x").assert().code(2).stdout("");
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("bin.md");
+    std::fs::write(&f, b"\xff\xfe").unwrap();
+    inertbox().args(["scan", "--clean"]).arg(&f).assert().code(2).stderr(predicate::str::contains("not valid UTF-8"));
+}
+
+#[test]
+fn serve_ndjson_with_the_python_example() {
+    let bin = assert_cmd::cargo::cargo_bin("inertbox");
+    let out = std::process::Command::new("python3")
+        .arg(format!("{}/examples/python/inertbox_client.py", env!("CARGO_MANIFEST_DIR")))
+        .arg(&bin)
+        .output()
+        .expect("python3 runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["page"], "block");
+    assert_eq!(v["send_to_user"], "confirm");
+    assert_eq!(v["send_to_page_address"], "block");
+    assert_eq!(v["read_file"], "allow");
+}
+
+#[test]
+fn serve_answers_every_line() {
+    let input = "{\"id\":1,\"op\":\"check\",\"content\":\"nothing\"}\nnot json\n\n{\"id\":2,\"op\":\"fly\"}\n{\"id\":3,\"op\":\"unwrap\",\"content\":\"{}\"}\n";
+    let out = inertbox().args(["serve", "--ndjson"]).write_stdin(input).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let lines: Vec<Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines[0]["result"]["ok"], false, "no wrapper: check says not ok");
+    assert_eq!(lines[1]["ok"], false);
+    assert_eq!(lines[2]["id"], 2);
+    assert_eq!(lines[3]["result"]["json"], serde_json::json!({}));
+    inertbox().arg("serve").assert().code(2).stdout("");
+}
+
+/// Flags in `inertbox CMD --help`.
+fn help_flags(cmd: &str) -> BTreeSet<String> {
+    let out = inertbox().args([cmd, "--help"]).output().unwrap();
+    let re = regex::Regex::new(r"(?m)^\s+(?:-[a-zA-Z], )?(--[a-z][a-z-]*)").unwrap();
+    re.captures_iter(&String::from_utf8(out.stdout).unwrap())
+        .map(|c| c[1].to_string())
+        .filter(|f| f != "--help" && f != "--version")
+        .collect()
+}
+
+/// Flags README's usage line for a command names.
+fn readme_flags(cmd: &str) -> BTreeSet<String> {
+    let readme = std::fs::read_to_string(format!("{}/README.md", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let prefix = format!("`inertbox {cmd} ");
+    let line =
+        readme.lines().find(|l| l.starts_with(&prefix)).unwrap_or_else(|| panic!("README has no usage line for {cmd}"));
+    let re = regex::Regex::new(r"--[a-z][a-z-]*").unwrap();
+    re.find_iter(line).map(|m| m.as_str().to_string()).collect()
+}
+
+#[test]
+fn readme_usage_lines_match_help() {
+    for cmd in ["wrap", "check", "scan", "fence", "gate", "serve", "unwrap"] {
+        assert_eq!(
+            readme_flags(cmd),
+            help_flags(cmd),
+            "README's `inertbox {cmd} …` line and `inertbox {cmd} --help` differ"
+        );
+    }
+}
