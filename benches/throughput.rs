@@ -80,3 +80,14 @@ fn scan_adversarial(b: Bencher, which: &str) {
         inertbox::detect::scan(&doc, &inertbox::detect::Options::default())
     });
 }
+
+/// `serve --ndjson`: one small scan request answered, in process (the bar is
+/// 20,000 a second on one core).
+#[divan::bench]
+fn serve_small_scan(b: Bencher) {
+    let mut server = inertbox::serve::Server::new(inertbox::gate::Policy::default(), 1 << 20);
+    let line = r#"{"id":1,"op":"scan","content":"Hi Dana, the invoice for April is attached. Thanks, Sam","record":false}"#;
+    server.handle_line(line);
+    inertbox::detect::rules::warm();
+    b.bench_local(|| server.handle_line(black_box(line)));
+}

@@ -7,7 +7,7 @@ Usage: scripts/bench.sh [REF_CHECKOUT]   (builds first, then runs this)
 Prints throughput in GB/s (10^9 bytes/s), ratios to the SHA-256 floor
 (sha2 with SHA-NI, examples/sha256_floor.rs) and peak RSS per process.
 """
-import os, statistics, subprocess, sys, tempfile, time
+import json, os, statistics, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, "target", "release", "inertbox")
@@ -96,6 +96,16 @@ def main():
         tree_t, tree_rss, tree_codes = best([BIN, "check", "--quiet", tree], n=3)
         assert tree_codes == {0}, tree_codes
         out.append(f"check of a tree of 10,000 small documents: {tree_t*1e3:.0f} ms (best of 3), peak RSS {tree_rss/1024:.1f} MiB")
+        # serve --ndjson: 20,000 small scan requests through one process.
+        reqs = "".join(
+            json.dumps({"id": i, "op": "scan", "content": f"Hi Dana, invoice {i} for April is attached. Thanks, Sam", "record": False}) + "\n"
+            for i in range(20_000)
+        ).encode()
+        t0 = time.perf_counter()
+        p = subprocess.run([BIN, "serve", "--ndjson"], input=reqs, stdout=subprocess.PIPE, check=True)
+        dt = time.perf_counter() - t0
+        assert p.stdout.count(b"\n") == 20_000
+        out.append(f"serve --ndjson: 20,000 small scans in {dt*1e3:.0f} ms = {20_000/dt:,.0f} scans/s (one process, start-up included)")
         if ref:
             node = ["node", os.path.join(ref, "bin", "inertbox.mjs")]
             rw_t, rw_rss, _ = run(node + ["wrap", big])
