@@ -6,7 +6,11 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    let (a, b) = text.split_at(text.len() / 2);
+    let mut mid = text.len() / 2;
+    while !text.is_char_boundary(mid) {
+        mid -= 1;
+    }
+    let (a, b) = text.split_at(mid);
     let policy = inertbox::gate::Policy::from_json(a, "fuzz").unwrap_or_default();
     if let Ok(call) = inertbox::gate::parse_call(b) {
         let mut ledger = inertbox::gate::Ledger::default();
