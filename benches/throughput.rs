@@ -86,7 +86,8 @@ fn scan_adversarial(b: Bencher, which: &str) {
 #[divan::bench]
 fn serve_small_scan(b: Bencher) {
     let mut server = inertbox::serve::Server::new(inertbox::gate::Policy::default(), 1 << 20);
-    let line = r#"{"id":1,"op":"scan","content":"Hi Dana, the invoice for April is attached. Thanks, Sam","record":false}"#;
+    let line =
+        r#"{"id":1,"op":"scan","content":"Hi Dana, the invoice for April is attached. Thanks, Sam","record":false}"#;
     server.handle_line(line);
     inertbox::detect::rules::warm();
     b.bench_local(|| server.handle_line(black_box(line)));

@@ -69,3 +69,55 @@ proptest! {
         let _ = check_bytes(&bad);
     }
 }
+
+fn any_kind() -> impl Strategy<Value = inertbox::document::Kind> {
+    use inertbox::document::Kind;
+    prop_oneof![Just(Kind::Auto), Just(Kind::Text), Just(Kind::Html), Just(Kind::Email)]
+}
+
+fn markup_or_mail() -> impl Strategy<Value = Vec<u8>> {
+    let piece = prop_oneof![
+        any::<String>(),
+        Just("<div style=\"display:none\">".to_string()),
+        Just("</div><!-- x -->".to_string()),
+        Just("From: a@b.test\r\nSubject: =?UTF-8?B?SGk=?=\r\nContent-Type: multipart/alternative; boundary=b\r\n\r\n--b\r\n".to_string()),
+        Just("\u{e0041}\u{200b}\u{202e}\u{1b}[8m".to_string()),
+        Just("&#x49;gnore <p>".to_string()),
+    ];
+    prop::collection::vec(piece, 0..16).prop_map(|v| v.concat().into_bytes())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Loading never panics; every part's spans cover its text in order, on
+    /// char boundaries; raw ranges lie inside the input.
+    #[test]
+    fn loading_is_total_and_spans_lie_inside_their_part(bytes in markup_or_mail(), kind in any_kind()) {
+        let len = bytes.len();
+        let doc = inertbox::Document::load(bytes, kind, "p");
+        for part in &doc.parts {
+            let mut at = 0;
+            for s in &part.spans {
+                prop_assert_eq!(s.range.start, at);
+                prop_assert!(s.range.end > s.range.start);
+                prop_assert!(part.text.is_char_boundary(s.range.start) && part.text.is_char_boundary(s.range.end));
+                if let Some(r) = &s.raw {
+                    prop_assert!(r.start <= r.end && r.end <= len);
+                }
+                at = s.range.end;
+            }
+            prop_assert_eq!(at, part.text.len());
+        }
+    }
+
+    /// Stripping is idempotent, and cleaning twice changes nothing more.
+    #[test]
+    fn stripping_is_idempotent(text in "\\PC{0,40}", extra in prop::collection::vec(prop_oneof![Just('\u{200b}'), Just('\u{e0041}'), Just('\u{1b}'), Just('\u{202e}'), Just('\u{ad}')], 0..8)) {
+        let mixed: String = text.chars().zip(extra.iter().cycle()).flat_map(|(a, b)| [a, *b]).collect();
+        let once = inertbox::invisible::strip(&mixed);
+        prop_assert_eq!(inertbox::invisible::strip(&once), once.clone());
+        let cleaned = inertbox::invisible::clean(&mixed).unwrap_or(mixed.clone());
+        prop_assert_eq!(inertbox::invisible::clean(&cleaned), None);
+    }
+}
