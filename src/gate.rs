@@ -419,7 +419,13 @@ pub fn targets_of(call: &Call) -> (Vec<(TargetKind, String)>, Vec<String>) {
             ));
         }
         let mut taken = Vec::new();
-        for m in URL_RE.find_iter(&t) {
+        // Each pattern runs only when the text could hold a match: most
+        // arguments are short words, and the patterns cost to compile.
+        let has_url = t.contains("://");
+        let has_at = t.contains('@');
+        let digits = t.bytes().filter(u8::is_ascii_digit).take(8).count();
+        let urls: Vec<_> = if has_url { URL_RE.find_iter(&t).collect() } else { Vec::new() };
+        for m in urls {
             let url = m.as_str().trim_end_matches(['.', ',', ')', ']', ';', '\'', '"']);
             found.insert((TargetKind::Url, url.to_string()));
             if let Some(h) = crate::entities::host_of(url) {
@@ -427,7 +433,8 @@ pub fn targets_of(call: &Call) -> (Vec<(TargetKind, String)>, Vec<String>) {
             }
             taken.push(m.range());
         }
-        for m in EMAIL_RE.find_iter(&t) {
+        let emails: Vec<_> = if has_at { EMAIL_RE.find_iter(&t).collect() } else { Vec::new() };
+        for m in emails {
             if taken.iter().any(|r| r.contains(&m.start())) {
                 continue;
             }
@@ -438,11 +445,13 @@ pub fn targets_of(call: &Call) -> (Vec<(TargetKind, String)>, Vec<String>) {
             found.insert((TargetKind::Email, e));
             taken.push(m.range());
         }
-        for m in IBAN_RE.find_iter(&t) {
+        let ibans: Vec<_> = if digits >= 4 { IBAN_RE.find_iter(&t).collect() } else { Vec::new() };
+        for m in ibans {
             found.insert((TargetKind::Account, m.as_str().replace(' ', "")));
             taken.push(m.range());
         }
-        for m in PHONE_RE.find_iter(&t) {
+        let phones: Vec<_> = if digits >= 7 { PHONE_RE.find_iter(&t).collect() } else { Vec::new() };
+        for m in phones {
             if taken.iter().any(|r| r.start < m.end() && m.start() < r.end) {
                 continue;
             }
@@ -450,7 +459,8 @@ pub fn targets_of(call: &Call) -> (Vec<(TargetKind, String)>, Vec<String>) {
             found.insert((TargetKind::Phone, digits));
             taken.push(m.range());
         }
-        for m in ACCOUNT_RE.find_iter(&t) {
+        let accounts: Vec<_> = if digits >= 8 { ACCOUNT_RE.find_iter(&t).collect() } else { Vec::new() };
+        for m in accounts {
             if taken.iter().any(|r| r.start < m.end() && m.start() < r.end) {
                 continue;
             }
