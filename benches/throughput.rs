@@ -92,3 +92,40 @@ fn serve_small_scan(b: Bencher) {
     inertbox::detect::rules::warm();
     b.bench_local(|| server.handle_line(black_box(line)));
 }
+
+fn ledger_1000() -> inertbox::gate::Ledger {
+    use inertbox::document::{Entity, EntityKind};
+    let mut ledger = inertbox::gate::Ledger::default();
+    for i in 0..1000 {
+        let e = |kind, value: String| Entity { kind, value, hidden: false };
+        ledger.add_read(
+            &format!("email {i}"),
+            if i % 10 == 0 { inertbox::detect::Verdict::Block } else { inertbox::detect::Verdict::Allow },
+            vec![
+                e(EntityKind::Email, format!("user{i}@vendor{}.test", i % 50)),
+                e(EntityKind::Url, format!("https://site{i}.test/p?q={i}")),
+                e(EntityKind::Domain, format!("vendor{}.test", i % 50)),
+            ],
+            vec![format!("user{i}@vendor{}.test", i % 50)],
+        );
+    }
+    ledger
+}
+
+/// A gate decision against a 1,000-entry ledger, in process: parse the
+/// session file's JSON (`gate_ledger_parse`) and decide (`gate_decide`).
+#[divan::bench]
+fn gate_ledger_parse_1000(b: Bencher) {
+    let json = serde_json::to_string(&ledger_1000()).unwrap();
+    b.bench(|| serde_json::from_str::<inertbox::gate::Ledger>(black_box(&json)).unwrap());
+}
+
+#[divan::bench]
+fn gate_decide_1000(b: Bencher) {
+    let ledger = ledger_1000();
+    let call =
+        inertbox::gate::parse_call(r#"{"tool":"send_email","args":{"to":"user7@vendor7.test","body":"hi"}}"#).unwrap();
+    let policy = inertbox::gate::Policy::default();
+    inertbox::gate::decide(&call, &ledger, &policy);
+    b.bench(|| inertbox::gate::decide(black_box(&call), &ledger, &policy));
+}

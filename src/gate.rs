@@ -620,6 +620,7 @@ pub struct ReadEntry {
     pub id: String,
     pub source: String,
     pub verdict: Verdict,
+    #[serde(with = "compact_entities")]
     pub entities: Vec<Entity>,
     /// The content's own sender (an email's From), when known.
     #[serde(default)]
@@ -634,7 +635,7 @@ pub struct Ledger {
     #[serde(default)]
     pub reads: Vec<ReadEntry>,
     /// Entities from text the user typed or trusted.
-    #[serde(default)]
+    #[serde(default, with = "compact_entities")]
     pub trusted: Vec<Entity>,
     #[serde(default)]
     pub next_id: u64,
@@ -668,6 +669,89 @@ impl Ledger {
 
     pub fn reset(&mut self) {
         *self = Ledger { version: LEDGER_VERSION, ..Ledger::default() };
+    }
+}
+
+/// Entities in a session file as short strings, `e:addr@x`, `u:https://…`,
+/// `d:example.com`, `p:+1415…` (upper-case kind letter when every mention was
+/// hidden): a long session parses several times faster than with an object
+/// per entity, and hooks read the file on every tool call.
+mod compact_entities {
+    use serde::de::{SeqAccess, Visitor};
+    use serde::{Deserializer, Serializer};
+
+    use crate::document::{Entity, EntityKind};
+
+    fn letter(k: EntityKind) -> char {
+        match k {
+            EntityKind::Email => 'e',
+            EntityKind::Url => 'u',
+            EntityKind::Domain => 'd',
+            EntityKind::Phone => 'p',
+        }
+    }
+
+    pub fn serialize<S: Serializer>(v: &[Entity], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(v.iter().map(|e| {
+            let l = letter(e.kind);
+            format!("{}:{}", if e.hidden { l.to_ascii_uppercase() } else { l }, e.value)
+        }))
+    }
+
+    fn parse<E: serde::de::Error>(s: &str) -> Result<Entity, E> {
+        let (k, value) = s.split_once(':').ok_or_else(|| E::custom(format!("entity {s:?} has no kind")))?;
+        let kind = match k.to_ascii_lowercase().as_str() {
+            "e" => EntityKind::Email,
+            "u" => EntityKind::Url,
+            "d" => EntityKind::Domain,
+            "p" => EntityKind::Phone,
+            _ => return Err(E::custom(format!("entity {s:?} has an unknown kind"))),
+        };
+        Ok(Entity { kind, value: value.to_string(), hidden: k.chars().all(|c| c.is_ascii_uppercase()) })
+    }
+
+    /// A string borrowed from the input when it has no escapes.
+    struct Text<'de>(std::borrow::Cow<'de, str>);
+
+    impl<'de> serde::Deserialize<'de> for Text<'de> {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = Text<'de>;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("a string")
+                }
+                fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Text<'de>, E> {
+                    Ok(Text(std::borrow::Cow::Borrowed(v)))
+                }
+                fn visit_str<E>(self, v: &str) -> Result<Text<'de>, E> {
+                    Ok(Text(std::borrow::Cow::Owned(v.to_string())))
+                }
+            }
+            d.deserialize_str(V)
+        }
+    }
+
+    struct List;
+
+    impl<'de> Visitor<'de> for List {
+        type Value = Vec<Entity>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a list of \"k:value\" entity strings")
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<Entity>, A::Error> {
+            let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+            while let Some(Text(s)) = seq.next_element::<Text<'de>>()? {
+                out.push(parse(&s)?);
+            }
+            Ok(out)
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Entity>, D::Error> {
+        d.deserialize_seq(List)
     }
 }
 
@@ -776,21 +860,37 @@ fn entity_kind(k: TargetKind) -> Option<EntityKind> {
 
 /// Does an entity list mention this target? Accounts are matched as digit
 /// strings in the entities' text; URLs also by their host.
-fn mentions(entities: &[Entity], kind: TargetKind, value: &str) -> bool {
+fn mentions<'a>(entities: impl IntoIterator<Item = &'a Entity>, kind: TargetKind, value: &str) -> bool {
+    // Comparisons without allocation: this runs over every entity of every
+    // read (a long session has thousands).
     let v = value.to_lowercase();
+    let v_trim = v.trim_end_matches('/');
+    let mut it = entities.into_iter();
     match entity_kind(kind) {
-        Some(EntityKind::Url) => entities.iter().any(|e| {
+        Some(EntityKind::Url) => it.any(|e| {
             e.kind == EntityKind::Url && {
-                let ev = e.value.to_lowercase();
-                ev == v || v.starts_with(ev.trim_end_matches('/')) || ev.starts_with(v.trim_end_matches('/'))
+                let ev = e.value.trim_end_matches('/');
+                ev.eq_ignore_ascii_case(v_trim) || starts_with_ci(&v, ev) || starts_with_ci(&e.value, v_trim)
             }
         }),
-        Some(EntityKind::Domain) => entities
-            .iter()
-            .any(|e| e.kind == EntityKind::Domain && (e.value == v || v.ends_with(&format!(".{}", e.value)))),
-        Some(k) => entities.iter().any(|e| e.kind == k && e.value.to_lowercase() == v),
-        None => entities.iter().any(|e| e.value.replace([' ', '-'], "").contains(&v)),
+        Some(EntityKind::Domain) => it.any(|e| {
+            e.kind == EntityKind::Domain
+                && (e.value == v
+                    || (v.len() > e.value.len() + 1
+                        && v.ends_with(e.value.as_str())
+                        && v.as_bytes()[v.len() - e.value.len() - 1] == b'.'))
+        }),
+        Some(k) => it.any(|e| e.kind == k && e.value.eq_ignore_ascii_case(&v)),
+        None => it.any(|e| {
+            let digits: String = e.value.chars().filter(|c| *c != ' ' && *c != '-').collect();
+            digits.contains(&v)
+        }),
     }
+}
+
+/// `s` starts with `prefix`, ASCII case ignored.
+fn starts_with_ci(s: &str, prefix: &str) -> bool {
+    s.len() >= prefix.len() && s.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
 }
 
 /// Decide a call against the ledger and policy (DESIGN.md's table).
@@ -803,7 +903,7 @@ pub fn decide(call: &Call, ledger: &Ledger, policy: &Policy) -> Outcome {
     }
     let untrusted_read = !ledger.reads.is_empty();
     let injected = ledger.reads.iter().any(|r| r.verdict != Verdict::Allow);
-    let all_untrusted: Vec<Entity> = ledger.reads.iter().flat_map(|r| r.entities.iter().cloned()).collect();
+    let all_untrusted = || ledger.reads.iter().flat_map(|r| r.entities.iter());
     let senders: Vec<String> = ledger.reads.iter().flat_map(|r| r.sender.iter().map(|s| s.to_lowercase())).collect();
 
     let mut targets = Vec::new();
@@ -816,7 +916,7 @@ pub fn decide(call: &Call, ledger: &Ledger, policy: &Policy) -> Outcome {
             Origin::Trusted
         } else if kind == TargetKind::Email && senders.contains(&value.to_lowercase()) {
             Origin::Sender
-        } else if mentions(&all_untrusted, kind, &value) {
+        } else if mentions(all_untrusted(), kind, &value) {
             Origin::Untrusted
         } else {
             Origin::New
