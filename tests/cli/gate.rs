@@ -394,11 +394,12 @@ fn concurrent_writers_lose_nothing() {
         assert!(c.wait().unwrap().success());
     }
     let ledger: Value = serde_json::from_slice(&std::fs::read(&s).unwrap()).unwrap();
+    // Entities are stored as "kind:value" strings ("e:user3@corp.example").
     let trusted: Vec<&str> = ledger["trusted"]
         .as_array()
         .unwrap()
         .iter()
-        .filter_map(|e| e["value"].as_str())
+        .filter_map(|e| e.as_str()?.strip_prefix("e:"))
         .filter(|v| v.starts_with("user"))
         .collect();
     assert_eq!(trusted.len(), 8, "{trusted:?}");
