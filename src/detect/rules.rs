@@ -1199,7 +1199,7 @@ fn scan_piece(text: &str, code: &CodeRegions, piece: Range<usize>, hits: &mut Ve
             hits.push(h);
         }
     }
-    if normalize::needs_folding(src) {
+    if normalize::folds(src, &plain) {
         let folded = normalize::folded(src);
         for m in matches(&folded.text) {
             let r = folded.source_range(m.range.clone());
