@@ -99,9 +99,14 @@ fn ascii_punct(c: char) -> Option<char> {
 
 /// The plain normal form.
 pub fn plain(s: &str) -> Normalized {
+    plain_with(s, s.is_ascii())
+}
+
+/// The plain form, by the ASCII fast path when `ascii` (only for ASCII text).
+fn plain_with(s: &str, ascii: bool) -> Normalized {
     let mut out = Normalized { text: String::with_capacity(s.len()), map: Vec::with_capacity(s.len() + 1) };
     let mut last_space = true;
-    if s.is_ascii() {
+    if ascii {
         // Fast path: ASCII needs only lowercase, whitespace and markdown
         // marks; runs of ordinary bytes are copied in bulk.
         let b = s.as_bytes();
@@ -118,11 +123,22 @@ pub fn plain(s: &str) -> Normalized {
         let special = |c: u8| SPECIAL[c as usize];
         let mut i = 0;
         while i < b.len() {
-            let run = b[i..].iter().position(|&c| special(c)).unwrap_or(b.len() - i);
-            if run > 0 {
-                out.push_ascii_run(&s[i..i + run], i);
+            // A run of ordinary bytes, through single spaces between them
+            // (each such space would be pushed as it is: the byte before it
+            // was pushed, so `last_space` is false there).
+            let mut end = i;
+            while end < b.len() {
+                let c = b[end];
+                if !special(c) || (c == b' ' && end > i && b.get(end + 1).is_some_and(|&n| !special(n))) {
+                    end += 1;
+                } else {
+                    break;
+                }
+            }
+            if end > i {
+                out.push_ascii_run(&s[i..end], i);
                 last_space = false;
-                i += run;
+                i = end;
                 continue;
             }
             match b[i] {
@@ -618,6 +634,12 @@ mod tests {
 
         proptest! {
             #[test]
+            fn ascii_fast_path_reads_as_the_general_one(s in "[aB1 \t\n\r\x0b\x0c*_~`.]{0,40}") {
+                let (fast, general) = (plain_with(&s, true), plain_with(&s, false));
+                prop_assert_eq!((&fast.text, &fast.map), (&general.text, &general.map));
+            }
+
+            #[test]
             fn folds_differs_from_needs_folding_only_where_folding_changes_nothing(s in "([a-c0-4 @|*_\n]|\\PC){0,40}") {
                 let p = plain(&s);
                 let f = folded(&s);
@@ -628,6 +650,15 @@ mod tests {
                     prop_assert_eq!(folds(&s, &p), needs_folding(&s));
                 }
             }
+        }
+    }
+
+    #[test]
+    fn ascii_fast_path_reads_as_the_general_one() {
+        for s in ["a b", " a  b ", "a *b* c", "x\n \ny", "a \t\n b", "`x` y_z __a__", "a ~ b", "Hello World. \r\nNext"]
+        {
+            let (fast, general) = (plain_with(s, true), plain_with(s, false));
+            assert_eq!((&fast.text, &fast.map), (&general.text, &general.map), "{s:?}");
         }
     }
 
