@@ -494,7 +494,34 @@ fn has_folding_chars(s: &str) -> bool {
 /// Digits or symbols inside words, or spaced letters, in the source bytes.
 fn has_disguise_bytes(s: &str) -> bool {
     let b = s.as_bytes();
-    for (i, &c) in b.iter().enumerate() {
+    // Blocks without a leet byte and without two spaces two bytes apart (what
+    // every case below needs) are passed over by a test the compiler can
+    // vectorise.
+    const BLOCK: usize = 64;
+    let mut start = 0;
+    while start < b.len() {
+        let end = (start + BLOCK).min(b.len());
+        let leet = b[start..end].iter().fold(0u8, |acc, &c| acc | u8::from(is_leet_byte(c)));
+        let after = b.get(start + 2..).unwrap_or(&[]);
+        let spaced =
+            b[start..end].iter().zip(after).fold(0u8, |acc, (&x, &y)| acc | u8::from((x == b' ') & (y == b' ')));
+        if (leet | spaced) != 0 && disguise_in(b, start..end) {
+            return true;
+        }
+        start = end;
+    }
+    false
+}
+
+/// `LEET_BYTES` as comparisons (`0134578@$|!`).
+fn is_leet_byte(c: u8) -> bool {
+    (c.wrapping_sub(b'0') < 9) & (c != b'2') & (c != b'6') | (c == b'@') | (c == b'$') | (c == b'|') | (c == b'!')
+}
+
+/// Does a disguise start at a byte in `range` of `b`?
+fn disguise_in(b: &[u8], range: std::ops::Range<usize>) -> bool {
+    for i in range {
+        let c = b[i];
         if !LEET_BYTES[c as usize] && c != b' ' {
             continue;
         }
@@ -634,6 +661,16 @@ mod tests {
 
         proptest! {
             #[test]
+            fn blocks_find_the_disguises_a_byte_walk_finds(s in "[a-c1$ .\n]{0,300}") {
+                prop_assert_eq!(has_disguise_bytes(&s), disguise_in(s.as_bytes(), 0..s.len()));
+            }
+
+            #[test]
+            fn blocks_find_sparse_disguises(s in "([a-z]{2,9} |[a-z]{2,9}[0-9] |[0-9]{1,3} |a |a b |x7y ){0,60}") {
+                prop_assert_eq!(has_disguise_bytes(&s), disguise_in(s.as_bytes(), 0..s.len()));
+            }
+
+            #[test]
             fn ascii_fast_path_reads_as_the_general_one(s in "[aB1 \t\n\r\x0b\x0c*_~`.]{0,40}") {
                 let (fast, general) = (plain_with(&s, true), plain_with(&s, false));
                 prop_assert_eq!((&fast.text, &fast.map), (&general.text, &general.map));
@@ -663,6 +700,13 @@ mod tests {
     }
 
     #[test]
+    fn leet_bytes_two_ways() {
+        for c in 0..=255u8 {
+            assert_eq!(is_leet_byte(c), LEET_BYTES[c as usize], "{c}");
+        }
+    }
+
+    #[test]
     fn needs_folding_only_when_disguise_is_possible() {
         assert!(!needs_folding("Plain prose, with 42 numbers and a list."));
         assert!(!needs_folding("Meet at 10am; v1 and sha256 and utf8 stay."));
@@ -672,5 +716,8 @@ mod tests {
         assert!(needs_folding("іgnоrе"));
         assert!(needs_folding("a\u{200b}b"));
         assert!(!needs_folding("café — naïve 日本語 “quotes”"));
+        // Across a block boundary.
+        assert!(needs_folding(&format!("{}a b c d", "x".repeat(62))));
+        assert!(needs_folding(&format!("{} h3llo", "x ".repeat(40))));
     }
 }
