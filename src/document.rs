@@ -507,7 +507,11 @@ impl Document {
 /// Markdown and plain text: one part. HTML comments in it are hidden (a
 /// Markdown renderer drops them); an iCalendar object adds its fields.
 fn load_text(doc: &mut Document) {
-    let text = String::from_utf8_lossy(&doc.raw).into_owned();
+    // Valid UTF-8 (the usual case) is checked by the faster validator.
+    let text = match std::str::from_utf8(&doc.raw) {
+        Ok(t) => t.to_owned(),
+        Err(_) => String::from_utf8_lossy(&doc.raw).into_owned(),
+    };
     let lossless = text.len() == doc.raw.len();
     let mut spans = Vec::new();
     let mut at = 0;
@@ -530,10 +534,11 @@ fn load_text(doc: &mut Document) {
         }
     }
     let is_calendar = text.trim_start().starts_with("BEGIN:VCALENDAR");
+    let fields = if is_calendar { crate::email::calendar_fields(&text) } else { Vec::new() };
     let len = doc.raw.len();
-    doc.parts.push(Part { location: "body".into(), text: text.clone(), spans, raw: Some(0..len) });
+    doc.parts.push(Part { location: "body".into(), text, spans, raw: Some(0..len) });
     if is_calendar {
-        for (name, value) in crate::email::calendar_fields(&text) {
+        for (name, value) in fields {
             let n = value.len();
             doc.parts.push(Part {
                 location: format!("calendar {name}"),

@@ -26,6 +26,7 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::LazyLock;
 
 use mail_parser::{Address, Encoding, HeaderName, Message, MessageParser, MessagePart, MimeHeaders, PartType};
 use unicode_properties::{GeneralCategoryGroup, UnicodeGeneralCategory};
@@ -847,14 +848,26 @@ fn truncate_at_char(text: &mut String, max: usize) {
 // ---------------------------------------------------------------------------
 // Plain text the HTML alternative does not show
 
-/// A normalised word and where it is in its text.
+/// A word of the plain text: its id in the vocabulary and where it is.
 struct Word {
-    norm: String,
+    id: u32,
     range: Range<usize>,
     /// What the word counts for, in half-words: 2, or 1 for a single
     /// character of a script written without spaces (about half a word).
     halves: usize,
 }
+
+/// The boilerplate phrases, as normalised words.
+static BOILERPLATE_WORDS: LazyLock<Vec<Vec<String>>> = LazyLock::new(|| {
+    BOILERPLATE
+        .iter()
+        .map(|p| {
+            let mut words = Vec::new();
+            for_each_word(p, 0, |w, _, _| words.push(w.to_string()));
+            words
+        })
+        .collect()
+});
 
 /// Byte ranges of `plain`'s lines that `html_visible` does not show.
 ///
@@ -872,17 +885,17 @@ struct Word {
 /// quote markers carry no words and never show up.
 pub fn plain_only(plain: &str, html_visible: &str) -> Vec<Range<usize>> {
     let index = HtmlIndex::new(html_visible);
-    let boilerplate: Vec<Vec<String>> =
-        BOILERPLATE.iter().map(|p| words(p).into_iter().map(|w| w.norm).collect()).collect();
 
     struct Line {
         trimmed: Range<usize>,
-        words: Vec<Word>,
-        shown: Vec<bool>,
+        /// Its words: a range of `words` (and of `shown`).
+        words: Range<usize>,
         /// Half-words (see `Word::halves`) not shown, and in all.
         unshown: usize,
         halves: usize,
     }
+    let mut words: Vec<Word> = Vec::new();
+    let mut shown: Vec<bool> = Vec::new();
     let mut lines = Vec::new();
     let mut start = 0;
     for raw_line in plain.split_inclusive('\n') {
@@ -890,15 +903,17 @@ pub fn plain_only(plain: &str, html_visible: &str) -> Vec<Range<usize>> {
         let text = &plain[start..end];
         let lead = text.len() - text.trim_start().len();
         let trimmed = start + lead..start + text.trim_end().len();
-        let mut words = words(text);
-        for w in &mut words {
-            w.range = w.range.start + start..w.range.end + start;
-        }
-        let mut shown = index.shown(&words);
-        mark_boilerplate(&words, &mut shown, &boilerplate);
-        let unshown = words.iter().zip(&shown).filter(|(_, s)| !**s).map(|(w, _)| w.halves).sum();
-        let halves = words.iter().map(|w| w.halves).sum();
-        lines.push(Line { trimmed, words, shown, unshown, halves });
+        let first = words.len();
+        for_each_word(text, start, |w, range, halves| words.push(Word { id: index.id(w), range, halves }));
+        let range = first..words.len();
+        shown.resize(words.len(), false);
+        index.shown(&words[range.clone()], &mut shown[range.clone()]);
+        index.mark_boilerplate(&words[range.clone()], &mut shown[range.clone()]);
+        let line_words = &words[range.clone()];
+        let line_shown = &shown[range.clone()];
+        let unshown = line_words.iter().zip(line_shown).filter(|(_, s)| !**s).map(|(w, _)| w.halves).sum();
+        let halves = line_words.iter().map(|w| w.halves).sum();
+        lines.push(Line { trimmed, words: range, unshown, halves });
         start += raw_line.len();
     }
 
@@ -910,11 +925,16 @@ pub fn plain_only(plain: &str, html_visible: &str) -> Vec<Range<usize>> {
         if total >= MIN_HIDDEN_WORDS * 2 {
             out.extend(block.iter().map(|&i| {
                 let l = &lines[i];
-                let first = l.shown.iter().position(|s| !s).unwrap_or(0);
-                let last = l.shown.iter().rposition(|s| !s).unwrap_or(0);
-                let from =
-                    if l.shown[..first].iter().any(|s| *s) { l.words[first].range.start } else { l.trimmed.start };
-                let to = if l.shown[last + 1..].iter().any(|s| *s) { l.words[last].range.end } else { l.trimmed.end };
+                let (line_words, line_shown) = (&words[l.words.clone()], &shown[l.words.clone()]);
+                let first = line_shown.iter().position(|s| !s).unwrap_or(0);
+                let last = line_shown.iter().rposition(|s| !s).unwrap_or(0);
+                let from = if line_shown[..first].iter().any(|s| *s) {
+                    line_words[first].range.start
+                } else {
+                    l.trimmed.start
+                };
+                let to =
+                    if line_shown[last + 1..].iter().any(|s| *s) { line_words[last].range.end } else { l.trimmed.end };
                 from..to
             }));
         }
@@ -924,7 +944,7 @@ pub fn plain_only(plain: &str, html_visible: &str) -> Vec<Range<usize>> {
         if line.words.is_empty() {
             continue;
         }
-        let longest = longest_unshown_run(&line.words, &line.shown);
+        let longest = longest_unshown_run(&words[line.words.clone()], &shown[line.words.clone()]);
         if line.unshown > 0 && (line.unshown * 2 >= line.halves || longest >= MIN_HIDDEN_WORDS * 2) {
             block.push(i);
         } else {
@@ -935,58 +955,125 @@ pub fn plain_only(plain: &str, html_visible: &str) -> Vec<Range<usize>> {
     out
 }
 
+/// foldhash rather than SipHash: a message has thousands of words. It is
+/// seeded at random, so a crafted message cannot aim for collisions.
+type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+
+/// The id of a word that neither the HTML text nor the boilerplate has.
+const NO_WORD: u32 = u32::MAX;
+
 /// The HTML text's words, with an index of where each word pair occurs.
 struct HtmlIndex {
-    vocabulary: HashMap<String, u32>,
-    /// (first word id << 32 | second word id, position), sorted.
-    pairs: Vec<(u64, u32)>,
+    /// An id for each distinct word: the HTML text's words first (ids below
+    /// `html_ids`), then the boilerplate's others.
+    vocabulary: FastMap<String, u32>,
+    html_ids: u32,
+    /// Where each word pair occurs: `pair_bucket` gives a pair's bucket b,
+    /// and `positions[starts[b]..starts[b + 1]]` its positions, ascending.
+    pair_bucket: FastMap<u64, u32>,
+    starts: Vec<u32>,
+    positions: Vec<u32>,
+    /// The HTML text as word ids.
     ids: Vec<u32>,
+    /// Each boilerplate phrase as word ids.
+    boilerplate: Vec<Vec<u32>>,
+    /// Which ids start a boilerplate phrase.
+    starts_phrase: Vec<bool>,
 }
 
 impl HtmlIndex {
     fn new(html_visible: &str) -> Self {
-        let mut vocabulary = HashMap::new();
-        let ids: Vec<u32> = words(html_visible)
-            .into_iter()
+        let mut vocabulary: FastMap<String, u32> = FastMap::default();
+        let intern = |vocabulary: &mut FastMap<String, u32>, w: &str| match vocabulary.get(w) {
+            Some(&id) => id,
+            None => {
+                let id = vocabulary.len() as u32;
+                vocabulary.insert(w.to_string(), id);
+                id
+            }
+        };
+        let mut ids = Vec::new();
+        for_each_word(html_visible, 0, |w, _, _| ids.push(intern(&mut vocabulary, w)));
+        let html_ids = vocabulary.len() as u32;
+        let boilerplate: Vec<Vec<u32>> = BOILERPLATE_WORDS
+            .iter()
+            .map(|phrase| phrase.iter().map(|w| intern(&mut vocabulary, w)).collect())
+            .collect();
+        let mut starts_phrase = vec![false; vocabulary.len()];
+        for phrase in &boilerplate {
+            if let Some(&first) = phrase.first() {
+                starts_phrase[first as usize] = true;
+            }
+        }
+        // A counting sort of the pair positions by pair.
+        let mut pair_bucket: FastMap<u64, u32> = FastMap::default();
+        let mut counts: Vec<u32> = Vec::new();
+        let buckets: Vec<u32> = ids
+            .windows(2)
             .map(|w| {
-                let next = vocabulary.len() as u32;
-                *vocabulary.entry(w.norm).or_insert(next)
+                let next = pair_bucket.len() as u32;
+                let b = *pair_bucket.entry(pair(w[0], w[1])).or_insert(next);
+                if b == next {
+                    counts.push(0);
+                }
+                counts[b as usize] += 1;
+                b
             })
             .collect();
-        let mut pairs: Vec<(u64, u32)> =
-            ids.windows(2).enumerate().map(|(i, w)| (pair(w[0], w[1]), i as u32)).collect();
-        pairs.sort_unstable();
-        HtmlIndex { vocabulary, pairs, ids }
+        let mut starts = Vec::with_capacity(counts.len() + 1);
+        let mut total = 0;
+        starts.push(0);
+        for c in &counts {
+            total += c;
+            starts.push(total);
+        }
+        let mut fill = starts.clone();
+        let mut positions = vec![0; buckets.len()];
+        for (i, b) in buckets.into_iter().enumerate() {
+            let at = &mut fill[b as usize];
+            positions[*at as usize] = i as u32;
+            *at += 1;
+        }
+        HtmlIndex { vocabulary, html_ids, pair_bucket, starts, positions, ids, boilerplate, starts_phrase }
+    }
+
+    /// A word's id.
+    fn id(&self, norm: &str) -> u32 {
+        self.vocabulary.get(norm).copied().unwrap_or(NO_WORD)
+    }
+
+    /// The id as an HTML word, if the HTML text has it.
+    fn html_id(&self, id: u32) -> Option<u32> {
+        (id < self.html_ids).then_some(id)
     }
 
     /// Which of a line's words are shown in the HTML text.
-    fn shown(&self, line: &[Word]) -> Vec<bool> {
-        let ids: Vec<Option<u32>> = line.iter().map(|w| self.vocabulary.get(&w.norm).copied()).collect();
-        let mut shown = vec![false; ids.len()];
-        if ids.len() == 1 {
-            shown[0] = ids[0].is_some();
-            return shown;
+    fn shown(&self, line: &[Word], shown: &mut [bool]) {
+        if line.len() == 1 {
+            shown[0] = self.html_id(line[0].id).is_some();
+            return;
         }
         let mut i = 0;
-        while i + 1 < ids.len() {
-            let (Some(a), Some(b)) = (ids[i], ids[i + 1]) else {
+        while i + 1 < line.len() {
+            let (Some(a), Some(b)) = (self.html_id(line[i].id), self.html_id(line[i + 1].id)) else {
                 i += 1;
                 continue;
             };
-            let key = pair(a, b);
-            let from = self.pairs.partition_point(|p| p.0 < key);
+            let at = match self.pair_bucket.get(&pair(a, b)) {
+                Some(&b) => &self.positions[self.starts[b as usize] as usize..self.starts[b as usize + 1] as usize],
+                None => &[],
+            };
             let mut best = 0;
-            for &(k, pos) in self.pairs[from..].iter().take(MAX_CANDIDATES) {
-                if k != key {
-                    break;
-                }
+            for &pos in at.iter().take(MAX_CANDIDATES) {
                 let pos = pos as usize;
                 let mut len = 2;
-                while i + len < ids.len() && self.ids.get(pos + len).is_some_and(|&h| ids[i + len] == Some(h)) {
+                // HTML words' ids are below `html_ids`: an equal id is the
+                // same HTML word.
+                while i + len < line.len() && self.ids.get(pos + len).is_some_and(|&h| line[i + len].id == h) {
                     len += 1;
                 }
                 best = best.max(len);
-                if i + best == ids.len() {
+                if i + best == line.len() {
                     break;
                 }
             }
@@ -997,26 +1084,30 @@ impl HtmlIndex {
                 i += 1;
             }
         }
-        shown
+    }
+
+    /// Footer boilerplate counts as shown wherever it stands.
+    fn mark_boilerplate(&self, line: &[Word], shown: &mut [bool]) {
+        for start in 0..line.len() {
+            let id = line[start].id;
+            if id == NO_WORD || !self.starts_phrase[id as usize] {
+                continue;
+            }
+            for phrase in &self.boilerplate {
+                let end = start + phrase.len();
+                if phrase.first() == Some(&id)
+                    && end <= line.len()
+                    && line[start..end].iter().zip(phrase).all(|(w, &p)| w.id == p)
+                {
+                    shown[start..end].iter_mut().for_each(|s| *s = true);
+                }
+            }
+        }
     }
 }
 
 fn pair(a: u32, b: u32) -> u64 {
     (u64::from(a) << 32) | u64::from(b)
-}
-
-/// Footer boilerplate counts as shown wherever it stands.
-fn mark_boilerplate(words: &[Word], shown: &mut [bool], boilerplate: &[Vec<String>]) {
-    for phrase in boilerplate {
-        if phrase.is_empty() || phrase.len() > words.len() {
-            continue;
-        }
-        for start in 0..=words.len() - phrase.len() {
-            if words[start..start + phrase.len()].iter().zip(phrase).all(|(w, p)| w.norm == *p) {
-                shown[start..start + phrase.len()].iter_mut().for_each(|s| *s = true);
-            }
-        }
-    }
 }
 
 /// The most half-words in a row that are not shown.
@@ -1029,48 +1120,159 @@ fn longest_unshown_run(words: &[Word], shown: &[bool]) -> usize {
     best
 }
 
-/// The normalised words of a text, with their byte ranges.
-fn words(text: &str) -> Vec<Word> {
-    let mut out = Vec::new();
+/// Each normalised word of a text: `f(word, range, halves)`, the range
+/// offset by `base`. Chunks are split after each whitespace character;
+/// URLs, mail addresses and references (`skip_chunk`) give no words.
+fn for_each_word(text: &str, base: usize, mut f: impl FnMut(&str, Range<usize>, usize)) {
+    let mut norm = String::new();
+    if text.is_ascii() {
+        // The chunks are the runs between whitespace bytes (the ASCII
+        // characters `char::is_whitespace` takes).
+        let b = text.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            if ASCII_CLASS[b[i] as usize] & SPACE != 0 {
+                i += 1;
+                continue;
+            }
+            let from = i;
+            let mut seen = 0;
+            while i < b.len() && ASCII_CLASS[b[i] as usize] & SPACE == 0 {
+                seen |= ASCII_CLASS[b[i] as usize];
+                i += 1;
+            }
+            let chunk = &text[from..i];
+            if seen & URL_MARK != 0 && skip_chunk(chunk) {
+                continue;
+            }
+            if seen & !(ALNUM | UPPER) == 0 {
+                // One word, the whole chunk.
+                f(lowercase(chunk, seen, &mut norm), base + from..base + i, 2);
+            } else {
+                ascii_words(chunk, base + from, &mut norm, &mut f);
+            }
+        }
+        return;
+    }
     let mut chunk_start = 0;
     for chunk in text.split_inclusive(char::is_whitespace) {
-        let at = chunk_start;
+        let at = base + chunk_start;
         chunk_start += chunk.len();
         if skip_chunk(chunk.trim_end()) {
             continue;
         }
-        let mut current: Option<Word> = None;
+        if chunk.is_ascii() {
+            ascii_words(chunk, at, &mut norm, &mut f);
+            continue;
+        }
+        // The word being read: where it starts and ends.
+        let mut current: Option<Range<usize>> = None;
         for (i, c) in chunk.char_indices() {
             let pos = at + i;
             match char_class(c) {
                 // A mark extends a word; alone (a preheader filler) it is nothing.
                 CharClass::Mark if current.is_none() => {}
                 CharClass::Word | CharClass::Mark => {
-                    let w = current.get_or_insert_with(|| Word { norm: String::new(), range: pos..pos, halves: 2 });
-                    w.norm.extend(c.to_lowercase());
-                    w.range.end = pos + c.len_utf8();
+                    let w = current.get_or_insert_with(|| {
+                        norm.clear();
+                        pos..pos
+                    });
+                    norm.extend(c.to_lowercase());
+                    w.end = pos + c.len_utf8();
                 }
                 CharClass::Single => {
-                    out.extend(current.take());
-                    out.push(Word { norm: c.to_string(), range: pos..pos + c.len_utf8(), halves: 1 });
+                    if let Some(w) = current.take() {
+                        f(&norm, w, 2);
+                    }
+                    let mut buf = [0u8; 4];
+                    f(c.encode_utf8(&mut buf), pos..pos + c.len_utf8(), 1);
                 }
                 CharClass::Ignorable => {}
-                CharClass::Separator => out.extend(current.take()),
+                CharClass::Separator => {
+                    if let Some(w) = current.take() {
+                        f(&norm, w, 2);
+                    }
+                }
             }
         }
-        out.extend(current.take());
+        if let Some(w) = current.take() {
+            f(&norm, w, 2);
+        }
     }
-    out
+}
+
+/// Classes of ASCII bytes for `for_each_word`.
+const SPACE: u8 = 1;
+const ALNUM: u8 = 2;
+const UPPER: u8 = 4;
+/// `:`, `.`, `@`, `[`: one of these is in every chunk `skip_chunk` skips.
+const URL_MARK: u8 = 8;
+const OTHER: u8 = 16;
+const ASCII_CLASS: [u8; 256] = {
+    let mut t = [OTHER; 256];
+    let mut c = 0;
+    while c < 128 {
+        let b = c as u8;
+        t[c] = if matches!(b, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r') {
+            SPACE
+        } else if b.is_ascii_uppercase() {
+            ALNUM | UPPER
+        } else if b.is_ascii_alphanumeric() {
+            ALNUM
+        } else if matches!(b, b':' | b'.' | b'@' | b'[') {
+            URL_MARK | OTHER
+        } else {
+            OTHER
+        };
+        c += 1;
+    }
+    t
+};
+
+/// An ASCII word lowercased: itself when it has no capitals (`seen`
+/// says), else a copy in `buf`.
+fn lowercase<'a>(word: &'a str, seen: u8, buf: &'a mut String) -> &'a str {
+    if seen & UPPER == 0 {
+        return word;
+    }
+    buf.clear();
+    buf.push_str(word);
+    buf.make_ascii_lowercase();
+    buf
+}
+
+/// The words of an ASCII chunk: its runs of letters and digits.
+fn ascii_words(chunk: &str, at: usize, buf: &mut String, f: &mut impl FnMut(&str, Range<usize>, usize)) {
+    let b = chunk.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if ASCII_CLASS[b[i] as usize] & ALNUM == 0 {
+            i += 1;
+            continue;
+        }
+        let from = i;
+        let mut seen = 0;
+        while i < b.len() && ASCII_CLASS[b[i] as usize] & ALNUM != 0 {
+            seen |= ASCII_CLASS[b[i] as usize];
+            i += 1;
+        }
+        f(lowercase(&chunk[from..i], seen, buf), at + from..at + i, 2);
+    }
 }
 
 /// URLs, mail addresses and `[1]`-style references: written differently in
 /// the two alternatives, so left out of the comparison.
 fn skip_chunk(chunk: &str) -> bool {
+    // Each test below needs one of these bytes; most words have none.
+    if !chunk.bytes().any(|b| matches!(b, b':' | b'.' | b'@' | b'[')) {
+        return false;
+    }
     let bare = chunk.trim_matches(|c: char| !c.is_alphanumeric());
-    let lower = bare.get(..8).unwrap_or(bare).to_ascii_lowercase();
+    let head = bare.get(..8).unwrap_or(bare).as_bytes();
+    let starts = |p: &[u8]| head.get(..p.len()).is_some_and(|h| h.eq_ignore_ascii_case(p));
     chunk.contains("://")
-        || lower.starts_with("www.")
-        || lower.starts_with("mailto:")
+        || starts(b"www.")
+        || starts(b"mailto:")
         || bare.split_once('@').is_some_and(|(user, host)| !user.is_empty() && host.contains('.'))
         || (chunk.starts_with('[')
             && chunk.trim_end_matches([',', '.']).ends_with(']')

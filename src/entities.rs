@@ -85,11 +85,16 @@ impl Collector {
             i > 0 && taken[i - 1].end > r.start
         };
         // Bare domains: only whitespace-separated tokens holding a dot are
-        // looked at, so prose costs one pass over its bytes.
-        for (at, token) in tokens(text) {
-            if !token.contains('.') {
+        // looked at, found from their dots, so prose costs a search for dots.
+        let b = text.as_bytes();
+        let mut token_end = 0;
+        for dot in memchr::memchr_iter(b'.', b) {
+            if dot < token_end {
                 continue;
             }
+            let at = b[..dot].iter().rposition(u8::is_ascii_whitespace).map_or(0, |p| p + 1);
+            token_end = b[dot..].iter().position(u8::is_ascii_whitespace).map_or(b.len(), |p| dot + p);
+            let token = &text[at..token_end];
             for c in DOMAIN.captures_iter(token) {
                 let m = c.get(0).expect("whole match");
                 let r = at + m.start()..at + m.end();
@@ -108,7 +113,7 @@ impl Collector {
             }
         }
         // A phone number has at least eight digits; most prose has fewer in all.
-        let enough_digits = text.bytes().filter(u8::is_ascii_digit).take(8).count() >= 8;
+        let enough_digits = has_digits(text.as_bytes(), 8);
         let phones = if enough_digits { PHONE.find_iter(text).collect() } else { Vec::new() };
         for m in phones {
             if inside(&taken, m.range()) {
@@ -119,6 +124,18 @@ impl Collector {
             }
         }
     }
+}
+
+/// Does `b` hold at least `n` ASCII digits? (Counted a block at a time.)
+fn has_digits(b: &[u8], n: usize) -> bool {
+    let mut count = 0;
+    for block in b.chunks(256) {
+        count += block.iter().filter(|c| c.is_ascii_digit()).count();
+        if count >= n {
+            return true;
+        }
+    }
+    false
 }
 
 /// Whitespace-separated tokens with their byte offsets.

@@ -281,21 +281,22 @@ fn entities(run: &str) -> Option<String> {
 
 /// Quoted-printable: soft line breaks joined, `=XX` decoded.
 fn quoted_printable(s: &str) -> Option<String> {
+    let b = s.as_bytes();
     let soft = s.contains("=\n") || s.contains("=\r\n");
-    let escapes = s
-        .as_bytes()
-        .windows(3)
-        .filter(|w| {
-            w[0] == b'='
-                && w[1].is_ascii_hexdigit()
-                && w[2].is_ascii_hexdigit()
-                && w[1].is_ascii_uppercase() | w[1].is_ascii_digit()
-        })
-        .count();
-    if !soft && escapes < 3 {
+    let escapes = || {
+        memchr::memchr_iter(b'=', b)
+            .filter(|&i| {
+                i + 2 < b.len()
+                    && b[i + 1].is_ascii_hexdigit()
+                    && b[i + 2].is_ascii_hexdigit()
+                    && b[i + 1].is_ascii_uppercase() | b[i + 1].is_ascii_digit()
+            })
+            .take(3)
+            .count()
+    };
+    if !soft && escapes() < 3 {
         return None;
     }
-    let b = s.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {

@@ -99,9 +99,14 @@ fn ascii_punct(c: char) -> Option<char> {
 
 /// The plain normal form.
 pub fn plain(s: &str) -> Normalized {
+    plain_with(s, s.is_ascii())
+}
+
+/// The plain form, by the ASCII fast path when `ascii` (only for ASCII text).
+fn plain_with(s: &str, ascii: bool) -> Normalized {
     let mut out = Normalized { text: String::with_capacity(s.len()), map: Vec::with_capacity(s.len() + 1) };
     let mut last_space = true;
-    if s.is_ascii() {
+    if ascii {
         // Fast path: ASCII needs only lowercase, whitespace and markdown
         // marks; runs of ordinary bytes are copied in bulk.
         let b = s.as_bytes();
@@ -118,11 +123,22 @@ pub fn plain(s: &str) -> Normalized {
         let special = |c: u8| SPECIAL[c as usize];
         let mut i = 0;
         while i < b.len() {
-            let run = b[i..].iter().position(|&c| special(c)).unwrap_or(b.len() - i);
-            if run > 0 {
-                out.push_ascii_run(&s[i..i + run], i);
+            // A run of ordinary bytes, through single spaces between them
+            // (each such space would be pushed as it is: the byte before it
+            // was pushed, so `last_space` is false there).
+            let mut end = i;
+            while end < b.len() {
+                let c = b[end];
+                if !special(c) || (c == b' ' && end > i && b.get(end + 1).is_some_and(|&n| !special(n))) {
+                    end += 1;
+                } else {
+                    break;
+                }
+            }
+            if end > i {
+                out.push_ascii_run(&s[i..end], i);
                 last_space = false;
-                i += run;
+                i = end;
                 continue;
             }
             match b[i] {
@@ -339,78 +355,173 @@ pub fn folded(s: &str) -> Normalized {
         }
     }
     let mut out = Normalized { text: String::with_capacity(p.text.len()), map: Vec::with_capacity(p.text.len() + 1) };
-    let n = pt.len();
-    let is_letter = |k: usize| k < n && pt[k].is_alphabetic();
+    join_spaced_and_leet::<false>(pt.len(), |k| pt[k], |c, k| out.push(c, pt_src[k]));
+    out.finish(s.len())
+}
+
+/// Step 4 of the folded form, over the `n` characters of a plain text
+/// (`at(k)` is the k-th): s p a c e d letters joined, leetspeak inside
+/// words read as letters. Each output character goes to `emit` with the
+/// index of the character it comes from. With `CHECK`, nothing is emitted:
+/// it stops at the first change and says whether there was one.
+fn join_spaced_and_leet<const CHECK: bool>(
+    n: usize,
+    at: impl Fn(usize) -> char,
+    mut emit: impl FnMut(char, usize),
+) -> bool {
+    let is_letter = |k: usize| k < n && at(k).is_alphabetic();
+    // The word (between whitespace) last asked about and whether it holds
+    // two letters: asked once per word, so long words stay linear.
+    let mut word: Option<(std::ops::Range<usize>, bool)> = None;
     let mut k = 0;
     while k < n {
-        let c = pt[k];
+        let c = at(k);
         // s p a c e d letters: a run of ≥ 4 single letters separated by
         // single spaces becomes one word.
-        if c.is_alphabetic() && (k == 0 || pt[k - 1] == ' ') && k + 1 < n && pt[k + 1] == ' ' {
+        if c.is_alphabetic() && (k == 0 || at(k - 1) == ' ') && k + 1 < n && at(k + 1) == ' ' {
             let mut j = k;
-            let mut letters = Vec::new();
-            while j < n && pt[j].is_alphabetic() && (j + 1 == n || pt[j + 1] == ' ') {
-                letters.push(j);
-                if j + 2 < n && pt[j + 2].is_alphabetic() && (j + 3 >= n || pt[j + 3] == ' ') {
+            let mut letters = 0;
+            while j < n && at(j).is_alphabetic() && (j + 1 == n || at(j + 1) == ' ') {
+                letters += 1;
+                if j + 2 < n && at(j + 2).is_alphabetic() && (j + 3 >= n || at(j + 3) == ' ') {
                     j += 2;
                 } else {
                     break;
                 }
             }
-            if letters.len() >= 4 {
-                for &l in &letters {
-                    out.push(pt[l], pt_src[l]);
+            if letters >= 4 {
+                if CHECK {
+                    return true;
                 }
-                k = letters[letters.len() - 1] + 1;
+                for l in (k..=j).step_by(2) {
+                    emit(at(l), l);
+                }
+                k = j + 1;
                 continue;
             }
         }
         if let Some(l) = leet(c)
-            && (is_letter(k.wrapping_sub(1)) && k > 0 || is_letter(k + 1))
-            && word_has_letters(&pt, k)
+            && (k > 0 && is_letter(k - 1) || is_letter(k + 1))
+            && word_has_letters(n, &at, k, &mut word)
         {
-            out.push(l, pt_src[k]);
+            if CHECK {
+                return true;
+            }
+            emit(l, k);
             k += 1;
             continue;
         }
-        out.push(c, pt_src[k]);
+        if !CHECK {
+            emit(c, k);
+        }
         k += 1;
     }
-    out.finish(s.len())
+    false
 }
 
 /// Does the word around position k hold at least two letters? (So `v2` and
-/// `3d` stay as written but `1gn0r3` is read as a word.)
-fn word_has_letters(pt: &[char], k: usize) -> bool {
+/// `3d` stay as written but `1gn0r3` is read as a word.) `memo` keeps the
+/// last word's answer.
+fn word_has_letters(
+    n: usize,
+    at: &impl Fn(usize) -> char,
+    k: usize,
+    memo: &mut Option<(std::ops::Range<usize>, bool)>,
+) -> bool {
+    if let Some((w, yes)) = memo
+        && w.contains(&k)
+    {
+        return *yes;
+    }
     let mut a = k;
-    while a > 0 && !pt[a - 1].is_whitespace() {
+    while a > 0 && !at(a - 1).is_whitespace() {
         a -= 1;
     }
     let mut b = k;
-    while b < pt.len() && !pt[b].is_whitespace() {
+    while b < n && !at(b).is_whitespace() {
         b += 1;
     }
-    pt[a..b].iter().filter(|c| c.is_alphabetic()).count() >= 2
+    let yes = (a..b).filter(|&i| at(i).is_alphabetic()).count() >= 2;
+    *memo = Some((a..b, yes));
+    yes
+}
+
+/// Would the folded form's step 4 change this plain text?
+fn joins_or_reads_leet(text: &str) -> bool {
+    if text.is_ascii() {
+        let b = text.as_bytes();
+        join_spaced_and_leet::<true>(b.len(), |k| b[k] as char, |_, _| {})
+    } else {
+        let pt: Vec<char> = text.chars().collect();
+        join_spaced_and_leet::<true>(pt.len(), |k| pt[k], |_, _| {})
+    }
 }
 
 /// Does the text need the folded pass at all? Plain ASCII prose without
 /// digits or symbols inside words and without spaced letters does not.
 pub fn needs_folding(s: &str) -> bool {
-    if !s.is_ascii() {
-        // Only characters the folded form changes matter; most non-ASCII
-        // text (accents, CJK, typographic punctuation) has none.
-        let mut seen: std::collections::HashMap<char, bool> = std::collections::HashMap::new();
-        for c in s.chars().filter(|c| !c.is_ascii()) {
-            let folds = *seen.entry(c).or_insert_with(|| {
-                c == RLO || is_invisible(c) || is_combining(c) || latin_lookalike(c).is_some() || c == '\u{130}'
-            });
-            if folds {
-                return true;
-            }
+    has_folding_chars(s) || has_disguise_bytes(s)
+}
+
+/// Does `folded(s)` read differently from `plain`, the plain form of `s`?
+/// `needs_folding`, narrowed by a look at the plain text: without characters
+/// the folded form drops or maps, the folded form is the plain form with
+/// spaced letters joined and leetspeak read as letters, so when the plain
+/// text has neither, the two forms (text and offsets) are the same and the
+/// folded pass would find nothing new.
+pub fn folds(s: &str, plain: &Normalized) -> bool {
+    has_folding_chars(s) || (has_disguise_bytes(s) && joins_or_reads_leet(&plain.text))
+}
+
+/// Non-ASCII characters the folded form drops or maps (most non-ASCII text,
+/// accents, CJK, typographic punctuation, has none).
+fn has_folding_chars(s: &str) -> bool {
+    if s.is_ascii() {
+        return false;
+    }
+    let mut seen: std::collections::HashMap<char, bool> = std::collections::HashMap::new();
+    for c in s.chars().filter(|c| !c.is_ascii()) {
+        let folds = *seen.entry(c).or_insert_with(|| {
+            c == RLO || is_invisible(c) || is_combining(c) || latin_lookalike(c).is_some() || c == '\u{130}'
+        });
+        if folds {
+            return true;
         }
     }
+    false
+}
+
+/// Digits or symbols inside words, or spaced letters, in the source bytes.
+fn has_disguise_bytes(s: &str) -> bool {
     let b = s.as_bytes();
-    for (i, &c) in b.iter().enumerate() {
+    // Blocks without a leet byte and without two spaces two bytes apart (what
+    // every case below needs) are passed over by a test the compiler can
+    // vectorise.
+    const BLOCK: usize = 64;
+    let mut start = 0;
+    while start < b.len() {
+        let end = (start + BLOCK).min(b.len());
+        let leet = b[start..end].iter().fold(0u8, |acc, &c| acc | u8::from(is_leet_byte(c)));
+        let after = b.get(start + 2..).unwrap_or(&[]);
+        let spaced =
+            b[start..end].iter().zip(after).fold(0u8, |acc, (&x, &y)| acc | u8::from((x == b' ') & (y == b' ')));
+        if (leet | spaced) != 0 && disguise_in(b, start..end) {
+            return true;
+        }
+        start = end;
+    }
+    false
+}
+
+/// `LEET_BYTES` as comparisons (`0134578@$|!`).
+fn is_leet_byte(c: u8) -> bool {
+    (c.wrapping_sub(b'0') < 9) & (c != b'2') & (c != b'6') | (c == b'@') | (c == b'$') | (c == b'|') | (c == b'!')
+}
+
+/// Does a disguise start at a byte in `range` of `b`?
+fn disguise_in(b: &[u8], range: std::ops::Range<usize>) -> bool {
+    for i in range {
+        let c = b[i];
         if !LEET_BYTES[c as usize] && c != b' ' {
             continue;
         }
@@ -506,6 +617,96 @@ mod tests {
     }
 
     #[test]
+    fn folds_narrows_needs_folding_to_texts_that_fold() {
+        for s in [
+            "Within a f",
+            "a b c",
+            "a b c d",
+            "x a b c d y",
+            "mp3s and v2",
+            "h3llo",
+            "1gn0r3 4ll",
+            "i  g  n  o  r  e",
+            "ﬁ a ｂ c",
+            "café a b c d",
+            "\u{202e}erongi\u{202c}",
+        ] {
+            let p = plain(s);
+            let f = folded(s);
+            if !has_folding_chars(s) && !joins_or_reads_leet(&p.text) {
+                assert_eq!((&f.text, &f.map), (&p.text, &p.map), "{s:?}");
+            }
+            // Narrowing the gate leaves out only texts the folded pass
+            // would read as the plain one.
+            if (&f.text, &f.map) != (&p.text, &p.map) {
+                assert_eq!(folds(s, &p), needs_folding(s), "{s:?}");
+            }
+        }
+        assert!(!folds("Within a f", &plain("Within a f")));
+        assert!(folds("x a b c d y", &plain("x a b c d y")));
+        assert!(folds("h3llo", &plain("h3llo")));
+    }
+
+    #[test]
+    fn leetspeak_in_one_long_word() {
+        // Each digit asks whether its word has letters; the answer is kept
+        // per word.
+        let s = "a1".repeat(20_000);
+        assert_eq!(folded(&s).text, "ai".repeat(20_000));
+    }
+
+    mod props {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            #[test]
+            fn blocks_find_the_disguises_a_byte_walk_finds(s in "[a-c1$ .\n]{0,300}") {
+                prop_assert_eq!(has_disguise_bytes(&s), disguise_in(s.as_bytes(), 0..s.len()));
+            }
+
+            #[test]
+            fn blocks_find_sparse_disguises(s in "([a-z]{2,9} |[a-z]{2,9}[0-9] |[0-9]{1,3} |a |a b |x7y ){0,60}") {
+                prop_assert_eq!(has_disguise_bytes(&s), disguise_in(s.as_bytes(), 0..s.len()));
+            }
+
+            #[test]
+            fn ascii_fast_path_reads_as_the_general_one(s in "[aB1 \t\n\r\x0b\x0c*_~`.]{0,40}") {
+                let (fast, general) = (plain_with(&s, true), plain_with(&s, false));
+                prop_assert_eq!((&fast.text, &fast.map), (&general.text, &general.map));
+            }
+
+            #[test]
+            fn folds_differs_from_needs_folding_only_where_folding_changes_nothing(s in "([a-c0-4 @|*_\n]|\\PC){0,40}") {
+                let p = plain(&s);
+                let f = folded(&s);
+                if !has_folding_chars(&s) && !joins_or_reads_leet(&p.text) {
+                    prop_assert_eq!((&f.text, &f.map), (&p.text, &p.map));
+                }
+                if (&f.text, &f.map) != (&p.text, &p.map) {
+                    prop_assert_eq!(folds(&s, &p), needs_folding(&s));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ascii_fast_path_reads_as_the_general_one() {
+        for s in ["a b", " a  b ", "a *b* c", "x\n \ny", "a \t\n b", "`x` y_z __a__", "a ~ b", "Hello World. \r\nNext"]
+        {
+            let (fast, general) = (plain_with(s, true), plain_with(s, false));
+            assert_eq!((&fast.text, &fast.map), (&general.text, &general.map), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn leet_bytes_two_ways() {
+        for c in 0..=255u8 {
+            assert_eq!(is_leet_byte(c), LEET_BYTES[c as usize], "{c}");
+        }
+    }
+
+    #[test]
     fn needs_folding_only_when_disguise_is_possible() {
         assert!(!needs_folding("Plain prose, with 42 numbers and a list."));
         assert!(!needs_folding("Meet at 10am; v1 and sha256 and utf8 stay."));
@@ -515,5 +716,8 @@ mod tests {
         assert!(needs_folding("іgnоrе"));
         assert!(needs_folding("a\u{200b}b"));
         assert!(!needs_folding("café — naïve 日本語 “quotes”"));
+        // Across a block boundary.
+        assert!(needs_folding(&format!("{}a b c d", "x".repeat(62))));
+        assert!(needs_folding(&format!("{} h3llo", "x ".repeat(40))));
     }
 }

@@ -940,7 +940,10 @@ fn leak(s: String) -> &'static str {
 }
 
 struct Compiled {
-    keys: AhoCorasick,
+    /// The keys written in ASCII, and the others (an ASCII text can hold
+    /// none of those, and a smaller automaton is a faster one).
+    ascii_keys: Keys,
+    other_keys: Keys,
     /// For each key pattern, the rules that listed it.
     key_rules: Vec<Vec<usize>>,
     regexes: Vec<std::sync::OnceLock<Regex>>,
@@ -963,11 +966,8 @@ static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
     // Non-overlapping leftmost-longest search is several times faster than
     // an overlapping one; a key found then stands for every key inside it,
     // so it wakes their rules too.
-    let ac = AhoCorasick::builder()
-        .kind(Some(aho_corasick::AhoCorasickKind::DFA))
-        .match_kind(aho_corasick::MatchKind::LeftmostLongest)
-        .build(&keys)
-        .expect("rule keys compile");
+    let ascii_keys = Keys::new(&keys, |k| k.is_ascii());
+    let other_keys = Keys::new(&keys, |k| !k.is_ascii());
     let direct = key_rules.clone();
     for (i, k) in keys.iter().enumerate() {
         for (j, inner) in keys.iter().enumerate() {
@@ -981,8 +981,77 @@ static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
         }
     }
     let regexes = RULES.iter().map(|_| std::sync::OnceLock::new()).collect();
-    Compiled { keys: ac, key_rules, regexes }
+    Compiled { ascii_keys, other_keys, key_rules, regexes }
 });
+
+/// Some of the keys in one automaton.
+struct Keys {
+    ac: AhoCorasick,
+    /// Each pattern's index in the whole key list.
+    index: Vec<usize>,
+}
+
+impl Keys {
+    fn new(keys: &[&str], pick: impl Fn(&str) -> bool) -> Keys {
+        let index: Vec<usize> = (0..keys.len()).filter(|&i| pick(keys[i])).collect();
+        let ac = AhoCorasick::builder()
+            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+            .match_kind(aho_corasick::MatchKind::LeftmostLongest)
+            .build(index.iter().map(|&i| keys[i]))
+            .expect("rule keys compile");
+        Keys { ac, index }
+    }
+
+    /// The leftmost-longest key at or after `at`, as (key index, range).
+    fn find(&self, text: &str, at: usize) -> Option<(usize, Range<usize>)> {
+        let m = self.ac.find(aho_corasick::Input::new(text).span(at..text.len()))?;
+        Some((self.index[m.pattern().as_usize()], m.range()))
+    }
+}
+
+/// Every key in `text`, leftmost-longest and not overlapping, as one
+/// automaton over all keys would find them: of the two automata's next
+/// keys, the one that starts first (the longer on a tie) is taken, and
+/// the search goes on after it.
+fn find_keys(text: &str) -> impl Iterator<Item = (usize, Range<usize>)> + '_ {
+    let c = &*COMPILED;
+    let ascii = text.is_ascii();
+    let mut at = 0;
+    // Each automaton's next key from where it last looked; None once it
+    // has no more.
+    let mut next_ascii: Option<Option<(usize, Range<usize>)>> = None;
+    let mut next_other: Option<Option<(usize, Range<usize>)>> = if ascii { Some(None) } else { None };
+    std::iter::from_fn(move || {
+        if at > text.len() {
+            return None;
+        }
+        let refresh = |slot: &mut Option<Option<(usize, Range<usize>)>>, keys: &Keys| {
+            if slot.as_ref().is_none_or(|m| m.as_ref().is_some_and(|(_, r)| r.start < at)) {
+                *slot = Some(keys.find(text, at));
+            }
+        };
+        refresh(&mut next_ascii, &c.ascii_keys);
+        if !ascii {
+            refresh(&mut next_other, &c.other_keys);
+        }
+        let a = next_ascii.clone().flatten();
+        let o = next_other.clone().flatten();
+        let pick = match (a, o) {
+            (Some(a), Some(o)) => {
+                if (o.1.start, std::cmp::Reverse(o.1.end)) < (a.1.start, std::cmp::Reverse(a.1.end)) {
+                    o
+                } else {
+                    a
+                }
+            }
+            (Some(a), None) => a,
+            (None, Some(o)) => o,
+            (None, None) => return None,
+        };
+        at = pick.1.end;
+        Some(pick)
+    })
+}
 
 /// A rule's regex, compiled the first time a key of the rule is seen (most
 /// texts wake few rules, so start-up stays short for hooks and the gate).
@@ -1063,21 +1132,21 @@ pub fn matches(text: &str) -> Vec<Match> {
     // Windows per rule, merged as they are added (hits come in order).
     let mut windows: Vec<Vec<Range<usize>>> = vec![Vec::new(); RULES.len()];
     let bytes = text.as_bytes();
-    for m in c.keys.find_iter(text) {
-        if m.len() <= SHORT_KEY && bytes[m.start()].is_ascii_alphanumeric() {
+    for (key, m) in find_keys(text) {
+        if m.len() <= SHORT_KEY && bytes[m.start].is_ascii_alphanumeric() {
             // Whole words only ("ai", not "said" or "air"; "bot" or "bots").
-            let before = m.start() > 0 && bytes[m.start() - 1].is_ascii_alphanumeric();
-            let next = bytes.get(m.end()).copied();
-            let plural_s = next == Some(b's') && !bytes.get(m.end() + 1).is_some_and(u8::is_ascii_alphanumeric);
+            let before = m.start > 0 && bytes[m.start - 1].is_ascii_alphanumeric();
+            let next = bytes.get(m.end).copied();
+            let plural_s = next == Some(b's') && !bytes.get(m.end + 1).is_some_and(u8::is_ascii_alphanumeric);
             let after = next.is_some_and(|b| b.is_ascii_alphanumeric()) && !plural_s;
-            let last = bytes[m.end() - 1];
+            let last = bytes[m.end - 1];
             if before || (after && last.is_ascii_alphanumeric()) {
                 continue;
             }
         }
-        let lo = floor_char(text, m.start().saturating_sub(WINDOW));
-        let hi = ceil_char(text, (m.end() + WINDOW).min(text.len()));
-        for &r in &c.key_rules[m.pattern().as_usize()] {
+        let lo = floor_char(text, m.start.saturating_sub(WINDOW));
+        let hi = ceil_char(text, (m.end + WINDOW).min(text.len()));
+        for &r in &c.key_rules[key] {
             let w = &mut windows[r];
             match w.last_mut() {
                 Some(last) if lo <= last.end => last.end = last.end.max(hi),
@@ -1199,7 +1268,7 @@ fn scan_piece(text: &str, code: &CodeRegions, piece: Range<usize>, hits: &mut Ve
             hits.push(h);
         }
     }
-    if normalize::needs_folding(src) {
+    if normalize::folds(src, &plain) {
         let folded = normalize::folded(src);
         for m in matches(&folded.text) {
             let r = folded.source_range(m.range.clone());
@@ -1334,6 +1403,45 @@ mod tests {
         v.sort();
         v.dedup();
         v
+    }
+
+    #[test]
+    fn split_automata_find_what_one_would() {
+        // All keys in one automaton, as `find_keys` must find them.
+        let mut keys: Vec<&str> = Vec::new();
+        for r in RULES.iter() {
+            for k in r.keys {
+                if !keys.contains(k) {
+                    keys.push(k);
+                }
+            }
+        }
+        let one = AhoCorasick::builder()
+            .match_kind(aho_corasick::MatchKind::LeftmostLongest)
+            .build(&keys)
+            .expect("rule keys compile");
+        let keys_in_one_automaton = |text: &str| -> Vec<(usize, Range<usize>)> {
+            one.find_iter(text).map(|m| (m.pattern().as_usize(), m.range())).collect()
+        };
+        let mut seed = 7u64;
+        let mut next = move |n: usize| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        for _ in 0..3000 {
+            let mut text = String::new();
+            for _ in 0..next(12) {
+                let k = keys[next(keys.len())];
+                // Whole keys, their halves, and glue that is or is not ASCII.
+                match next(4) {
+                    0 => text.push_str(k),
+                    1 => text.extend(k.chars().take(k.chars().count() / 2 + 1)),
+                    2 => text.extend(k.chars().skip(k.chars().count() / 2)),
+                    _ => text.push_str(["ı", " ", "é", "x", "\n", "忽"][next(6)]),
+                }
+            }
+            assert_eq!(find_keys(&text).collect::<Vec<_>>(), keys_in_one_automaton(&text), "{text:?}");
+        }
     }
 
     #[test]
