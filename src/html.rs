@@ -2804,17 +2804,20 @@ mod tests {
         hidden_payload: String,
     }
 
+    /// The hidden-channel vectors live in fixtures/vectors (shared with the
+    /// scan tests); the html ones are those of kind "html".
     fn fixture(name: &str) -> Vec<u8> {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/html").join(name);
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/vectors/files").join(name);
         std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
     }
 
     fn vectors() -> Vec<Vector> {
-        let index = fixture("vectors.jsonl");
-        String::from_utf8(index)
-            .unwrap()
+        let index =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/vectors/vectors.jsonl")).unwrap();
+        index
             .lines()
             .filter(|l| !l.trim().is_empty())
+            .filter(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["kind"] == "html")
             .map(|l| serde_json::from_str(l).unwrap())
             .collect()
     }
