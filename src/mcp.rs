@@ -295,43 +295,15 @@ pub fn tools() -> Value {
 }
 
 /// Serve on stdin/stdout until end of input.
-pub fn serve(policy: Policy, input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
+pub fn serve(policy: Policy, input: impl BufRead, output: impl Write) -> std::io::Result<()> {
+    use crate::serve::{Line, serve_lines};
     let mut server = Server::new(policy);
-    let mut reader = input;
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        let n = (&mut reader).take(MAX_MESSAGE as u64 + 1).read_until(b'\n', &mut buf)?;
-        if n == 0 {
-            return Ok(());
-        }
-        let reply = if buf.len() > MAX_MESSAGE && !buf.ends_with(b"\n") {
-            // Skip the rest of an overlong line, then refuse it.
-            let mut sink = Vec::new();
-            loop {
-                sink.clear();
-                let m = (&mut reader).take(1 << 20).read_until(b'\n', &mut sink)?;
-                if m == 0 || sink.ends_with(b"\n") {
-                    break;
-                }
-            }
-            Some(error(Value::Null, INVALID_REQUEST, "message too large"))
-        } else {
-            match std::str::from_utf8(&buf) {
-                Ok(line) => server.handle_line(line),
-                Err(_) => Some(error(Value::Null, PARSE_ERROR, "message is not valid UTF-8")),
-            }
-        };
-        if let Some(r) = reply {
-            let mut line = serde_json::to_string(&r).expect("json");
-            line.push('\n');
-            output.write_all(line.as_bytes())?;
-            output.flush()?;
-        }
-    }
+    serve_lines(input, output, MAX_MESSAGE, |line| match line {
+        Line::Text(l) => server.handle_line(l),
+        Line::TooLarge => Some(error(Value::Null, INVALID_REQUEST, "message too large")),
+        Line::NotUtf8 => Some(error(Value::Null, PARSE_ERROR, "message is not valid UTF-8")),
+    })
 }
-
-use std::io::Read as _;
 
 #[cfg(test)]
 mod tests {

@@ -123,16 +123,31 @@ impl Server {
     }
 }
 
-/// Serve until end of input.
-pub fn serve(mut server: Server, mut input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
+/// One line read by [`serve_lines`].
+pub(crate) enum Line<'a> {
+    Text(&'a str),
+    /// Longer than the limit; the rest of it was skipped.
+    TooLarge,
+    NotUtf8,
+}
+
+/// The line loop both servers share: read newline-delimited requests of at most `max` bytes,
+/// hand each to `answer`, write each answer as one JSON line and flush. An overlong line is
+/// skipped to its end (read in bounded chunks, never held whole) and answered as `TooLarge`.
+pub(crate) fn serve_lines(
+    mut input: impl BufRead,
+    mut output: impl Write,
+    max: usize,
+    mut answer: impl FnMut(Line<'_>) -> Option<Value>,
+) -> std::io::Result<()> {
     let mut buf = Vec::new();
     loop {
         buf.clear();
-        let n = (&mut input).take(MAX_LINE as u64 + 1).read_until(b'\n', &mut buf)?;
+        let n = (&mut input).take(max as u64 + 1).read_until(b'\n', &mut buf)?;
         if n == 0 {
             return Ok(());
         }
-        let reply = if buf.len() > MAX_LINE && !buf.ends_with(b"\n") {
+        let reply = if buf.len() > max && !buf.ends_with(b"\n") {
             let mut sink = Vec::new();
             loop {
                 sink.clear();
@@ -141,19 +156,30 @@ pub fn serve(mut server: Server, mut input: impl BufRead, mut output: impl Write
                     break;
                 }
             }
-            json!({ "id": null, "ok": false, "error": "request too large" })
+            answer(Line::TooLarge)
         } else {
             match std::str::from_utf8(&buf) {
-                Ok(l) if l.trim().is_empty() => continue,
-                Ok(l) => server.handle_line(l),
-                Err(_) => json!({ "id": null, "ok": false, "error": "request is not valid UTF-8" }),
+                Ok(l) => answer(Line::Text(l)),
+                Err(_) => answer(Line::NotUtf8),
             }
         };
-        let mut line = serde_json::to_string(&reply).expect("json");
-        line.push('\n');
-        output.write_all(line.as_bytes())?;
-        output.flush()?;
+        if let Some(r) = reply {
+            let mut line = serde_json::to_string(&r).expect("json");
+            line.push('\n');
+            output.write_all(line.as_bytes())?;
+            output.flush()?;
+        }
     }
+}
+
+/// Serve until end of input.
+pub fn serve(mut server: Server, input: impl BufRead, output: impl Write) -> std::io::Result<()> {
+    serve_lines(input, output, MAX_LINE, |line| match line {
+        Line::Text(l) if l.trim().is_empty() => None,
+        Line::Text(l) => Some(server.handle_line(l)),
+        Line::TooLarge => Some(json!({ "id": null, "ok": false, "error": "request too large" })),
+        Line::NotUtf8 => Some(json!({ "id": null, "ok": false, "error": "request is not valid UTF-8" })),
+    })
 }
 
 #[cfg(test)]
@@ -182,5 +208,27 @@ mod tests {
             "content is larger than the 8-byte limit"
         );
         assert_eq!(s.handle_line(r#"{"op":"unwrap","content":"x {\"a\":1}"}"#)["ok"], false);
+    }
+
+    #[test]
+    fn overlong_lines_are_skipped_whole_and_the_next_line_is_served() {
+        let long = "x".repeat(50);
+        let mut input = Vec::new();
+        input.extend_from_slice(format!("{long}\nshort\n").as_bytes());
+        input.extend_from_slice(b"\xff\n");
+        input.extend_from_slice(long.as_bytes());
+        let mut seen = Vec::new();
+        let mut out = Vec::new();
+        serve_lines(&input[..], &mut out, 10, |line| {
+            seen.push(match line {
+                Line::Text(t) => t.to_string(),
+                Line::TooLarge => "<too large>".into(),
+                Line::NotUtf8 => "<not utf-8>".into(),
+            });
+            Some(json!(seen.len()))
+        })
+        .unwrap();
+        assert_eq!(seen, ["<too large>", "short\n", "<not utf-8>", "<too large>"]);
+        assert_eq!(String::from_utf8(out).unwrap(), "1\n2\n3\n4\n");
     }
 }
