@@ -8,7 +8,7 @@
 //! the `plain` form (and on the `folded` form to catch disguises).
 
 use std::ops::Range;
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use aho_corasick::AhoCorasick;
 use regex::Regex;
@@ -944,67 +944,99 @@ struct Compiled {
     /// none of those, and a smaller automaton is a faster one).
     ascii_keys: Keys,
     other_keys: Keys,
+    keys: Vec<&'static str>,
     /// For each key pattern, the rules that listed it.
     key_rules: Vec<Vec<usize>>,
-    regexes: Vec<std::sync::OnceLock<Regex>>,
+    /// For each key pattern, the rules of every key inside it (itself
+    /// included), worked out the first time the key is found: most texts
+    /// hold few keys, and doing it for all keys at start-up costs more than
+    /// a short scan.
+    woken: Vec<OnceLock<Box<[usize]>>>,
+    regexes: Vec<OnceLock<Regex>>,
 }
 
 static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
-    let mut keys: Vec<&str> = Vec::new();
+    let mut keys: Vec<&'static str> = Vec::new();
     let mut key_rules: Vec<Vec<usize>> = Vec::new();
+    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for (i, r) in RULES.iter().enumerate() {
-        for k in r.keys {
-            match keys.iter().position(|x| x == k) {
-                Some(p) => key_rules[p].push(i),
+        for &k in r.keys {
+            match seen.get(k) {
+                Some(&p) => key_rules[p].push(i),
                 None => {
+                    seen.insert(k, keys.len());
                     keys.push(k);
                     key_rules.push(vec![i]);
                 }
             }
         }
     }
-    // Non-overlapping leftmost-longest search is several times faster than
-    // an overlapping one; a key found then stands for every key inside it,
-    // so it wakes their rules too.
     let ascii_keys = Keys::new(&keys, |k| k.is_ascii());
     let other_keys = Keys::new(&keys, |k| !k.is_ascii());
-    let direct = key_rules.clone();
-    for (i, k) in keys.iter().enumerate() {
-        for (j, inner) in keys.iter().enumerate() {
-            if i != j && k.contains(inner) {
-                for &r in &direct[j] {
-                    if !key_rules[i].contains(&r) {
-                        key_rules[i].push(r);
-                    }
+    let woken = keys.iter().map(|_| OnceLock::new()).collect();
+    let regexes = RULES.iter().map(|_| OnceLock::new()).collect();
+    Compiled { ascii_keys, other_keys, keys, key_rules, woken, regexes }
+});
+
+impl Compiled {
+    /// The rules a found key wakes. The search is non-overlapping and
+    /// leftmost-longest (several times faster than an overlapping one), so a
+    /// key found stands for every key inside it as well.
+    fn rules_woken_by(&self, key: usize) -> &[usize] {
+        self.woken[key].get_or_init(|| {
+            let outer = self.keys[key];
+            let mut rules: Vec<usize> = Vec::new();
+            for (j, inner) in self.keys.iter().enumerate() {
+                if j == key || outer.contains(inner) {
+                    rules.extend(&self.key_rules[j]);
                 }
             }
-        }
+            rules.sort_unstable();
+            rules.dedup();
+            rules.into()
+        })
     }
-    let regexes = RULES.iter().map(|_| std::sync::OnceLock::new()).collect();
-    Compiled { ascii_keys, other_keys, key_rules, regexes }
-});
+}
+
+/// Texts at least this long are searched with a DFA, built the first time
+/// one is seen; shorter ones with a contiguous NFA, which builds several
+/// times faster (start-up is most of a short scan) and searches a little
+/// slower.
+const DFA_FROM: usize = 16 << 10;
 
 /// Some of the keys in one automaton.
 struct Keys {
-    ac: AhoCorasick,
+    patterns: Vec<&'static str>,
+    nfa: AhoCorasick,
+    dfa: OnceLock<AhoCorasick>,
     /// Each pattern's index in the whole key list.
     index: Vec<usize>,
 }
 
 impl Keys {
-    fn new(keys: &[&str], pick: impl Fn(&str) -> bool) -> Keys {
+    fn new(keys: &[&'static str], pick: impl Fn(&str) -> bool) -> Keys {
         let index: Vec<usize> = (0..keys.len()).filter(|&i| pick(keys[i])).collect();
-        let ac = AhoCorasick::builder()
-            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+        let patterns: Vec<&'static str> = index.iter().map(|&i| keys[i]).collect();
+        let nfa = Keys::build(&patterns, aho_corasick::AhoCorasickKind::ContiguousNFA);
+        Keys { patterns, nfa, dfa: OnceLock::new(), index }
+    }
+
+    fn build(patterns: &[&str], kind: aho_corasick::AhoCorasickKind) -> AhoCorasick {
+        AhoCorasick::builder()
+            .kind(Some(kind))
             .match_kind(aho_corasick::MatchKind::LeftmostLongest)
-            .build(index.iter().map(|&i| keys[i]))
-            .expect("rule keys compile");
-        Keys { ac, index }
+            .build(patterns)
+            .expect("rule keys compile")
     }
 
     /// The leftmost-longest key at or after `at`, as (key index, range).
     fn find(&self, text: &str, at: usize) -> Option<(usize, Range<usize>)> {
-        let m = self.ac.find(aho_corasick::Input::new(text).span(at..text.len()))?;
+        let ac = if text.len() >= DFA_FROM {
+            self.dfa.get_or_init(|| Keys::build(&self.patterns, aho_corasick::AhoCorasickKind::DFA))
+        } else {
+            &self.nfa
+        };
+        let m = ac.find(aho_corasick::Input::new(text).span(at..text.len()))?;
         Some((self.index[m.pattern().as_usize()], m.range()))
     }
 }
@@ -1146,7 +1178,7 @@ pub fn matches(text: &str) -> Vec<Match> {
         }
         let lo = floor_char(text, m.start.saturating_sub(WINDOW));
         let hi = ceil_char(text, (m.end + WINDOW).min(text.len()));
-        for &r in &c.key_rules[key] {
+        for &r in c.rules_woken_by(key) {
             let w = &mut windows[r];
             match w.last_mut() {
                 Some(last) if lo <= last.end => last.end = last.end.max(hi),
@@ -1428,6 +1460,9 @@ mod tests {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             (seed >> 33) as usize % n
         };
+        // Short texts go through one kind of automaton, long ones another;
+        // the texts joined make a long one.
+        let mut long = String::new();
         for _ in 0..3000 {
             let mut text = String::new();
             for _ in 0..next(12) {
@@ -1441,7 +1476,12 @@ mod tests {
                 }
             }
             assert_eq!(find_keys(&text).collect::<Vec<_>>(), keys_in_one_automaton(&text), "{text:?}");
+            long.push_str(&text);
         }
+        assert!(long.len() >= DFA_FROM);
+        let found: Vec<_> = find_keys(&long).collect();
+        assert!(found.len() > 3000);
+        assert_eq!(found, keys_in_one_automaton(&long));
     }
 
     #[test]
