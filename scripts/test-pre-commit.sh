@@ -7,6 +7,11 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 py="${1:-$root/.ci/venv/bin/python}"
+# The script changes directory below; a relative interpreter path must
+# not stop resolving when it does.
+case "$py" in
+  */*) py="$(cd "$(dirname "$py")" && pwd)/$(basename "$py")" ;;
+esac
 if ! "$py" -m pip install --quiet --disable-pip-version-check "pre-commit==4.3.0" 2>/dev/null; then
   echo "skipped: pre-commit could not be installed from PyPI" >&2
   exit 0

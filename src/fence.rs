@@ -81,41 +81,89 @@ pub fn nonce() -> Result<String, FenceError> {
 /// Boundary look-alikes: our own tag in any spelling or case, chat-template
 /// tokens, prompt-section tags, role keys of chat JSON, tool-call JSON,
 /// INERTBOX anchors. Matched on the text with invisible characters removed.
+///
+/// Two alternatives end in a bounded run of "anything but `>`", which as
+/// a regex compiles to thousands of states (milliseconds, on every hook
+/// call); the regex stops before the run and [`boundaries`] walks it.
 static BOUNDARY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
-        r#"(?i)[<＜﹤〈⟨‹]\s*/?\s*untrusted[\s_-]*content[^>]{0,200}>?"#,
+        // Our tag; `boundaries` adds up to 200 characters and a `>`.
+        r#"(?i)[<＜﹤〈⟨‹]\s*/?\s*untrusted[\s_-]*content"#,
         r#"|<\|[a-z_ ]{1,40}\|>"#,
         r#"|\[/?\s*inst\s*\]"#,
         r#"|<</?\s*sys\s*>>"#,
-        r#"|<\s*/?\s*(?:system|system_instructions?|system_prompt|instructions?|assistant|user|developer|human|tool|tool_call|tool_result|function_call|function_results?|email|document|context|untrusted|external|information|important|admin|im_start|im_end)(?:\s[^<>]{0,100})?>"#,
+        // A prompt-section tag; after white space `boundaries` looks for
+        // the `>` within 100 characters.
+        r#"|<\s*/?\s*(?:system|system_instructions?|system_prompt|instructions?|assistant|user|developer|human|tool|tool_call|tool_result|function_call|function_results?|email|document|context|untrusted|external|information|important|admin|im_start|im_end)[\s>]"#,
         r#"|"(?:role|tool_calls?|function_call|tool_use|tool_result|recipient_name)"\s*:"#,
         r#"|\[INERTBOX\s+v\d+\s+(?:begin|end)\s+[0-9a-f]*\]"#,
     ))
     .unwrap()
 });
 
+/// Characters a boundary look-alike can start with; text without any is
+/// let through without the regex (or its compilation).
+const BOUNDARY_STARTS: &[char] = &['<', '＜', '﹤', '〈', '⟨', '‹', '[', '"'];
+
+/// Each boundary look-alike in `text`, leftmost first and not overlapping.
+fn boundaries(text: &str) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    if !text.contains(BOUNDARY_STARTS) {
+        return out;
+    }
+    let mut at = 0;
+    while let Some(m) = BOUNDARY.find_at(text, at) {
+        let rest = &text[m.end()..];
+        let end = if m.as_str().get(m.len().saturating_sub(7)..).is_some_and(|t| t.eq_ignore_ascii_case("content")) {
+            // Our tag: up to 200 characters that are not `>`, then a `>` if one follows.
+            let run: usize = rest.chars().take_while(|&c| c != '>').take(200).map(char::len_utf8).sum();
+            Some(m.end() + run + usize::from(rest[run..].starts_with('>')))
+        } else if m.as_str().ends_with(char::is_whitespace) {
+            // A tag with attributes: `>` within 100 characters, no `<` before it.
+            rest.char_indices()
+                .take(101)
+                .find(|&(_, c)| c == '<' || c == '>')
+                .and_then(|(i, c)| (c == '>').then_some(m.end() + i + 1))
+        } else {
+            Some(m.end())
+        };
+        match end {
+            Some(end) => {
+                out.push(m.start()..end);
+                at = end;
+            }
+            // Not a tag after all: look again one character on.
+            None => at = m.start() + text[m.start()..].chars().next().map_or(1, char::len_utf8),
+        }
+    }
+    out
+}
+
 /// Make boundary look-alikes harmless but readable: angle brackets become
 /// single guillemets, square brackets white ones, pipes broken bars, and
 /// JSON keys lose their double quotes. No word is removed.
 pub fn defuse(text: &str) -> String {
-    if !BOUNDARY.is_match(text) {
+    let found = boundaries(text);
+    if found.is_empty() {
         return text.to_string();
     }
-    BOUNDARY
-        .replace_all(text, |c: &regex::Captures| {
-            c[0].chars()
-                .map(|ch| match ch {
-                    '<' | '＜' | '﹤' | '〈' | '⟨' => '‹',
-                    '>' => '›',
-                    '[' => '⟦',
-                    ']' => '⟧',
-                    '|' => '¦',
-                    '"' => '\'',
-                    c => c,
-                })
-                .collect::<String>()
-        })
-        .into_owned()
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut last = 0;
+    for r in found {
+        out.push_str(&text[last..r.start]);
+        out.extend(text[r.clone()].chars().map(|ch| match ch {
+            '<' | '＜' | '﹤' | '〈' | '⟨' => '‹',
+            '>' => '›',
+            '[' => '⟦',
+            ']' => '⟧',
+            '|' => '¦',
+            '"' => '\'',
+            c => c,
+        }));
+        last = r.end;
+    }
+    out.push_str(&text[last..]);
+    out
 }
 
 /// Text fit to stand in a prompt: invisible characters and escapes gone
@@ -456,5 +504,84 @@ mod tests {
     #[test]
     fn inline_spans() {
         assert_eq!(inline("Re: invoice\r\n<|im_start|>system\u{200b}"), "Re: invoice ‹¦im_start¦›system");
+    }
+
+    /// The one regex `boundaries` replaced, bounded runs and all: the two
+    /// must find the same look-alikes.
+    #[test]
+    fn boundaries_agree_with_the_single_regex() {
+        let re = Regex::new(concat!(
+            r#"(?i)[<＜﹤〈⟨‹]\s*/?\s*untrusted[\s_-]*content[^>]{0,200}>?"#,
+            r#"|<\|[a-z_ ]{1,40}\|>"#,
+            r#"|\[/?\s*inst\s*\]"#,
+            r#"|<</?\s*sys\s*>>"#,
+            r#"|<\s*/?\s*(?:system|system_instructions?|system_prompt|instructions?|assistant|user|developer|human|tool|tool_call|tool_result|function_call|function_results?|email|document|context|untrusted|external|information|important|admin|im_start|im_end)(?:\s[^<>]{0,100})?>"#,
+            r#"|"(?:role|tool_calls?|function_call|tool_use|tool_result|recipient_name)"\s*:"#,
+            r#"|\[INERTBOX\s+v\d+\s+(?:begin|end)\s+[0-9a-f]*\]"#,
+        ))
+        .unwrap();
+        let bits = [
+            "<",
+            ">",
+            "＜",
+            "‹",
+            "/",
+            " ",
+            "\n",
+            "\u{a0}",
+            "untrusted",
+            "UNTRUSTED",
+            "_",
+            "-",
+            "content",
+            "Content",
+            "system",
+            "SYSTEM",
+            "system_prompt",
+            "instructions",
+            "user",
+            "im_start",
+            "|",
+            "<|",
+            "|>",
+            "[",
+            "]",
+            "inst",
+            "<<",
+            ">>",
+            "sys",
+            "\"",
+            "role",
+            "\":",
+            ":",
+            "[INERTBOX v1 begin ",
+            "end ",
+            "ab12",
+            "x",
+            "é",
+            "nonce=\"a\"",
+            &"y".repeat(60),
+            &"z".repeat(150),
+            "<untrusted-content",
+            "</UNTRUSTED_CONTENT ",
+            "＜untrusted content",
+            "<system>",
+            "< system ",
+            "</instructions\t",
+            "<|im_start|>",
+            "[INST]",
+            "<<SYS>>",
+            "\"role\":",
+            "[INERTBOX v1 end 0a]",
+        ];
+        let mut rng = crate::testing::Lcg::new(3);
+        let mut found = 0;
+        for _ in 0..25_000 {
+            let text = rng.join(&bits, 10);
+            let want: Vec<_> = re.find_iter(&text).map(|m| m.range()).collect();
+            found += want.len();
+            assert_eq!(boundaries(&text), want, "{text:?}");
+        }
+        assert!(found > 5_000, "{found}");
     }
 }

@@ -343,9 +343,35 @@ static EMAIL_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"[a-zA-Z0-9][a-zA-Z0-9._%+-]{0,63}@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,24}")
         .unwrap()
 });
-static URL_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?-u:\b)(?:[hH][tT][tT][pP][sS]?|[fF][tT][pP]|[wW][sS][sS]?)://[^\s<>"'`]+"#).unwrap()
-});
+/// Each URL in `t`: an `http`, `https`, `ftp`, `ws` or `wss` scheme in any
+/// case, starting a word (ASCII word characters), then `://` and everything
+/// up to white space or one of `<>"'` and the backtick. Leftmost first, not
+/// overlapping, as the regex `\b(?i:https?|ftp|wss?)://[^\s<>"'`]+` would
+/// find them; by hand because that regex's compile time was a gate process's
+/// largest cost.
+fn urls_in(t: &str) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(p) = t[from..].find("://").map(|i| from + i) {
+        let body = &t[p + 3..];
+        let len =
+            body.find(|c: char| c.is_whitespace() || matches!(c, '<' | '>' | '"' | '\'' | '`')).unwrap_or(body.len());
+        let start = ["https", "http", "ftp", "wss", "ws"].iter().find_map(|scheme| {
+            let s = p.checked_sub(scheme.len())?;
+            let word_before = s > 0 && (t.as_bytes()[s - 1].is_ascii_alphanumeric() || t.as_bytes()[s - 1] == b'_');
+            (s >= from && !word_before && t.get(s..p)?.eq_ignore_ascii_case(scheme)).then_some(s)
+        });
+        match start {
+            Some(s) if len > 0 => {
+                out.push(s..p + 3 + len);
+                from = p + 3 + len;
+            }
+            _ => from = p + 3,
+        }
+    }
+    out
+}
+
 static IBAN_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?-u:\b)[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?(?-u:\b)").unwrap()
 });
@@ -424,14 +450,14 @@ pub fn targets_of(call: &Call) -> (Vec<(TargetKind, String)>, Vec<String>) {
         let has_url = t.contains("://");
         let has_at = t.contains('@');
         let digits = t.bytes().filter(u8::is_ascii_digit).take(8).count();
-        let urls: Vec<_> = if has_url { URL_RE.find_iter(&t).collect() } else { Vec::new() };
+        let urls = if has_url { urls_in(&t) } else { Vec::new() };
         for m in urls {
-            let url = m.as_str().trim_end_matches(['.', ',', ')', ']', ';', '\'', '"']);
+            let url = t[m.clone()].trim_end_matches(['.', ',', ')', ']', ';', '\'', '"']);
             found.insert((TargetKind::Url, url.to_string()));
             if let Some(h) = crate::entities::host_of(url) {
                 found.insert((TargetKind::Domain, h));
             }
-            taken.push(m.range());
+            taken.push(m);
         }
         let emails: Vec<_> = if has_at { EMAIL_RE.find_iter(&t).collect() } else { Vec::new() };
         for m in emails {
@@ -1057,18 +1083,102 @@ pub fn decide(call: &Call, ledger: &Ledger, policy: &Policy) -> Outcome {
     Outcome { decision, tool: call.tool.clone(), category, reasons, targets }
 }
 
-/// Commands that reach the network, delete, escalate or run downloaded or
-/// decoded code.
-static RISKY_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:curl|wget|nc|ncat|netcat|ssh|scp|sftp|rsync|ftp|telnet|socat|iwr|invoke-webrequest|invoke-restmethod|sudo|su|doas|rm|rmdir|dd|mkfs|shred|chmod|chown|crontab|eval|exec|base64|openssl|gpg|mail|sendmail|git\s+push|git\s+remote|npm\s+publish|cargo\s+publish|docker\s+push|kubectl|aws|gcloud|az)\b|\|\s*(?:ba|z|da)?sh\b|>\s*/|/dev/tcp|://|@[a-z0-9-]+\.|\$\(|`").unwrap()
-});
+/// Command words that reach the network, delete, escalate or run code
+/// fetched or decoded on the fly.
+const RISKY_WORDS: &[&str] = &[
+    "curl", "wget", "nc", "ncat", "netcat", "ssh", "scp", "sftp", "rsync", "ftp", "telnet", "socat", "iwr", "sudo",
+    "su", "doas", "rm", "rmdir", "dd", "mkfs", "shred", "chmod", "chown", "crontab", "eval", "exec", "base64",
+    "openssl", "gpg", "mail", "sendmail", "kubectl", "aws", "gcloud", "az",
+];
+/// Two words that are risky together, joined by white space (`git push`)
+/// or by a hyphen (`invoke-webrequest`).
+const RISKY_PAIRS: &[(&str, &str, bool)] = &[
+    ("git", "push", true),
+    ("git", "remote", true),
+    ("npm", "publish", true),
+    ("cargo", "publish", true),
+    ("docker", "push", true),
+    ("invoke", "webrequest", false),
+    ("invoke", "restmethod", false),
+];
+/// Shells a pipe can feed.
+const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash"];
+
+/// Whether a command reaches the network, deletes, escalates or runs code
+/// fetched or decoded on the fly: a risky word, a pipe into a shell, a
+/// redirect to an absolute path, `/dev/tcp`, a URL, a mail host, `$(` or a
+/// backtick. Words are compared case-insensitively and split at every
+/// character that is not a letter, digit or `_`, so a split can only add a
+/// match. (A tokenizer rather than one regex: compiling that regex was most
+/// of a gate process's run time.)
+fn is_risky_command(text: &str) -> bool {
+    // Lowercase; the two letters outside ASCII that case-fold into it too.
+    let t: String = text
+        .chars()
+        .map(|c| match c {
+            '\u{17F}' => 's',
+            '\u{212A}' => 'k',
+            c => c.to_ascii_lowercase(),
+        })
+        .collect();
+    if ["/dev/tcp", "://", "$(", "`"].iter().any(|n| t.contains(n)) {
+        return true;
+    }
+    for (i, c) in t.bytes().enumerate() {
+        if !matches!(c, b'>' | b'|' | b'@') {
+            continue;
+        }
+        let after = &t[i + 1..];
+        match c {
+            b'>' if after.trim_start().starts_with('/') => return true,
+            b'|' if SHELLS.iter().any(|sh| word_at(after.trim_start(), sh)) => return true,
+            b'@' => {
+                let host =
+                    after.len() - after.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '-').len();
+                if host > 0 && after[host..].starts_with('.') {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    // Words, each with the text since the word before it.
+    let mut prev: Option<(&str, usize)> = None;
+    let mut at = 0;
+    while let Some(start) = t[at..].find(is_word_char).map(|s| at + s) {
+        let end = t[start..].find(|c: char| !is_word_char(c)).map_or(t.len(), |e| start + e);
+        let word = &t[start..end];
+        if RISKY_WORDS.contains(&word) {
+            return true;
+        }
+        if let Some((before, before_end)) = prev {
+            let sep = &t[before_end..start];
+            let spaced = sep.chars().all(char::is_whitespace);
+            if RISKY_PAIRS.iter().any(|&(a, b, ws)| a == before && b == word && if ws { spaced } else { sep == "-" }) {
+                return true;
+            }
+        }
+        prev = Some((word, end));
+        at = end;
+    }
+    false
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Whether `text` starts with the whole word `w`.
+fn word_at(text: &str, w: &str) -> bool {
+    text.strip_prefix(w).is_some_and(|r| !r.starts_with(is_word_char))
+}
 
 /// A command that stays on the machine and in the project: no network, no
 /// deletion, no escalation, no code fetched or decoded on the fly.
 fn is_local_command(call: &Call) -> bool {
     let mut texts = Vec::new();
     strings(&call.args, 0, &mut texts);
-    !texts.is_empty() && !texts.iter().any(|t| RISKY_COMMAND.is_match(&fold_confusables(t).0))
+    !texts.is_empty() && !texts.iter().any(|t| is_risky_command(&fold_confusables(t).0))
 }
 
 /// "a" or "an" before a category's name.
@@ -1246,5 +1356,112 @@ mod tests {
         let (s, changed) = fold_confusables("/home/müller/notes");
         assert_eq!(s, "/home/müller/notes");
         assert!(!changed);
+    }
+
+    /// The regex `is_risky_command` replaced; the tokenizer must find all it
+    /// found, and on ASCII text nothing more.
+    const RISKY_REGEX: &str = r"(?i)\b(?:curl|wget|nc|ncat|netcat|ssh|scp|sftp|rsync|ftp|telnet|socat|iwr|invoke-webrequest|invoke-restmethod|sudo|su|doas|rm|rmdir|dd|mkfs|shred|chmod|chown|crontab|eval|exec|base64|openssl|gpg|mail|sendmail|git\s+push|git\s+remote|npm\s+publish|cargo\s+publish|docker\s+push|kubectl|aws|gcloud|az)\b|\|\s*(?:ba|z|da)?sh\b|>\s*/|/dev/tcp|://|@[a-z0-9-]+\.|\$\(|`";
+
+    #[test]
+    fn risky_command_tokenizer_agrees_with_the_regex() {
+        let re = Regex::new(RISKY_REGEX).unwrap();
+        let bits = [
+            "git",
+            "GIT",
+            "push",
+            "Push",
+            "pushed",
+            "remote",
+            "npm",
+            "publish",
+            "cargo",
+            "docker",
+            "invoke",
+            "-",
+            "webrequest",
+            "RestMethod",
+            "rm",
+            "Rm",
+            "rmx",
+            "xrm",
+            "su",
+            "sudo",
+            "\u{17F}u",
+            "\u{212A}ubectl",
+            "dd",
+            "base64",
+            "bash",
+            "sh",
+            "zsh",
+            "dash",
+            "ksh",
+            "shx",
+            "_",
+            "|",
+            ">",
+            "/",
+            "/dev/tcp",
+            "/DEV/TCP",
+            ":",
+            "//",
+            "@",
+            ".",
+            "a-b",
+            "$",
+            "(",
+            "`",
+            " ",
+            "  ",
+            "\t",
+            "\n",
+            "\u{a0}",
+            "é",
+            "\u{301}",
+            "ls",
+            "cat",
+            "x",
+            "1",
+            "src/main.rs",
+            "mail",
+            "e",
+            "tcp",
+            "dev",
+            "tar",
+            "az",
+            "aws",
+        ];
+        let mut rng = crate::testing::Lcg::new(11);
+        let (mut risky, mut safe) = (0, 0);
+        for _ in 0..50_000 {
+            let text = rng.join(&bits, 6);
+            let want = re.is_match(&text);
+            let got = is_risky_command(&text);
+            if text.is_ascii() {
+                assert_eq!(got, want, "{text:?}");
+            } else {
+                assert!(got || !want, "{text:?}: the regex finds it risky");
+            }
+            if want { risky += 1 } else { safe += 1 }
+        }
+        assert!(risky > 10_000 && safe > 10_000, "{risky} risky, {safe} safe");
+    }
+
+    #[test]
+    fn url_scanner_agrees_with_the_regex() {
+        let re = Regex::new(r#"(?-u:\b)(?:[hH][tT][tT][pP][sS]?|[fF][tT][pP]|[wW][sS][sS]?)://[^\s<>"'`]+"#).unwrap();
+        let bits = [
+            "http", "HTTPS", "s", "ftp", "ws", "wss", "x", "_", "é", "://", ":", "/", "//", " ", "\u{a0}", "\u{2028}",
+            "<", ">", "\"", "'", "`", "a.test", "?q=1", "h", "tt", "p", "Ws", "1", "-", ".", "http://", "HTTPS://",
+            "wss://", "ftp://", "x://",
+        ];
+        let mut rng = crate::testing::Lcg::new(5);
+        let mut found = 0;
+        for _ in 0..50_000 {
+            let text = rng.join(&bits, 8);
+            let want: Vec<_> = re.find_iter(&text).map(|m| m.range()).collect();
+            found += want.len();
+            assert_eq!(urls_in(&text), want, "{text:?}");
+        }
+        assert!(found > 5_000, "{found}");
     }
 }

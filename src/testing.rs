@@ -36,6 +36,27 @@ pub fn colliding_content(tag: u32, k: u32) -> String {
     s
 }
 
+/// A small deterministic generator for equivalence tests: `below(n)` gives
+/// a number in `0..n`, `join(bits, most)` glues 1..=most random pieces.
+/// The same seed gives the same texts on every machine.
+pub struct Lcg(u64);
+
+impl Lcg {
+    pub fn new(seed: u64) -> Self {
+        Lcg(seed)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (self.0 >> 33) as usize % n
+    }
+
+    pub fn join(&mut self, bits: &[&str], most: usize) -> String {
+        let parts = 1 + self.below(most);
+        (0..parts).map(|_| bits[self.below(bits.len())]).collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

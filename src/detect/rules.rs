@@ -1455,24 +1455,20 @@ mod tests {
         let keys_in_one_automaton = |text: &str| -> Vec<(usize, Range<usize>)> {
             one.find_iter(text).map(|m| (m.pattern().as_usize(), m.range())).collect()
         };
-        let mut seed = 7u64;
-        let mut next = move |n: usize| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % n
-        };
+        let mut rng = crate::testing::Lcg::new(7);
         // Short texts go through one kind of automaton, long ones another;
         // the texts joined make a long one.
         let mut long = String::new();
         for _ in 0..3000 {
             let mut text = String::new();
-            for _ in 0..next(12) {
-                let k = keys[next(keys.len())];
+            for _ in 0..rng.below(12) {
+                let k = keys[rng.below(keys.len())];
                 // Whole keys, their halves, and glue that is or is not ASCII.
-                match next(4) {
+                match rng.below(4) {
                     0 => text.push_str(k),
                     1 => text.extend(k.chars().take(k.chars().count() / 2 + 1)),
                     2 => text.extend(k.chars().skip(k.chars().count() / 2)),
-                    _ => text.push_str(["ı", " ", "é", "x", "\n", "忽"][next(6)]),
+                    _ => text.push_str(["ı", " ", "é", "x", "\n", "忽"][rng.below(6)]),
                 }
             }
             assert_eq!(find_keys(&text).collect::<Vec<_>>(), keys_in_one_automaton(&text), "{text:?}");
