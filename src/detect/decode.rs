@@ -439,7 +439,8 @@ pub fn layer(text: &str) -> Vec<Decoded> {
             push(Encoding::Percent, m.range(), percent(m.as_str()), &mut out);
         }
     }
-    if text.contains('\\') {
+    // Every run holds a `\u` or `\x` escape.
+    if text.contains("\\u") || text.contains("\\x") {
         for m in ESCAPE_RUN.find_iter(text).take(MAX_CANDIDATES) {
             push(Encoding::Escapes, m.range(), escapes(m.as_str()), &mut out);
         }

@@ -181,25 +181,40 @@ pub(crate) fn scan(text: &str) -> Vec<Hit> {
             });
         }
     };
-    for c in MD_IMAGE.captures_iter(text) {
-        let m = c.get(0).expect("match");
-        add(m.range(), &c[1], true, &mut hits);
-    }
-    for c in HTML_IMG.captures_iter(text) {
-        let m = c.get(0).expect("match");
-        add(m.range(), &c[1], true, &mut hits);
-    }
-    let refs: Vec<(String, String)> =
-        MD_REF_DEF.captures_iter(text).map(|c| (c[1].to_lowercase(), c[2].to_string())).collect();
-    for c in MD_REF_IMAGE.captures_iter(text) {
-        let key = c[1].to_lowercase();
-        if let Some((_, url)) = refs.iter().find(|(k, _)| *k == key) {
-            add(c.get(0).expect("match").range(), url, true, &mut hits);
+    // Each pattern needs a pair of characters most texts lack; looking for
+    // them first spares compiling the pattern (a hook is a fresh process).
+    let bytes = text.as_bytes();
+    let has = |pair: &[u8]| memchr::memmem::find(bytes, pair).is_some();
+    let (link, reference) = (has(b"]("), has(b"]["));
+    if link {
+        for c in MD_IMAGE.captures_iter(text) {
+            let m = c.get(0).expect("match");
+            add(m.range(), &c[1], true, &mut hits);
         }
     }
-    for c in MD_LINK.captures_iter(text) {
-        let m = c.get(1).expect("url");
-        add(m.range(), m.as_str(), false, &mut hits);
+    let img_tag = memchr::memchr_iter(b'<', bytes)
+        .any(|i| bytes.get(i + 1..i + 4).is_some_and(|w| w.eq_ignore_ascii_case(b"img")));
+    if img_tag {
+        for c in HTML_IMG.captures_iter(text) {
+            let m = c.get(0).expect("match");
+            add(m.range(), &c[1], true, &mut hits);
+        }
+    }
+    if reference && has(b"]:") {
+        let refs: Vec<(String, String)> =
+            MD_REF_DEF.captures_iter(text).map(|c| (c[1].to_lowercase(), c[2].to_string())).collect();
+        for c in MD_REF_IMAGE.captures_iter(text) {
+            let key = c[1].to_lowercase();
+            if let Some((_, url)) = refs.iter().find(|(k, _)| *k == key) {
+                add(c.get(0).expect("match").range(), url, true, &mut hits);
+            }
+        }
+    }
+    if link {
+        for c in MD_LINK.captures_iter(text) {
+            let m = c.get(1).expect("url");
+            add(m.range(), m.as_str(), false, &mut hits);
+        }
     }
     for m in URL_ANY.find_iter(text) {
         add(m.range(), m.as_str(), false, &mut hits);

@@ -1,0 +1,160 @@
+//! Compiles the scanner's rule patterns ahead of time.
+//!
+//! Parsing and compiling the rule regexes costs about 0.45 ms a rule, and a
+//! hook or a gate is a fresh process on every tool call: an ordinary source
+//! file wakes ten to twenty rules, which made a PostToolUse answer 10–45 ms.
+//! Here each rule's pattern (from `src/detect/rules/table.rs`, rewritten as
+//! `src/detect/rules/text.rs` says) becomes a forward and a reverse Thompson
+//! NFA, written state by state into `$OUT_DIR/rules.nfa`. At run time
+//! `src/detect/prebuilt.rs` rebuilds the NFAs from those states (no parsing,
+//! no UTF-8 compilation) and runs them as lazy DFAs. The format is private
+//! to this crate: `prebuilt.rs` reads exactly what `encode` writes, and a
+//! test checks every rule finds what the `regex` crate finds.
+
+use std::io::Write;
+
+use regex_automata::nfa::thompson::{self, NFA, State, WhichCaptures};
+use regex_automata::util::primitives::PatternID;
+use regex_automata::util::syntax;
+
+// The rule table, as the library sees it, with stand-ins for what the
+// table names: `rule!` keeps only the id and the pattern.
+#[allow(dead_code)]
+struct Rule {
+    id: &'static str,
+    pattern: &'static str,
+}
+
+macro_rules! rule {
+    ($id:literal, $code:ident, $sev:ident, [$($k:literal),+ $(,)?], $pat:expr, $why:literal) => {
+        Rule { id: $id, pattern: $pat }
+    };
+}
+
+#[path = "src/detect/rules/text.rs"]
+mod text;
+
+#[path = "src/detect/rules/table.rs"]
+mod table;
+
+/// The blob's first bytes; `prebuilt.rs` refuses anything else.
+const MAGIC: &[u8; 8] = b"IBXNFA01";
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=src/detect/rules/text.rs");
+    println!("cargo:rerun-if-changed=src/detect/rules/table.rs");
+    let rules = table::table();
+    // An index first (each rule's pattern hash, and where its two NFAs
+    // start and end), so a rule is found without reading the others.
+    let mut index = Vec::new();
+    let mut data = Vec::new();
+    // The rules, then the context patterns (`prebuilt::Matcher` indexes
+    // them in this order).
+    let patterns = rules
+        .iter()
+        .map(|r| (r.id, text::final_pattern(r.pattern)))
+        .chain(text::CONTEXT.iter().map(|p| ("context pattern", text::context_pattern(p))));
+    let mut count = 0u32;
+    for (id, pattern) in patterns {
+        count += 1;
+        let start = data.len();
+        for reverse in [false, true] {
+            let nfa = compile(&pattern, reverse).unwrap_or_else(|e| panic!("{id} does not compile: {e}"));
+            encode(&nfa, &mut data);
+        }
+        index.extend_from_slice(&fnv1a(pattern.as_bytes()).to_le_bytes());
+        index.extend_from_slice(&(start as u32).to_le_bytes());
+        index.extend_from_slice(&(data.len() as u32).to_le_bytes());
+    }
+    let mut out = Vec::new();
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&count.to_le_bytes());
+    out.extend_from_slice(&index);
+    out.extend_from_slice(&data);
+    let path = std::path::Path::new(&std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("rules.nfa");
+    std::fs::File::create(&path).and_then(|mut f| f.write_all(&out)).expect("OUT_DIR is writable");
+}
+
+/// The NFA the `regex` crate would build for the rule (dot matches a line
+/// break, as `rules.rs` asks), without capture groups: the lazy DFA needs
+/// only where a match starts and ends.
+fn compile(pattern: &str, reverse: bool) -> Result<NFA, Box<thompson::BuildError>> {
+    thompson::Compiler::new()
+        .syntax(syntax::Config::new().dot_matches_new_line(true))
+        .configure(
+            thompson::Config::new().reverse(reverse).which_captures(WhichCaptures::None).nfa_size_limit(Some(32 << 20)),
+        )
+        .build(pattern)
+        .map_err(Box::new)
+}
+
+/// FNV-1a, 64-bit: `prebuilt.rs` compares it with the pattern it is asked
+/// for, so a blob from other patterns is never used.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+fn varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// A state id as its distance from the state that names it (most point
+/// to a near neighbour, so this is one byte).
+fn target(out: &mut Vec<u8>, from: usize, to: usize) {
+    let d = to as i64 - from as i64;
+    varint(out, ((d << 1) ^ (d >> 63)) as u64);
+}
+
+/// Header (state count, anchored, unanchored and pattern starts, reverse
+/// or not), then each state: a tag byte and its fields.
+fn encode(nfa: &NFA, out: &mut Vec<u8>) {
+    varint(out, nfa.states().len() as u64);
+    varint(out, nfa.start_anchored().as_usize() as u64);
+    varint(out, nfa.start_unanchored().as_usize() as u64);
+    varint(out, nfa.start_pattern(PatternID::ZERO).expect("one pattern").as_usize() as u64);
+    out.push(u8::from(nfa.is_reverse()));
+    for (i, s) in nfa.states().iter().enumerate() {
+        match s {
+            State::ByteRange { trans } => {
+                out.extend_from_slice(&[0, trans.start, trans.end]);
+                target(out, i, trans.next.as_usize());
+            }
+            State::Sparse(sparse) => {
+                out.push(1);
+                varint(out, sparse.transitions.len() as u64);
+                for t in sparse.transitions.iter() {
+                    out.extend_from_slice(&[t.start, t.end]);
+                    target(out, i, t.next.as_usize());
+                }
+            }
+            State::Look { look, next } => {
+                out.push(2);
+                varint(out, u64::from(look.as_repr()));
+                target(out, i, next.as_usize());
+            }
+            State::Union { alternates } => {
+                out.push(3);
+                varint(out, alternates.len() as u64);
+                for a in alternates.iter() {
+                    target(out, i, a.as_usize());
+                }
+            }
+            State::BinaryUnion { alt1, alt2 } => {
+                out.push(3);
+                varint(out, 2);
+                target(out, i, alt1.as_usize());
+                target(out, i, alt2.as_usize());
+            }
+            State::Fail => out.push(5),
+            State::Match { .. } => out.push(6),
+            State::Capture { .. } | State::Dense(_) => {
+                panic!("the rule NFAs are built without captures and never hold dense states")
+            }
+        }
+    }
+}
