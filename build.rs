@@ -37,6 +37,10 @@ mod text;
 #[path = "src/detect/rules/table.rs"]
 mod table;
 
+#[path = "src/patterns.rs"]
+#[allow(dead_code)]
+mod patterns;
+
 /// The blob's first bytes; `prebuilt.rs` refuses anything else.
 const MAGIC: &[u8; 8] = b"IBXNFA01";
 
@@ -44,17 +48,19 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=src/detect/rules/text.rs");
     println!("cargo:rerun-if-changed=src/detect/rules/table.rs");
+    println!("cargo:rerun-if-changed=src/patterns.rs");
     let rules = table::table();
     // An index first (each rule's pattern hash, and where its two NFAs
     // start and end), so a rule is found without reading the others.
     let mut index = Vec::new();
     let mut data = Vec::new();
     // The rules, then the context patterns (`prebuilt::Matcher` indexes
-    // them in this order).
+    // them in this order), then the fixed patterns (looked up by hash).
     let patterns = rules
         .iter()
         .map(|r| (r.id, text::final_pattern(r.pattern)))
-        .chain(text::CONTEXT.iter().map(|p| ("context pattern", text::context_pattern(p))));
+        .chain(text::CONTEXT.iter().map(|p| ("context pattern", text::context_pattern(p))))
+        .chain(patterns::ALL.iter().map(|p| ("fixed pattern", patterns::blob_form(p))));
     let mut count = 0u32;
     for (id, pattern) in patterns {
         count += 1;
@@ -76,14 +82,18 @@ fn main() {
     std::fs::File::create(&path).and_then(|mut f| f.write_all(&out)).expect("OUT_DIR is writable");
 }
 
-/// The NFA the `regex` crate would build for the rule (dot matches a line
-/// break, as `rules.rs` asks), without capture groups: the lazy DFA needs
-/// only where a match starts and ends.
+/// The NFA the `regex` crate would build for the pattern (dot matches a
+/// line break, as `rules.rs` asks). The forward NFA keeps its capture
+/// groups (a PikeVM on it finds them inside a match); the reverse one only
+/// finds where a match starts.
 fn compile(pattern: &str, reverse: bool) -> Result<NFA, Box<thompson::BuildError>> {
     thompson::Compiler::new()
         .syntax(syntax::Config::new().dot_matches_new_line(true))
         .configure(
-            thompson::Config::new().reverse(reverse).which_captures(WhichCaptures::None).nfa_size_limit(Some(32 << 20)),
+            thompson::Config::new()
+                .reverse(reverse)
+                .which_captures(if reverse { WhichCaptures::None } else { WhichCaptures::All })
+                .nfa_size_limit(Some(32 << 20)),
         )
         .build(pattern)
         .map_err(Box::new)
@@ -150,11 +160,15 @@ fn encode(nfa: &NFA, out: &mut Vec<u8>) {
                 target(out, i, alt1.as_usize());
                 target(out, i, alt2.as_usize());
             }
+            State::Capture { next, group_index, slot, .. } => {
+                // Even slots open a group, odd ones close it.
+                out.push(if slot.as_usize() % 2 == 0 { 4 } else { 7 });
+                varint(out, group_index.as_usize() as u64);
+                target(out, i, next.as_usize());
+            }
             State::Fail => out.push(5),
             State::Match { .. } => out.push(6),
-            State::Capture { .. } | State::Dense(_) => {
-                panic!("the rule NFAs are built without captures and never hold dense states")
-            }
+            State::Dense(_) => panic!("a Thompson NFA from the compiler never holds dense states"),
         }
     }
 }

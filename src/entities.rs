@@ -5,7 +5,8 @@
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
-use regex::Regex;
+use crate::patterns;
+use crate::prebuilt::Matcher;
 
 use crate::document::{Document, Entity, EntityKind};
 
@@ -19,19 +20,10 @@ const BARE_TLDS: &[&str] = &[
     "sg", "hk", "tw", "mx", "ar", "za", "test", "example", "invalid", "local", "internal", "top", "club", "shop",
 ];
 
-static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?-u:\b)[a-zA-Z0-9][a-zA-Z0-9._%+-]{0,63}@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,24}(?-u:\b)").unwrap()
-});
-static URL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?i)\b(?:https?|ftp|wss?)://[^\s<>"'`\x00-\x1f\x7f]+|\bwww\.[a-z0-9-]+(?:\.[a-z0-9-]+)+[^\s<>"'`]*"#)
-        .unwrap()
-});
-static DOMAIN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?-u:\b)(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+([a-zA-Z]{2,24})(?-u:\b)").unwrap()
-});
-static PHONE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:\+[0-9]{1,3}[ .-]?)?(?:\([0-9]{1,4}\)[ .-]?)?[0-9]{2,4}(?:[ .-][0-9]{2,4}){1,4}").unwrap()
-});
+static EMAIL: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::ENTITIES_EMAIL));
+static URL: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::ENTITIES_URL));
+static DOMAIN: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::ENTITIES_DOMAIN));
+static PHONE: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::ENTITIES_PHONE));
 
 /// A running collection: each entity once, hidden only if every mention is.
 #[derive(Default)]

@@ -12,7 +12,8 @@ use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
-use regex::Regex;
+use crate::patterns;
+use crate::prebuilt::Matcher;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -339,10 +340,7 @@ pub enum Origin {
     New,
 }
 
-static EMAIL_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"[a-zA-Z0-9][a-zA-Z0-9._%+-]{0,63}@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,24}")
-        .unwrap()
-});
+static EMAIL_RE: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::GATE_EMAIL_RE));
 /// Each URL in `t`: an `http`, `https`, `ftp`, `ws` or `wss` scheme in any
 /// case, starting a word (ASCII word characters), then `://` and everything
 /// up to white space or one of `<>"'` and the backtick. Leftmost first, not
@@ -372,12 +370,9 @@ fn urls_in(t: &str) -> Vec<std::ops::Range<usize>> {
     out
 }
 
-static IBAN_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?-u:\b)[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?(?-u:\b)").unwrap()
-});
-static ACCOUNT_RE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?-u:\b)[0-9]{8,18}(?-u:\b)").unwrap());
-static PHONE_RE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\+[0-9][0-9 ().-]{6,18}[0-9]|\(?[0-9]{3}\)?[ .-][0-9]{3}[ .-][0-9]{4}").unwrap());
+static IBAN_RE: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::GATE_IBAN_RE));
+static ACCOUNT_RE: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::GATE_ACCOUNT_RE));
+static PHONE_RE: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::GATE_PHONE_RE));
 
 /// Every string in the arguments, recursively (keys too: some tools put
 /// addresses in keys), bounded in depth and count.
@@ -1364,7 +1359,7 @@ mod tests {
 
     #[test]
     fn risky_command_tokenizer_agrees_with_the_regex() {
-        let re = Regex::new(RISKY_REGEX).unwrap();
+        let re = regex::Regex::new(RISKY_REGEX).unwrap();
         let bits = [
             "git",
             "GIT",
@@ -1448,7 +1443,8 @@ mod tests {
 
     #[test]
     fn url_scanner_agrees_with_the_regex() {
-        let re = Regex::new(r#"(?-u:\b)(?:[hH][tT][tT][pP][sS]?|[fF][tT][pP]|[wW][sS][sS]?)://[^\s<>"'`]+"#).unwrap();
+        let re =
+            regex::Regex::new(r#"(?-u:\b)(?:[hH][tT][tT][pP][sS]?|[fF][tT][pP]|[wW][sS][sS]?)://[^\s<>"'`]+"#).unwrap();
         let bits = [
             "http", "HTTPS", "s", "ftp", "ws", "wss", "x", "_", "é", "://", ":", "/", "//", " ", "\u{a0}", "\u{2028}",
             "<", ">", "\"", "'", "`", "a.test", "?q=1", "h", "tt", "p", "Ws", "1", "-", ".", "http://", "HTTPS://",

@@ -17,6 +17,8 @@ pub mod hook;
 pub mod html;
 pub mod invisible;
 pub mod mcp;
+pub(crate) mod patterns;
+pub(crate) mod prebuilt;
 pub mod report;
 pub mod serve;
 #[doc(hidden)]

@@ -6,8 +6,9 @@
 use std::ops::Range;
 use std::sync::LazyLock;
 
+use crate::patterns;
+use crate::prebuilt::Matcher;
 use base64::Engine as _;
-use regex::Regex;
 
 use super::{Code, Hit, Severity, rules};
 
@@ -65,24 +66,15 @@ impl Encoding {
 }
 
 /// An ascii85 block in its delimiters, which may hold whitespace.
-static ASCII85_BLOCK: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"<~[!-u\s]{10,}~>").unwrap());
-static PERCENT_RUN: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?:[A-Za-z0-9._~+-]*%[0-9A-Fa-f]{2}){4,}[A-Za-z0-9._~+-]*").unwrap());
-static ESCAPE_RUN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:\\u\{?[0-9a-fA-F]{4,6}\}?|\\x[0-9a-fA-F]{2}|\\[0-7]{3}|[ \w.,!?'-])*(?:\\u\{?[0-9a-fA-F]{4,6}\}?|\\x[0-9a-fA-F]{2})(?:\\u\{?[0-9a-fA-F]{4,6}\}?|\\x[0-9a-fA-F]{2}|[ \w.,!?'-]){4,}").unwrap()
-});
-static ENTITY_RUN: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?:&#[xX]?[0-9a-fA-F]{1,6};[^&<]{0,3}){4,}").unwrap());
+static ASCII85_BLOCK: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::DECODE_ASCII85_BLOCK));
+static PERCENT_RUN: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::DECODE_PERCENT_RUN));
+static ESCAPE_RUN: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::DECODE_ESCAPE_RUN));
+static ENTITY_RUN: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::DECODE_ENTITY_RUN));
 
 /// ROT13 forms of words injected text almost always holds (ignore,
 /// disregard, instruction, system, prompt, previous, forget, assistant,
 /// password, secret, reveal, execute).
-static ROT13_WORDS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)vtaber|qvfertneq|vafgehpgvba|flfgrz|cebzcg|cerivbhf|sbetrg|nffvfgnag|cnffjbeq|frperg|erirny|rkrphgr",
-    )
-    .unwrap()
-});
+static ROT13_WORDS: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::DECODE_ROT13_WORDS));
 
 /// The end of the text before the whitespace that precedes `at`.
 fn floor_ws(text: &str, at: usize) -> usize {

@@ -5,7 +5,8 @@
 
 use std::sync::LazyLock;
 
-use regex::Regex;
+use crate::patterns;
+use crate::prebuilt::Matcher;
 
 use super::{Code, Hit, Severity};
 
@@ -57,22 +58,15 @@ const LONG_PARAM_OK: &[&str] = &[
     "lang",
 ];
 
-static MD_IMAGE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"!\[[^\]\n]{0,200}\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)"#).unwrap());
-static MD_LINK: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"(?:^|[^!])\[[^\]\n]{0,200}\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)"#).unwrap());
-static MD_REF_IMAGE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"!\[[^\]\n]{0,200}\]\[([^\]\n]{1,100})\]").unwrap());
-static MD_REF_DEF: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?m)^\s{0,3}\[([^\]\n]{1,100})\]:\s*<?(\S+?)>?(?:\s|$)").unwrap());
-static HTML_IMG: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"(?i)<img\b[^>]{0,400}?\bsrc\s*=\s*["']?([^"'\s>]+)"#).unwrap());
-static URL_ANY: LazyLock<Regex> = LazyLock::new(|| Regex::new(r#"(?i)\bhttps?://[^\s<>"'`)\]]+"#).unwrap());
-static TEMPLATE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\{\{?[^}]{1,60}\}\}?|\$\{[^}]{1,60}\}|\$\([^)]{1,80}\)|\[\[[^\]]{1,60}\]\]|<[a-z_ -]{2,40}>|\b(?:insert|your|user)_?[a-z]*_?(?:here|data|email|name|password|secret|key|history|info|summary|conversation)\b").unwrap()
-});
+static MD_IMAGE: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::LINKS_MD_IMAGE));
+static MD_LINK: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::LINKS_MD_LINK));
+static MD_REF_IMAGE: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::LINKS_MD_REF_IMAGE));
+static MD_REF_DEF: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::LINKS_MD_REF_DEF));
+static HTML_IMG: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::LINKS_HTML_IMG));
+static URL_ANY: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::LINKS_URL_ANY));
+static TEMPLATE: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::LINKS_TEMPLATE));
 /// `INSERT_USER_EMAIL_HERE`-style placeholders (case matters).
-static CAPS_PLACEHOLDER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b[A-Z]{2,}(?:_[A-Z0-9]{2,})+\b").unwrap());
+static CAPS_PLACEHOLDER: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::LINKS_CAPS_PLACEHOLDER));
 
 /// What is wrong with a link target, if anything.
 fn judge(url: &str, auto_loads: bool) -> Option<(Severity, &'static str, String)> {

@@ -12,7 +12,7 @@ pub mod decode;
 pub mod links;
 pub mod normalize;
 pub mod obfuscation;
-mod prebuilt;
+
 pub mod rules;
 
 use serde::Serialize;

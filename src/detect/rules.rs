@@ -13,9 +13,9 @@ use std::sync::{LazyLock, OnceLock};
 use aho_corasick::AhoCorasick;
 
 use super::normalize::{self, Normalized};
-use super::prebuilt::{self, Matcher};
 use super::{Code, Hit, Severity};
 use crate::document::Part;
+use crate::prebuilt::{self, Matcher};
 
 /// Bytes of context each side of a key hit in which a rule's regex runs
 /// (longer than any rule can match).
@@ -265,7 +265,7 @@ pub fn matches(text: &str) -> Vec<Match> {
     for (r, ws) in windows.iter().enumerate() {
         let mut last_end = 0;
         for w in ws {
-            regex_for(r).find_iter(&text[w.clone()], |m| {
+            regex_for(r).for_each_match(&text[w.clone()], |m| {
                 let range = w.start + m.start..w.start + m.end;
                 if range.start >= last_end && !range.is_empty() {
                     last_end = range.end;
@@ -815,7 +815,7 @@ mod tests {
 #[cfg(test)]
 mod prebuilt_tests {
     use super::*;
-    use crate::detect::prebuilt;
+    use crate::prebuilt;
 
     /// Every pattern build.rs compiled, with the form it was compiled from.
     fn entries() -> Vec<(usize, String)> {

@@ -1,7 +1,8 @@
-//! The rule regexes, compiled at build time (build.rs) and rebuilt here.
+//! The scanner's regexes (the rules, their context patterns and the fixed
+//! patterns in `patterns.rs`), compiled at build time and rebuilt here.
 //!
-//! build.rs writes each rule's forward and reverse Thompson NFA, state by
-//! state. Rebuilding an NFA from its states skips parsing and UTF-8
+//! build.rs writes each pattern's forward and reverse Thompson NFA, state
+//! by state. Rebuilding an NFA from its states skips parsing and UTF-8
 //! compilation, about a fifth of the cost of compiling the pattern; the
 //! NFAs then run as lazy DFAs (the engine the `regex` crate itself picks
 //! for these patterns). A rule whose blob entry is missing or was made
@@ -15,10 +16,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use regex_automata::hybrid::dfa::{Cache as DfaCache, DFA};
 use regex_automata::hybrid::regex::{Cache, Regex as LazyRegex};
+use regex_automata::nfa::thompson::pikevm::{Cache as VmCache, PikeVM};
 use regex_automata::nfa::thompson::{Builder, NFA, Transition};
+use regex_automata::util::captures::Captures;
 use regex_automata::util::look::Look;
 use regex_automata::util::primitives::StateID;
-use regex_automata::{Input, MatchKind};
+use regex_automata::{Anchored, Input, MatchKind};
 
 /// Bytes of text searched for rule keys in this process so far.
 static SEARCHED: AtomicUsize = AtomicUsize::new(0);
@@ -40,8 +43,8 @@ pub(crate) fn long_running() -> bool {
 static BLOB: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/rules.nfa"));
 const MAGIC: &[u8; 8] = b"IBXNFA01";
 
-/// One pattern's matcher: blob entry `index` (a rule, or after the rules a
-/// context pattern), or the pattern compiled.
+/// One pattern's matcher: blob entry `index` (a rule; after the rules the
+/// context patterns, then the fixed patterns), or the pattern compiled.
 pub(crate) struct Matcher {
     index: usize,
     engine: Engine,
@@ -88,6 +91,7 @@ impl Lazy {
 struct Caches {
     fwd: Option<DfaCache>,
     whole: Option<Cache>,
+    vm: Option<(PikeVM, VmCache, Captures)>,
 }
 
 impl Matcher {
@@ -99,6 +103,21 @@ impl Matcher {
             None => Engine::Compiled(compile(pattern)),
         };
         Matcher { index, engine, pattern: pattern.to_string(), fallback: OnceLock::new() }
+    }
+
+    /// A fixed pattern's matcher (one of `patterns::ALL`), found in the blob
+    /// by its text.
+    pub(crate) fn by_pattern(pattern: &str) -> Matcher {
+        let form = crate::patterns::blob_form(pattern);
+        match index_of(&form) {
+            Some(i) => Matcher::new(i, &form),
+            None => Matcher {
+                index: usize::MAX,
+                engine: Engine::Compiled(compile(&form)),
+                pattern: form,
+                fallback: OnceLock::new(),
+            },
+        }
     }
 
     /// Was this matcher rebuilt from the blob (not compiled at run time)?
@@ -115,11 +134,18 @@ impl Matcher {
     }
 
     /// Leftmost-first matches, not overlapping, as `regex::Regex::find_iter`.
-    pub(crate) fn find_iter(&self, text: &str, each: impl FnMut(Range<usize>)) {
+    pub(crate) fn for_each_match(&self, text: &str, each: impl FnMut(Range<usize>)) {
         self.find_iter_on(text, long_running(), each)
     }
 
-    /// `find_iter` on the build-time automata even in a long-running
+    /// The matches, as `regex::Regex::find_iter` gives them.
+    pub(crate) fn find_iter<'t>(&self, text: &'t str) -> std::vec::IntoIter<Found<'t>> {
+        let mut out = Vec::new();
+        self.for_each_match(text, |range| out.push(Found { text, range }));
+        out.into_iter()
+    }
+
+    /// `for_each_match` on the build-time automata even in a long-running
     /// process (the tests compare them with the `regex` crate).
     #[cfg(test)]
     pub(crate) fn find_iter_prebuilt(&self, text: &str, each: impl FnMut(Range<usize>)) {
@@ -170,6 +196,59 @@ impl Matcher {
         self.is_match_on(text, long_running())
     }
 
+    /// The first match, as `regex::Regex::find`.
+    pub(crate) fn find<'t>(&self, text: &'t str) -> Option<Found<'t>> {
+        self.find_iter(text).next()
+    }
+
+    /// Each match's capture groups (group 0 the whole match), as
+    /// `regex::Regex::captures_iter` gives them.
+    pub(crate) fn captures_iter<'t>(&self, text: &'t str) -> std::vec::IntoIter<Groups<'t>> {
+        let mut out = Vec::new();
+        self.captures_iter_on(text, long_running(), |g| out.push(Groups { text, groups: g.to_vec() }));
+        out.into_iter()
+    }
+
+    #[cfg(test)]
+    pub(crate) fn captures_iter_prebuilt(&self, text: &str, each: impl FnMut(&[Option<Range<usize>>])) {
+        self.captures_iter_on(text, false, each)
+    }
+
+    fn captures_iter_on(&self, text: &str, compiled: bool, mut each: impl FnMut(&[Option<Range<usize>>])) {
+        let lazy = match &self.engine {
+            Engine::Lazy(lazy) if !compiled => lazy,
+            Engine::Compiled(re) => return captures_compiled(re, text, each),
+            Engine::Lazy(_) => return captures_compiled(self.fallback(), text, each),
+        };
+        let mut matches = Vec::new();
+        self.find_iter_on(text, false, |r| matches.push(r));
+        if matches.is_empty() {
+            return;
+        }
+        // A PikeVM on the forward NFA, run anchored on each match, finds
+        // the groups (the lazy DFAs know only where a match starts and ends).
+        let mut groups: Vec<Option<Range<usize>>> = Vec::new();
+        self.with_caches(|c| {
+            let (vm, cache, caps) = c.vm.get_or_insert_with(|| {
+                let vm = PikeVM::new_from_nfa(lazy.fwd.get_nfa().clone()).expect("a PikeVM builds from any NFA");
+                let cache = vm.create_cache();
+                let caps = vm.create_captures();
+                (vm, cache, caps)
+            });
+            for m in matches {
+                vm.search(cache, &Input::new(text).span(m.clone()).anchored(Anchored::Yes), caps);
+                groups.clear();
+                groups.extend((0..caps.group_len()).map(|g| caps.get_group(g).map(|s| s.range())));
+                // The PikeVM agrees with the DFAs on the whole match.
+                if groups.first().cloned().flatten() != Some(m.clone()) {
+                    groups.clear();
+                    groups.push(Some(m));
+                }
+                each(&groups);
+            }
+        });
+    }
+
     fn is_match_on(&self, text: &str, compiled: bool) -> bool {
         let lazy = match &self.engine {
             Engine::Compiled(re) => return re.is_match(text),
@@ -196,6 +275,56 @@ impl Matcher {
     }
 }
 
+/// A match in a text.
+#[derive(Debug, Clone)]
+pub(crate) struct Found<'t> {
+    text: &'t str,
+    range: Range<usize>,
+}
+
+impl<'t> Found<'t> {
+    pub(crate) fn range(&self) -> Range<usize> {
+        self.range.clone()
+    }
+
+    pub(crate) fn start(&self) -> usize {
+        self.range.start
+    }
+
+    pub(crate) fn end(&self) -> usize {
+        self.range.end
+    }
+
+    pub(crate) fn as_str(&self) -> &'t str {
+        &self.text[self.range.clone()]
+    }
+}
+
+/// A match's capture groups.
+#[derive(Debug, Clone)]
+pub(crate) struct Groups<'t> {
+    text: &'t str,
+    groups: Vec<Option<Range<usize>>>,
+}
+
+impl<'t> Groups<'t> {
+    pub(crate) fn get(&self, i: usize) -> Option<Found<'t>> {
+        let range = self.groups.get(i).cloned().flatten()?;
+        Some(Found { text: self.text, range })
+    }
+}
+
+impl std::ops::Index<usize> for Groups<'_> {
+    type Output = str;
+
+    /// Group `i`'s text; panics when the group did not take part (as
+    /// `regex::Captures` does).
+    fn index(&self, i: usize) -> &str {
+        let r = self.groups.get(i).cloned().flatten().unwrap_or_else(|| panic!("no group {i}"));
+        &self.text[r]
+    }
+}
+
 thread_local! {
     /// Lazy-DFA caches, per matcher, per thread (a cache keeps the DFA
     /// states built so far).
@@ -210,6 +339,23 @@ pub(crate) fn compile(pattern: &str) -> regex::Regex {
         .size_limit(32 << 20)
         .build()
         .unwrap_or_else(|e| panic!("a rule does not compile: {e}"))
+}
+
+fn captures_compiled(re: &regex::Regex, text: &str, mut each: impl FnMut(&[Option<Range<usize>>])) {
+    let mut groups = Vec::new();
+    for c in re.captures_iter(text) {
+        groups.clear();
+        groups.extend(c.iter().map(|g| g.map(|m| m.range())));
+        each(&groups);
+    }
+}
+
+/// The blob entry made from this pattern, if any.
+fn index_of(pattern: &str) -> Option<usize> {
+    let rest = BLOB.strip_prefix(MAGIC)?;
+    let count = u32::from_le_bytes(rest.get(..4)?.try_into().ok()?) as usize;
+    let hash = fnv1a(pattern.as_bytes());
+    (0..count).find(|i| rest.get(4 + i * 16..4 + i * 16 + 8).is_some_and(|h| h == hash.to_le_bytes()))
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -317,6 +463,16 @@ impl Reader<'_> {
                     let alts = (0..n).map(|_| self.target(i)).collect::<Option<Vec<_>>>()?;
                     b.add_union(alts)
                 }
+                4 => {
+                    let group = u32::try_from(self.varint()?).ok()?;
+                    let next = self.target(i)?;
+                    b.add_capture_start(next, group, None)
+                }
+                7 => {
+                    let group = u32::try_from(self.varint()?).ok()?;
+                    let next = self.target(i)?;
+                    b.add_capture_end(next, group)
+                }
                 5 => b.add_fail(),
                 6 => b.add_match(),
                 _ => return None,
@@ -328,5 +484,108 @@ impl Reader<'_> {
         }
         b.finish_pattern(pattern_start).ok()?;
         b.build(anchored, unanchored).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Texts for the fixed patterns: corpus samples as written, and random
+    /// strings of the pieces those patterns look for.
+    fn texts() -> Vec<String> {
+        let corpus = include_str!("../fixtures/corpus/scan-dev.jsonl");
+        let mut out: Vec<String> = corpus
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter_map(|v| v.get("text").and_then(|t| t.as_str()).map(str::to_string))
+            .collect();
+        let bits = [
+            "![alt](",
+            "[text](",
+            "](",
+            "][",
+            "]: ",
+            "[ref]",
+            ")",
+            " \"title\"",
+            "<img src=\"",
+            "<IMG alt=x SRC=",
+            ">",
+            "https://",
+            "HTTP://",
+            "www.",
+            "a.test",
+            "/p?q=",
+            "{{history}}",
+            "${x}",
+            "$(cmd)",
+            "[[x]]",
+            "<user_data>",
+            "INSERT_USER_EMAIL_HERE",
+            "your_password",
+            "USER_ID",
+            "me@corp.test",
+            "+1 415 555 0100",
+            "(415) 555-0100",
+            "12345678901",
+            "DE89 3704 0044 0532 0130 00",
+            "%41%42%43%44",
+            "\\u0041",
+            "\\x41",
+            "&#65;&#x42;",
+            "<~",
+            "~>",
+            "87cURD]i,\"Ebo80",
+            "vtaber",
+            "CEBZCG",
+            " ",
+            "\n",
+            "é",
+            "日本",
+            "_",
+            "-",
+            ".",
+            "word",
+        ];
+        let mut rng = crate::testing::Lcg::new(23);
+        for _ in 0..4000 {
+            out.push(rng.join(&bits, 12));
+        }
+        out
+    }
+
+    #[test]
+    fn fixed_patterns_come_from_the_blob_and_agree_with_the_regex_crate() {
+        let texts = texts();
+        let mut found = 0;
+        for p in crate::patterns::ALL {
+            let ours = Matcher::by_pattern(p);
+            assert!(ours.is_prebuilt(), "compiled at run time: {p}");
+            let theirs = regex::Regex::new(p).unwrap();
+            for t in &texts {
+                let mut got = Vec::new();
+                ours.captures_iter_prebuilt(t, |g| got.push(g.to_vec()));
+                let want: Vec<Vec<Option<Range<usize>>>> =
+                    theirs.captures_iter(t).map(|c| c.iter().map(|g| g.map(|m| m.range())).collect()).collect();
+                assert_eq!(got, want, "{p} on {t:?}");
+                assert_eq!(ours.is_match_prebuilt(t), !want.is_empty(), "{p} on {t:?}");
+                found += want.len();
+            }
+        }
+        assert!(found > 5000, "too few matches to compare: {found}");
+    }
+
+    #[test]
+    fn the_iterator_forms_agree_with_the_closure_form() {
+        let m = Matcher::by_pattern(crate::patterns::LINKS_MD_LINK);
+        let text = "see [a](https://x.test/a) and [b](<https://y.test/b> \"t\")";
+        let urls: Vec<&str> = m.captures_iter(text).map(|c| c.get(1).unwrap().as_str()).collect();
+        assert_eq!(urls, ["https://x.test/a", "https://y.test/b"]);
+        assert_eq!(&m.captures_iter(text).next().unwrap()[1], "https://x.test/a");
+        let first = m.find(text).unwrap();
+        assert_eq!((first.start(), first.end()), (3, 25));
+        assert_eq!(first.as_str(), " [a](https://x.test/a)");
+        assert!(m.find("no links here").is_none());
     }
 }

@@ -1,0 +1,70 @@
+//! The fixed regexes outside the rule table, in one place so build.rs
+//! can compile them ahead of time with the rules (see `prebuilt`).
+//! Each is used as `Matcher::by_pattern(patterns::NAME)`; `\b` is
+//! written `(?-u:\b)` where a lazy DFA must run it (a Unicode word
+//! boundary stops the lazy DFA at the first non-ASCII byte).
+
+// src/detect/decode.rs
+pub(crate) const DECODE_ASCII85_BLOCK: &str = r"<~[!-u\s]{10,}~>";
+pub(crate) const DECODE_PERCENT_RUN: &str = r"(?:[A-Za-z0-9._~+-]*%[0-9A-Fa-f]{2}){4,}[A-Za-z0-9._~+-]*";
+pub(crate) const DECODE_ESCAPE_RUN: &str = r"(?:\\u\{?[0-9a-fA-F]{4,6}\}?|\\x[0-9a-fA-F]{2}|\\[0-7]{3}|[ \w.,!?'-])*(?:\\u\{?[0-9a-fA-F]{4,6}\}?|\\x[0-9a-fA-F]{2})(?:\\u\{?[0-9a-fA-F]{4,6}\}?|\\x[0-9a-fA-F]{2}|[ \w.,!?'-]){4,}";
+pub(crate) const DECODE_ENTITY_RUN: &str = r"(?:&#[xX]?[0-9a-fA-F]{1,6};[^&<]{0,3}){4,}";
+pub(crate) const DECODE_ROT13_WORDS: &str =
+    r"(?i)vtaber|qvfertneq|vafgehpgvba|flfgrz|cebzcg|cerivbhf|sbetrg|nffvfgnag|cnffjbeq|frperg|erirny|rkrphgr";
+// src/detect/links.rs
+pub(crate) const LINKS_MD_IMAGE: &str = r#"!\[[^\]\n]{0,200}\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)"#;
+pub(crate) const LINKS_MD_LINK: &str = r#"(?:^|[^!])\[[^\]\n]{0,200}\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)"#;
+pub(crate) const LINKS_MD_REF_IMAGE: &str = r"!\[[^\]\n]{0,200}\]\[([^\]\n]{1,100})\]";
+pub(crate) const LINKS_MD_REF_DEF: &str = r"(?m)^\s{0,3}\[([^\]\n]{1,100})\]:\s*<?(\S+?)>?(?:\s|$)";
+pub(crate) const LINKS_HTML_IMG: &str = r#"(?i)<img(?-u:\b)[^>]{0,400}?(?-u:\b)src\s*=\s*["']?([^"'\s>]+)"#;
+pub(crate) const LINKS_URL_ANY: &str = r#"(?i)(?-u:\b)https?://[^\s<>"'`)\]]+"#;
+pub(crate) const LINKS_TEMPLATE: &str = r"(?i)\{\{?[^}]{1,60}\}\}?|\$\{[^}]{1,60}\}|\$\([^)]{1,80}\)|\[\[[^\]]{1,60}\]\]|<[a-z_ -]{2,40}>|(?-u:\b)(?:insert|your|user)_?[a-z]*_?(?:here|data|email|name|password|secret|key|history|info|summary|conversation)(?-u:\b)";
+pub(crate) const LINKS_CAPS_PLACEHOLDER: &str = r"(?-u:\b)[A-Z]{2,}(?:_[A-Z0-9]{2,})+(?-u:\b)";
+// src/entities.rs
+pub(crate) const ENTITIES_EMAIL: &str = r"(?-u:\b)[a-zA-Z0-9][a-zA-Z0-9._%+-]{0,63}@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,24}(?-u:\b)";
+pub(crate) const ENTITIES_URL: &str =
+    r#"(?i)(?-u:\b)(?:https?|ftp|wss?)://[^\s<>"'`\x00-\x1f\x7f]+|(?-u:\b)www\.[a-z0-9-]+(?:\.[a-z0-9-]+)+[^\s<>"'`]*"#;
+pub(crate) const ENTITIES_DOMAIN: &str =
+    r"(?-u:\b)(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+([a-zA-Z]{2,24})(?-u:\b)";
+pub(crate) const ENTITIES_PHONE: &str =
+    r"(?:\+[0-9]{1,3}[ .-]?)?(?:\([0-9]{1,4}\)[ .-]?)?[0-9]{2,4}(?:[ .-][0-9]{2,4}){1,4}";
+// src/gate.rs
+pub(crate) const GATE_EMAIL_RE: &str =
+    r"[a-zA-Z0-9][a-zA-Z0-9._%+-]{0,63}@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,24}";
+pub(crate) const GATE_IBAN_RE: &str = r"(?-u:\b)[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?(?-u:\b)";
+pub(crate) const GATE_ACCOUNT_RE: &str = r"(?-u:\b)[0-9]{8,18}(?-u:\b)";
+pub(crate) const GATE_PHONE_RE: &str = r"\+[0-9][0-9 ().-]{6,18}[0-9]|\(?[0-9]{3}\)?[ .-][0-9]{3}[ .-][0-9]{4}";
+
+/// Every pattern above, for build.rs (and the tests).
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) const ALL: &[&str] = &[
+    DECODE_ASCII85_BLOCK,
+    DECODE_PERCENT_RUN,
+    DECODE_ESCAPE_RUN,
+    DECODE_ENTITY_RUN,
+    DECODE_ROT13_WORDS,
+    LINKS_MD_IMAGE,
+    LINKS_MD_LINK,
+    LINKS_MD_REF_IMAGE,
+    LINKS_MD_REF_DEF,
+    LINKS_HTML_IMG,
+    LINKS_URL_ANY,
+    LINKS_TEMPLATE,
+    LINKS_CAPS_PLACEHOLDER,
+    ENTITIES_EMAIL,
+    ENTITIES_URL,
+    ENTITIES_DOMAIN,
+    ENTITIES_PHONE,
+    GATE_EMAIL_RE,
+    GATE_IBAN_RE,
+    GATE_ACCOUNT_RE,
+    GATE_PHONE_RE,
+];
+
+/// The form build.rs compiles and `prebuilt` looks up: everything in the
+/// blob is compiled with `.` matching a line break (as the rules want),
+/// so these patterns, written for the `regex` crate's defaults, say
+/// otherwise in a group around them.
+pub(crate) fn blob_form(p: &str) -> String {
+    format!("(?-s:{p})")
+}
