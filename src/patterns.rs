@@ -2,7 +2,11 @@
 //! can compile them ahead of time with the rules (see `prebuilt`).
 //! Each is used as `Matcher::by_pattern(patterns::NAME)`; `\b` is
 //! written `(?-u:\b)` where a lazy DFA must run it (a Unicode word
-//! boundary stops the lazy DFA at the first non-ASCII byte).
+//! boundary stops the lazy DFA at the first non-ASCII byte). Runs are
+//! unbounded (`[^\]\n]*`, not `{0,200}`) where a line or a closing
+//! character bounds them anyway: a bounded run of a Unicode class is that
+//! many copies of it in the automaton, which cost more to build than the
+//! whole search.
 
 // src/detect/decode.rs
 pub(crate) const DECODE_ASCII85_BLOCK: &str = r"<~[!-u\s]{10,}~>";
@@ -12,11 +16,11 @@ pub(crate) const DECODE_ENTITY_RUN: &str = r"(?:&#[xX]?[0-9a-fA-F]{1,6};[^&<]{0,
 pub(crate) const DECODE_ROT13_WORDS: &str =
     r"(?i)vtaber|qvfertneq|vafgehpgvba|flfgrz|cebzcg|cerivbhf|sbetrg|nffvfgnag|cnffjbeq|frperg|erirny|rkrphgr";
 // src/detect/links.rs
-pub(crate) const LINKS_MD_IMAGE: &str = r#"!\[[^\]\n]{0,200}\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)"#;
-pub(crate) const LINKS_MD_LINK: &str = r#"(?:^|[^!])\[[^\]\n]{0,200}\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)"#;
-pub(crate) const LINKS_MD_REF_IMAGE: &str = r"!\[[^\]\n]{0,200}\]\[([^\]\n]{1,100})\]";
-pub(crate) const LINKS_MD_REF_DEF: &str = r"(?m)^\s{0,3}\[([^\]\n]{1,100})\]:\s*<?(\S+?)>?(?:\s|$)";
-pub(crate) const LINKS_HTML_IMG: &str = r#"(?i)<img(?-u:\b)[^>]{0,400}?(?-u:\b)src\s*=\s*["']?([^"'\s>]+)"#;
+pub(crate) const LINKS_MD_IMAGE: &str = r#"!\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)"#;
+pub(crate) const LINKS_MD_LINK: &str = r#"(?:^|[^!])\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)"#;
+pub(crate) const LINKS_MD_REF_IMAGE: &str = r"!\[[^\]\n]*\]\[([^\]\n]+)\]";
+pub(crate) const LINKS_MD_REF_DEF: &str = r"(?m)^\s{0,3}\[([^\]\n]+)\]:\s*<?(\S+?)>?(?:\s|$)";
+pub(crate) const LINKS_HTML_IMG: &str = r#"(?i)<img(?-u:\b)[^>]*?(?-u:\b)src\s*=\s*["']?([^"'\s>]+)"#;
 pub(crate) const LINKS_URL_ANY: &str = r#"(?i)(?-u:\b)https?://[^\s<>"'`)\]]+"#;
 pub(crate) const LINKS_TEMPLATE: &str = r"(?i)\{\{?[^}]{1,60}\}\}?|\$\{[^}]{1,60}\}|\$\([^)]{1,80}\)|\[\[[^\]]{1,60}\]\]|<[a-z_ -]{2,40}>|(?-u:\b)(?:insert|your|user)_?[a-z]*_?(?:here|data|email|name|password|secret|key|history|info|summary|conversation)(?-u:\b)";
 pub(crate) const LINKS_CAPS_PLACEHOLDER: &str = r"(?-u:\b)[A-Z]{2,}(?:_[A-Z0-9]{2,})+(?-u:\b)";
