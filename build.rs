@@ -62,11 +62,15 @@ fn main() {
         .chain(text::CONTEXT.iter().map(|p| ("context pattern", text::context_pattern(p))))
         .chain(patterns::ALL.iter().map(|p| ("fixed pattern", patterns::blob_form(p))));
     let mut count = 0u32;
-    for (id, pattern) in patterns {
+    for (n, (id, pattern)) in patterns.enumerate() {
         count += 1;
+        // The rules (compiled with `.` matching a line break, no inline
+        // flags) get the smaller any-character automaton; the others are
+        // compiled as written.
+        let source = if n < rules.len() { any_char_as_bytes(&pattern) } else { pattern.clone() };
         let start = data.len();
         for reverse in [false, true] {
-            let nfa = compile(&pattern, reverse).unwrap_or_else(|e| panic!("{id} does not compile: {e}"));
+            let nfa = compile(&source, reverse).unwrap_or_else(|e| panic!("{id} does not compile: {e}"));
             encode(&nfa, &mut data);
         }
         index.extend_from_slice(&fnv1a(pattern.as_bytes()).to_le_bytes());
@@ -87,16 +91,90 @@ fn main() {
 /// groups (a PikeVM on it finds them inside a match); the reverse one only
 /// finds where a match starts.
 fn compile(pattern: &str, reverse: bool) -> Result<NFA, Box<thompson::BuildError>> {
+    // utf8(false) only lets `any_char_as_bytes`'s byte classes through;
+    // every match still starts and ends on a character boundary (see there).
     thompson::Compiler::new()
-        .syntax(syntax::Config::new().dot_matches_new_line(true))
+        .syntax(syntax::Config::new().dot_matches_new_line(true).utf8(false))
         .configure(
             thompson::Config::new()
+                .utf8(false)
                 .reverse(reverse)
                 .which_captures(if reverse { WhichCaptures::None } else { WhichCaptures::All })
                 .nfa_size_limit(Some(32 << 20)),
         )
         .build(pattern)
         .map_err(Box::new)
+}
+
+/// One character of valid UTF-8, as bytes: a lead byte and as many
+/// continuation bytes as it announces. On valid UTF-8 (every haystack is a
+/// `&str`) this matches exactly what `.` matches with `s` set, in 4 NFA
+/// states instead of the 10 or so of a validating UTF-8 automaton; a rule
+/// gap like `.{0,60}` is 60 copies, so this halves the rules' automata
+/// (rebuilt on every hook call) and the work of their lazy DFAs.
+const MULTIBYTE: &str = r"[\xC0-\xDF][\x80-\xBF]|[\xE0-\xEF][\x80-\xBF]{2}|[\xF0-\xF7][\x80-\xBF]{3}";
+
+/// A rule pattern with `.` and negated classes of ASCII characters (such
+/// as `[^\n|;]`) written as byte classes that match one whole character.
+/// A match can begin only at a lead byte and spans whole characters, so
+/// the matches are the same; the tests check them against the `regex`
+/// crate on the original patterns.
+fn any_char_as_bytes(p: &str) -> String {
+    let mut out = String::with_capacity(p.len() * 2);
+    let chars: Vec<char> = p.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '\\' {
+            out.push(c);
+            if let Some(&n) = chars.get(i + 1) {
+                out.push(n);
+            }
+            i += 2;
+            continue;
+        }
+        if c == '.' {
+            out.push_str(&format!("(?-u:[\\x00-\\x7F]|{MULTIBYTE})"));
+            i += 1;
+            continue;
+        }
+        if c == '[' {
+            // The class's extent: up to the first unescaped `]` after its
+            // first member.
+            let mut j = i + 1;
+            if chars.get(j) == Some(&'^') {
+                j += 1;
+            }
+            if chars.get(j) == Some(&']') {
+                j += 1;
+            }
+            while j < chars.len() && chars[j] != ']' {
+                j += if chars[j] == '\\' { 2 } else { 1 };
+            }
+            let class: String = chars[i..=j.min(chars.len() - 1)].iter().collect();
+            let body = &class[1..class.len() - 1];
+            // Only a negated class of plain ASCII members: no nested class,
+            // no escapes that name a Unicode class.
+            let simple = body.starts_with('^')
+                && body.is_ascii()
+                && !body.contains('[')
+                && !body.contains(':')
+                && !body.contains("&&")
+                && body.split('\\').skip(1).all(|e| {
+                    e.starts_with(['n', 't', 'r', '|', ';', ']', '>', '<', '"', '\'', '`', ')', '(', '.', '-'])
+                });
+            if simple {
+                out.push_str(&format!("(?:(?-u:[\\x00-\\x7F&&{class}])|(?-u:{MULTIBYTE}))"));
+            } else {
+                out.push_str(&class);
+            }
+            i = j + 1;
+            continue;
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
 }
 
 /// FNV-1a, 64-bit: `prebuilt.rs` compares it with the pattern it is asked
@@ -120,14 +198,14 @@ fn target(out: &mut Vec<u8>, from: usize, to: usize) {
     varint(out, ((d << 1) ^ (d >> 63)) as u64);
 }
 
-/// Header (state count, anchored, unanchored and pattern starts, reverse
-/// or not), then each state: a tag byte and its fields.
+/// Header (state count, anchored, unanchored and pattern starts, flags:
+/// 1 reverse, 2 UTF-8), then each state: a tag byte and its fields.
 fn encode(nfa: &NFA, out: &mut Vec<u8>) {
     varint(out, nfa.states().len() as u64);
     varint(out, nfa.start_anchored().as_usize() as u64);
     varint(out, nfa.start_unanchored().as_usize() as u64);
     varint(out, nfa.start_pattern(PatternID::ZERO).expect("one pattern").as_usize() as u64);
-    out.push(u8::from(nfa.is_reverse()));
+    out.push(u8::from(nfa.is_reverse()) | u8::from(nfa.is_utf8()) << 1);
     for (i, s) in nfa.states().iter().enumerate() {
         match s {
             State::ByteRange { trans } => {

@@ -437,10 +437,10 @@ impl Reader<'_> {
         let anchored = self.id()?;
         let unanchored = self.id()?;
         let pattern_start = self.id()?;
-        let reverse = self.byte()? == 1;
+        let flags = self.byte()?;
         let mut b = Builder::new();
-        b.set_utf8(true);
-        b.set_reverse(reverse);
+        b.set_reverse(flags & 1 != 0);
+        b.set_utf8(flags & 2 != 0);
         b.start_pattern().ok()?;
         for i in 0..states {
             let added = match self.byte()? {

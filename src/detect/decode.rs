@@ -272,20 +272,25 @@ fn entities(run: &str) -> Option<String> {
 }
 
 /// Quoted-printable: soft line breaks joined, `=XX` decoded.
+/// `=XY` as quoted-printable writes it and code or a query string rarely
+/// does: upper-case hex for a byte that QP must escape (a high byte, `=`,
+/// a control character or punctuation, so a letter A-F or a lead 8-F), or
+/// `=20`. `x=10` and `?page=12` are not escapes.
+fn qp_escape(h: u8, l: u8) -> bool {
+    let hex = |c: u8| c.is_ascii_digit() || (b'A'..=b'F').contains(&c);
+    hex(h) && hex(l) && (h >= b'8' || h.is_ascii_alphabetic() || l.is_ascii_alphabetic() || (h, l) == (b'2', b'0'))
+}
+
 fn quoted_printable(s: &str) -> Option<String> {
     let b = s.as_bytes();
-    let soft = s.contains("=\n") || s.contains("=\r\n");
-    let escapes = || {
-        memchr::memchr_iter(b'=', b)
-            .filter(|&i| {
-                i + 2 < b.len()
-                    && b[i + 1].is_ascii_hexdigit()
-                    && b[i + 2].is_ascii_hexdigit()
-                    && b[i + 1].is_ascii_uppercase() | b[i + 1].is_ascii_digit()
-            })
-            .take(3)
-            .count()
-    };
+    // A soft line break: `=` ending a line after a character that is not
+    // a space (`let x =` broken by a formatter is code, not QP).
+    let soft = memchr::memchr_iter(b'=', b).any(|i| {
+        let ends_line = b.get(i + 1) == Some(&b'\n') || b.get(i + 1..i + 3) == Some(b"\r\n");
+        ends_line && i > 0 && !matches!(b[i - 1], b' ' | b'\t' | b'=' | b'!' | b'<' | b'>')
+    });
+    let escapes =
+        || memchr::memchr_iter(b'=', b).filter(|&i| i + 2 < b.len() && qp_escape(b[i + 1], b[i + 2])).take(3).count();
     if !soft && escapes() < 3 {
         return None;
     }
@@ -517,6 +522,19 @@ fn walk(d: &Decoded, at: Range<usize>, chain: &[Encoding], depth: usize, budget:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_after_an_equals_sign_are_not_quoted_printable() {
+        // Code and query strings: `x=10`, `?page=12&n=32`.
+        assert_eq!(quoted_printable("let x=10; let y=12; let z=32;"), None);
+        assert_eq!(quoted_printable("https://a.test/?page=12&n=32&k=64"), None);
+        assert_eq!(quoted_printable("let x =\n    compute(1);\nlet y ==\n z;"), None);
+        assert_eq!(quoted_printable("soft=\nbreak").as_deref(), Some("softbreak"));
+        // Real escapes: a high byte, an escaped `=`, a space.
+        assert_eq!(quoted_printable("caf=C3=A9 a=3Db =20").as_deref(), Some("café a=b  "));
+        assert!(qp_escape(b'0', b'A') && qp_escape(b'2', b'0') && qp_escape(b'E', b'2'));
+        assert!(!qp_escape(b'1', b'0') && !qp_escape(b'6', b'4') && !qp_escape(b'e', b'2'));
+    }
 
     fn decoded(text: &str) -> Vec<(Encoding, String)> {
         layer(text).into_iter().map(|d| (d.encoding, d.text)).collect()

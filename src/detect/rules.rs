@@ -835,10 +835,30 @@ mod prebuilt_tests {
             .collect();
         let mut rng = crate::testing::Lcg::new(17);
         let keys = &COMPILED.keys;
-        let glue = [" ", "\n", " the ", " your ", " all ", ". ", ": ", "é", "忽略", " to https://x.test/?q=", "\""];
-        for _ in 0..3000 {
+        // Glue with characters of every UTF-8 length: build.rs writes a
+        // rule's `.` as byte classes, which must still take whole characters.
+        let glue = [
+            " ",
+            "\n",
+            " the ",
+            " your ",
+            " all ",
+            ". ",
+            ": ",
+            "é",
+            "忽略",
+            " to https://x.test/?q=",
+            "\"",
+            "😀",
+            "ж",
+            "e\u{301}",
+            "|",
+            ";",
+            ">",
+        ];
+        for _ in 0..6000 {
             let mut t = String::new();
-            for _ in 0..1 + rng.below(10) {
+            for _ in 0..1 + rng.below(14) {
                 if rng.below(2) == 0 {
                     t.push_str(keys[rng.below(keys.len())]);
                 } else {
