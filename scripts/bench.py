@@ -12,6 +12,7 @@ import json, os, statistics, subprocess, sys, tempfile, time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, "target", "release", "inertbox")
 FLOOR = os.path.join(ROOT, "target", "release", "examples", "sha256_floor")
+TIMER = os.path.join(ROOT, "target", "release", "examples", "spawn_timer")
 MIB = 1 << 20
 
 def run(cmd, stdout=subprocess.DEVNULL, stdin=None):
@@ -52,6 +53,51 @@ def text_file(path, size):
         left = size
         while left > 0:
             f.write(block[:left]); left -= len(block[:left])
+
+def spawn_time(cmd, runs, stdin_path=os.devnull):
+    """Median wall time (ms) of `cmd` as a fresh process, stdin replayed
+    from a file each run (examples/spawn_timer.rs)."""
+    r = subprocess.run([TIMER, str(runs), stdin_path] + cmd, capture_output=True, text=True, check=True)
+    return json.loads(r.stdout)["median_ms"]
+
+def hook_event(path, tool, content):
+    event = {"session_id": "bench", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp", "hook_event_name": "PostToolUse",
+             "tool_name": tool, "tool_input": {"file_path": "/tmp/f"},
+             "tool_response": {"type": "text", "file": {"filePath": "/tmp/f", "content": content}}}
+    with open(path, "w") as f:
+        json.dump(event, f)
+
+def per_call(tmp):
+    """What a hook or a gate pays per tool call: whole process, median."""
+    out = ["per call, whole process, median (hooks run on every tool call):"]
+    out.append(f"  process floor: /bin/true {spawn_time(['/bin/true'], 200):.2f} ms, inertbox --version {spawn_time([BIN, '--version'], 200):.2f} ms")
+    # A session ledger of 1,000 reads (4 entities each).
+    ledger = {"version": 1, "trusted": [], "next_id": 1000, "reads": [
+        {"id": f"r{i+1}", "source": f"page-{i}.html", "verdict": "block" if i % 10 == 0 else "allow",
+         "entities": [f"e:user{i}@site{i%97}.test", f"u:https://site{i%97}.test/p/{i}?q={i}", f"d:site{i%97}.test", f"p:+1555{i:07d}"],
+         "sender": []} for i in range(1000)]}
+    session = os.path.join(tmp, "ledger1000.json")
+    with open(session, "w") as f:
+        json.dump(ledger, f)
+    for label, call in [("read tool", {"tool": "ls", "args": {"path": "."}}),
+                        ("send to an address the content named", {"tool": "send_email", "args": {"to": "user5@site5.test", "body": "hi"}})]:
+        t = spawn_time([BIN, "gate", "--session", session, "--call", json.dumps(call)], 200)
+        out.append(f"  gate, 1,000-entry ledger, {label}: {t:.2f} ms")
+    fixtures = os.path.join(ROOT, "fixtures", "hooks")
+    for name in ["pre-bash-curl", "post-read-clean", "post-webfetch-hidden", "user-prompt-plain"]:
+        s = os.path.join(tmp, f"s-{name}.json")
+        t = spawn_time([BIN, "hook", "claude", "--session", s], 100, os.path.join(fixtures, name + ".json"))
+        out.append(f"  hook claude, fixtures/hooks/{name}.json: {t:.2f} ms")
+    # PostToolUse after Read of this repository's own files: prose and
+    # code full of the words the rules look for (the slow case).
+    for rel in ["CHANGELOG.md", "README.md", "Cargo.lock", "src/gate.rs"]:
+        ev = os.path.join(tmp, "read-event.json")
+        with open(os.path.join(ROOT, rel), encoding="utf-8") as f:
+            hook_event(ev, "Read", f.read())
+        s = os.path.join(tmp, "s-read.json")
+        t = spawn_time([BIN, "hook", "claude", "--session", s], 30, ev)
+        out.append(f"  hook claude, PostToolUse Read of {rel} ({os.path.getsize(os.path.join(ROOT, rel)):,} bytes): {t:.2f} ms")
+    return out
 
 def main():
     ref = sys.argv[1] if len(sys.argv) > 1 else None
@@ -106,6 +152,7 @@ def main():
         dt = time.perf_counter() - t0
         assert p.stdout.count(b"\n") == 20_000
         out.append(f"serve --ndjson: 20,000 small scans in {dt*1e3:.0f} ms = {20_000/dt:,.0f} scans/s (one process, start-up included)")
+        out.extend(per_call(tmp))
         if ref:
             node = ["node", os.path.join(ref, "bin", "inertbox.mjs")]
             rw_t, rw_rss, _ = run(node + ["wrap", big])

@@ -4,5 +4,5 @@
 # Usage: scripts/bench.sh [REF_CHECKOUT]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --quiet --bin inertbox --example sha256_floor
+cargo build --release --quiet --bin inertbox --example sha256_floor --example spawn_timer
 exec python3 scripts/bench.py "$@"

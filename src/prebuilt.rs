@@ -111,12 +111,15 @@ impl Matcher {
         let form = crate::patterns::blob_form(pattern);
         match index_of(&form) {
             Some(i) => Matcher::new(i, &form),
-            None => Matcher {
-                index: usize::MAX,
-                engine: Engine::Compiled(compile(&form)),
-                pattern: form,
-                fallback: OnceLock::new(),
-            },
+            None => {
+                debug_assert!(false, "add this pattern to patterns::ALL so build.rs compiles it: {pattern}");
+                Matcher {
+                    index: usize::MAX,
+                    engine: Engine::Compiled(compile(&form)),
+                    pattern: form,
+                    fallback: OnceLock::new(),
+                }
+            }
         }
     }
 
