@@ -300,6 +300,18 @@ const PDF: char = '\u{202c}';
 
 /// The folded normal form (see the module docs).
 pub fn folded(s: &str) -> Normalized {
+    if has_folding_chars(s) { folded_any(s) } else { leet_and_spacing(s, &plain(s), |b| b.min(s.len())) }
+}
+
+/// `folded(s)` given `s`'s plain form `p`, which it reuses when steps 1–3
+/// would change nothing (no RLO, invisible, mark or look-alike in `s`: the
+/// cleaned text is `s` itself).
+pub fn folded_with(s: &str, p: &Normalized) -> Normalized {
+    if has_folding_chars(s) { folded_any(s) } else { leet_and_spacing(s, p, |b| b.min(s.len())) }
+}
+
+/// `folded` for any text, all four steps.
+fn folded_any(s: &str) -> Normalized {
     // 1. Put RLO-reversed runs back in reading order, dropping the controls.
     let mut chars: Vec<(usize, char)> = Vec::with_capacity(s.len());
     let mut iter = s.char_indices().peekable();
@@ -344,7 +356,12 @@ pub fn folded(s: &str) -> Normalized {
     src_of_cleaned.push(s.len());
     let src_of = |b: usize| -> usize { src_of_cleaned[b.min(cleaned.len())] };
     let p = plain(&cleaned);
-    // 4. Leetspeak inside words and spaced-out letters.
+    leet_and_spacing(s, &p, src_of)
+}
+
+/// Step 4 of the folded form over plain form `p`, whose offsets `src_of`
+/// maps to the source `s`.
+fn leet_and_spacing(s: &str, p: &Normalized, src_of: impl Fn(usize) -> usize) -> Normalized {
     let pt: Vec<char> = p.text.chars().collect();
     let mut pt_src: Vec<usize> = Vec::with_capacity(pt.len());
     {
@@ -571,6 +588,65 @@ fn disguise_in(b: &[u8], range: std::ops::Range<usize>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shortcut_folds_as_the_full_path_does() {
+        let bits = [
+            "ignore",
+            "1gn0re",
+            "pr3v10us",
+            " ",
+            "  ",
+            "i g n o r e",
+            "\n",
+            "**",
+            "_",
+            "`",
+            "# ",
+            "> ",
+            "[a](b)",
+            "<b>",
+            "&amp;",
+            "4",
+            "@",
+            "$",
+            "0",
+            "|",
+            "-",
+            ".",
+            "Hello",
+            "SYSTEM",
+            "x",
+            "s y s t e m",
+            "\t",
+            "\r\n",
+            "é",
+            "ж",
+            "日本",
+            "😀",
+            "«",
+            "»",
+            "—",
+            "ﬁ",
+            "Ｉgnore",
+            "\u{200b}",
+            "\u{301}",
+            "\u{202e}",
+            "і",
+            "İ",
+            "ß",
+        ];
+        let mut rng = crate::testing::Lcg::new(29);
+        let mut shortcut = 0;
+        for _ in 0..20_000 {
+            let t = rng.join(&bits, 12);
+            shortcut += usize::from(!has_folding_chars(&t));
+            let fast = folded_with(&t, &plain(&t));
+            let full = folded_any(&t);
+            assert_eq!((fast.text, fast.map), (full.text, full.map), "{t:?}");
+        }
+        assert!(shortcut > 2_000, "{shortcut}");
+    }
 
     #[test]
     fn plain_lowercases_and_collapses() {

@@ -365,7 +365,7 @@ fn scan_piece(text: &str, code: &CodeRegions, piece: Range<usize>, hits: &mut Ve
         }
     }
     if normalize::folds(src, &plain) {
-        let folded = normalize::folded(src);
+        let folded = normalize::folded_with(src, &plain);
         for m in matches(&folded.text) {
             let r = folded.source_range(m.range.clone());
             let r = piece.start + r.start..piece.start + r.end;
