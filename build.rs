@@ -41,21 +41,22 @@ mod table;
 #[allow(dead_code)]
 mod patterns;
 
-/// The blob's first bytes; `prebuilt.rs` refuses anything else.
-const MAGIC: &[u8; 8] = b"IBXNFA01";
+#[path = "src/prebuilt/blob.rs"]
+mod blob;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=src/detect/rules/text.rs");
     println!("cargo:rerun-if-changed=src/detect/rules/table.rs");
     println!("cargo:rerun-if-changed=src/patterns.rs");
+    println!("cargo:rerun-if-changed=src/prebuilt/blob.rs");
     let rules = table::table();
-    // An index first (each rule's pattern hash, and where its two NFAs
-    // start and end), so a rule is found without reading the others.
+    // An index first (each pattern's hash, and where its two NFAs start
+    // and end), so a pattern is found without reading the others; the
+    // layout is in src/prebuilt/blob.rs.
     let mut index = Vec::new();
     let mut data = Vec::new();
-    // The rules, then the context patterns (`prebuilt::Matcher` indexes
-    // them in this order), then the fixed patterns (looked up by hash).
+    // The rules, their context patterns, then the fixed patterns.
     let patterns = rules
         .iter()
         .map(|r| (r.id, text::final_pattern(r.pattern)))
@@ -73,12 +74,12 @@ fn main() {
             let nfa = compile(&source, reverse).unwrap_or_else(|e| panic!("{id} does not compile: {e}"));
             encode(&nfa, &mut data);
         }
-        index.extend_from_slice(&fnv1a(pattern.as_bytes()).to_le_bytes());
+        index.extend_from_slice(&blob::fnv1a(pattern.as_bytes()).to_le_bytes());
         index.extend_from_slice(&(start as u32).to_le_bytes());
         index.extend_from_slice(&(data.len() as u32).to_le_bytes());
     }
     let mut out = Vec::new();
-    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(blob::MAGIC);
     out.extend_from_slice(&count.to_le_bytes());
     out.extend_from_slice(&index);
     out.extend_from_slice(&data);
@@ -177,12 +178,6 @@ fn any_char_as_bytes(p: &str) -> String {
     out
 }
 
-/// FNV-1a, 64-bit: `prebuilt.rs` compares it with the pattern it is asked
-/// for, so a blob from other patterns is never used.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
-}
-
 fn varint(out: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
         out.push(v as u8 | 0x80);
@@ -198,22 +193,21 @@ fn target(out: &mut Vec<u8>, from: usize, to: usize) {
     varint(out, ((d << 1) ^ (d >> 63)) as u64);
 }
 
-/// Header (state count, anchored, unanchored and pattern starts, flags:
-/// 1 reverse, 2 UTF-8), then each state: a tag byte and its fields.
+/// One NFA, as src/prebuilt/blob.rs lays it out.
 fn encode(nfa: &NFA, out: &mut Vec<u8>) {
     varint(out, nfa.states().len() as u64);
     varint(out, nfa.start_anchored().as_usize() as u64);
     varint(out, nfa.start_unanchored().as_usize() as u64);
     varint(out, nfa.start_pattern(PatternID::ZERO).expect("one pattern").as_usize() as u64);
-    out.push(u8::from(nfa.is_reverse()) | u8::from(nfa.is_utf8()) << 1);
+    out.push(if nfa.is_reverse() { blob::REVERSE } else { 0 } | if nfa.is_utf8() { blob::UTF8 } else { 0 });
     for (i, s) in nfa.states().iter().enumerate() {
         match s {
             State::ByteRange { trans } => {
-                out.extend_from_slice(&[0, trans.start, trans.end]);
+                out.extend_from_slice(&[blob::BYTE_RANGE, trans.start, trans.end]);
                 target(out, i, trans.next.as_usize());
             }
             State::Sparse(sparse) => {
-                out.push(1);
+                out.push(blob::SPARSE);
                 varint(out, sparse.transitions.len() as u64);
                 for t in sparse.transitions.iter() {
                     out.extend_from_slice(&[t.start, t.end]);
@@ -221,31 +215,31 @@ fn encode(nfa: &NFA, out: &mut Vec<u8>) {
                 }
             }
             State::Look { look, next } => {
-                out.push(2);
+                out.push(blob::LOOK);
                 varint(out, u64::from(look.as_repr()));
                 target(out, i, next.as_usize());
             }
             State::Union { alternates } => {
-                out.push(3);
+                out.push(blob::UNION);
                 varint(out, alternates.len() as u64);
                 for a in alternates.iter() {
                     target(out, i, a.as_usize());
                 }
             }
             State::BinaryUnion { alt1, alt2 } => {
-                out.push(3);
+                out.push(blob::UNION);
                 varint(out, 2);
                 target(out, i, alt1.as_usize());
                 target(out, i, alt2.as_usize());
             }
             State::Capture { next, group_index, slot, .. } => {
                 // Even slots open a group, odd ones close it.
-                out.push(if slot.as_usize() % 2 == 0 { 4 } else { 7 });
+                out.push(if slot.as_usize() % 2 == 0 { blob::CAPTURE_START } else { blob::CAPTURE_END });
                 varint(out, group_index.as_usize() as u64);
                 target(out, i, next.as_usize());
             }
-            State::Fail => out.push(5),
-            State::Match { .. } => out.push(6),
+            State::Fail => out.push(blob::FAIL),
+            State::Match { .. } => out.push(blob::MATCH),
             State::Dense(_) => panic!("a Thompson NFA from the compiler never holds dense states"),
         }
     }

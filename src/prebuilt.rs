@@ -42,11 +42,12 @@ pub(crate) fn long_running() -> bool {
     SEARCHED.load(Ordering::Relaxed) >= LONG_RUNNING
 }
 
-static BLOB: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/rules.nfa"));
-const MAGIC: &[u8; 8] = b"IBXNFA01";
+mod blob;
 
-/// One pattern's matcher: blob entry `index` (a rule; after the rules the
-/// context patterns, then the fixed patterns), or the pattern compiled.
+static BLOB: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/rules.nfa"));
+
+/// One pattern's matcher: rebuilt from its blob entry (number `index`, its
+/// lazy-DFA caches' slot), or the pattern compiled.
 pub(crate) struct Matcher {
     index: usize,
     engine: Engine,
@@ -97,36 +98,25 @@ struct Caches {
 }
 
 impl Matcher {
-    /// Entry `index`'s matcher: from the blob when that entry was made from
-    /// this pattern, else compiled now.
-    pub(crate) fn new(index: usize, pattern: &str) -> Matcher {
-        let engine = match from_blob(index, pattern) {
-            Some(lazy) => Engine::Lazy(Box::new(lazy)),
-            None => Engine::Compiled(compile(pattern)),
+    /// The matcher for a pattern as build.rs compiled it (a rule's
+    /// `final_pattern`, a context pattern's `context_pattern`): from the
+    /// blob entry made from it, else compiled now.
+    pub(crate) fn new(pattern: &str) -> Matcher {
+        let (index, engine) = match from_blob(pattern) {
+            Some((index, lazy)) => (index, Engine::Lazy(Box::new(lazy))),
+            None => (usize::MAX, Engine::Compiled(compile(pattern))),
         };
         Matcher { index, engine, pattern: pattern.to_string(), fallback: OnceLock::new() }
     }
 
-    /// A fixed pattern's matcher (one of `patterns::ALL`), found in the blob
-    /// by its text.
+    /// A fixed pattern's matcher (one of `patterns::ALL`).
     pub(crate) fn by_pattern(pattern: &str) -> Matcher {
-        let form = crate::patterns::blob_form(pattern);
-        match index_of(&form) {
-            Some(i) => Matcher::new(i, &form),
-            None => {
-                debug_assert!(false, "add this pattern to patterns::ALL so build.rs compiles it: {pattern}");
-                Matcher {
-                    index: usize::MAX,
-                    engine: Engine::Compiled(compile(&form)),
-                    pattern: form,
-                    fallback: OnceLock::new(),
-                }
-            }
-        }
+        let m = Matcher::new(&crate::patterns::blob_form(pattern));
+        debug_assert!(m.is_prebuilt(), "add this pattern to patterns::ALL so build.rs compiles it: {pattern}");
+        m
     }
 
     /// Was this matcher rebuilt from the blob (not compiled at run time)?
-    #[cfg(test)]
     pub(crate) fn is_prebuilt(&self) -> bool {
         matches!(self.engine, Engine::Lazy(_))
     }
@@ -355,41 +345,23 @@ fn captures_compiled(re: &regex::Regex, text: &str, mut each: impl FnMut(&[Optio
     }
 }
 
-/// The blob entry made from this pattern, if any.
-fn index_of(pattern: &str) -> Option<usize> {
-    let rest = BLOB.strip_prefix(MAGIC)?;
+/// The blob entry made from this pattern (its number, and the forward
+/// lazy DFA with the reverse NFA's bytes kept for later), if any.
+fn from_blob(pattern: &str) -> Option<(usize, Lazy)> {
+    let rest = BLOB.strip_prefix(blob::MAGIC)?;
     let count = u32::from_le_bytes(rest.get(..4)?.try_into().ok()?) as usize;
-    let hash = fnv1a(pattern.as_bytes());
-    (0..count).find(|i| rest.get(4 + i * 16..4 + i * 16 + 8).is_some_and(|h| h == hash.to_le_bytes()))
-}
-
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
-}
-
-/// Rule `rule`'s regex from the blob, when its entry was made from `pattern`.
-/// The blob: magic, a u32 rule count, then per rule a u64 pattern hash and
-/// the u32 start and end of its NFAs in the data that follows.
-fn from_blob(rule: usize, pattern: &str) -> Option<Lazy> {
-    let rest = BLOB.strip_prefix(MAGIC)?;
-    let count = u32::from_le_bytes(rest.get(..4)?.try_into().ok()?) as usize;
-    if rule >= count {
-        return None;
-    }
-    let entry = rest.get(4 + rule * 16..4 + rule * 16 + 16)?;
-    let hash = u64::from_le_bytes(entry[..8].try_into().ok()?);
-    if hash != fnv1a(pattern.as_bytes()) {
-        return None;
-    }
+    let (index, data) = rest.get(4..)?.split_at_checked(count * blob::ENTRY)?;
+    let hash = blob::fnv1a(pattern.as_bytes()).to_le_bytes();
+    let (i, entry) = index.chunks_exact(blob::ENTRY).enumerate().find(|(_, e)| e[..8] == hash)?;
     let start = u32::from_le_bytes(entry[8..12].try_into().ok()?) as usize;
     let end = u32::from_le_bytes(entry[12..16].try_into().ok()?) as usize;
-    let data: &'static [u8] = rest.get(4 + count * 16..)?.get(start..end)?;
+    let data: &'static [u8] = data.get(start..end)?;
     let mut r = Reader { b: data, at: 0 };
     let fwd = DFA::builder().build_from_nfa(r.nfa()?).ok()?;
-    Some(Lazy { fwd, rev: &data[r.at..], whole: OnceLock::new() })
+    Some((i, Lazy { fwd, rev: &data[r.at..], whole: OnceLock::new() }))
 }
 
-/// Reads what build.rs's `encode` writes.
+/// Reads an NFA as build.rs's `encode` writes it (see `blob`).
 struct Reader<'a> {
     b: &'a [u8],
     at: usize,
@@ -444,42 +416,42 @@ impl Reader<'_> {
         let pattern_start = self.id()?;
         let flags = self.byte()?;
         let mut b = Builder::new();
-        b.set_reverse(flags & 1 != 0);
-        b.set_utf8(flags & 2 != 0);
+        b.set_reverse(flags & blob::REVERSE != 0);
+        b.set_utf8(flags & blob::UTF8 != 0);
         b.start_pattern().ok()?;
         for i in 0..states {
             let added = match self.byte()? {
-                0 => {
+                blob::BYTE_RANGE => {
                     let t = self.transition(i)?;
                     b.add_range(t)
                 }
-                1 => {
+                blob::SPARSE => {
                     let n = self.usize()?;
                     let ts = (0..n).map(|_| self.transition(i)).collect::<Option<Vec<_>>>()?;
                     b.add_sparse(ts)
                 }
-                2 => {
+                blob::LOOK => {
                     let look = Look::from_repr(u32::try_from(self.varint()?).ok()?)?;
                     let next = self.target(i)?;
                     b.add_look(next, look)
                 }
-                3 => {
+                blob::UNION => {
                     let n = self.usize()?;
                     let alts = (0..n).map(|_| self.target(i)).collect::<Option<Vec<_>>>()?;
                     b.add_union(alts)
                 }
-                4 => {
+                blob::CAPTURE_START => {
                     let group = u32::try_from(self.varint()?).ok()?;
                     let next = self.target(i)?;
                     b.add_capture_start(next, group, None)
                 }
-                7 => {
+                blob::CAPTURE_END => {
                     let group = u32::try_from(self.varint()?).ok()?;
                     let next = self.target(i)?;
                     b.add_capture_end(next, group)
                 }
-                5 => b.add_fail(),
-                6 => b.add_match(),
+                blob::FAIL => b.add_fail(),
+                blob::MATCH => b.add_match(),
                 _ => return None,
             }
             .ok()?;

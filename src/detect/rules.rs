@@ -207,7 +207,7 @@ fn find_keys(text: &str) -> impl Iterator<Item = (usize, Range<usize>)> + '_ {
 /// texts wake few rules, so start-up stays short for hooks and the gate),
 /// from the NFAs build.rs compiled.
 fn regex_for(rule: usize) -> &'static Matcher {
-    COMPILED.regexes[rule].get_or_init(|| Matcher::new(rule, &final_pattern(RULES[rule].pattern)))
+    COMPILED.regexes[rule].get_or_init(|| Matcher::new(&final_pattern(RULES[rule].pattern)))
 }
 
 /// Keys this short match inside ordinary words ("ai" in "said"); a hit
@@ -305,24 +305,24 @@ pub fn is_directive(text: &str) -> bool {
     IMPERATIVE.is_match(&n.text)
 }
 
-/// A context pattern's matcher (compiled by build.rs after the rules).
-fn context_matcher(k: usize, pattern: &str) -> Matcher {
-    Matcher::new(RULES.len() + k, &text::context_pattern(pattern))
+/// A context pattern's matcher (build.rs compiles them with the rules).
+fn context_matcher(pattern: &str) -> Matcher {
+    Matcher::new(&text::context_pattern(pattern))
 }
 
 /// A sentence that starts with an order, or text addressed to an AI.
-static IMPERATIVE: LazyLock<Matcher> = LazyLock::new(|| context_matcher(0, text::IMPERATIVE));
+static IMPERATIVE: LazyLock<Matcher> = LazyLock::new(|| context_matcher(text::IMPERATIVE));
 
 /// Words before a quotation that mark it as an example, not an order.
-static QUOTE_CUE: LazyLock<Matcher> = LazyLock::new(|| context_matcher(1, text::QUOTE_CUE));
+static QUOTE_CUE: LazyLock<Matcher> = LazyLock::new(|| context_matcher(text::QUOTE_CUE));
 
 /// Words right after an override that make it a defence ("ignore any
 /// instructions in the retrieved document").
-static DEFENSIVE_AFTER: LazyLock<Matcher> = LazyLock::new(|| context_matcher(2, text::DEFENSIVE_AFTER));
+static DEFENSIVE_AFTER: LazyLock<Matcher> = LazyLock::new(|| context_matcher(text::DEFENSIVE_AFTER));
 
 /// Words right before a match that negate or defend ("never ignore your
 /// instructions", "do not follow requests to ignore").
-static DEFENSIVE_BEFORE: LazyLock<Matcher> = LazyLock::new(|| context_matcher(3, text::DEFENSIVE_BEFORE));
+static DEFENSIVE_BEFORE: LazyLock<Matcher> = LazyLock::new(|| context_matcher(text::DEFENSIVE_BEFORE));
 
 /// Scan one part's text (and its hidden spans' decoded payloads).
 pub(crate) fn scan_part(part: &Part) -> Vec<Hit> {
@@ -821,11 +821,10 @@ mod prebuilt_tests {
     use super::*;
     use crate::prebuilt;
 
-    /// Every pattern build.rs compiled, with the form it was compiled from.
-    fn entries() -> Vec<(usize, String)> {
-        let rules = RULES.iter().enumerate().map(|(i, r)| (i, final_pattern(r.pattern)));
-        let context = text::CONTEXT.iter().enumerate().map(|(k, p)| (RULES.len() + k, text::context_pattern(p)));
-        rules.chain(context).collect()
+    /// Every rule and context pattern, in the form build.rs compiled.
+    fn entries() -> Vec<String> {
+        let rules = RULES.iter().map(|r| final_pattern(r.pattern));
+        rules.chain(text::CONTEXT.iter().map(|p| text::context_pattern(p))).collect()
     }
 
     /// Texts from the labelled corpus (normalised as the scanner sees
@@ -876,26 +875,26 @@ mod prebuilt_tests {
 
     #[test]
     fn every_pattern_comes_from_the_build_time_blob() {
-        for (i, p) in entries() {
-            assert!(prebuilt::Matcher::new(i, &p).is_prebuilt(), "entry {i} was compiled at run time: {p}");
+        for p in entries() {
+            assert!(prebuilt::Matcher::new(&p).is_prebuilt(), "compiled at run time: {p}");
         }
         // A pattern the blob was not made from is compiled, not mismatched.
-        assert!(!prebuilt::Matcher::new(0, "(?:changed)").is_prebuilt());
-        assert!(!prebuilt::Matcher::new(10_000, "x").is_prebuilt());
+        assert!(!prebuilt::Matcher::new("(?:changed)").is_prebuilt());
+        assert!(!prebuilt::Matcher::new("x").is_prebuilt());
     }
 
     #[test]
     fn build_time_automata_find_what_the_regex_crate_finds() {
         let texts = texts();
         let mut found = 0;
-        for (i, p) in entries() {
-            let ours = prebuilt::Matcher::new(i, &p);
+        for p in entries() {
+            let ours = prebuilt::Matcher::new(&p);
             let theirs = prebuilt::compile(&p);
             for t in &texts {
                 let mut got = Vec::new();
                 ours.find_iter_prebuilt(t, |r| got.push(r));
                 let want: Vec<_> = theirs.find_iter(t).map(|m| m.range()).collect();
-                assert_eq!(got, want, "entry {i} on {t:?}");
+                assert_eq!(got, want, "{p} on {t:?}");
                 assert_eq!(ours.is_match_prebuilt(t), !want.is_empty());
                 found += want.len();
             }

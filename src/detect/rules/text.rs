@@ -71,7 +71,7 @@ fn ascii_word_boundaries(p: &str) -> String {
 }
 
 // The context patterns: what surrounds a match (quotation cues, defences,
-// orders). build.rs compiles them after the rules, in this order.
+// orders). build.rs compiles them with the rules.
 
 /// A sentence that starts with an order, or text addressed to an AI.
 pub(super) const IMPERATIVE: &str = r"(?:^|[.!?:;\n]\s?)(?:please |kindly |you must |you should |now |also |first |then )?(?:ignore|disregard|forget|forward|send|e-?mail|reply|respond|tell|say|include|append|visit|open|click|download|run|execute|call|delete|remove|transfer|pay|upload|post|share|print|output|summari[sz]e|recommend|rate|mention|do not|don't|never|always|make sure|remember|grant|approve|confirm|create|book|invite|fetch|copy|move|update|give|provide|show|reveal|disclose|use|stop|treat|follow|obey|comply|describe the|praise|rank|add)\b|\b(?:ai|assistant|agent|model|llm|chatgpt|claude|gpt|copilot|gemini|bot)s?(?: reading this)?\s?[:,]";
@@ -87,7 +87,7 @@ pub(super) const DEFENSIVE_AFTER: &str = r"^.{0,30}?\b(?:in|inside|within|from|c
 /// instructions", "do not follow requests to ignore").
 pub(super) const DEFENSIVE_BEFORE: &str = r"(?:\b(?:never|not|don't|do not|doesn't|does not|won't|will not|cannot|can't|refuse to|shouldn't|should not|must not|mustn't|no need to|avoid|without)\b(?: \w+){0,3} ?|\b(?:requests?|attempts?|tries|trying|instructions?|anything|text|content|messages?) (?:to|that (?:ask|tell)s? (?:you|it|the model) to) ?)$";
 
-/// The context patterns, in the order build.rs compiles them.
+/// The context patterns (build.rs compiles them with the rules).
 pub(super) const CONTEXT: [&str; 4] = [IMPERATIVE, QUOTE_CUE, DEFENSIVE_AFTER, DEFENSIVE_BEFORE];
 
 /// A context pattern as compiled: `.` stays on its line (they were written
