@@ -303,11 +303,17 @@ pub fn folded(s: &str) -> Normalized {
     if has_folding_chars(s) { folded_any(s) } else { leet_and_spacing(s, &plain(s), |b| b.min(s.len())) }
 }
 
-/// `folded(s)` given `s`'s plain form `p`, which it reuses when steps 1–3
-/// would change nothing (no RLO, invisible, mark or look-alike in `s`: the
-/// cleaned text is `s` itself).
-pub fn folded_with(s: &str, p: &Normalized) -> Normalized {
-    if has_folding_chars(s) { folded_any(s) } else { leet_and_spacing(s, p, |b| b.min(s.len())) }
+/// `folded(s)` when it reads differently from `p`, the plain form of `s`
+/// (see `folds`), else None. Without characters to drop or map, the cleaned
+/// text is `s` itself, so step 4 runs on `p` (no second plain pass).
+pub fn folded_if_it_folds(s: &str, p: &Normalized) -> Option<Normalized> {
+    if has_folding_chars(s) {
+        Some(folded_any(s))
+    } else if has_disguise_bytes(s) && joins_or_reads_leet(&p.text) {
+        Some(leet_and_spacing(s, p, |b| b.min(s.len())))
+    } else {
+        None
+    }
 }
 
 /// `folded` for any text, all four steps.
@@ -641,7 +647,7 @@ mod tests {
         for _ in 0..20_000 {
             let t = rng.join(&bits, 12);
             shortcut += usize::from(!has_folding_chars(&t));
-            let fast = folded_with(&t, &plain(&t));
+            let fast = folded(&t);
             let full = folded_any(&t);
             assert_eq!((fast.text, fast.map), (full.text, full.map), "{t:?}");
         }

@@ -368,8 +368,7 @@ fn scan_piece(text: &str, code: &CodeRegions, piece: Range<usize>, hits: &mut Ve
             hits.push(h);
         }
     }
-    if normalize::folds(src, &plain) {
-        let folded = normalize::folded_with(src, &plain);
+    if let Some(folded) = normalize::folded_if_it_folds(src, &plain) {
         for m in matches(&folded.text) {
             let r = folded.source_range(m.range.clone());
             let r = piece.start + r.start..piece.start + r.end;
