@@ -165,4 +165,5 @@ def main():
             out.append(f"  1 KiB whole process, median of 20: wrap {rs*1e3:.1f} ms ({rs/small_wrap:.0f}x ours), check {rsc*1e3:.1f} ms ({rsc/small_check:.0f}x ours)")
     print("\n".join(out))
 
-main()
+if __name__ == "__main__":
+    main()

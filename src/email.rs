@@ -25,6 +25,7 @@
 //! so their nesting stays bounded.
 
 use std::collections::HashMap;
+use std::hash::BuildHasher;
 use std::ops::Range;
 use std::sync::LazyLock;
 
@@ -851,10 +852,10 @@ fn truncate_at_char(text: &mut String, max: usize) {
 /// A word of the plain text: its id in the vocabulary and where it is.
 struct Word {
     id: u32,
-    range: Range<usize>,
     /// What the word counts for, in half-words: 2, or 1 for a single
     /// character of a script written without spaces (about half a word).
-    halves: usize,
+    halves: u32,
+    range: Range<usize>,
 }
 
 /// The boilerplate phrases, as normalised words.
@@ -894,8 +895,9 @@ pub fn plain_only(plain: &str, html_visible: &str) -> Vec<Range<usize>> {
         unshown: usize,
         halves: usize,
     }
-    let mut words: Vec<Word> = Vec::new();
-    let mut shown: Vec<bool> = Vec::new();
+    // About a word per five bytes of prose: one allocation, no regrowth.
+    let mut words: Vec<Word> = Vec::with_capacity(plain.len() / 5 + 1);
+    let mut shown: Vec<bool> = Vec::with_capacity(plain.len() / 5 + 1);
     let mut lines = Vec::new();
     let mut start = 0;
     for raw_line in plain.split_inclusive('\n') {
@@ -904,15 +906,17 @@ pub fn plain_only(plain: &str, html_visible: &str) -> Vec<Range<usize>> {
         let lead = text.len() - text.trim_start().len();
         let trimmed = start + lead..start + text.trim_end().len();
         let first = words.len();
-        for_each_word(text, start, |w, range, halves| words.push(Word { id: index.id(w), range, halves }));
+        for_each_word(text, start, |w, range, halves| {
+            words.push(Word { id: index.id(w), halves: halves as u32, range })
+        });
         let range = first..words.len();
         shown.resize(words.len(), false);
         index.shown(&words[range.clone()], &mut shown[range.clone()]);
         index.mark_boilerplate(&words[range.clone()], &mut shown[range.clone()]);
         let line_words = &words[range.clone()];
         let line_shown = &shown[range.clone()];
-        let unshown = line_words.iter().zip(line_shown).filter(|(_, s)| !**s).map(|(w, _)| w.halves).sum();
-        let halves = line_words.iter().map(|w| w.halves).sum();
+        let unshown = line_words.iter().zip(line_shown).filter(|(_, s)| !**s).map(|(w, _)| w.halves as usize).sum();
+        let halves = line_words.iter().map(|w| w.halves as usize).sum();
         lines.push(Line { trimmed, words: range, unshown, halves });
         start += raw_line.len();
     }
@@ -964,9 +968,14 @@ const NO_WORD: u32 = u32::MAX;
 
 /// The HTML text's words, with an index of where each word pair occurs.
 struct HtmlIndex {
-    /// An id for each distinct word: the HTML text's words first (ids below
-    /// `html_ids`), then the boilerplate's others.
-    vocabulary: FastMap<String, u32>,
+    /// An id for each distinct word, keyed by the word's hash: the HTML
+    /// text's words first (ids below `html_ids`), then the boilerplate's
+    /// others. Hashes instead of owned words: no allocation per word and no
+    /// string comparison per lookup. The hash is 64 bits, seeded at random
+    /// per process; two different words sharing one is as likely as not
+    /// across 2^32 distinct words, and a crafted message cannot aim for it.
+    vocabulary: FastMap<u64, u32>,
+    words: foldhash::fast::RandomState,
     html_ids: u32,
     /// Where each word pair occurs: `pair_bucket` gives a pair's bucket b,
     /// and `positions[starts[b]..starts[b + 1]]` its positions, ascending.
@@ -983,16 +992,13 @@ struct HtmlIndex {
 
 impl HtmlIndex {
     fn new(html_visible: &str) -> Self {
-        let mut vocabulary: FastMap<String, u32> = FastMap::default();
-        let intern = |vocabulary: &mut FastMap<String, u32>, w: &str| match vocabulary.get(w) {
-            Some(&id) => id,
-            None => {
-                let id = vocabulary.len() as u32;
-                vocabulary.insert(w.to_string(), id);
-                id
-            }
+        let words = foldhash::fast::RandomState::default();
+        let mut vocabulary: FastMap<u64, u32> = FastMap::default();
+        let intern = |vocabulary: &mut FastMap<u64, u32>, w: &str| {
+            let next = vocabulary.len() as u32;
+            *vocabulary.entry(words.hash_one(w)).or_insert(next)
         };
-        let mut ids = Vec::new();
+        let mut ids = Vec::with_capacity(html_visible.len() / 5 + 1);
         for_each_word(html_visible, 0, |w, _, _| ids.push(intern(&mut vocabulary, w)));
         let html_ids = vocabulary.len() as u32;
         let boilerplate: Vec<Vec<u32>> = BOILERPLATE_WORDS
@@ -1034,12 +1040,12 @@ impl HtmlIndex {
             positions[*at as usize] = i as u32;
             *at += 1;
         }
-        HtmlIndex { vocabulary, html_ids, pair_bucket, starts, positions, ids, boilerplate, starts_phrase }
+        HtmlIndex { vocabulary, words, html_ids, pair_bucket, starts, positions, ids, boilerplate, starts_phrase }
     }
 
     /// A word's id.
     fn id(&self, norm: &str) -> u32 {
-        self.vocabulary.get(norm).copied().unwrap_or(NO_WORD)
+        self.vocabulary.get(&self.words.hash_one(norm)).copied().unwrap_or(NO_WORD)
     }
 
     /// The id as an HTML word, if the HTML text has it.
@@ -1114,7 +1120,7 @@ fn pair(a: u32, b: u32) -> u64 {
 fn longest_unshown_run(words: &[Word], shown: &[bool]) -> usize {
     let (mut best, mut run) = (0, 0);
     for (w, &s) in words.iter().zip(shown) {
-        run = if s { 0 } else { run + w.halves };
+        run = if s { 0 } else { run + w.halves as usize };
         best = best.max(run);
     }
     best

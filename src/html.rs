@@ -81,7 +81,10 @@ pub struct Rendered {
 impl Rendered {
     /// Only the text a person would see.
     pub fn visible_text(&self) -> String {
-        self.spans.iter().filter(|s| s.hidden.is_none()).map(|s| &self.text[s.range.clone()]).collect()
+        let visible = || self.spans.iter().filter(|s| s.hidden.is_none()).map(|s| &self.text[s.range.clone()]);
+        let mut out = String::with_capacity(visible().map(str::len).sum());
+        out.extend(visible());
+        out
     }
 
     /// Only the text a person would not see, span by span.
@@ -93,7 +96,11 @@ impl Rendered {
 /// Render HTML bytes (UTF-8; invalid bytes become U+FFFD).
 pub fn render(html: &[u8], base: usize) -> Rendered {
     let sheet = Sheet::from_html(html);
-    let state = Rc::new(RefCell::new(Renderer::new(base, sheet)));
+    let mut renderer = Renderer::new(base, sheet);
+    // The text is at most about as long as the markup (entities and
+    // separators aside): one allocation instead of a dozen regrowths.
+    renderer.out.text.reserve(html.len() / 2);
+    let state = Rc::new(RefCell::new(renderer));
     {
         let on_element = {
             let state = Rc::clone(&state);

@@ -13,8 +13,6 @@ pub(crate) const DECODE_ASCII85_BLOCK: &str = r"<~[!-u\s]{10,}~>";
 pub(crate) const DECODE_PERCENT_RUN: &str = r"(?:[A-Za-z0-9._~+-]*%[0-9A-Fa-f]{2}){4,}[A-Za-z0-9._~+-]*";
 pub(crate) const DECODE_ESCAPE_RUN: &str = r"(?:\\u\{?[0-9a-fA-F]{4,6}\}?|\\x[0-9a-fA-F]{2}|\\[0-7]{3}|[ \w.,!?'-])*(?:\\u\{?[0-9a-fA-F]{4,6}\}?|\\x[0-9a-fA-F]{2})(?:\\u\{?[0-9a-fA-F]{4,6}\}?|\\x[0-9a-fA-F]{2}|[ \w.,!?'-]){4,}";
 pub(crate) const DECODE_ENTITY_RUN: &str = r"(?:&#[xX]?[0-9a-fA-F]{1,6};[^&<]{0,3}){4,}";
-pub(crate) const DECODE_ROT13_WORDS: &str =
-    r"(?i)vtaber|qvfertneq|vafgehpgvba|flfgrz|cebzcg|cerivbhf|sbetrg|nffvfgnag|cnffjbeq|frperg|erirny|rkrphgr";
 // src/detect/links.rs
 pub(crate) const LINKS_MD_IMAGE: &str = r#"!\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)"#;
 pub(crate) const LINKS_MD_LINK: &str = r#"(?:^|[^!])\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)"#;
@@ -46,7 +44,6 @@ pub(crate) const ALL: &[&str] = &[
     DECODE_PERCENT_RUN,
     DECODE_ESCAPE_RUN,
     DECODE_ENTITY_RUN,
-    DECODE_ROT13_WORDS,
     LINKS_MD_IMAGE,
     LINKS_MD_LINK,
     LINKS_MD_REF_IMAGE,

@@ -38,6 +38,11 @@ pub(crate) fn searched(bytes: usize) {
     SEARCHED.fetch_add(bytes, Ordering::Relaxed);
 }
 
+/// Bytes of text searched for rule keys in this process so far.
+pub(crate) fn searched_so_far() -> usize {
+    SEARCHED.load(Ordering::Relaxed)
+}
+
 pub(crate) fn long_running() -> bool {
     SEARCHED.load(Ordering::Relaxed) >= LONG_RUNNING
 }

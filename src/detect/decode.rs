@@ -3,6 +3,7 @@
 //! quoted-printable, ROT13), decode it, and scan the result again, nesting
 //! with a depth and size budget.
 
+use aho_corasick::packed;
 use std::ops::Range;
 use std::sync::LazyLock;
 
@@ -74,7 +75,34 @@ static ENTITY_RUN: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patt
 /// ROT13 forms of words injected text almost always holds (ignore,
 /// disregard, instruction, system, prompt, previous, forget, assistant,
 /// password, secret, reveal, execute).
-static ROT13_WORDS: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::DECODE_ROT13_WORDS));
+/// Literal lowercase words: searched for in an ASCII-lowercased copy of the
+/// text (ROT13 turns only ASCII letters), where a packed (SIMD) literal
+/// searcher applies; with ASCII case ignored in the automaton instead, no
+/// prefilter does and the search is several times slower.
+static ROT13_WORDS: LazyLock<packed::Searcher> = LazyLock::new(|| {
+    let words = [
+        "vtaber",
+        "qvfertneq",
+        "vafgehpgvba",
+        "flfgrz",
+        "cebzcg",
+        "cerivbhf",
+        "sbetrg",
+        "nffvfgnag",
+        "cnffjbeq",
+        "frperg",
+        "erirny",
+        "rkrphgr",
+    ];
+    let mut b = packed::Config::new().builder();
+    b.extend(words);
+    b.build().expect("twelve short words make a packed searcher")
+});
+
+/// Does the text hold a ROT13 form of one of the words, in any case?
+fn has_rot13_word(text: &str) -> bool {
+    ROT13_WORDS.find(text.to_ascii_lowercase()).is_some()
+}
 
 /// The end of the text before the whitespace that precedes `at`.
 fn floor_ws(text: &str, at: usize) -> usize {
@@ -467,7 +495,7 @@ pub(crate) fn scan(text: &str) -> Vec<Hit> {
     }
     // ROT13 of the whole text, when it holds a ROT13 form of a word the
     // rules look for: only an exact rule match counts.
-    if text.len() <= MAX_DECODED && ROT13_WORDS.is_match(text) {
+    if text.len() <= MAX_DECODED && has_rot13_word(text) {
         let r = rot13(text);
         for h in rules::scan_plain_text(&r) {
             if !h.obfuscated && h.severity >= Severity::Medium {

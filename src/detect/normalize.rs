@@ -76,6 +76,66 @@ impl Normalized {
     }
 }
 
+/// Bytes the ASCII fast path of `plain` does not copy as they are.
+const SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    let set = b" \t\n\r\x0b\x0c*_~`";
+    let mut i = 0;
+    while i < set.len() {
+        t[set[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
+fn special(c: u8) -> bool {
+    SPECIAL[c as usize]
+}
+
+/// The end of the run of ordinary ASCII bytes from `i`, through single
+/// spaces between ordinary bytes: the first special byte that is not such a
+/// space. Eight bytes at a time: per-byte masks (high bit of each byte) of
+/// the special bytes and of the spaces, compared exactly (no carry crosses a
+/// byte: each sum stays below 0x100).
+fn ascii_run_end(b: &[u8], i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // High bit of each byte of x that equals c.
+    let eq = |x: u64, c: u8| {
+        let z = x ^ (ONES * u64::from(c));
+        !(((z & LOW7) + LOW7) | z) & HIGH
+    };
+    if b.get(i).is_none_or(|&c| special(c)) {
+        return i;
+    }
+    let mut q = i + 1;
+    while let Some(chunk) = b.get(q..q + 9) {
+        let x = u64::from_le_bytes(chunk[..8].try_into().expect("eight bytes"));
+        let low = x & LOW7;
+        // \t \n \v \f \r: 0x09..=0x0d.
+        let controls = (low + ONES * (0x80 - 0x09)) & !(low + ONES * (0x80 - 0x0e)) & !x & HIGH;
+        let spaces = eq(x, b' ');
+        let specials = controls | spaces | eq(x, b'*') | eq(x, b'_') | eq(x, b'~') | eq(x, b'`');
+        let next = (specials >> 8) | (u64::from(special(chunk[8])) << 63);
+        let stop = (specials & !spaces) | (spaces & next);
+        if stop != 0 {
+            return q + (stop.trailing_zeros() / 8) as usize;
+        }
+        q += 8;
+    }
+    loop {
+        while q < b.len() && !special(b[q]) {
+            q += 1;
+        }
+        if b.get(q) == Some(&b' ') && b.get(q + 1).is_some_and(|&n| !special(n)) {
+            q += 2;
+        } else {
+            return q;
+        }
+    }
+}
+
 /// Zero-width and other format characters that split words invisibly.
 fn is_invisible(c: char) -> bool {
     super::is_invisible(c) || matches!(c, '\u{00ad}')
@@ -110,31 +170,12 @@ fn plain_with(s: &str, ascii: bool) -> Normalized {
         // Fast path: ASCII needs only lowercase, whitespace and markdown
         // marks; runs of ordinary bytes are copied in bulk.
         let b = s.as_bytes();
-        const SPECIAL: [bool; 256] = {
-            let mut t = [false; 256];
-            let set = b" \t\n\r\x0b\x0c*_~`";
-            let mut i = 0;
-            while i < set.len() {
-                t[set[i] as usize] = true;
-                i += 1;
-            }
-            t
-        };
-        let special = |c: u8| SPECIAL[c as usize];
         let mut i = 0;
         while i < b.len() {
             // A run of ordinary bytes, through single spaces between them
             // (each such space would be pushed as it is: the byte before it
             // was pushed, so `last_space` is false there).
-            let mut end = i;
-            while end < b.len() {
-                let c = b[end];
-                if !special(c) || (c == b' ' && end > i && b.get(end + 1).is_some_and(|&n| !special(n))) {
-                    end += 1;
-                } else {
-                    break;
-                }
-            }
+            let end = ascii_run_end(b, i);
             if end > i {
                 out.push_ascii_run(&s[i..end], i);
                 last_space = false;
@@ -594,6 +635,30 @@ fn disguise_in(b: &[u8], range: std::ops::Range<usize>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The eight-bytes-at-a-time run end equals the byte loop's.
+        #[test]
+        fn ascii_run_end_equals_the_byte_loop(
+            text in proptest::string::string_regex("([a-c]{1,9}|[ *_~`\t\n\r\x0b\x0c]|[\x00-\x08\x0e-\x1f!-)+-/^{|}\x7f]){0,24}").unwrap(),
+            from in 0usize..8,
+        ) {
+            let b = text.as_bytes();
+            let i = from.min(b.len());
+            let mut end = i;
+            loop {
+                while end < b.len() && !special(b[end]) {
+                    end += 1;
+                }
+                if end > i && b.get(end) == Some(&b' ') && b.get(end + 1).is_some_and(|&n| !special(n)) {
+                    end += 2;
+                } else {
+                    break;
+                }
+            }
+            proptest::prop_assert_eq!(ascii_run_end(b, i), end);
+        }
+    }
 
     #[test]
     fn shortcut_folds_as_the_full_path_does() {
