@@ -67,10 +67,28 @@ def hook_event(path, tool, content):
     with open(path, "w") as f:
         json.dump(event, f)
 
+def static_binary():
+    """The statically linked build scripts/bench.sh makes on Linux (glibc),
+    or None: what a hook or the gate should run (see README, Install)."""
+    host = subprocess.run(["rustc", "-vV"], capture_output=True, text=True, check=True).stdout
+    triple = next(l.split(": ", 1)[1] for l in host.splitlines() if l.startswith("host: "))
+    path = os.path.join(ROOT, "target", triple, "release", "inertbox")
+    return path if os.path.exists(path) else None
+
 def per_call(tmp):
-    """What a hook or a gate pays per tool call: whole process, median."""
-    out = ["per call, whole process, median (hooks run on every tool call):"]
-    out.append(f"  process floor: /bin/true {spawn_time(['/bin/true'], 200):.2f} ms, inertbox --version {spawn_time([BIN, '--version'], 200):.2f} ms")
+    """What a hook or a gate pays per tool call: whole process, median, for
+    the default (dynamically linked) build and, when built, the static one."""
+    static = static_binary()
+    bins = [BIN] + ([static] if static else [])
+    out = ["per call, whole process, median (hooks run on every tool call); "
+           + ("default build / static build:" if static else "default build (no static build found):")]
+
+    def row(label, argv, runs, stdin_path=os.devnull):
+        times = [spawn_time([b] + argv, runs, stdin_path) for b in bins]
+        out.append(f"  {label}: " + " / ".join(f"{t:.2f} ms" for t in times))
+
+    out.append(f"  /bin/true: {spawn_time(['/bin/true'], 200):.2f} ms")
+    row("inertbox --version", ["--version"], 200)
     # A session ledger of 1,000 reads (4 entities each).
     ledger = {"version": 1, "trusted": [], "next_id": 1000, "reads": [
         {"id": f"r{i+1}", "source": f"page-{i}.html", "verdict": "block" if i % 10 == 0 else "allow",
@@ -81,13 +99,13 @@ def per_call(tmp):
         json.dump(ledger, f)
     for label, call in [("read tool", {"tool": "ls", "args": {"path": "."}}),
                         ("send to an address the content named", {"tool": "send_email", "args": {"to": "user5@site5.test", "body": "hi"}})]:
-        t = spawn_time([BIN, "gate", "--session", session, "--call", json.dumps(call)], 200)
-        out.append(f"  gate, 1,000-entry ledger, {label}: {t:.2f} ms")
+        row(f"gate, 1,000-entry ledger, {label}", ["gate", "--session", session, "--call", json.dumps(call)], 200)
+    email = os.path.join(ROOT, "fixtures", "scan", "newsletter-50k.eml")
+    row(f"scan of one {os.path.getsize(email) // 1000} KB HTML email (fixtures/scan/newsletter-50k.eml)", ["scan", email], 100)
     fixtures = os.path.join(ROOT, "fixtures", "hooks")
     for name in ["pre-bash-curl", "post-read-clean", "post-webfetch-hidden", "user-prompt-plain"]:
         s = os.path.join(tmp, f"s-{name}.json")
-        t = spawn_time([BIN, "hook", "claude", "--session", s], 100, os.path.join(fixtures, name + ".json"))
-        out.append(f"  hook claude, fixtures/hooks/{name}.json: {t:.2f} ms")
+        row(f"hook claude, fixtures/hooks/{name}.json", ["hook", "claude", "--session", s], 100, os.path.join(fixtures, name + ".json"))
     # PostToolUse after Read of this repository's own files: prose and
     # code full of the words the rules look for (the slow case).
     for rel in ["CHANGELOG.md", "README.md", "Cargo.lock", "src/gate.rs"]:
@@ -95,8 +113,8 @@ def per_call(tmp):
         with open(os.path.join(ROOT, rel), encoding="utf-8") as f:
             hook_event(ev, "Read", f.read())
         s = os.path.join(tmp, "s-read.json")
-        t = spawn_time([BIN, "hook", "claude", "--session", s], 30, ev)
-        out.append(f"  hook claude, PostToolUse Read of {rel} ({os.path.getsize(os.path.join(ROOT, rel)):,} bytes): {t:.2f} ms")
+        row(f"hook claude, PostToolUse Read of {rel} ({os.path.getsize(os.path.join(ROOT, rel)):,} bytes)",
+            ["hook", "claude", "--session", s], 30, ev)
     return out
 
 def main():
