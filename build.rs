@@ -85,6 +85,34 @@ fn main() {
     out.extend_from_slice(&data);
     let path = std::path::Path::new(&std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("rules.nfa");
     std::fs::File::create(&path).and_then(|mut f| f.write_all(&out)).expect("OUT_DIR is writable");
+    skeletons();
+}
+
+/// The characters whose UTS #39 skeleton (unicode-security's) is one ASCII
+/// character, with that character, sorted: `$OUT_DIR/skeleton_ascii.rs`.
+/// That is all the scanner and the gate ask of a skeleton. unicode-security
+/// keeps its confusables as a table of slices, 6,700 pointers the loader
+/// relocates in every process (40 pages copied on write, about a tenth of a
+/// millisecond per hook call); a plain array needs none.
+fn skeletons() {
+    let mut rows = String::new();
+    let mut n = 0;
+    for c in (0..=0x10ffff).filter_map(char::from_u32) {
+        let mut buf = [0u8; 4];
+        let mut skel = unicode_security::confusable_detection::skeleton(c.encode_utf8(&mut buf));
+        if let (Some(one), None) = (skel.next(), skel.next())
+            && one.is_ascii()
+        {
+            rows.push_str(&format!("    ({:#x}, {:#04x}),\n", u32::from(c), one as u8));
+            n += 1;
+        }
+    }
+    let src = format!(
+        "/// Characters whose skeleton is one ASCII character (build.rs).\npub(crate) static SKELETON_ASCII: [(u32, u8); {n}] = [\n{rows}];\n"
+    );
+    let path =
+        std::path::Path::new(&std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("skeleton_ascii.rs");
+    std::fs::write(path, src).expect("OUT_DIR is writable");
 }
 
 /// The NFA the `regex` crate would build for the pattern (dot matches a

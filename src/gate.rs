@@ -403,17 +403,12 @@ pub fn fold_confusables(s: &str) -> (String, bool) {
     let mut out = String::with_capacity(s.len());
     let mut changed = false;
     for c in s.chars() {
-        let mut buf = [0u8; 4];
-        let skel: String = if c.is_ascii() {
-            c.to_string()
-        } else {
-            unicode_security::confusable_detection::skeleton(c.encode_utf8(&mut buf)).collect()
-        };
-        if !c.is_ascii() && skel.len() == 1 && skel.is_ascii() && (is_latin_lookalike(c) || !c.is_alphabetic()) {
-            out.push_str(&skel);
-            changed = true;
-        } else {
-            out.push(c);
+        match crate::detect::normalize::skeleton_ascii(c) {
+            Some(l) if !c.is_ascii() && (is_latin_lookalike(c) || !c.is_alphabetic()) => {
+                out.push(l);
+                changed = true;
+            }
+            _ => out.push(c),
         }
     }
     (out, changed)

@@ -136,6 +136,16 @@ fn ascii_run_end(b: &[u8], i: usize) -> usize {
     }
 }
 
+include!(concat!(env!("OUT_DIR"), "/skeleton_ascii.rs"));
+
+/// The one ASCII character a character's UTS #39 skeleton is, if it is one
+/// (`о` → `o`, `𝟎` → `O`); None when the skeleton is longer or not ASCII.
+/// From a table build.rs makes with unicode-security.
+pub(crate) fn skeleton_ascii(c: char) -> Option<char> {
+    let i = SKELETON_ASCII.binary_search_by_key(&u32::from(c), |&(from, _)| from).ok()?;
+    Some(char::from(SKELETON_ASCII[i].1))
+}
+
 /// Zero-width and other format characters that split words invisibly.
 fn is_invisible(c: char) -> bool {
     super::is_invisible(c) || matches!(c, '\u{00ad}')
@@ -292,12 +302,9 @@ fn latin_lookalike(c: char) -> Option<char> {
     if special.is_some() {
         return special;
     }
-    let mut buf = [0u8; 4];
-    let skel: String = unicode_security::confusable_detection::skeleton(c.encode_utf8(&mut buf)).collect();
-    let mut it = skel.chars();
-    match (it.next(), it.next()) {
-        (Some(l), None) if l.is_ascii_alphabetic() => Some(l.to_ascii_lowercase()),
-        (Some(l), None) if l.is_ascii_digit() => Some(l),
+    match skeleton_ascii(c) {
+        Some(l) if l.is_ascii_alphabetic() => Some(l.to_ascii_lowercase()),
+        Some(l) if l.is_ascii_digit() => Some(l),
         _ => None,
     }
 }
@@ -635,6 +642,21 @@ fn disguise_in(b: &[u8], range: std::ops::Range<usize>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The table build.rs wrote says exactly what unicode-security's
+    /// skeleton says, for every character.
+    #[test]
+    fn skeleton_table_equals_unicode_security() {
+        for c in (0..=0x10ffff).filter_map(char::from_u32) {
+            let mut buf = [0u8; 4];
+            let mut skel = unicode_security::confusable_detection::skeleton(c.encode_utf8(&mut buf));
+            let want = match (skel.next(), skel.next()) {
+                (Some(one), None) if one.is_ascii() => Some(one),
+                _ => None,
+            };
+            assert_eq!(skeleton_ascii(c), want, "{c:?} U+{:04X}", u32::from(c));
+        }
+    }
 
     proptest::proptest! {
         /// The eight-bytes-at-a-time run end equals the byte loop's.

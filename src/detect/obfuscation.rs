@@ -14,10 +14,7 @@ const ZALGO_MARKS: usize = 3;
 
 /// Does this non-ASCII letter read as a Latin letter to a person?
 fn reads_latin(c: char) -> bool {
-    let mut buf = [0u8; 4];
-    let skel: String = unicode_security::confusable_detection::skeleton(c.encode_utf8(&mut buf)).collect();
-    let mut it = skel.chars();
-    matches!((it.next(), it.next()), (Some(l), None) if l.is_ascii_alphanumeric())
+    super::normalize::skeleton_ascii(c).is_some_and(|l| l.is_ascii_alphanumeric())
 }
 
 fn is_mark(c: char) -> bool {
