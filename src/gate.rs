@@ -1290,6 +1290,36 @@ pub fn addresses(display: &[String]) -> Vec<String> {
 mod tests {
     use super::*;
 
+    /// A session file round-trips through the compact entity strings:
+    /// kinds, hidden flags, escaped and non-ASCII values, byte for byte; an
+    /// entity string without a known kind is an error, not a silent drop.
+    #[test]
+    fn session_entities_round_trip() {
+        let ents = vec![
+            Entity { kind: EntityKind::Email, value: "a@b.test".into(), hidden: false },
+            Entity { kind: EntityKind::Url, value: "https://x.test/?q=\"1\"\\é".into(), hidden: true },
+            Entity { kind: EntityKind::Domain, value: "x.test".into(), hidden: false },
+            Entity { kind: EntityKind::Phone, value: "+1 415 555 0100".into(), hidden: true },
+        ];
+        let mut ledger = Ledger { version: LEDGER_VERSION, ..Ledger::default() };
+        ledger.add_read("page", Verdict::Block, ents.clone(), vec!["s@b.test".into()]);
+        ledger.add_read("empty", Verdict::Allow, Vec::new(), Vec::new());
+        let json = serde_json::to_string(&ledger).unwrap();
+        assert!(
+            json.contains(r#""entities":["e:a@b.test","U:https://x.test/?q=\"1\"\\é","d:x.test","P:+1 415 555 0100"]"#),
+            "{json}"
+        );
+        let back: Ledger = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, ledger);
+        assert_eq!(back.reads[0].entities, ents);
+        assert!(back.reads[1].entities.is_empty());
+        assert_eq!(serde_json::to_string(&back).unwrap(), json);
+        let bad = json.replace("d:x.test", "x.test");
+        assert!(serde_json::from_str::<Ledger>(&bad).unwrap_err().to_string().contains("has no kind"));
+        let bad = json.replace("d:x.test", "z:x.test");
+        assert!(serde_json::from_str::<Ledger>(&bad).unwrap_err().to_string().contains("unknown kind"));
+    }
+
     #[test]
     fn names_split_into_words() {
         assert_eq!(name_words("mcp__gmail__send_message"), vec!["send", "message", "@gmail"]);
