@@ -405,7 +405,29 @@ enum FailOn {
     Block,
 }
 
+/// `hook claude` and `gate` run on every tool call, so their arguments are
+/// parsed against that subcommand alone: building the whole command tree
+/// (every subcommand, flag and help text) costs about 0.1 ms a process.
+/// Anything this does not accept (`--help`, a typo, a missing `--session`)
+/// goes through the full parser, so help and error messages are the same.
+fn args_fast<A: Args + clap::FromArgMatches>(path: &[&'static str]) -> Option<A> {
+    let args: Vec<OsString> = std::env::args_os().collect();
+    if args.len() < path.len() + 1 || args[1..=path.len()].iter().zip(path).any(|(a, p)| a != p) {
+        return None;
+    }
+    let last = path.len();
+    let name = path[last - 1];
+    let matches = A::augment_args(clap::Command::new(name)).try_get_matches_from(&args[last..]).ok()?;
+    A::from_arg_matches(&matches).ok()
+}
+
 fn main() -> ExitCode {
+    if let Some(a) = args_fast::<HookArgs>(&["hook", "claude"]) {
+        return run_hook(a);
+    }
+    if let Some(a) = args_fast::<GateArgs>(&["gate"]) {
+        return run_gate(a);
+    }
     let cli = Cli::parse();
     match cli.cmd {
         Cmd::Wrap(a) => run_wrap(a),
