@@ -96,11 +96,7 @@ impl Rendered {
 /// Render HTML bytes (UTF-8; invalid bytes become U+FFFD).
 pub fn render(html: &[u8], base: usize) -> Rendered {
     let sheet = Sheet::from_html(html);
-    let mut renderer = Renderer::new(base, sheet);
-    // The text is at most about as long as the markup (entities and
-    // separators aside): one allocation instead of a dozen regrowths.
-    renderer.out.text.reserve(html.len() / 2);
-    let state = Rc::new(RefCell::new(renderer));
+    let state = Rc::new(RefCell::new(Renderer::new(base, sheet)));
     {
         let on_element = {
             let state = Rc::clone(&state);

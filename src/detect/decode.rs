@@ -3,9 +3,10 @@
 //! quoted-printable, ROT13), decode it, and scan the result again, nesting
 //! with a depth and size budget.
 
-use aho_corasick::packed;
 use std::ops::Range;
 use std::sync::LazyLock;
+
+use aho_corasick::packed;
 
 use crate::patterns;
 use crate::prebuilt::Matcher;
@@ -74,11 +75,11 @@ static ENTITY_RUN: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patt
 
 /// ROT13 forms of words injected text almost always holds (ignore,
 /// disregard, instruction, system, prompt, previous, forget, assistant,
-/// password, secret, reveal, execute).
-/// Literal lowercase words: searched for in an ASCII-lowercased copy of the
-/// text (ROT13 turns only ASCII letters), where a packed (SIMD) literal
-/// searcher applies; with ASCII case ignored in the automaton instead, no
-/// prefilter does and the search is several times slower.
+/// password, secret, reveal, execute), in lower case: `has_rot13_word`
+/// searches an ASCII-lowercased copy of the text (ROT13 turns only ASCII
+/// letters), where a packed (SIMD) literal searcher applies. With ASCII case
+/// ignored in the automaton instead no prefilter applies, and the search
+/// was several times slower.
 static ROT13_WORDS: LazyLock<packed::Searcher> = LazyLock::new(|| {
     let words = [
         "vtaber",
