@@ -410,25 +410,25 @@ enum FailOn {
 /// (every subcommand, flag and help text) costs about 0.1 ms a process.
 /// Anything this does not accept (`--help`, a typo, a missing `--session`)
 /// goes through the full parser, so help and error messages are the same.
-fn args_fast<A: Args + clap::FromArgMatches>(path: &[&'static str]) -> Option<A> {
-    let args: Vec<OsString> = std::env::args_os().collect();
-    if args.len() < path.len() + 1 || args[1..=path.len()].iter().zip(path).any(|(a, p)| a != p) {
+fn args_fast<A: Args + clap::FromArgMatches>(args: &[OsString], path: &[&'static str]) -> Option<A> {
+    let (&name, words) = (path.last()?, args.get(1..=path.len())?);
+    if words.iter().zip(path).any(|(a, p)| a != p) {
         return None;
     }
-    let last = path.len();
-    let name = path[last - 1];
-    let matches = A::augment_args(clap::Command::new(name)).try_get_matches_from(&args[last..]).ok()?;
+    // The subcommand's own name stands in for the program name.
+    let matches = A::augment_args(clap::Command::new(name)).try_get_matches_from(&args[path.len()..]).ok()?;
     A::from_arg_matches(&matches).ok()
 }
 
 fn main() -> ExitCode {
-    if let Some(a) = args_fast::<HookArgs>(&["hook", "claude"]) {
+    let args: Vec<OsString> = std::env::args_os().collect();
+    if let Some(a) = args_fast::<HookArgs>(&args, &["hook", "claude"]) {
         return run_hook(a);
     }
-    if let Some(a) = args_fast::<GateArgs>(&["gate"]) {
+    if let Some(a) = args_fast::<GateArgs>(&args, &["gate"]) {
         return run_gate(a);
     }
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(args);
     match cli.cmd {
         Cmd::Wrap(a) => run_wrap(a),
         Cmd::Check(a) => run_check(a),
