@@ -116,20 +116,38 @@ fn ledger_1000() -> inertbox::gate::Ledger {
     ledger
 }
 
-/// A gate decision against a 1,000-entry ledger, in process: parse the
-/// session file's JSON (`gate_ledger_parse`) and decide (`gate_decide`).
+/// A gate decision against a 1,000-entry ledger, in process: check and
+/// index a session file's text (`gate_session_open`, format v2; the v1 JSON
+/// parse is kept for comparison) and decide against it (`gate_decide`).
 #[divan::bench]
-fn gate_ledger_parse_1000(b: Bencher) {
+fn gate_session_open_1000(b: Bencher) {
+    let text = session_text_1000();
+    b.bench(|| inertbox::session::SessionFile::from_text(black_box(text.clone())).unwrap());
+}
+
+#[divan::bench]
+fn gate_ledger_parse_v1_json_1000(b: Bencher) {
     let json = serde_json::to_string(&ledger_1000()).unwrap();
     b.bench(|| serde_json::from_str::<inertbox::gate::Ledger>(black_box(&json)).unwrap());
 }
 
+/// The 1,000-read ledger as session text (format v2).
+fn session_text_1000() -> String {
+    use inertbox::gate::Recorder;
+    let mut file = inertbox::session::SessionFile::from_text(String::new()).unwrap();
+    for r in ledger_1000().reads {
+        file.add_read(&r.source, r.verdict, r.entities, r.sender);
+    }
+    file.text().to_string()
+}
+
 #[divan::bench]
 fn gate_decide_1000(b: Bencher) {
-    let ledger = ledger_1000();
+    let file = inertbox::session::SessionFile::from_text(session_text_1000()).unwrap();
+    // An address nobody gave: the whole session is searched.
     let call =
-        inertbox::gate::parse_call(r#"{"tool":"send_email","args":{"to":"user7@vendor7.test","body":"hi"}}"#).unwrap();
+        inertbox::gate::parse_call(r#"{"tool":"send_email","args":{"to":"new@elsewhere.test","body":"hi"}}"#).unwrap();
     let policy = inertbox::gate::Policy::default();
-    inertbox::gate::decide(&call, &ledger, &policy);
-    b.bench(|| inertbox::gate::decide(black_box(&call), &ledger, &policy));
+    inertbox::gate::decide(&call, &file, &policy);
+    b.bench(|| inertbox::gate::decide(black_box(&call), &file, &policy));
 }

@@ -54,6 +54,9 @@ def text_file(path, size):
         while left > 0:
             f.write(block[:left]); left -= len(block[:left])
 
+# Rounds of the per-call rows (each a median of many runs).
+ROUNDS = 3
+
 def spawn_time(cmd, runs, stdin_path=os.devnull):
     """Median wall time (ms) of `cmd` as a fresh process, stdin replayed
     from a file each run (examples/spawn_timer.rs)."""
@@ -80,44 +83,75 @@ def per_call(tmp):
     the default (dynamically linked) build and, when built, the static one."""
     static = static_binary()
     bins = [BIN] + ([static] if static else [])
-    out = ["per call, whole process, median (hooks run on every tool call); "
+    out = [f"per call, whole process, median; the range over {ROUNDS} rounds with every row run in turn "
+           "(hooks run on every tool call); "
            + ("default build / static build:" if static else "default build (no static build found):")]
+    rows = []
 
-    def row(label, argv, runs, stdin_path=os.devnull):
-        times = [spawn_time([b] + argv, runs, stdin_path) for b in bins]
-        out.append(f"  {label}: " + " / ".join(f"{t:.2f} ms" for t in times))
+    def row(label, argv, runs, stdin_path=os.devnull, programs=None):
+        rows.append((label, [[b] + argv for b in (programs or bins)], runs, stdin_path))
 
-    out.append(f"  /bin/true: {spawn_time(['/bin/true'], 200):.2f} ms")
+    row("/bin/true", [], 200, programs=["/bin/true"])
     row("inertbox --version", ["--version"], 200)
-    # A session ledger of 1,000 reads (4 entities each).
-    ledger = {"version": 1, "trusted": [], "next_id": 1000, "reads": [
-        {"id": f"r{i+1}", "source": f"page-{i}.html", "verdict": "block" if i % 10 == 0 else "allow",
-         "entities": [f"e:user{i}@site{i%97}.test", f"u:https://site{i%97}.test/p/{i}?q={i}", f"d:site{i%97}.test", f"p:+1555{i:07d}"],
-         "sender": []} for i in range(1000)]}
-    session = os.path.join(tmp, "ledger1000.json")
+    # A session of 1,000 reads (4 entities each), session format v2.
+    session = os.path.join(tmp, "ledger1000.session")
     with open(session, "w") as f:
-        json.dump(ledger, f)
+        f.write(session_1000())
     for label, call in [("read tool", {"tool": "ls", "args": {"path": "."}}),
-                        ("send to an address the content named", {"tool": "send_email", "args": {"to": "user5@site5.test", "body": "hi"}})]:
-        row(f"gate, 1,000-entry ledger, {label}", ["gate", "--session", session, "--call", json.dumps(call)], 200)
+                        ("send to an address the content named", {"tool": "send_email", "args": {"to": "user5@site5.test", "body": "hi"}}),
+                        ("send to a new address (every read searched)", {"tool": "send_email", "args": {"to": "new@else.test", "body": "hi"}})]:
+        row(f"gate, 1,000-read session, {label}", ["gate", "--session", session, "--call", json.dumps(call)], 200)
+    row("gate without a session, read tool", ["gate", "--call", json.dumps({"tool": "ls"})], 200)
     email = os.path.join(ROOT, "fixtures", "scan", "newsletter-50k.eml")
     row(f"scan of one {os.path.getsize(email) // 1000} KB HTML email (fixtures/scan/newsletter-50k.eml)", ["scan", email], 100)
     fixtures = os.path.join(ROOT, "fixtures", "hooks")
     for name in ["pre-bash-curl", "post-read-clean", "post-webfetch-hidden", "user-prompt-plain"]:
-        s = os.path.join(tmp, f"s-{name}.json")
+        s = os.path.join(tmp, f"s-{name}.session")
         row(f"hook claude, fixtures/hooks/{name}.json", ["hook", "claude", "--session", s], 100, os.path.join(fixtures, name + ".json"))
+    # The same hooks late in a long session: 1,000 reads recorded already.
+    for name in ["pre-bash-curl", "post-read-clean"]:
+        s = os.path.join(tmp, f"s1000-{name}.session")
+        with open(s, "w") as f:
+            f.write(session_1000())
+        row(f"hook claude, fixtures/hooks/{name}.json, 1,000-read session", ["hook", "claude", "--session", s], 100,
+            os.path.join(fixtures, name + ".json"))
     # PostToolUse after Read of this repository's own files: prose and
     # code full of the words the rules look for (the slow case).
     for rel in ["CHANGELOG.md", "README.md", "Cargo.lock", "src/gate.rs"]:
-        ev = os.path.join(tmp, "read-event.json")
+        ev = os.path.join(tmp, f"read-event-{len(rows)}.json")
         with open(os.path.join(ROOT, rel), encoding="utf-8") as f:
             hook_event(ev, "Read", f.read())
-        s = os.path.join(tmp, "s-read.json")
+        s = os.path.join(tmp, "s-read.session")
         row(f"hook claude, PostToolUse Read of {rel} ({os.path.getsize(os.path.join(ROOT, rel)):,} bytes)",
             ["hook", "claude", "--session", s], 30, ev)
+    # Rounds over all rows, so a slow spell of a shared machine spreads over
+    # every row instead of landing on a few.
+    times = [[[] for _ in cmds] for _, cmds, _, _ in rows]
+    for _ in range(ROUNDS):
+        for (label, cmds, runs, stdin_path), t in zip(rows, times):
+            for cmd, tb in zip(cmds, t):
+                tb.append(spawn_time(cmd, runs, stdin_path))
+    for (label, _, _, _), t in zip(rows, times):
+        cells = [f"{min(tb):.2f} ms" if max(tb) - min(tb) < 0.005 else f"{min(tb):.2f}–{max(tb):.2f} ms" for tb in t]
+        out.append(f"  {label}: " + " / ".join(cells))
     return out
 
+def session_1000():
+    """A session file (format v2) with 1,000 reads, one in ten blocked."""
+    lines = ["inertbox-session 2"]
+    for i in range(1000):
+        verdict = "block" if i % 10 == 0 else "allow"
+        lines.append("\t".join([
+            "r", f"r{i + 1}", verdict, f"page-{i}.html", f"e:user{i}@site{i % 97}.test",
+            f"u:https://site{i % 97}.test/p/{i}?q={i}", f"d:site{i % 97}.test", f"p:+1555{i:07d}"]))
+    return "\n".join(lines) + "\n"
+
 def main():
+    if sys.argv[1:] == ["--per-call"]:
+        # Only the per-call rows (a minute or two, no 100 MiB files).
+        with tempfile.TemporaryDirectory() as tmp:
+            print("\n".join(per_call(tmp)))
+        return
     ref = sys.argv[1] if len(sys.argv) > 1 else None
     out = []
     with tempfile.TemporaryDirectory() as tmp:

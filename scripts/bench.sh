@@ -3,7 +3,7 @@
 # given a checkout of heznpc/inertbox, against the reference implementation.
 # On Linux with glibc it also builds the statically linked binary (README,
 # Install) and times the per-call rows with both.
-# Usage: scripts/bench.sh [REF_CHECKOUT]
+# Usage: scripts/bench.sh [REF_CHECKOUT]   or   scripts/bench.sh --per-call
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet --bin inertbox --example sha256_floor --example spawn_timer

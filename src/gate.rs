@@ -7,9 +7,7 @@
 //! user typed or trusted. The decision table is DESIGN.md's.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fs::{File, OpenOptions};
-use std::io::{Read as _, Write as _};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::LazyLock;
 
 use crate::patterns;
@@ -340,7 +338,57 @@ pub enum Origin {
     New,
 }
 
-static EMAIL_RE: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::GATE_EMAIL_RE));
+/// Each address in `t`, leftmost first, not overlapping, as the regex
+/// `[a-zA-Z0-9][a-zA-Z0-9._%+-]{0,63}@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,24}`
+/// finds them (a test compares the two); by hand because building that
+/// regex's automaton was a fifth of a gate process.
+///
+/// The shape makes it direct: a label runs to the next dot, so the labels
+/// after `@` are fixed; the regex's greedy loop then takes the last label
+/// start where two or more letters follow as the top-level domain. The
+/// local part starts at the leftmost letter or digit at most 64 bytes
+/// before the `@` in its run of local-part characters.
+fn emails_in(t: &str) -> Vec<std::ops::Range<usize>> {
+    let b = t.as_bytes();
+    let local = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'%' | b'+' | b'-');
+    let mut out = Vec::new();
+    let mut from = 0;
+    let mut at_search = 0;
+    while let Some(at) = t[at_search..].find('@').map(|i| at_search + i) {
+        at_search = at + 1;
+        let mut run = at;
+        while run > from && run > at.saturating_sub(64) && local(b[run - 1]) {
+            run -= 1;
+        }
+        let Some(start) = (run..at).find(|&i| b[i].is_ascii_alphanumeric()) else { continue };
+        // Label starts after the `@`: each label is followed by a dot.
+        let mut best = None;
+        let mut p = at + 1;
+        loop {
+            let end = p + b[p..].iter().take_while(|c| c.is_ascii_alphanumeric() || **c == b'-').count();
+            let label = &b[p..end];
+            let ok = !label.is_empty()
+                && label.len() <= 63
+                && label[0].is_ascii_alphanumeric()
+                && label[label.len() - 1].is_ascii_alphanumeric()
+                && b.get(end) == Some(&b'.');
+            if !ok {
+                break;
+            }
+            p = end + 1;
+            let letters = b[p..].iter().take(24).take_while(|c| c.is_ascii_alphabetic()).count();
+            if letters >= 2 {
+                best = Some(p + letters);
+            }
+        }
+        if let Some(end) = best {
+            out.push(start..end);
+            from = end;
+            at_search = at_search.max(end);
+        }
+    }
+    out
+}
 /// Each URL in `t`: an `http`, `https`, `ftp`, `ws` or `wss` scheme in any
 /// case, starting a word (ASCII word characters), then `://` and everything
 /// up to white space or one of `<>"'` and the backtick. Leftmost first, not
@@ -449,17 +497,17 @@ pub fn targets_of(call: &Call) -> (Vec<(TargetKind, String)>, Vec<String>) {
             }
             taken.push(m);
         }
-        let emails: Vec<_> = if has_at { EMAIL_RE.find_iter(&t).collect() } else { Vec::new() };
+        let emails = if has_at { emails_in(&t) } else { Vec::new() };
         for m in emails {
-            if taken.iter().any(|r| r.contains(&m.start())) {
+            if taken.iter().any(|r| r.contains(&m.start)) {
                 continue;
             }
-            let e = m.as_str().to_lowercase();
+            let e = t[m.clone()].to_lowercase();
             if let Some((_, d)) = e.rsplit_once('@') {
                 found.insert((TargetKind::Domain, d.to_string()));
             }
             found.insert((TargetKind::Email, e));
-            taken.push(m.range());
+            taken.push(m);
         }
         let ibans: Vec<_> = if digits >= 4 { IBAN_RE.find_iter(&t).collect() } else { Vec::new() };
         for m in ibans {
@@ -688,6 +736,97 @@ impl Ledger {
     }
 }
 
+/// An entity as a decision sees it, borrowed where it can be.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EntityRef<'a> {
+    pub kind: EntityKind,
+    pub value: std::borrow::Cow<'a, str>,
+    /// Every mention was in hidden text.
+    pub hidden: bool,
+}
+
+/// What a decision needs to know about a session: an in-memory [`Ledger`]
+/// or a session file read in place ([`crate::session::SessionFile`]).
+///
+/// The `any_*` walks call `f` with each item until it returns true, and say
+/// whether it did (a walk over a long session is the decision's largest
+/// cost, so it is one loop inside the implementation, not an iterator).
+pub trait History {
+    /// Untrusted content was read (and not forgotten).
+    fn any_read(&self) -> bool;
+    /// Some of it had a review or block verdict.
+    fn injected(&self) -> bool;
+    /// The senders of what was read (an email's From).
+    fn any_sender(&self, f: &mut dyn FnMut(&str) -> bool) -> bool;
+    /// Entities of text the user typed or trusted.
+    fn any_trusted(&self, f: &mut dyn FnMut(&EntityRef) -> bool) -> bool;
+    /// Entities of what was read.
+    fn any_untrusted(&self, f: &mut dyn FnMut(&EntityRef) -> bool) -> bool;
+}
+
+/// What adds to a session: a [`Ledger`], a session file, or a session
+/// file opened only to append ([`crate::session::Appender`]).
+pub trait Recorder {
+    /// Record content that was read; returns its id.
+    fn add_read(&mut self, source: &str, verdict: Verdict, entities: Vec<Entity>, sender: Vec<String>) -> String;
+    /// Record text the user typed or vouched for.
+    fn trust_text(&mut self, text: &str);
+}
+
+/// What edits a session: forgetting needs to know what is in it.
+pub trait Journal: Recorder {
+    /// Forget one read; false when there is no such id.
+    fn forget(&mut self, id: &str) -> bool;
+    /// Forget everything.
+    fn reset(&mut self);
+}
+
+fn entity_ref(e: &Entity) -> EntityRef<'_> {
+    EntityRef { kind: e.kind, value: std::borrow::Cow::Borrowed(&e.value), hidden: e.hidden }
+}
+
+impl History for Ledger {
+    fn any_read(&self) -> bool {
+        !self.reads.is_empty()
+    }
+
+    fn injected(&self) -> bool {
+        self.reads.iter().any(|r| r.verdict != Verdict::Allow)
+    }
+
+    fn any_sender(&self, f: &mut dyn FnMut(&str) -> bool) -> bool {
+        self.reads.iter().flat_map(|r| &r.sender).any(|s| f(s))
+    }
+
+    fn any_trusted(&self, f: &mut dyn FnMut(&EntityRef) -> bool) -> bool {
+        self.trusted.iter().any(|e| f(&entity_ref(e)))
+    }
+
+    fn any_untrusted(&self, f: &mut dyn FnMut(&EntityRef) -> bool) -> bool {
+        self.reads.iter().flat_map(|r| &r.entities).any(|e| f(&entity_ref(e)))
+    }
+}
+
+impl Recorder for Ledger {
+    fn add_read(&mut self, source: &str, verdict: Verdict, entities: Vec<Entity>, sender: Vec<String>) -> String {
+        Ledger::add_read(self, source, verdict, entities, sender)
+    }
+
+    fn trust_text(&mut self, text: &str) {
+        Ledger::trust_text(self, text)
+    }
+}
+
+impl Journal for Ledger {
+    fn forget(&mut self, id: &str) -> bool {
+        Ledger::forget(self, id)
+    }
+
+    fn reset(&mut self) {
+        Ledger::reset(self)
+    }
+}
+
 /// Entities in a session file as short strings, `e:addr@x`, `u:https://…`,
 /// `d:example.com`, `p:+1415…` (upper-case kind letter when every mention was
 /// hidden): a long session parses several times faster than with an object
@@ -771,86 +910,6 @@ mod compact_entities {
     }
 }
 
-/// A session file shared by separate processes: an exclusive lock held
-/// while reading, changing and atomically replacing it.
-pub struct SessionFile {
-    path: PathBuf,
-    lock: File,
-}
-
-impl SessionFile {
-    /// Open (or start) a session and lock it. A corrupt file is an error,
-    /// never a silent reset.
-    pub fn open(path: &Path) -> Result<(SessionFile, Ledger), GateError> {
-        let err = |why: String| GateError::Ledger { path: path.display().to_string(), why };
-        let lock_path = lock_path(path);
-        let lock = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .read(true)
-            .write(true)
-            .open(&lock_path)
-            .map_err(|e| err(format!("cannot open lock file {}: {e}", lock_path.display())))?;
-        lock.lock().map_err(|e| err(format!("cannot lock: {e}")))?;
-        let ledger = match File::open(path) {
-            Ok(mut f) => {
-                let mut s = String::new();
-                f.read_to_string(&mut s).map_err(|e| err(format!("cannot read: {e}")))?;
-                if s.trim().is_empty() {
-                    Ledger { version: LEDGER_VERSION, ..Ledger::default() }
-                } else {
-                    let l: Ledger = serde_json::from_str(&s).map_err(|e| {
-                        err(format!("not a valid inertbox session ({e}); move it away or run `inertbox gate --reset --session FILE`"))
-                    })?;
-                    if l.version != LEDGER_VERSION {
-                        return Err(err(format!("session format v{} is not v{LEDGER_VERSION}", l.version)));
-                    }
-                    l
-                }
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                Ledger { version: LEDGER_VERSION, ..Ledger::default() }
-            }
-            Err(e) => return Err(err(format!("cannot read: {e}"))),
-        };
-        Ok((SessionFile { path: path.to_path_buf(), lock }, ledger))
-    }
-
-    /// Replace the file with the ledger: written to a temporary file in the
-    /// same directory, synced, then renamed over the old one.
-    pub fn save(&self, ledger: &Ledger) -> Result<(), GateError> {
-        let err = |why: String| GateError::Ledger { path: self.path.display().to_string(), why };
-        let dir = self.path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        let name = self.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-        let body = serde_json::to_vec(ledger).expect("ledger serializes");
-        // No fsync: hooks run on every tool call and a sync costs more than
-        // the rest of the answer. The rename still never exposes a half
-        // file; a crash at the wrong moment can lose the latest record.
-        let write = || -> std::io::Result<()> {
-            let mut f = File::create(&tmp)?;
-            f.write_all(&body)?;
-            std::fs::rename(&tmp, &self.path)
-        };
-        write().map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            err(format!("cannot write: {e}"))
-        })
-    }
-}
-
-impl Drop for SessionFile {
-    fn drop(&mut self) {
-        let _ = self.lock.unlock();
-    }
-}
-
-fn lock_path(path: &Path) -> PathBuf {
-    let mut p = path.as_os_str().to_owned();
-    p.push(".lock");
-    PathBuf::from(p)
-}
-
 // ---------------------------------------------------------------------------
 // Deciding.
 
@@ -874,34 +933,52 @@ fn entity_kind(k: TargetKind) -> Option<EntityKind> {
     }
 }
 
-/// Does an entity list mention this target? Accounts are matched as digit
-/// strings in the entities' text; URLs also by their host.
-fn mentions<'a>(entities: impl IntoIterator<Item = &'a Entity>, kind: TargetKind, value: &str) -> bool {
-    // Comparisons without allocation: this runs over every entity of every
-    // read (a long session has thousands).
-    let v = value.to_lowercase();
-    let v_trim = v.trim_end_matches('/');
-    let mut it = entities.into_iter();
-    match entity_kind(kind) {
-        Some(EntityKind::Url) => it.any(|e| {
-            e.kind == EntityKind::Url && {
-                let ev = e.value.trim_end_matches('/');
-                ev.eq_ignore_ascii_case(v_trim) || starts_with_ci(&v, ev) || starts_with_ci(&e.value, v_trim)
-            }
-        }),
-        Some(EntityKind::Domain) => it.any(|e| {
-            e.kind == EntityKind::Domain
-                && (e.value == v
-                    || (v.len() > e.value.len() + 1
-                        && v.ends_with(e.value.as_str())
-                        && v.as_bytes()[v.len() - e.value.len() - 1] == b'.'))
-        }),
-        Some(k) => it.any(|e| e.kind == k && e.value.eq_ignore_ascii_case(&v)),
-        None => it.any(|e| {
-            let digits: String = e.value.chars().filter(|c| *c != ' ' && *c != '-').collect();
-            digits.contains(&v)
-        }),
+/// A target, ready to be looked for in entity lists. Accounts are matched
+/// as digit strings in the entities' text; URLs also by their host.
+struct Mention {
+    kind: TargetKind,
+    /// The value lowercased.
+    v: String,
+}
+
+impl Mention {
+    fn new(kind: TargetKind, value: &str) -> Mention {
+        Mention { kind, v: value.to_lowercase() }
     }
+
+    /// Does this entity mention the target? Without allocation (but for
+    /// accounts): it runs over every entity of every read, and a long
+    /// session has thousands.
+    fn in_entity(&self, e: &EntityRef) -> bool {
+        let v = &self.v;
+        match entity_kind(self.kind) {
+            Some(EntityKind::Url) => {
+                let v_trim = v.trim_end_matches('/');
+                e.kind == EntityKind::Url && {
+                    let ev = e.value.trim_end_matches('/');
+                    ev.eq_ignore_ascii_case(v_trim) || starts_with_ci(v, ev) || starts_with_ci(&e.value, v_trim)
+                }
+            }
+            Some(EntityKind::Domain) => {
+                e.kind == EntityKind::Domain
+                    && (*e.value == **v
+                        || (v.len() > e.value.len() + 1
+                            && v.ends_with(&*e.value)
+                            && v.as_bytes()[v.len() - e.value.len() - 1] == b'.'))
+            }
+            Some(k) => e.kind == k && e.value.eq_ignore_ascii_case(v),
+            None => {
+                let digits: String = e.value.chars().filter(|c| *c != ' ' && *c != '-').collect();
+                digits.contains(v.as_str())
+            }
+        }
+    }
+}
+
+/// Two addresses are the same, case ignored (without allocating when both
+/// are ASCII).
+fn same_address(a: &str, b: &str) -> bool {
+    if a.is_ascii() && b.is_ascii() { a.eq_ignore_ascii_case(b) } else { a.to_lowercase() == b.to_lowercase() }
 }
 
 /// `s` starts with `prefix`, ASCII case ignored.
@@ -910,29 +987,43 @@ fn starts_with_ci(s: &str, prefix: &str) -> bool {
 }
 
 /// Decide a call against the ledger and policy (DESIGN.md's table).
-pub fn decide(call: &Call, ledger: &Ledger, policy: &Policy) -> Outcome {
+pub fn decide(call: &Call, ledger: &dyn History, policy: &Policy) -> Outcome {
     let (tool, tool_folded) = fold_confusables(&call.tool);
     let category = category(&tool, policy);
     let (found, mut notes) = targets_of(call);
     if tool_folded {
         notes.insert(0, format!("look-alike letters in the tool name were read as Latin: {:?} → {tool:?}", call.tool));
     }
-    let untrusted_read = !ledger.reads.is_empty();
-    let injected = ledger.reads.iter().any(|r| r.verdict != Verdict::Allow);
-    let all_untrusted = || ledger.reads.iter().flat_map(|r| r.entities.iter());
-    let senders: Vec<String> = ledger.reads.iter().flat_map(|r| r.sender.iter().map(|s| s.to_lowercase())).collect();
+    let untrusted_read = ledger.any_read();
+    let injected = ledger.injected();
 
+    // Which targets what was read mentions: one pass over a long session
+    // for all of them.
+    let wanted: Vec<Mention> = found.iter().map(|(k, v)| Mention::new(*k, v)).collect();
+    let mut in_content = vec![false; found.len()];
+    if !wanted.is_empty() {
+        let mut left = wanted.len();
+        ledger.any_untrusted(&mut |e| {
+            for (hit, m) in in_content.iter_mut().zip(&wanted) {
+                if !*hit && m.in_entity(e) {
+                    *hit = true;
+                    left -= 1;
+                }
+            }
+            left == 0
+        });
+    }
     let mut targets = Vec::new();
-    for (kind, value) in found {
-        let origin = if mentions(&ledger.trusted, kind, &value)
+    for (((kind, value), in_content), wanted) in found.into_iter().zip(in_content).zip(&wanted) {
+        let origin = if ledger.any_trusted(&mut |e| wanted.in_entity(e))
             || (kind == TargetKind::Email && policy.trusts_address(&value))
             || (kind == TargetKind::Domain && policy.trusts_domain(&value))
             || (kind == TargetKind::Url && crate::entities::host_of(&value).is_some_and(|h| policy.trusts_domain(&h)))
         {
             Origin::Trusted
-        } else if kind == TargetKind::Email && senders.contains(&value.to_lowercase()) {
+        } else if kind == TargetKind::Email && ledger.any_sender(&mut |s| same_address(s, &value)) {
             Origin::Sender
-        } else if mentions(all_untrusted(), kind, &value) {
+        } else if in_content {
             Origin::Untrusted
         } else {
             Origin::New
@@ -1283,7 +1374,7 @@ impl Guard {
 
 /// The bare addresses in display strings like `"Name" <a@x>`.
 pub fn addresses(display: &[String]) -> Vec<String> {
-    display.iter().filter_map(|d| EMAIL_RE.find(d).map(|m| m.as_str().to_lowercase())).collect()
+    display.iter().filter_map(|d| emails_in(d).first().map(|m| d[m.clone()].to_lowercase())).collect()
 }
 
 #[cfg(test)]
@@ -1464,6 +1555,56 @@ mod tests {
             if want { risky += 1 } else { safe += 1 }
         }
         assert!(risky > 10_000 && safe > 10_000, "{risky} risky, {safe} safe");
+    }
+
+    #[test]
+    fn email_scanner_agrees_with_the_regex() {
+        let re = regex::Regex::new(
+            r"[a-zA-Z0-9][a-zA-Z0-9._%+-]{0,63}@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,24}",
+        )
+        .unwrap();
+        let bits = [
+            "a",
+            "Z",
+            "9",
+            "ab",
+            "com",
+            "x1",
+            "-",
+            "_",
+            "%",
+            "+",
+            ".",
+            "..",
+            "@",
+            "@",
+            "@",
+            " ",
+            "é",
+            "\u{2028}",
+            "<",
+            "b.test",
+            "a-b",
+            "-a",
+            "mail.co.uk",
+            "abcdefghijklm",
+            "0123456789abcdef",
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+            "user@x.io",
+            "@-",
+            ".@",
+        ];
+        let mut rng = crate::testing::Lcg::new(11);
+        let mut found = 0;
+        for n in 0..100_000 {
+            // Some texts with long runs (the 64-byte local part, 63-byte
+            // labels and 24-letter top-level domains).
+            let text = if n % 4 == 0 { rng.join(&bits, 40) } else { rng.join(&bits, 10) };
+            let want: Vec<_> = re.find_iter(&text).map(|m| m.range()).collect();
+            found += want.len();
+            assert_eq!(emails_in(&text), want, "{text:?}");
+        }
+        assert!(found > 20_000, "{found}");
     }
 
     #[test]

@@ -21,7 +21,8 @@ use serde_json::{Value, json};
 
 use crate::detect::{self, Verdict};
 use crate::document::{Document, Kind};
-use crate::gate::{self, Decision, Ledger, Policy, SessionFile};
+use crate::gate::{self, Decision, History, Ledger, Policy, Recorder};
+use crate::session::{Appender, SessionFile};
 
 /// Hook input larger than this is not read further (a tool's output is
 /// capped at the scan limit anyway).
@@ -59,7 +60,14 @@ pub fn session_path(explicit: Option<&Path>, session_id: Option<&str>) -> Option
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local").join("state")))?;
-    Some(base.join("inertbox").join("sessions").join(format!("{id}.json")))
+    let dir = base.join("inertbox").join("sessions");
+    // Sessions started before format v2 keep their `.json` file (read as v1,
+    // rewritten as v2 on the next change) so nothing they recorded is lost.
+    let old = dir.join(format!("{id}.json"));
+    if old.exists() {
+        return Some(old);
+    }
+    Some(dir.join(format!("{id}.session")))
 }
 
 /// Options for the hook.
@@ -110,7 +118,7 @@ fn malformed(event: Option<&str>, session_id: Option<&str>, opts: &Options) -> A
         Some("PreToolUse") => {
             let read = session_path(opts.session.as_deref(), session_id)
                 .and_then(|p| SessionFile::open(&p).ok())
-                .map(|(_, l)| !l.reads.is_empty());
+                .map(|s| s.any_read());
             let (decision, why) = match read {
                 Some(false) => return Answer::none(),
                 Some(true) => {
@@ -131,15 +139,19 @@ fn malformed(event: Option<&str>, session_id: Option<&str>, opts: &Options) -> A
 }
 
 /// Open the session ledger, or an empty one when there is no session.
-fn with_ledger<T>(session_id: Option<&str>, opts: &Options, f: impl FnOnce(&mut Ledger) -> T) -> Result<T, String> {
+fn with_ledger<T>(
+    session_id: Option<&str>,
+    opts: &Options,
+    f: impl FnOnce(&mut dyn Recorder) -> T,
+) -> Result<T, String> {
     match session_path(opts.session.as_deref(), session_id) {
         Some(p) => {
             if let Some(dir) = p.parent() {
                 std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
             }
-            let (file, mut ledger) = SessionFile::open(&p).map_err(|e| e.to_string())?;
-            let out = f(&mut ledger);
-            file.save(&ledger).map_err(|e| e.to_string())?;
+            let mut file = Appender::open(&p).map_err(|e| e.to_string())?;
+            let out = f(&mut file);
+            file.commit().map_err(|e| e.to_string())?;
             Ok(out)
         }
         None => {
@@ -346,9 +358,9 @@ fn post_tool(tool: &str, input: &Value, resp: &Value, session_id: Option<&str>, 
 }
 
 fn pre_tool(tool: &str, input: &Value, session_id: Option<&str>, opts: &Options) -> Answer {
-    let ledger = match session_path(opts.session.as_deref(), session_id) {
+    let ledger: Box<dyn History> = match session_path(opts.session.as_deref(), session_id) {
         Some(p) => match SessionFile::open(&p) {
-            Ok((_, l)) => l,
+            Ok(s) => Box::new(s),
             Err(e) => {
                 return Answer {
                     json: Some(json!({ "hookSpecificOutput": {
@@ -359,10 +371,10 @@ fn pre_tool(tool: &str, input: &Value, session_id: Option<&str>, opts: &Options)
                 };
             }
         },
-        None => Ledger::default(),
+        None => Box::new(Ledger::default()),
     };
     let call = gate::Call { tool: tool.to_string(), args: input.clone() };
-    let o = gate::decide(&call, &ledger, &opts.policy);
+    let o = gate::decide(&call, &*ledger, &opts.policy);
     let decision = match o.decision {
         Decision::Allow => return Answer::none(),
         Decision::Confirm => "ask",

@@ -21,6 +21,7 @@ pub(crate) mod patterns;
 pub(crate) mod prebuilt;
 pub mod report;
 pub mod serve;
+pub mod session;
 #[doc(hidden)]
 pub mod testing;
 pub mod unwrap;

@@ -107,9 +107,10 @@ enum Cmd {
             an address or link only the content mentioned confirms (blocks after an injection); a link \
             nobody gave the model with data in its query confirms.\n\n\
             Content files given here count as read. --session FILE keeps the ledger (what was read, what \
-            the user trusted) between runs; fence and scan add to it with their own --session.\n\n\
+            the user trusted) between runs; fence and scan add to it with their own --session. The file is \
+            text, one record per line, appended to as the session goes (format in the README).\n\n\
             Exit codes: 0 allow; 1 confirm or block; 2 could not run (bad JSON, bad policy, corrupt session).",
-        after_help = "Examples:\n  inertbox gate --call '{\"tool\":\"send_email\",\"args\":{\"to\":\"x@evil.test\"}}' message.eml\n  inertbox gate --session s.json --trust \"mail the report to me@corp.example\" --call @call.json\n  inertbox gate --session s.json --reset"
+        after_help = "Examples:\n  inertbox gate --call '{\"tool\":\"send_email\",\"args\":{\"to\":\"x@evil.test\"}}' message.eml\n  inertbox gate --session s.session --trust \"mail the report to me@corp.example\" --call @call.json\n  inertbox gate --session s.session --reset"
     )]
     Gate(GateArgs),
     /// Serve the tools to an agent over MCP (stdio)
@@ -551,13 +552,14 @@ fn emit(out: &[u8], code: ExitCode) -> ExitCode {
 
 /// Record documents as read in a session file.
 fn record(session: &Path, docs: &[(inertbox::Document, inertbox::detect::Verdict)]) -> Result<Vec<String>, String> {
-    let (file, mut ledger) = inertbox::gate::SessionFile::open(session).map_err(|e| e.to_string())?;
+    use inertbox::gate::Recorder as _;
+    let mut file = inertbox::session::Appender::open(session).map_err(|e| e.to_string())?;
     let mut ids = Vec::new();
     for (doc, verdict) in docs {
         let sender = doc.email.as_ref().map(|e| inertbox::gate::addresses(&e.from)).unwrap_or_default();
-        ids.push(ledger.add_read(&doc.source, *verdict, doc.entities.clone(), sender));
+        ids.push(file.add_read(&doc.source, *verdict, doc.entities.clone(), sender));
     }
-    file.save(&ledger).map_err(|e| e.to_string())?;
+    file.commit().map_err(|e| e.to_string())?;
     Ok(ids)
 }
 
@@ -623,7 +625,8 @@ fn call_text(arg: &str) -> Result<String, String> {
 }
 
 fn run_gate(a: GateArgs) -> ExitCode {
-    use inertbox::gate::{self, Decision, Ledger, Policy, SessionFile};
+    use inertbox::gate::{self, Decision, Journal, Ledger, Policy};
+    use inertbox::session::SessionFile;
     let policy = match &a.policy {
         Some(p) => match Policy::load(p) {
             Ok(p) => p,
@@ -654,12 +657,17 @@ fn run_gate(a: GateArgs) -> ExitCode {
             Err(e) => return fail(&e.to_string()),
         }
     }
-    let (session, mut ledger) = match &a.session {
+    let mut session = match &a.session {
         Some(p) => match SessionFile::open(p) {
-            Ok((f, l)) => (Some(f), l),
+            Ok(f) => Some(f),
             Err(e) => return fail(&e.to_string()),
         },
-        None => (None, Ledger::default()),
+        None => None,
+    };
+    let mut memory = Ledger::default();
+    let ledger: &mut dyn Journal = match &mut session {
+        Some(f) => f,
+        None => &mut memory,
     };
     if a.reset {
         ledger.reset();
@@ -676,17 +684,18 @@ fn run_gate(a: GateArgs) -> ExitCode {
     for t in &a.trust {
         ledger.trust_text(t);
     }
-    // Save only what changed: a plain decision leaves the session as it was.
-    let changed = a.reset || !a.forget.is_empty() || !docs.is_empty() || !a.trust.is_empty();
-    if changed
-        && let Some(f) = &session
-        && let Err(e) = f.save(&ledger)
+    // Only a change is written: a plain decision leaves the session as it was.
+    if let Some(f) = &mut session
+        && let Err(e) = f.commit()
     {
         return fail(&e.to_string());
     }
-    drop(session);
     let Some(call) = call else { return ExitCode::SUCCESS };
-    let outcome = gate::decide(&call, &ledger, &policy);
+    let history: &dyn gate::History = match &session {
+        Some(f) => f,
+        None => &memory,
+    };
+    let outcome = gate::decide(&call, history, &policy);
     let code = if outcome.decision == Decision::Allow { ExitCode::SUCCESS } else { ExitCode::from(1) };
     let out = if a.json {
         let mut s = serde_json::to_string_pretty(&outcome).expect("outcome serializes");
@@ -695,9 +704,7 @@ fn run_gate(a: GateArgs) -> ExitCode {
     } else {
         gate::summary(&outcome)
     };
-    // The process ends here: freeing a long ledger entry by entry costs
-    // more than the decision did.
-    std::mem::forget(ledger);
+    drop(session);
     emit(out.as_bytes(), code)
 }
 
@@ -780,12 +787,13 @@ fn run_scan(a: ScanArgs) -> ExitCode {
         Err(e) => return fail(&e.to_string()),
     };
     if let Some(session) = &a.session {
-        let recorded = inertbox::gate::SessionFile::open(session).and_then(|(file, mut ledger)| {
+        use inertbox::gate::Recorder as _;
+        let recorded = inertbox::session::Appender::open(session).and_then(|mut file| {
             for (_, r) in &reports {
                 let sender = r.email.as_ref().map(|e| inertbox::gate::addresses(&e.from)).unwrap_or_default();
-                ledger.add_read(&r.source, r.verdict, r.entities.clone(), sender);
+                file.add_read(&r.source, r.verdict, r.entities.clone(), sender);
             }
-            file.save(&ledger)
+            file.commit()
         });
         if let Err(e) = recorded {
             return fail(&e.to_string());

@@ -31,8 +31,6 @@ pub(crate) const ENTITIES_DOMAIN: &str =
 pub(crate) const ENTITIES_PHONE: &str =
     r"(?:\+[0-9]{1,3}[ .-]?)?(?:\([0-9]{1,4}\)[ .-]?)?[0-9]{2,4}(?:[ .-][0-9]{2,4}){1,4}";
 // src/gate.rs
-pub(crate) const GATE_EMAIL_RE: &str =
-    r"[a-zA-Z0-9][a-zA-Z0-9._%+-]{0,63}@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,24}";
 pub(crate) const GATE_IBAN_RE: &str = r"(?-u:\b)[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?(?-u:\b)";
 pub(crate) const GATE_ACCOUNT_RE: &str = r"(?-u:\b)[0-9]{8,18}(?-u:\b)";
 pub(crate) const GATE_PHONE_RE: &str = r"\+[0-9][0-9 ().-]{6,18}[0-9]|\(?[0-9]{3}\)?[ .-][0-9]{3}[ .-][0-9]{4}";
@@ -56,7 +54,6 @@ pub(crate) const ALL: &[&str] = &[
     ENTITIES_URL,
     ENTITIES_DOMAIN,
     ENTITIES_PHONE,
-    GATE_EMAIL_RE,
     GATE_IBAN_RE,
     GATE_ACCOUNT_RE,
     GATE_PHONE_RE,

@@ -196,11 +196,6 @@ impl Matcher {
         self.is_match_on(text, long_running())
     }
 
-    /// The first match, as `regex::Regex::find`.
-    pub(crate) fn find<'t>(&self, text: &'t str) -> Option<Found<'t>> {
-        self.find_iter(text).next()
-    }
-
     /// Each match's capture groups (group 0 the whole match), as
     /// `regex::Regex::captures_iter` gives them.
     pub(crate) fn captures_iter<'t>(&self, text: &'t str) -> std::vec::IntoIter<Groups<'t>> {
@@ -565,9 +560,9 @@ mod tests {
         let urls: Vec<&str> = m.captures_iter(text).map(|c| c.get(1).unwrap().as_str()).collect();
         assert_eq!(urls, ["https://x.test/a", "https://y.test/b"]);
         assert_eq!(&m.captures_iter(text).next().unwrap()[1], "https://x.test/a");
-        let first = m.find(text).unwrap();
+        let first = m.find_iter(text).next().unwrap();
         assert_eq!((first.start(), first.end()), (3, 25));
         assert_eq!(first.as_str(), " [a](https://x.test/a)");
-        assert!(m.find("no links here").is_none());
+        assert!(m.find_iter("no links here").next().is_none());
     }
 }

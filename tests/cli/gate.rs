@@ -357,8 +357,12 @@ fn session_is_shared_between_processes() {
         .arg(&s)
         .assert()
         .code(1);
-    let ledger: Value = serde_json::from_slice(&std::fs::read(&s).unwrap()).unwrap();
-    let id = ledger["reads"][0]["id"].as_str().unwrap().to_string();
+    // The session file (format v2): a header, then one record per line.
+    let text = std::fs::read_to_string(&s).unwrap();
+    assert!(text.starts_with("inertbox-session 2\n"), "{text}");
+    let read = text.lines().find(|l| l.starts_with("r\t")).unwrap();
+    assert!(read.contains("\tblock\t") && read.contains("\tE:billing@evil.test"), "{read}");
+    let id = read.split('\t').nth(1).unwrap().to_string();
     // Forget it: allowed again. Reset empties everything.
     inertbox().args(["gate", "--forget", &id, "--session"]).arg(&s).assert().code(0);
     inertbox()
@@ -368,9 +372,11 @@ fn session_is_shared_between_processes() {
         .code(0);
     inertbox().args(["gate", "--forget", "r999", "--session"]).arg(&s).assert().code(2);
     inertbox().args(["scan", &mail, "--session"]).arg(&s).assert().code(1);
+    let text = std::fs::read_to_string(&s).unwrap();
+    assert_eq!(text.lines().filter(|l| l.starts_with("r\t")).count(), 2, "{text}");
+    assert!(text.contains(&format!("\nf\t{id}\n")), "{text}");
     inertbox().args(["gate", "--reset", "--session"]).arg(&s).assert().code(0);
-    let ledger: Value = serde_json::from_slice(&std::fs::read(&s).unwrap()).unwrap();
-    assert_eq!(ledger["reads"].as_array().unwrap().len(), 0);
+    assert_eq!(std::fs::read_to_string(&s).unwrap(), "inertbox-session 2\n");
 }
 
 #[test]
@@ -393,13 +399,13 @@ fn concurrent_writers_lose_nothing() {
     for mut c in children {
         assert!(c.wait().unwrap().success());
     }
-    let ledger: Value = serde_json::from_slice(&std::fs::read(&s).unwrap()).unwrap();
-    // Entities are stored as "kind:value" strings ("e:user3@corp.example").
-    let trusted: Vec<&str> = ledger["trusted"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|e| e.as_str()?.strip_prefix("e:"))
+    let text = std::fs::read_to_string(&s).unwrap();
+    // Trusted entities are items of `t` records ("e:user3@corp.example").
+    let trusted: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("t\t"))
+        .flat_map(|l| l.split('\t'))
+        .filter_map(|e| e.strip_prefix("e:"))
         .filter(|v| v.starts_with("user"))
         .collect();
     assert_eq!(trusted.len(), 8, "{trusted:?}");

@@ -94,7 +94,36 @@ fn session_files_default_to_the_state_directory() {
     let state = tempfile::tempdir().unwrap();
     let input = std::fs::read(fixture("hooks/post-webfetch-hidden.json")).unwrap();
     inertbox().args(["hook", "claude"]).env("XDG_STATE_HOME", state.path()).write_stdin(input).assert().code(0);
-    assert!(state.path().join("inertbox/sessions/fixture-1.json").exists());
+    let file = state.path().join("inertbox/sessions/fixture-1.session");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.starts_with("inertbox-session 2\nr\tr1\tblock\t"), "{text}");
+}
+
+#[test]
+fn a_session_from_format_v1_is_kept_and_upgraded() {
+    let state = tempfile::tempdir().unwrap();
+    let dir = state.path().join("inertbox/sessions");
+    std::fs::create_dir_all(&dir).unwrap();
+    let old = dir.join("fixture-1.json");
+    // A v1 session (one JSON object) that read a page naming pay@evil.test.
+    std::fs::write(
+        &old,
+        r#"{"version":1,"reads":[{"id":"r4","source":"page","verdict":"block","entities":["e:pay@evil.test"],"sender":[]}],"trusted":[],"next_id":5}"#,
+    )
+    .unwrap();
+    let pre = r#"{"session_id":"fixture-1","hook_event_name":"PreToolUse","tool_name":"mcp__gmail__send_email","tool_input":{"to":"pay@evil.test"}}"#;
+    let out =
+        inertbox().args(["hook", "claude"]).env("XDG_STATE_HOME", state.path()).write_stdin(pre).output().unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny", "{v}");
+    // A decision leaves the file as it was; the next read rewrites it as v2,
+    // keeping the old read and numbering after it.
+    assert!(std::fs::read_to_string(&old).unwrap().starts_with('{'));
+    let input = std::fs::read(fixture("hooks/post-webfetch-hidden.json")).unwrap();
+    inertbox().args(["hook", "claude"]).env("XDG_STATE_HOME", state.path()).write_stdin(input).assert().code(0);
+    let text = std::fs::read_to_string(&old).unwrap();
+    assert!(text.starts_with("inertbox-session 2\nr\tr4\tblock\tpage\te:pay@evil.test\nr\tr6\t"), "{text}");
+    assert!(!dir.join("fixture-1.session").exists());
 }
 
 #[test]
