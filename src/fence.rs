@@ -10,10 +10,10 @@ use std::fmt::Write as _;
 use std::sync::LazyLock;
 
 use base64::Engine as _;
-use regex::Regex;
 
 use crate::detect::{Report, Verdict};
 use crate::document::{Document, HiddenReason, Kind};
+use crate::prebuilt::Matcher;
 
 /// Characters in a nonce: 18 of 62 symbols is 107 bits, well over 72.
 const NONCE_LEN: usize = 18;
@@ -80,26 +80,13 @@ pub fn nonce() -> Result<String, FenceError> {
 
 /// Boundary look-alikes: our own tag in any spelling or case, chat-template
 /// tokens, prompt-section tags, role keys of chat JSON, tool-call JSON,
-/// INERTBOX anchors. Matched on the text with invisible characters removed.
+/// INERTBOX anchors (`patterns::FENCE_BOUNDARY`, compiled by build.rs).
+/// Matched on the text with invisible characters removed.
 ///
 /// Two alternatives end in a bounded run of "anything but `>`", which as
 /// a regex compiles to thousands of states (milliseconds, on every hook
 /// call); the regex stops before the run and [`boundaries`] walks it.
-static BOUNDARY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(concat!(
-        // Our tag; `boundaries` adds up to 200 characters and a `>`.
-        r#"(?i)[<＜﹤〈⟨‹]\s*/?\s*untrusted[\s_-]*content"#,
-        r#"|<\|[a-z_ ]{1,40}\|>"#,
-        r#"|\[/?\s*inst\s*\]"#,
-        r#"|<</?\s*sys\s*>>"#,
-        // A prompt-section tag; after white space `boundaries` looks for
-        // the `>` within 100 characters.
-        r#"|<\s*/?\s*(?:system|system_instructions?|system_prompt|instructions?|assistant|user|developer|human|tool|tool_call|tool_result|function_call|function_results?|email|document|context|untrusted|external|information|important|admin|im_start|im_end)[\s>]"#,
-        r#"|"(?:role|tool_calls?|function_call|tool_use|tool_result|recipient_name)"\s*:"#,
-        r#"|\[INERTBOX\s+v\d+\s+(?:begin|end)\s+[0-9a-f]*\]"#,
-    ))
-    .unwrap()
-});
+static BOUNDARY: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(crate::patterns::FENCE_BOUNDARY));
 
 /// Characters a boundary look-alike can start with; text without any is
 /// let through without the regex (or its compilation).
@@ -113,27 +100,28 @@ fn boundaries(text: &str) -> Vec<std::ops::Range<usize>> {
     }
     let mut at = 0;
     while let Some(m) = BOUNDARY.find_at(text, at) {
-        let rest = &text[m.end()..];
-        let end = if m.as_str().get(m.len().saturating_sub(7)..).is_some_and(|t| t.eq_ignore_ascii_case("content")) {
+        let found = &text[m.clone()];
+        let rest = &text[m.end..];
+        let end = if found.get(found.len().saturating_sub(7)..).is_some_and(|t| t.eq_ignore_ascii_case("content")) {
             // Our tag: up to 200 characters that are not `>`, then a `>` if one follows.
             let run: usize = rest.chars().take_while(|&c| c != '>').take(200).map(char::len_utf8).sum();
-            Some(m.end() + run + usize::from(rest[run..].starts_with('>')))
-        } else if m.as_str().ends_with(char::is_whitespace) {
+            Some(m.end + run + usize::from(rest[run..].starts_with('>')))
+        } else if found.ends_with(char::is_whitespace) {
             // A tag with attributes: `>` within 100 characters, no `<` before it.
             rest.char_indices()
                 .take(101)
                 .find(|&(_, c)| c == '<' || c == '>')
-                .and_then(|(i, c)| (c == '>').then_some(m.end() + i + 1))
+                .and_then(|(i, c)| (c == '>').then_some(m.end + i + 1))
         } else {
-            Some(m.end())
+            Some(m.end)
         };
         match end {
             Some(end) => {
-                out.push(m.start()..end);
+                out.push(m.start..end);
                 at = end;
             }
             // Not a tag after all: look again one character on.
-            None => at = m.start() + text[m.start()..].chars().next().map_or(1, char::len_utf8),
+            None => at = m.start + text[m.start..].chars().next().map_or(1, char::len_utf8),
         }
     }
     out
@@ -510,7 +498,7 @@ mod tests {
     /// must find the same look-alikes.
     #[test]
     fn boundaries_agree_with_the_single_regex() {
-        let re = Regex::new(concat!(
+        let re = regex::Regex::new(concat!(
             r#"(?i)[<＜﹤〈⟨‹]\s*/?\s*untrusted[\s_-]*content[^>]{0,200}>?"#,
             r#"|<\|[a-z_ ]{1,40}\|>"#,
             r#"|\[/?\s*inst\s*\]"#,

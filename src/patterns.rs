@@ -34,6 +34,19 @@ pub(crate) const ENTITIES_PHONE: &str =
 pub(crate) const GATE_IBAN_RE: &str = r"(?-u:\b)[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?(?-u:\b)";
 pub(crate) const GATE_ACCOUNT_RE: &str = r"(?-u:\b)[0-9]{8,18}(?-u:\b)";
 pub(crate) const GATE_PHONE_RE: &str = r"\+[0-9][0-9 ().-]{6,18}[0-9]|\(?[0-9]{3}\)?[ .-][0-9]{3}[ .-][0-9]{4}";
+// src/fence.rs: boundary look-alikes (see `fence::boundaries`).
+pub(crate) const FENCE_BOUNDARY: &str = concat!(
+    // Our tag; `boundaries` adds up to 200 characters and a `>`.
+    r#"(?i)[<＜﹤〈⟨‹]\s*/?\s*untrusted[\s_-]*content"#,
+    r#"|<\|[a-z_ ]{1,40}\|>"#,
+    r#"|\[/?\s*inst\s*\]"#,
+    r#"|<</?\s*sys\s*>>"#,
+    // A prompt-section tag; after white space `boundaries` looks for the
+    // `>` within 100 characters.
+    r#"|<\s*/?\s*(?:system|system_instructions?|system_prompt|instructions?|assistant|user|developer|human|tool|tool_call|tool_result|function_call|function_results?|email|document|context|untrusted|external|information|important|admin|im_start|im_end)[\s>]"#,
+    r#"|"(?:role|tool_calls?|function_call|tool_use|tool_result|recipient_name)"\s*:"#,
+    r#"|\[INERTBOX\s+v\d+\s+(?:begin|end)\s+[0-9a-f]*\]"#,
+);
 
 /// Every pattern above, for build.rs (and the tests).
 #[cfg_attr(not(test), allow(dead_code))]
@@ -57,6 +70,7 @@ pub(crate) const ALL: &[&str] = &[
     GATE_IBAN_RE,
     GATE_ACCOUNT_RE,
     GATE_PHONE_RE,
+    FENCE_BOUNDARY,
 ];
 
 /// The form build.rs compiles and `prebuilt` looks up: everything in the
