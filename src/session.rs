@@ -17,7 +17,9 @@
 //! ```
 //!
 //! - `r ID VERDICT SOURCE ITEM…`: content that was read, its verdict
-//!   (`allow`, `review`, `block`), where it came from, and its items;
+//!   (`allow`, `review`, `block`), where it came from, and its items; ids
+//!   count up (`r1`, `r2`, …, gaps allowed), so a writer that reads only
+//!   the file's last read knows the next;
 //! - `t ITEM…`: entities of text the user typed or trusted;
 //! - `f ID`: the read with this id is forgotten (`gate --forget`);
 //! - an item is a kind letter, `:` and a value: `e` address, `u` link, `d`
@@ -316,9 +318,16 @@ impl SessionFile {
                         b"block" => Verdict::Block,
                         _ => return Err(fail(format!("unknown verdict {:?}", short(&text[v_s..v_e])))),
                     };
-                    if id_s == id_e {
-                        return Err(fail("a read has an empty id".into()));
-                    }
+                    // Ids count up (`r1`, `r2`, …): a writer that reads only
+                    // the last one knows the next.
+                    let id = &text[id_s..id_e];
+                    let n = match id.strip_prefix('r').filter(|k| k.bytes().all(|b| b.is_ascii_digit())) {
+                        Some(k) => k.parse::<u64>().ok().filter(|&n| n > ix.last_id),
+                        None => return Err(fail(format!("read id {:?} is not r and a number", short(id)))),
+                    };
+                    let Some(n) = n else {
+                        return Err(fail(format!("read id {:?} does not come after r{}", short(id), ix.last_id)));
+                    };
                     let first = ix.items.len() as u32;
                     while !done {
                         let (s, e, d) = next(i);
@@ -329,9 +338,7 @@ impl SessionFile {
                     }
                     let items = first..ix.items.len() as u32;
                     ix.reads.push(ReadAt { id: span(id_s, id_e), source: span(src_s, src_e), items, verdict });
-                    if let Some(k) = text[id_s..id_e].strip_prefix('r').and_then(|k| k.parse::<u64>().ok()) {
-                        ix.last_id = ix.last_id.max(k);
-                    }
+                    ix.last_id = n;
                 }
                 b"t" => {
                     if done {
@@ -802,7 +809,11 @@ mod tests {
             ("inertbox-session 2\nr\tr1\tallow\tsrc\n\n", "line 3: unknown record \"\""),
             ("inertbox-session 2\nr\tr1\tmaybe\tsrc\n", "unknown verdict \"maybe\""),
             ("inertbox-session 2\nr\tr1\tallow\n", "a read needs an id, a verdict and a source"),
-            ("inertbox-session 2\nr\t\tallow\tsrc\n", "empty id"),
+            ("inertbox-session 2\nr\t\tallow\tsrc\n", "read id \"\" is not r and a number"),
+            ("inertbox-session 2\nr\tx7\tallow\tsrc\n", "read id \"x7\" is not r and a number"),
+            ("inertbox-session 2\nr\tr+7\tallow\tsrc\n", "read id \"r+7\" is not r and a number"),
+            ("inertbox-session 2\nr\tr9\tallow\ts\nr\tr2\tallow\ts\n", "line 3: read id \"r2\" does not come after r9"),
+            ("inertbox-session 2\nr\tr2\tallow\ts\nr\tr2\tallow\ts\n", "does not come after r2"),
             ("inertbox-session 2\nr\tr1\tallow\tsrc\tq:x\n", "bad item \"q:x\""),
             ("inertbox-session 2\nr\tr1\tallow\tsrc\t\n", "bad item \"\""),
             ("inertbox-session 2\nr\tr1\tallow\tsrc\te\n", "bad item \"e\""),
