@@ -411,6 +411,39 @@ fn concurrent_writers_lose_nothing() {
     assert_eq!(trusted.len(), 8, "{trusted:?}");
 }
 
+/// Writers that only append (scan, fence, the hooks) read just the last
+/// read's id: concurrent ones still get distinct ids and lose nothing.
+#[test]
+fn concurrent_appenders_number_reads_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = dir.path().join("session");
+    let mail = crate::common::fixture("scan/invoice-hidden.eml");
+    let bin = assert_cmd::cargo::cargo_bin("inertbox");
+    let children: Vec<_> = (0..8)
+        .map(|i| {
+            let cmd = if i % 2 == 0 { "scan" } else { "fence" };
+            std::process::Command::new(&bin)
+                .args([cmd, &mail, "--session"])
+                .arg(&s)
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut c in children {
+        c.wait().unwrap();
+    }
+    let text = std::fs::read_to_string(&s).unwrap();
+    let ids: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix("r\t")?.split('\t').next()).collect();
+    assert_eq!(ids, ["r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8"], "{text}");
+    // And a reader checks it whole.
+    inertbox()
+        .args(["gate", "--call", r#"{"tool":"send_email","args":{"to":"billing@evil.test"}}"#, "--session"])
+        .arg(&s)
+        .assert()
+        .code(1);
+}
+
 #[test]
 fn a_corrupt_session_is_an_error_not_a_reset() {
     let dir = tempfile::tempdir().unwrap();
