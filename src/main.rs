@@ -658,7 +658,9 @@ fn run_gate(a: GateArgs) -> ExitCode {
         }
     }
     let mut session = match &a.session {
-        Some(p) => match SessionFile::open(p) {
+        // A reset does not read the old session (it may be the corrupt file
+        // being reset).
+        Some(p) => match if a.reset { SessionFile::open_reset(p) } else { SessionFile::open(p) } {
             Ok(f) => Some(f),
             Err(e) => return fail(&e.to_string()),
         },

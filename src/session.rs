@@ -118,6 +118,17 @@ impl SessionFile {
         with_lock(SessionFile::from_text(text), path, lock)
     }
 
+    /// Lock a session and start it over without reading it (what
+    /// `gate --reset` does, so a corrupt file can be reset): the first
+    /// commit replaces the file with an empty session and whatever was
+    /// added since.
+    pub fn open_reset(path: &Path) -> Result<SessionFile, GateError> {
+        let lock = lock(path)?;
+        let mut file = with_lock(SessionFile::from_text(String::new()), path, lock)?;
+        file.reset();
+        Ok(file)
+    }
+
     /// A session from a file's text, not tied to a file (no lock; nothing
     /// to commit to). Errors say what is wrong and where.
     pub fn from_text(text: String) -> Result<SessionFile, String> {

@@ -457,4 +457,7 @@ fn a_corrupt_session_is_an_error_not_a_reset() {
         .stdout("")
         .stderr(predicate::str::contains("not a valid inertbox session"));
     assert_eq!(std::fs::read_to_string(&s).unwrap(), "{ not json");
+    // What the error suggests works: a reset does not need to read it.
+    inertbox().args(["gate", "--reset", "--session"]).arg(&s).assert().code(0).stdout("");
+    assert_eq!(std::fs::read_to_string(&s).unwrap(), "inertbox-session 2\n");
 }
