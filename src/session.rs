@@ -496,6 +496,10 @@ pub struct Appender {
 }
 
 impl Appender {
+    /// Lock the session at `path` (a missing file is a new session) and
+    /// read what adding needs: the header and the last read's id. A file
+    /// that is not format 2 is read whole (format 1 is converted, anything
+    /// else is an error); a last record cut off mid-line is an error.
     pub fn open(path: &Path) -> Result<Appender, GateError> {
         let err = |why: String| GateError::Ledger { path: path.display().to_string(), why };
         let reset_hint = "move it away or run `inertbox gate --reset --session FILE`";
