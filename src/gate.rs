@@ -22,8 +22,9 @@ use crate::document::{Entity, EntityKind};
 const MAX_ARG_DEPTH: usize = 32;
 /// Strings examined per call (a huge argument list stays bounded).
 const MAX_ARG_STRINGS: usize = 10_000;
-/// Ledger format version (bumped when the file layout changes).
-const LEDGER_VERSION: u32 = 1;
+/// The version a format 1 session file (one JSON object, the serialized
+/// [`Ledger`]) carries; format 2 is text (`crate::session`).
+pub(crate) const LEDGER_VERSION: u32 = 1;
 /// Query values at least this long, base64- or hex-shaped, count as data.
 const DATA_VALUE_MIN: usize = 16;
 
@@ -827,42 +828,29 @@ impl Journal for Ledger {
     }
 }
 
-/// Entities in a session file as short strings, `e:addr@x`, `u:https://…`,
-/// `d:example.com`, `p:+1415…` (upper-case kind letter when every mention was
-/// hidden): a long session parses several times faster than with an object
-/// per entity, and hooks read the file on every tool call.
+/// Entities in a format 1 session file (JSON) as short strings, `e:addr@x`,
+/// `u:https://…`, `d:example.com`, `p:+1415…`, with format 2's kind letters
+/// (upper case when every mention was hidden). Format 1 is still read, and
+/// is how a [`Ledger`] serializes.
 mod compact_entities {
     use serde::de::{SeqAccess, Visitor};
     use serde::{Deserializer, Serializer};
 
-    use crate::document::{Entity, EntityKind};
-
-    fn letter(k: EntityKind) -> char {
-        match k {
-            EntityKind::Email => 'e',
-            EntityKind::Url => 'u',
-            EntityKind::Domain => 'd',
-            EntityKind::Phone => 'p',
-        }
-    }
+    use crate::document::Entity;
+    use crate::session::{entity_kind, entity_letter};
 
     pub fn serialize<S: Serializer>(v: &[Entity], s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(v.iter().map(|e| {
-            let l = letter(e.kind);
-            format!("{}:{}", if e.hidden { l.to_ascii_uppercase() } else { l }, e.value)
-        }))
+        s.collect_seq(v.iter().map(|e| format!("{}:{}", entity_letter(e.kind, e.hidden), e.value)))
     }
 
     fn parse<E: serde::de::Error>(s: &str) -> Result<Entity, E> {
         let (k, value) = s.split_once(':').ok_or_else(|| E::custom(format!("entity {s:?} has no kind")))?;
-        let kind = match k.to_ascii_lowercase().as_str() {
-            "e" => EntityKind::Email,
-            "u" => EntityKind::Url,
-            "d" => EntityKind::Domain,
-            "p" => EntityKind::Phone,
-            _ => return Err(E::custom(format!("entity {s:?} has an unknown kind"))),
+        let letter = match k.as_bytes() {
+            &[l] => l,
+            _ => 0,
         };
-        Ok(Entity { kind, value: value.to_string(), hidden: k.chars().all(|c| c.is_ascii_uppercase()) })
+        let kind = entity_kind(letter).ok_or_else(|| E::custom(format!("entity {s:?} has an unknown kind")))?;
+        Ok(Entity { kind, value: value.to_string(), hidden: letter.is_ascii_uppercase() })
     }
 
     /// A string borrowed from the input when it has no escapes.
@@ -936,14 +924,17 @@ fn entity_kind(k: TargetKind) -> Option<EntityKind> {
 /// A target, ready to be looked for in entity lists. Accounts are matched
 /// as digit strings in the entities' text; URLs also by their host.
 struct Mention {
-    kind: TargetKind,
-    /// The value lowercased.
+    /// The entity kind it is compared with (none for accounts).
+    kind: Option<EntityKind>,
+    /// The value lowercased, and its length without trailing slashes.
     v: String,
+    trimmed: usize,
 }
 
 impl Mention {
     fn new(kind: TargetKind, value: &str) -> Mention {
-        Mention { kind, v: value.to_lowercase() }
+        let v = value.to_lowercase();
+        Mention { kind: entity_kind(kind), trimmed: v.trim_end_matches('/').len(), v }
     }
 
     /// Does this entity mention the target? Without allocation (but for
@@ -951,9 +942,9 @@ impl Mention {
     /// session has thousands.
     fn in_entity(&self, e: &EntityRef) -> bool {
         let v = &self.v;
-        match entity_kind(self.kind) {
+        match self.kind {
             Some(EntityKind::Url) => {
-                let v_trim = v.trim_end_matches('/');
+                let v_trim = &v[..self.trimmed];
                 e.kind == EntityKind::Url && {
                     let ev = e.value.trim_end_matches('/');
                     ev.eq_ignore_ascii_case(v_trim) || starts_with_ci(v, ev) || starts_with_ci(&e.value, v_trim)
@@ -1381,7 +1372,7 @@ pub fn addresses(display: &[String]) -> Vec<String> {
 mod tests {
     use super::*;
 
-    /// A session file round-trips through the compact entity strings:
+    /// A format 1 session (JSON) round-trips through the compact entity strings:
     /// kinds, hidden flags, escaped and non-ASCII values, byte for byte; an
     /// entity string without a known kind is an error, not a silent drop.
     #[test]

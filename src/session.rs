@@ -42,10 +42,13 @@ use std::path::{Path, PathBuf};
 
 use crate::detect::Verdict;
 use crate::document::{Entity, EntityKind};
-use crate::gate::{EntityRef, GateError, History, Journal, Ledger, ReadEntry, Recorder};
+use crate::gate::{EntityRef, GateError, History, Journal, LEDGER_VERSION, Ledger, ReadEntry, Recorder};
 
 /// The first line of a version 2 session file.
 pub const HEADER: &str = "inertbox-session 2\n";
+
+/// What every error about a session's content ends with.
+const RESET_HINT: &str = "move it away or run `inertbox gate --reset --session FILE`";
 
 /// A session file, locked for as long as this value lives: its text is read
 /// once at [`SessionFile::open`]; changes are appended to it in memory and
@@ -147,7 +150,7 @@ impl SessionFile {
             file.whole = true;
         } else if text.trim_start().starts_with('{') {
             let v1: Ledger = serde_json::from_str(&text).map_err(|e| format!("not a valid inertbox session ({e})"))?;
-            if v1.version != 1 {
+            if v1.version != LEDGER_VERSION {
                 return Err(format!("session format v{} is not v1 or v2", v1.version));
             }
             file.text = render(&v1);
@@ -214,7 +217,7 @@ impl SessionFile {
     /// The session as an owned [`Ledger`] (forgotten reads left out).
     pub fn ledger(&self) -> Ledger {
         let ix = &self.index;
-        let mut l = Ledger { version: 1, next_id: ix.last_id, ..Ledger::default() };
+        let mut l = Ledger { version: LEDGER_VERSION, next_id: ix.last_id, ..Ledger::default() };
         for (n, r) in ix.reads.iter().enumerate() {
             if !self.live(n as u32) {
                 continue;
@@ -435,15 +438,8 @@ fn entity(letter: u8, value: Cow<'_, str>) -> Option<EntityRef<'_>> {
 impl Recorder for SessionFile {
     fn add_read(&mut self, source: &str, verdict: Verdict, entities: Vec<Entity>, sender: Vec<String>) -> String {
         let id = format!("r{}", self.index.last_id + 1);
-        let mut line = format!("r\t{id}\t{}\t", verdict.as_str());
-        escape(source, &mut line);
-        for s in &sender {
-            line.push_str("\ts:");
-            escape(s, &mut line);
-        }
-        for e in &entities {
-            push_entity(e, &mut line);
-        }
+        let mut line = String::new();
+        push_read(&mut line, &id, verdict, source, &sender, &entities);
         self.push_line(&line);
         id
     }
@@ -502,7 +498,6 @@ impl Appender {
     /// else is an error); a last record cut off mid-line is an error.
     pub fn open(path: &Path) -> Result<Appender, GateError> {
         let err = |why: String| GateError::Ledger { path: path.display().to_string(), why };
-        let reset_hint = "move it away or run `inertbox gate --reset --session FILE`";
         let lock = lock(path)?;
         let mut f = match File::open(path) {
             Ok(f) => f,
@@ -522,14 +517,12 @@ impl Appender {
                 .map_err(|e| err(format!("cannot read: {e}")))?;
             return Ok(Appender { file: with_lock(SessionFile::from_text(text), path, lock)? });
         }
-        let last_id = last_read_id(&mut f, len).map_err(|why| err(format!("{why}; {reset_hint}")))?;
-        let mut file = SessionFile::from_text(String::new()).expect("an empty session");
+        let last_id = last_read_id(&mut f, len).map_err(|why| err(format!("{why}; {RESET_HINT}")))?;
+        let mut file = with_lock(SessionFile::from_text(String::new()), path, lock)?;
         // Only new lines are kept; all of them are appended on commit.
         file.text.clear();
         file.whole = false;
         file.index.last_id = last_id;
-        file.path = path.to_path_buf();
-        file.lock = Some(lock);
         Ok(Appender { file })
     }
 
@@ -599,10 +592,8 @@ fn lock(path: &Path) -> Result<File, GateError> {
 }
 
 fn with_lock(file: Result<SessionFile, String>, path: &Path, lock: File) -> Result<SessionFile, GateError> {
-    let mut file = file.map_err(|why| GateError::Ledger {
-        path: path.display().to_string(),
-        why: format!("{why}; move it away or run `inertbox gate --reset --session FILE`"),
-    })?;
+    let mut file = file
+        .map_err(|why| GateError::Ledger { path: path.display().to_string(), why: format!("{why}; {RESET_HINT}") })?;
     file.path = path.to_path_buf();
     file.lock = Some(lock);
     Ok(file)
@@ -612,19 +603,7 @@ fn with_lock(file: Result<SessionFile, String>, path: &Path, lock: File) -> Resu
 fn render(l: &Ledger) -> String {
     let mut out = String::from(HEADER);
     for r in &l.reads {
-        out.push_str("r\t");
-        escape(&r.id, &mut out);
-        out.push('\t');
-        out.push_str(r.verdict.as_str());
-        out.push('\t');
-        escape(&r.source, &mut out);
-        for s in &r.sender {
-            out.push_str("\ts:");
-            escape(s, &mut out);
-        }
-        for e in &r.entities {
-            push_entity(e, &mut out);
-        }
+        push_read(&mut out, &r.id, r.verdict, &r.source, &r.sender, &r.entities);
         out.push('\n');
     }
     if !l.trusted.is_empty() {
@@ -695,7 +674,8 @@ fn line_no(text: &str, at: usize) -> usize {
     text.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1
 }
 
-fn entity_kind(letter: u8) -> Option<EntityKind> {
+/// The kind a letter names, in either case (`s`, a sender, is none).
+pub(crate) fn entity_kind(letter: u8) -> Option<EntityKind> {
     match letter.to_ascii_lowercase() {
         b'e' => Some(EntityKind::Email),
         b'u' => Some(EntityKind::Url),
@@ -705,17 +685,40 @@ fn entity_kind(letter: u8) -> Option<EntityKind> {
     }
 }
 
+/// A read's record, without its line end.
+fn push_read(out: &mut String, id: &str, verdict: Verdict, source: &str, sender: &[String], entities: &[Entity]) {
+    out.push_str("r\t");
+    escape(id, out);
+    out.push('\t');
+    out.push_str(verdict.as_str());
+    out.push('\t');
+    escape(source, out);
+    for s in sender {
+        out.push_str("\ts:");
+        escape(s, out);
+    }
+    for e in entities {
+        push_entity(e, out);
+    }
+}
+
 fn push_entity(e: &Entity, out: &mut String) {
-    let l = match e.kind {
+    out.push('\t');
+    out.push(entity_letter(e.kind, e.hidden));
+    out.push(':');
+    escape(&e.value, out);
+}
+
+/// An entity's kind letter (format 1's entity strings use the same):
+/// upper case when every mention was hidden.
+pub(crate) fn entity_letter(kind: EntityKind, hidden: bool) -> char {
+    let l = match kind {
         EntityKind::Email => 'e',
         EntityKind::Url => 'u',
         EntityKind::Domain => 'd',
         EntityKind::Phone => 'p',
     };
-    out.push('\t');
-    out.push(if e.hidden { l.to_ascii_uppercase() } else { l });
-    out.push(':');
-    escape(&e.value, out);
+    if hidden { l.to_ascii_uppercase() } else { l }
 }
 
 fn escape(s: &str, out: &mut String) {
