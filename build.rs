@@ -22,12 +22,13 @@ use regex_automata::util::syntax;
 #[allow(dead_code)]
 struct Rule {
     id: &'static str,
+    keys: &'static [&'static str],
     pattern: &'static str,
 }
 
 macro_rules! rule {
     ($id:literal, $code:ident, $sev:ident, [$($k:literal),+ $(,)?], $pat:expr, $why:literal) => {
-        Rule { id: $id, pattern: $pat }
+        Rule { id: $id, keys: &[$($k),+], pattern: $pat }
     };
 }
 
@@ -44,13 +45,18 @@ mod patterns;
 #[path = "src/prebuilt/blob.rs"]
 mod blob;
 
+#[path = "src/detect/rules/keys.rs"]
+mod keys;
+
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=src/detect/rules/text.rs");
     println!("cargo:rerun-if-changed=src/detect/rules/table.rs");
     println!("cargo:rerun-if-changed=src/patterns.rs");
     println!("cargo:rerun-if-changed=src/prebuilt/blob.rs");
+    println!("cargo:rerun-if-changed=src/detect/rules/keys.rs");
     let rules = table::table();
+    key_tables(&rules);
     // An index first (each pattern's hash, and where its two NFAs start
     // and end), so a pattern is found without reading the others; the
     // layout is in src/prebuilt/blob.rs.
@@ -86,6 +92,65 @@ fn main() {
     let path = std::path::Path::new(&std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("rules.nfa");
     std::fs::File::create(&path).and_then(|mut f| f.write_all(&out)).expect("OUT_DIR is writable");
     skeletons();
+}
+
+/// The rule keys' search tables (`src/detect/rules/keys.rs` works them
+/// out): `$OUT_DIR/rule_keys.rs`, integers and one string, so the loader
+/// relocates nothing in them.
+fn key_tables(rules: &[Rule]) {
+    let rule_keys: Vec<&[&str]> = rules.iter().map(|r| r.keys).collect();
+    let (all, key_rules) = keys::keys_and_rules(&rule_keys);
+    assert!(all.len() < usize::from(u16::MAX) && rules.len() < 256, "the tables' integers are too small");
+    let woken = keys::woken(&all, &key_rules);
+    let mut out = String::new();
+    let list = |v: &mut dyn Iterator<Item = String>| v.collect::<Vec<_>>().join(", ");
+    out.push_str(&format!("/// The rule table's length.\nconst RULE_COUNT: usize = {};\n", rules.len()));
+    out.push_str(&format!(
+        "/// Every key once, in order of first appearance, end to end.\nstatic KEY_TEXT: &str = {:?};\n",
+        all.concat()
+    ));
+    // Each list's end in the text or table they are laid end to end in.
+    let ends = |lens: &mut dyn Iterator<Item = usize>| {
+        let mut end = 0;
+        list(&mut lens.map(|n| {
+            end += n;
+            end.to_string()
+        }))
+    };
+    out.push_str(&format!(
+        "/// Where each key ends in `KEY_TEXT`.\nstatic KEY_ENDS: [u32; {}] = [{}];\n",
+        all.len(),
+        ends(&mut all.iter().map(|k| k.len()))
+    ));
+    out.push_str(&format!(
+        "/// Where each key's woken rules end in `WOKEN`.\nstatic WOKEN_ENDS: [u32; {}] = [{}];\n",
+        all.len(),
+        ends(&mut woken.iter().map(Vec::len))
+    ));
+    out.push_str(&format!(
+        "/// The rules each key wakes, key after key.\nstatic WOKEN: [u8; {}] = [{}];\n",
+        woken.iter().map(Vec::len).sum::<usize>(),
+        list(&mut woken.iter().flatten().map(|r| r.to_string()))
+    ));
+    for (name, t) in [("ASCII", keys::tables(&all, |k| k.is_ascii())), ("OTHER", keys::tables(&all, |k| !k.is_ascii()))]
+    {
+        let words = |bits: &[u64]| list(&mut bits.iter().map(|b| format!("{b:#x}")));
+        out.push_str(&format!(
+            "static {name}_INDEX: [u16; {}] = [{}];\nstatic {name}_TRIPLES: [u64; {}] = [{}];\nstatic {name}_TWO: [u64; {}] = [{}];\nstatic {name}_RUNS: [(u16, u16, u16); {}] = [{}];\nstatic {name}_ORDER: [u16; {}] = [{}];\n",
+            t.index.len(),
+            list(&mut t.index.iter().map(|i| i.to_string())),
+            t.triples.len(),
+            words(&t.triples),
+            t.two.len(),
+            words(&t.two),
+            t.runs.len(),
+            list(&mut t.runs.iter().map(|r| format!("({}, {}, {})", r.0, r.1, r.2))),
+            t.order.len(),
+            list(&mut t.order.iter().map(|i| i.to_string())),
+        ));
+    }
+    let path = std::path::Path::new(&std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("rule_keys.rs");
+    std::fs::write(path, out).expect("OUT_DIR is writable");
 }
 
 /// The characters whose UTS #39 skeleton (unicode-security's) is one ASCII

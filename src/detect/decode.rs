@@ -397,7 +397,8 @@ pub fn layer(text: &str) -> Vec<Decoded> {
         let core = t.trim_matches(|c: char| {
             matches!(c, '"' | '\'' | '(' | ')' | ',' | '.' | ':' | ';' | '<' | '>' | '[' | ']' | '`')
         });
-        let off = start + t.find(core).unwrap_or(0);
+        // `core` lies inside `t`: its offset is where its bytes begin.
+        let off = start + (core.as_ptr() as usize - t.as_ptr() as usize);
         let core_range = off..off + core.len();
         if core.len() >= MIN_RUN && core.bytes().all(|c| c.is_ascii_hexdigit()) {
             push(Encoding::Hex, core_range.clone(), hex_run(core), &mut out);
@@ -413,7 +414,7 @@ pub fn layer(text: &str) -> Vec<Decoded> {
                 push(Encoding::Base32, core_range.clone(), b32(core), &mut out);
             }
         }
-        if t.contains("\\x") {
+        if b.windows(2).any(|w| w == b"\\x") {
             push(Encoding::Hex, start..end, hex_run(t), &mut out);
         }
         // ascii85 uses punctuation base64 never does.

@@ -366,49 +366,70 @@ pub fn folded_if_it_folds(s: &str, p: &Normalized) -> Option<Normalized> {
 
 /// `folded` for any text, all four steps.
 fn folded_any(s: &str) -> Normalized {
-    // 1. Put RLO-reversed runs back in reading order, dropping the controls.
-    let mut chars: Vec<(usize, char)> = Vec::with_capacity(s.len());
-    let mut iter = s.char_indices().peekable();
-    while let Some((i, c)) = iter.next() {
-        if c == RLO {
-            let mut run = Vec::new();
-            while let Some(&(j, d)) = iter.peek() {
-                if d == PDF || d == '\n' {
-                    break;
+    // 1. Put RLO-reversed runs back in reading order, dropping the controls
+    //    (most texts have none: then the characters are the source's).
+    let reordered: Option<Vec<(usize, char)>> = s.contains(RLO).then(|| {
+        let mut chars = Vec::with_capacity(s.len());
+        let mut iter = s.char_indices().peekable();
+        while let Some((i, c)) = iter.next() {
+            if c == RLO {
+                let mut run = Vec::new();
+                while let Some(&(j, d)) = iter.peek() {
+                    if d == PDF || d == '\n' {
+                        break;
+                    }
+                    run.push((j, d));
+                    iter.next();
                 }
-                run.push((j, d));
-                iter.next();
+                run.reverse();
+                chars.extend(run);
+                continue;
             }
-            run.reverse();
-            chars.extend(run);
-            continue;
+            chars.push((i, c));
         }
-        chars.push((i, c));
+        chars
+    });
+    // 2. Per character: drop invisibles and marks, map look-alikes; each
+    //    byte of the cleaned text keeps the source offset of its character.
+    let mut cleaned = String::with_capacity(s.len());
+    let mut src_of_cleaned: Vec<u32> = Vec::with_capacity(s.len() + 1);
+    let clean = |cleaned: &mut String, src_of_cleaned: &mut Vec<u32>, i: usize, c: char| {
+        if !c.is_ascii() {
+            if is_invisible(c) || is_combining(c) {
+                return;
+            }
+            let c = latin_lookalike(c).unwrap_or(c);
+            cleaned.push(c);
+            src_of_cleaned.extend(std::iter::repeat_n(i as u32, c.len_utf8()));
+        } else {
+            cleaned.push(c);
+            src_of_cleaned.push(i as u32);
+        }
+    };
+    match &reordered {
+        Some(chars) => chars.iter().for_each(|&(i, c)| clean(&mut cleaned, &mut src_of_cleaned, i, c)),
+        None => {
+            // ASCII runs are copied whole.
+            let b = s.as_bytes();
+            let mut i = 0;
+            while i < b.len() {
+                if b[i].is_ascii() {
+                    let end = b[i..].iter().position(|x| !x.is_ascii()).map_or(b.len(), |p| i + p);
+                    cleaned.push_str(&s[i..end]);
+                    src_of_cleaned.extend(i as u32..end as u32);
+                    i = end;
+                } else {
+                    let c = s[i..].chars().next().expect("a character starts here");
+                    clean(&mut cleaned, &mut src_of_cleaned, i, c);
+                    i += c.len_utf8();
+                }
+            }
+        }
     }
-    // 2. Per character: drop invisibles and marks, map look-alikes.
-    let mut mapped: Vec<(usize, char)> = Vec::with_capacity(chars.len());
-    for (i, c) in chars {
-        if c.is_ascii() {
-            mapped.push((i, c));
-            continue;
-        }
-        if is_invisible(c) || is_combining(c) {
-            continue;
-        }
-        let c = latin_lookalike(c).unwrap_or(c);
-        mapped.push((i, c));
-    }
+    src_of_cleaned.push(s.len() as u32);
     // 3. Re-run the plain form over the cleaned text; map its byte offsets
     //    back to the source through each cleaned character's origin.
-    let cleaned: String = mapped.iter().map(|&(_, c)| c).collect();
-    let mut src_of_cleaned: Vec<usize> = Vec::with_capacity(cleaned.len() + 1);
-    for &(i, c) in &mapped {
-        for _ in 0..c.len_utf8() {
-            src_of_cleaned.push(i);
-        }
-    }
-    src_of_cleaned.push(s.len());
-    let src_of = |b: usize| -> usize { src_of_cleaned[b.min(cleaned.len())] };
+    let src_of = |b: usize| -> usize { src_of_cleaned[b.min(cleaned.len())] as usize };
     let p = plain(&cleaned);
     leet_and_spacing(s, &p, src_of)
 }
@@ -416,17 +437,23 @@ fn folded_any(s: &str) -> Normalized {
 /// Step 4 of the folded form over plain form `p`, whose offsets `src_of`
 /// maps to the source `s`.
 fn leet_and_spacing(s: &str, p: &Normalized, src_of: impl Fn(usize) -> usize) -> Normalized {
+    let mut out = Normalized { text: String::with_capacity(p.text.len()), map: Vec::with_capacity(p.text.len() + 1) };
+    if p.text.is_ascii() {
+        // One byte a character: no character table needed.
+        let b = p.text.as_bytes();
+        join_spaced_and_leet::<false>(b.len(), |k| b[k] as char, |c, k| out.push(c, src_of(p.map[k] as usize)));
+        return out.finish(s.len());
+    }
     let pt: Vec<char> = p.text.chars().collect();
-    let mut pt_src: Vec<usize> = Vec::with_capacity(pt.len());
+    let mut pt_src: Vec<u32> = Vec::with_capacity(pt.len());
     {
         let mut b = 0;
         for c in &pt {
-            pt_src.push(src_of(p.map[b] as usize));
+            pt_src.push(src_of(p.map[b] as usize) as u32);
             b += c.len_utf8();
         }
     }
-    let mut out = Normalized { text: String::with_capacity(p.text.len()), map: Vec::with_capacity(p.text.len() + 1) };
-    join_spaced_and_leet::<false>(pt.len(), |k| pt[k], |c, k| out.push(c, pt_src[k]));
+    join_spaced_and_leet::<false>(pt.len(), |k| pt[k], |c, k| out.push(c, pt_src[k] as usize));
     out.finish(s.len())
 }
 

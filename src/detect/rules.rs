@@ -50,67 +50,56 @@ mod text;
 
 use text::final_pattern;
 
-struct Compiled {
-    /// The keys written in ASCII, and the others (an ASCII text can hold
-    /// none of those, and a smaller automaton is a faster one).
-    ascii_keys: Keys,
-    other_keys: Keys,
-    keys: Vec<&'static str>,
-    /// For each key pattern, the rules that listed it.
-    key_rules: Vec<Vec<usize>>,
-    /// For each key pattern, the rules of every key inside it (itself
-    /// included), worked out the first time the key is found: most texts
-    /// hold few keys, and doing it for all keys at start-up costs more than
-    /// a short scan.
-    woken: Vec<OnceLock<Box<[usize]>>>,
-    regexes: Vec<OnceLock<Matcher>>,
+mod keys;
+
+// The key tables build.rs works out from the rule table (with `keys.rs`):
+// RULE_COUNT, KEY_TEXT, KEY_ENDS, WOKEN_ENDS, WOKEN, and for the ASCII
+// keys and the others their INDEX, TRIPLES, TWO, RUNS and ORDER.
+include!(concat!(env!("OUT_DIR"), "/rule_keys.rs"));
+
+/// Key number `i` (of all the rules' keys, each once).
+fn key(i: usize) -> &'static str {
+    let start = if i == 0 { 0 } else { KEY_ENDS[i - 1] as usize };
+    &KEY_TEXT[start..KEY_ENDS[i] as usize]
 }
 
-static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
-    let mut keys: Vec<&'static str> = Vec::new();
-    let mut key_rules: Vec<Vec<usize>> = Vec::new();
-    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    for (i, r) in RULES.iter().enumerate() {
-        for &k in r.keys {
-            match seen.get(k) {
-                Some(&p) => key_rules[p].push(i),
-                None => {
-                    seen.insert(k, keys.len());
-                    keys.push(k);
-                    key_rules.push(vec![i]);
-                }
-            }
-        }
-    }
-    let ascii_keys = Keys::new(&keys, |k| k.is_ascii());
-    let other_keys = Keys::new(&keys, |k| !k.is_ascii());
-    let woken = keys.iter().map(|_| OnceLock::new()).collect();
-    let regexes = RULES.iter().map(|_| OnceLock::new()).collect();
-    Compiled { ascii_keys, other_keys, keys, key_rules, woken, regexes }
-});
-
-impl Compiled {
-    /// The rules a found key wakes. The search is non-overlapping and
-    /// leftmost-longest (several times faster than an overlapping one), so a
-    /// key found stands for every key inside it as well.
-    fn rules_woken_by(&self, key: usize) -> &[usize] {
-        self.woken[key].get_or_init(|| {
-            let outer = self.keys[key];
-            let mut rules: Vec<usize> = Vec::new();
-            for (j, inner) in self.keys.iter().enumerate() {
-                if j == key || outer.contains(inner) {
-                    rules.extend(&self.key_rules[j]);
-                }
-            }
-            rules.sort_unstable();
-            rules.dedup();
-            rules.into()
-        })
-    }
+/// The rules a found key wakes: its own, and those of every key inside it
+/// (the search is non-overlapping and leftmost-longest, several times
+/// faster than an overlapping one, so a key found stands for every key
+/// inside it as well).
+fn rules_woken_by(key: usize) -> &'static [u8] {
+    let start = if key == 0 { 0 } else { WOKEN_ENDS[key - 1] as usize };
+    &WOKEN[start..WOKEN_ENDS[key] as usize]
 }
 
-/// The keys are searched by their first two bytes (`Pairs`) until the
-/// process has searched this much text (one text or several); then with an
+/// Each rule's regex, made the first time a key of the rule is seen.
+static REGEXES: [OnceLock<Matcher>; RULE_COUNT] = [const { OnceLock::new() }; RULE_COUNT];
+
+/// The keys written in ASCII, and the others (an ASCII text can hold none
+/// of those, and a smaller automaton is a faster one).
+static ASCII_KEYS: Keys = Keys {
+    pairs: Pairs {
+        index: &ASCII_INDEX,
+        triples: &ASCII_TRIPLES,
+        two: &ASCII_TWO,
+        runs: &ASCII_RUNS,
+        order: &ASCII_ORDER,
+    },
+    dfa: OnceLock::new(),
+};
+static OTHER_KEYS: Keys = Keys {
+    pairs: Pairs {
+        index: &OTHER_INDEX,
+        triples: &OTHER_TRIPLES,
+        two: &OTHER_TWO,
+        runs: &OTHER_RUNS,
+        order: &OTHER_ORDER,
+    },
+    dfa: OnceLock::new(),
+};
+
+/// The keys are searched by their first bytes (`Pairs`) until the process
+/// has searched this much text (one text or several); then with an
 /// Aho-Corasick DFA, built once. The pair search costs nothing to set up
 /// (an Aho-Corasick NFA of the 509 keys took 0.6 ms to build, a third of a
 /// small hook's time) and runs at a few ns a byte; the DFA searches faster
@@ -121,85 +110,64 @@ const DFA_FROM: usize = 256 << 10;
 
 /// Some of the keys, and how to find them.
 struct Keys {
-    patterns: Vec<&'static str>,
     pairs: Pairs,
     dfa: OnceLock<AhoCorasick>,
-    /// Each pattern's index in the whole key list.
-    index: Vec<usize>,
 }
 
 impl Keys {
-    fn new(keys: &[&'static str], pick: impl Fn(&str) -> bool) -> Keys {
-        let index: Vec<usize> = (0..keys.len()).filter(|&i| pick(keys[i])).collect();
-        let patterns: Vec<&'static str> = index.iter().map(|&i| keys[i]).collect();
-        let pairs = Pairs::new(&patterns);
-        Keys { patterns, pairs, dfa: OnceLock::new(), index }
-    }
-
     /// The leftmost-longest key at or after `at`, as (key index, range).
     fn find(&self, text: &str, at: usize) -> Option<(usize, Range<usize>)> {
+        let index = self.pairs.index;
         let dfa = self.dfa.get().is_some() || text.len() >= DFA_FROM || prebuilt::searched_so_far() >= DFA_FROM;
         if !dfa {
-            return self.pairs.find(&self.patterns, text.as_bytes(), at).map(|(k, r)| (self.index[k], r));
+            return self.pairs.find(text.as_bytes(), at).map(|(k, r)| (usize::from(index[k]), r));
         }
         let ac = self.dfa.get_or_init(|| {
             AhoCorasick::builder()
                 .kind(Some(aho_corasick::AhoCorasickKind::DFA))
                 .match_kind(aho_corasick::MatchKind::LeftmostLongest)
-                .build(&self.patterns)
+                .build(index.iter().map(|&i| key(usize::from(i))))
                 .expect("rule keys compile")
         });
         let m = ac.find(aho_corasick::Input::new(text).span(at..text.len()))?;
-        Some((self.index[m.pattern().as_usize()], m.range()))
+        Some((usize::from(index[m.pattern().as_usize()]), m.range()))
     }
 }
 
-/// Keys by their first two bytes: a bit per byte pair that starts a key,
-/// and for each such pair its keys, longest first. At each position whose
-/// pair is marked, the first key that matches there is the longest, so the
-/// first position with a match gives the leftmost-longest key, as the
-/// Aho-Corasick automata do (a test checks they agree). Every key has at
-/// least two bytes.
+/// Keys by their first bytes: a bit per (hashed) three bytes that start a
+/// key and per two bytes that are a key, and for each byte pair its keys,
+/// longest first (see `keys.rs`). A position is looked at only when its
+/// bytes are marked (in prose, one in a hundred or so); there the first key
+/// that matches is the longest, so the first position with a match gives
+/// the leftmost-longest key, as the Aho-Corasick automata do (a test checks
+/// they agree). Every key has at least two bytes.
 struct Pairs {
-    /// Bit `pair` set when some key starts with the byte pair.
-    marked: Vec<u64>,
+    /// Each key's index in the whole key list.
+    index: &'static [u16],
+    triples: &'static [u64],
+    two: &'static [u64],
     /// (pair, start, end) of each pair's run in `order`, by pair.
-    runs: Vec<(u16, u32, u32)>,
-    /// Pattern indices by pair, longest first within a pair.
-    order: Vec<u32>,
+    runs: &'static [(u16, u16, u16)],
+    /// Keys (by position in `index`) by pair, longest first within a pair.
+    order: &'static [u16],
 }
 
 impl Pairs {
-    fn new(patterns: &[&str]) -> Pairs {
-        let pair = |k: &str| u16::from_be_bytes([k.as_bytes()[0], k.as_bytes()[1]]);
-        let mut order: Vec<u32> = (0..patterns.len() as u32).collect();
-        order.sort_by_key(|&i| (pair(patterns[i as usize]), std::cmp::Reverse(patterns[i as usize].len())));
-        let mut marked = vec![0u64; 1 << 10];
-        let mut runs: Vec<(u16, u32, u32)> = Vec::new();
-        for (at, &i) in order.iter().enumerate() {
-            let p = pair(patterns[i as usize]);
-            marked[usize::from(p) >> 6] |= 1 << (p & 63);
-            match runs.last_mut() {
-                Some(run) if run.0 == p => run.2 = at as u32 + 1,
-                _ => runs.push((p, at as u32, at as u32 + 1)),
-            }
-        }
-        Pairs { marked, runs, order }
-    }
-
-    /// The leftmost-longest key at or after `at`: (pattern index, range).
-    fn find(&self, patterns: &[&str], text: &[u8], at: usize) -> Option<(usize, Range<usize>)> {
+    /// The leftmost-longest key at or after `at`: (position in `index`, range).
+    fn find(&self, text: &[u8], at: usize) -> Option<(usize, Range<usize>)> {
         for i in at..text.len().saturating_sub(1) {
             let p = u16::from_be_bytes([text[i], text[i + 1]]);
-            if self.marked[usize::from(p) >> 6] & (1 << (p & 63)) == 0 {
+            let starts_three =
+                text.get(i + 2).is_some_and(|&c| keys::bit(self.triples, keys::triple(text[i], text[i + 1], c)));
+            if !starts_three && !keys::bit(self.two, p) {
                 continue;
             }
             let Ok(r) = self.runs.binary_search_by_key(&p, |run| run.0) else { continue };
             let (_, from, to) = self.runs[r];
-            for &k in &self.order[from as usize..to as usize] {
-                let key = patterns[k as usize].as_bytes();
+            for &k in &self.order[usize::from(from)..usize::from(to)] {
+                let key = key(usize::from(self.index[usize::from(k)])).as_bytes();
                 if text[i..].starts_with(key) {
-                    return Some((k as usize, i..i + key.len()));
+                    return Some((usize::from(k), i..i + key.len()));
                 }
             }
         }
@@ -212,7 +180,6 @@ impl Pairs {
 /// keys, the one that starts first (the longer on a tie) is taken, and
 /// the search goes on after it.
 fn find_keys(text: &str) -> impl Iterator<Item = (usize, Range<usize>)> + '_ {
-    let c = &*COMPILED;
     let ascii = text.is_ascii();
     prebuilt::searched(text.len());
     let mut at = 0;
@@ -229,9 +196,9 @@ fn find_keys(text: &str) -> impl Iterator<Item = (usize, Range<usize>)> + '_ {
                 *slot = Some(keys.find(text, at));
             }
         };
-        refresh(&mut next_ascii, &c.ascii_keys);
+        refresh(&mut next_ascii, &ASCII_KEYS);
         if !ascii {
-            refresh(&mut next_other, &c.other_keys);
+            refresh(&mut next_other, &OTHER_KEYS);
         }
         let a = next_ascii.clone().flatten();
         let o = next_other.clone().flatten();
@@ -256,7 +223,7 @@ fn find_keys(text: &str) -> impl Iterator<Item = (usize, Range<usize>)> + '_ {
 /// texts wake few rules, so start-up stays short for hooks and the gate),
 /// from the NFAs build.rs compiled.
 fn regex_for(rule: usize) -> &'static Matcher {
-    COMPILED.regexes[rule].get_or_init(|| Matcher::new(&final_pattern(RULES[rule].pattern)))
+    REGEXES[rule].get_or_init(|| Matcher::new(&final_pattern(RULES[rule].pattern)))
 }
 
 /// Keys this short match inside ordinary words ("ai" in "said"); a hit
@@ -280,7 +247,6 @@ pub struct Match {
 /// Every rule match in already-normalised text, each rule's matches in
 /// order and not overlapping.
 pub fn matches(text: &str) -> Vec<Match> {
-    let c = &*COMPILED;
     // Windows per rule, merged as they are added (hits come in order).
     let mut windows: Vec<Vec<Range<usize>>> = vec![Vec::new(); RULES.len()];
     let bytes = text.as_bytes();
@@ -298,8 +264,8 @@ pub fn matches(text: &str) -> Vec<Match> {
         }
         let lo = floor_char(text, m.start.saturating_sub(WINDOW));
         let hi = ceil_char(text, (m.end + WINDOW).min(text.len()));
-        for &r in c.rules_woken_by(key) {
-            let w = &mut windows[r];
+        for &r in rules_woken_by(key) {
+            let w = &mut windows[usize::from(r)];
             match w.last_mut() {
                 Some(last) if lo <= last.end => last.end = last.end.max(hi),
                 _ => w.push(lo..hi),
@@ -600,6 +566,40 @@ mod tests {
     }
 
     #[test]
+    fn build_time_key_tables_are_the_rule_tables() {
+        // What build.rs wrote is what `keys.rs` works out from the table
+        // the library runs (a stale or mis-written table fails here).
+        assert_eq!(RULE_COUNT, RULES.len());
+        let rule_keys: Vec<&[&str]> = RULES.iter().map(|r| r.keys).collect();
+        let (all, key_rules) = keys::keys_and_rules(&rule_keys);
+        assert_eq!((0..KEY_ENDS.len()).map(key).collect::<Vec<_>>(), all);
+        let woken: Vec<Vec<usize>> =
+            (0..all.len()).map(|k| rules_woken_by(k).iter().map(|&r| usize::from(r)).collect()).collect();
+        assert_eq!(woken, keys::woken(&all, &key_rules));
+        for (keys, pick) in [(&ASCII_KEYS, str::is_ascii as fn(&str) -> bool), (&OTHER_KEYS, |k: &str| !k.is_ascii())] {
+            let p = &keys.pairs;
+            let ours = keys::Tables {
+                index: p.index.to_vec(),
+                triples: p.triples.to_vec(),
+                two: p.two.to_vec(),
+                runs: p.runs.to_vec(),
+                order: p.order.to_vec(),
+            };
+            assert_eq!(ours, keys::tables(&all, pick));
+        }
+        // Every key is found where it starts, by its marks.
+        for k in &all {
+            let b = k.as_bytes();
+            let p = if k.is_ascii() { &ASCII_KEYS.pairs } else { &OTHER_KEYS.pairs };
+            let marked = match b.get(2) {
+                Some(&c) => keys::bit(p.triples, keys::triple(b[0], b[1], c)),
+                None => keys::bit(p.two, u16::from_be_bytes([b[0], b[1]])),
+            };
+            assert!(marked, "{k:?} is not marked");
+        }
+    }
+
+    #[test]
     fn every_rule_compiles() {
         warm();
         assert!(RULES.len() > 30);
@@ -886,7 +886,7 @@ mod prebuilt_tests {
             .filter_map(|v| v.get("text").and_then(|t| t.as_str()).map(|t| normalize::plain(t).text))
             .collect();
         let mut rng = crate::testing::Lcg::new(17);
-        let keys = &COMPILED.keys;
+        let keys: Vec<&str> = (0..KEY_ENDS.len()).map(key).collect();
         // Glue with characters of every UTF-8 length: build.rs writes a
         // rule's `.` as byte classes, which must still take whole characters.
         let glue = [

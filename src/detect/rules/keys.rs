@@ -1,0 +1,104 @@
+//! The rule keys' search tables, worked out from the rule table: by
+//! build.rs, which writes them into the binary (working them out took
+//! about 0.2 ms of every process that scans), and by the tests, which check
+//! what build.rs wrote. Standard library only (build.rs includes it).
+
+#![allow(dead_code)]
+
+/// Every key once, in order of first appearance, and for each the rules
+/// (by index) that list it.
+pub(crate) fn keys_and_rules<'a>(rule_keys: &[&[&'a str]]) -> (Vec<&'a str>, Vec<Vec<usize>>) {
+    let mut keys: Vec<&str> = Vec::new();
+    let mut key_rules: Vec<Vec<usize>> = Vec::new();
+    for (i, ks) in rule_keys.iter().enumerate() {
+        for &k in ks.iter() {
+            match keys.iter().position(|&x| x == k) {
+                Some(p) => key_rules[p].push(i),
+                None => {
+                    keys.push(k);
+                    key_rules.push(vec![i]);
+                }
+            }
+        }
+    }
+    (keys, key_rules)
+}
+
+/// For each key, the rules a hit of it wakes: its own and those of every
+/// key inside it (the search is leftmost-longest and not overlapping, so a
+/// key found stands for the keys inside it as well), sorted.
+pub(crate) fn woken(keys: &[&str], key_rules: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    keys.iter()
+        .enumerate()
+        .map(|(key, outer)| {
+            let mut rules: Vec<usize> = Vec::new();
+            for (j, inner) in keys.iter().enumerate() {
+                if j == key || outer.contains(inner) {
+                    rules.extend(&key_rules[j]);
+                }
+            }
+            rules.sort_unstable();
+            rules.dedup();
+            rules
+        })
+        .collect()
+}
+
+/// Bits in each of `Tables::triples` and `Tables::two`.
+pub(crate) const BITS: usize = 1 << 16;
+
+/// One group of keys (the ASCII ones, or the others) and how to find them:
+/// see `Pairs` in rules.rs.
+#[derive(Debug, PartialEq)]
+pub(crate) struct Tables {
+    /// Each key's index in the whole key list.
+    pub(crate) index: Vec<u16>,
+    /// Bit `triple(a, b, c)` set when some key starts with the three bytes.
+    pub(crate) triples: Vec<u64>,
+    /// Bit `pair` set when some key is the two bytes.
+    pub(crate) two: Vec<u64>,
+    /// (pair, start, end) of each byte pair's run in `order`, by pair.
+    pub(crate) runs: Vec<(u16, u16, u16)>,
+    /// Keys (by position in `index`) by first byte pair, longest first
+    /// within a pair.
+    pub(crate) order: Vec<u16>,
+}
+
+/// The tables for the keys `pick` chooses. Every key has at least two bytes.
+pub(crate) fn tables(keys: &[&str], pick: impl Fn(&str) -> bool) -> Tables {
+    let index: Vec<u16> = (0..keys.len()).filter(|&i| pick(keys[i])).map(|i| i as u16).collect();
+    let key = |k: u16| keys[index[k as usize] as usize].as_bytes();
+    let pair = |k: &[u8]| u16::from_be_bytes([k[0], k[1]]);
+    let mut order: Vec<u16> = (0..index.len() as u16).collect();
+    order.sort_by_key(|&i| (pair(key(i)), std::cmp::Reverse(key(i).len())));
+    let mut triples = vec![0u64; BITS / 64];
+    let mut two = vec![0u64; BITS / 64];
+    let mut runs: Vec<(u16, u16, u16)> = Vec::new();
+    for (at, &i) in order.iter().enumerate() {
+        let k = key(i);
+        let p = pair(k);
+        match k.get(2) {
+            Some(&c) => set_bit(&mut triples, triple(k[0], k[1], c)),
+            None => set_bit(&mut two, p),
+        }
+        match runs.last_mut() {
+            Some(run) if run.0 == p => run.2 = at as u16 + 1,
+            _ => runs.push((p, at as u16, at as u16 + 1)),
+        }
+    }
+    Tables { index, triples, two, runs, order }
+}
+
+/// The bit of three bytes in `Tables::triples` (a multiplicative hash to
+/// 16 bits; a collision only costs a look).
+pub(crate) fn triple(a: u8, b: u8, c: u8) -> u16 {
+    (u32::from_le_bytes([a, b, c, 0]).wrapping_mul(0x9e37_79b1) >> 16) as u16
+}
+
+fn set_bit(bits: &mut [u64], i: u16) {
+    bits[usize::from(i) >> 6] |= 1 << (i & 63);
+}
+
+pub(crate) fn bit(bits: &[u64], i: u16) -> bool {
+    bits[usize::from(i) >> 6] & (1 << (i & 63)) != 0
+}
