@@ -23,6 +23,8 @@ const BARE_TLDS: &[&str] = &[
 static EMAIL: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::ENTITIES_EMAIL));
 static URL: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::ENTITIES_URL));
 static DOMAIN: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::ENTITIES_DOMAIN));
+/// What every `URL` match holds: a scheme's `://`, or `www.` in any case.
+pub(crate) const URL_NEEDLES: [&str; 9] = ["://", "www.", "wwW.", "wWw.", "wWW.", "Www.", "WwW.", "WWw.", "WWW."];
 static PHONE: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::ENTITIES_PHONE));
 
 /// A running collection: each entity once, hidden only if every mention is.
@@ -52,24 +54,22 @@ impl Collector {
 
     fn scan(&mut self, text: &str, hidden: bool) {
         let mut taken: Vec<std::ops::Range<usize>> = Vec::new();
-        let has = |needle: &str| memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some();
-        let urls = if has("://") || has("www.") { URL.find_iter(text).collect() } else { Vec::new() };
-        for m in urls {
-            self.url(m.as_str(), hidden);
-            taken.push(m.range());
+        // A link holds `://` or `www.` (in any case), an address an `@`, and
+        // neither a line break: only the lines with one are searched.
+        for r in URL.matches_in_lines(text, &URL_NEEDLES) {
+            self.url(&text[r.clone()], hidden);
+            taken.push(r);
         }
-        let emails =
-            if memchr::memchr(b'@', text.as_bytes()).is_some() { EMAIL.find_iter(text).collect() } else { Vec::new() };
-        for m in emails {
-            if taken.iter().any(|r| r.contains(&m.start())) {
+        for r in EMAIL.matches_in_lines(text, &["@"]) {
+            if taken.iter().any(|t| t.contains(&r.start)) {
                 continue;
             }
-            let v = m.as_str().to_lowercase();
+            let v = text[r.clone()].to_lowercase();
             if let Some((_, domain)) = v.rsplit_once('@') {
                 self.add(EntityKind::Domain, domain.to_string(), hidden);
             }
             self.add(EntityKind::Email, v, hidden);
-            taken.push(m.range());
+            taken.push(r);
         }
         taken.sort_by_key(|r| r.start);
         let inside = |taken: &[std::ops::Range<usize>], r: std::ops::Range<usize>| {

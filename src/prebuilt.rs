@@ -138,6 +138,47 @@ impl Matcher {
         self.find_iter_on(text, long_running(), each)
     }
 
+    /// The matches of a pattern that never matches a line break, whose
+    /// every match holds one of `needles`, and whose look-around sees a line
+    /// break as it sees the edge of a text (`(?-u:\b)`): searched only in
+    /// the lines that hold a needle, they are the matches a search of the
+    /// whole text finds (none can cross a line).
+    pub(crate) fn matches_in_lines(&self, text: &str, needles: &[&str]) -> Vec<Range<usize>> {
+        let b = text.as_bytes();
+        let finders: Vec<memchr::memmem::Finder> = needles.iter().map(memchr::memmem::Finder::new).collect();
+        // Each needle's next place (None once it has no more), looked for
+        // again only when the search has passed it: one pass per needle.
+        let mut next: Vec<Option<usize>> = finders.iter().map(|f| f.find(b)).collect();
+        let mut out = Vec::new();
+        // The stretch of lines with a needle not searched yet.
+        let mut lines: Option<Range<usize>> = None;
+        let mut from = 0;
+        while from < b.len() {
+            for (n, f) in next.iter_mut().zip(&finders) {
+                if n.is_some_and(|p| p < from) {
+                    *n = f.find(&b[from..]).map(|p| from + p);
+                }
+            }
+            let Some(at) = next.iter().flatten().copied().min() else { break };
+            let start = b[from..at].iter().rposition(|&c| c == b'\n').map_or(from, |i| from + i + 1);
+            let end = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |i| at + i);
+            // Lines next to each other are searched as one stretch.
+            match &mut lines {
+                Some(l) if start == l.end + 1 => l.end = end,
+                _ => {
+                    if let Some(l) = lines.replace(start..end) {
+                        self.for_each_match(&text[l.clone()], |r| out.push(l.start + r.start..l.start + r.end));
+                    }
+                }
+            }
+            from = end;
+        }
+        if let Some(l) = lines {
+            self.for_each_match(&text[l.clone()], |r| out.push(l.start + r.start..l.start + r.end));
+        }
+        out
+    }
+
     /// The matches, as `regex::Regex::find_iter` gives them.
     pub(crate) fn find_iter<'t>(&self, text: &'t str) -> std::vec::IntoIter<Found<'t>> {
         let mut out = Vec::new();
@@ -600,6 +641,51 @@ mod tests {
             }
         }
         assert!(found > 5000, "too few matches to compare: {found}");
+    }
+
+    #[test]
+    fn line_searches_find_what_a_whole_text_search_finds() {
+        // The patterns searched line by line (only the lines with a needle)
+        // find what a search of the whole text finds; a mutation that
+        // starts the search at the needle instead of the line fails this.
+        use crate::patterns::*;
+        let cases: [(&str, &[&str]); 4] = [
+            (DECODE_PERCENT_RUN, &["%"]),
+            (DECODE_ESCAPE_RUN, &["\\u", "\\x"]),
+            (ENTITIES_URL, &crate::entities::URL_NEEDLES),
+            (ENTITIES_EMAIL, &["@"]),
+        ];
+        let mut texts = texts();
+        let mut rng = crate::testing::Lcg::new(41);
+        let bits = [
+            "%41",
+            "%41%42%43",
+            "\\u0041",
+            "\\x4",
+            "WwW.",
+            "www.a.b",
+            "ftp://",
+            "x@y.test",
+            "a",
+            "é",
+            " ",
+            "\n",
+            "\r\n",
+            ".",
+            "-",
+        ];
+        texts.extend((0..20_000).map(|_| rng.join(&bits, 24)));
+        for (p, needles) in cases {
+            let m = Matcher::by_pattern(p);
+            let mut found = 0;
+            for t in &texts {
+                let mut whole = Vec::new();
+                m.for_each_match(t, |r| whole.push(r));
+                assert_eq!(m.matches_in_lines(t, needles), whole, "{p} on {t:?}");
+                found += whole.len();
+            }
+            assert!(found > 1_000, "too few matches of {p} to compare: {found}");
+        }
     }
 
     #[test]

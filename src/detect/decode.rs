@@ -461,16 +461,13 @@ pub fn layer(text: &str) -> Vec<Decoded> {
             push(Encoding::Ascii85, m.range(), a85(m.as_str()), &mut out);
         }
     }
-    if memchr::memchr(b'%', text.as_bytes()).is_some() {
-        for m in PERCENT_RUN.find_iter(text).take(MAX_CANDIDATES) {
-            push(Encoding::Percent, m.range(), percent(m.as_str()), &mut out);
-        }
+    // A percent run holds a `%`, an escape run a `\u` or `\x`, and neither
+    // holds a line break: only the lines with one are searched.
+    for r in PERCENT_RUN.matches_in_lines(text, &["%"]).into_iter().take(MAX_CANDIDATES) {
+        push(Encoding::Percent, r.clone(), percent(&text[r]), &mut out);
     }
-    // Every run holds a `\u` or `\x` escape.
-    if text.contains("\\u") || text.contains("\\x") {
-        for m in ESCAPE_RUN.find_iter(text).take(MAX_CANDIDATES) {
-            push(Encoding::Escapes, m.range(), escapes(m.as_str()), &mut out);
-        }
+    for r in ESCAPE_RUN.matches_in_lines(text, &["\\u", "\\x"]).into_iter().take(MAX_CANDIDATES) {
+        push(Encoding::Escapes, r.clone(), escapes(&text[r]), &mut out);
     }
     if text.contains("&#") {
         for m in ENTITY_RUN.find_iter(text).take(MAX_CANDIDATES) {

@@ -208,9 +208,29 @@ fn plain_with(s: &str, ascii: bool) -> Normalized {
         }
         return out.finish(s.len());
     }
-    for (i, c) in s.char_indices() {
-        if c.is_ascii() {
-            let b = c as u8;
+    let bytes = s.as_bytes();
+    let mut next = 0;
+    while next < bytes.len() {
+        let i = next;
+        if bytes[i].is_ascii() {
+            // A run of ordinary ASCII bytes is copied whole, as on the fast
+            // path; it stops before a non-ASCII character and before a space
+            // that one follows (that space goes through `space` below).
+            let mut end = ascii_run_end(bytes, i);
+            if let Some(p) = bytes[i..end].iter().position(|x| !x.is_ascii()) {
+                end = i + p;
+                if end > i && bytes[end - 1] == b' ' {
+                    end -= 1;
+                }
+            }
+            if end > i {
+                out.push_ascii_run(&s[i..end], i);
+                last_space = false;
+                next = end;
+                continue;
+            }
+            next = i + 1;
+            let b = bytes[i];
             match b {
                 b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c' => out.space(b == b'\n', i, &mut last_space),
                 b'*' | b'_' | b'~' if is_emphasis(s.as_bytes(), i) => {}
@@ -225,6 +245,8 @@ fn plain_with(s: &str, ascii: bool) -> Normalized {
             }
             continue;
         }
+        let c = s[i..].chars().next().expect("a character starts here");
+        next = i + c.len_utf8();
         if c.is_whitespace() {
             out.space(matches!(c, '\n' | '\u{2028}' | '\u{2029}' | '\u{85}'), i, &mut last_space);
             continue;
