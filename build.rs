@@ -48,6 +48,9 @@ mod blob;
 #[path = "src/detect/rules/keys.rs"]
 mod keys;
 
+#[path = "src/detect/rules/required.rs"]
+mod required;
+
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=src/detect/rules/text.rs");
@@ -55,6 +58,7 @@ fn main() {
     println!("cargo:rerun-if-changed=src/patterns.rs");
     println!("cargo:rerun-if-changed=src/prebuilt/blob.rs");
     println!("cargo:rerun-if-changed=src/detect/rules/keys.rs");
+    println!("cargo:rerun-if-changed=src/detect/rules/required.rs");
     let rules = table::table();
     key_tables(&rules);
     // An index first (each pattern's hash, and where its two NFAs start
@@ -95,8 +99,9 @@ fn main() {
 }
 
 /// The rule keys' search tables (`src/detect/rules/keys.rs` works them
-/// out): `$OUT_DIR/rule_keys.rs`, integers and one string, so the loader
-/// relocates nothing in them.
+/// out) and the strings each rule's every match holds
+/// (`src/detect/rules/required.rs`): `$OUT_DIR/rule_keys.rs`, integers and
+/// strings, so the loader relocates nothing in them.
 fn key_tables(rules: &[Rule]) {
     let rule_keys: Vec<&[&str]> = rules.iter().map(|r| r.keys).collect();
     let (all, key_rules) = keys::keys_and_rules(&rule_keys);
@@ -109,29 +114,50 @@ fn key_tables(rules: &[Rule]) {
         "/// Every key once, in order of first appearance, end to end.\nstatic KEY_TEXT: &str = {:?};\n",
         all.concat()
     ));
-    // Each list's end in the text or table they are laid end to end in.
-    let ends = |lens: &mut dyn Iterator<Item = usize>| {
+    // A table of where each item ends in the text or table the items are
+    // laid end to end in.
+    let ends = |out: &mut String, doc: &str, name: &str, lens: &mut dyn Iterator<Item = usize>| {
         let mut end = 0;
-        list(&mut lens.map(|n| {
-            end += n;
-            end.to_string()
-        }))
+        let items: Vec<String> = lens
+            .map(|n| {
+                end += n;
+                end.to_string()
+            })
+            .collect();
+        out.push_str(&format!("/// {doc}\nstatic {name}: [u32; {}] = [{}];\n", items.len(), items.join(", ")));
     };
-    out.push_str(&format!(
-        "/// Where each key ends in `KEY_TEXT`.\nstatic KEY_ENDS: [u32; {}] = [{}];\n",
-        all.len(),
-        ends(&mut all.iter().map(|k| k.len()))
-    ));
-    out.push_str(&format!(
-        "/// Where each key's woken rules end in `WOKEN`.\nstatic WOKEN_ENDS: [u32; {}] = [{}];\n",
-        all.len(),
-        ends(&mut woken.iter().map(Vec::len))
-    ));
+    ends(&mut out, "Where each key ends in `KEY_TEXT`.", "KEY_ENDS", &mut all.iter().map(|k| k.len()));
+    ends(&mut out, "Where each key's woken rules end in `WOKEN`.", "WOKEN_ENDS", &mut woken.iter().map(Vec::len));
     out.push_str(&format!(
         "/// The rules each key wakes, key after key.\nstatic WOKEN: [u8; {}] = [{}];\n",
         woken.iter().map(Vec::len).sum::<usize>(),
         list(&mut woken.iter().flatten().map(|r| r.to_string()))
     ));
+    // The strings every match of each rule holds (`required.rs`): all the
+    // strings end to end, where each ends, where each set's strings end,
+    // where each rule's sets end.
+    let sets: Vec<Vec<Vec<String>>> = rules
+        .iter()
+        .map(|r| {
+            required::required_sets(&text::final_pattern(r.pattern))
+                .into_iter()
+                .filter_map(|set| set.into_iter().map(|s| String::from_utf8(s).ok()).collect::<Option<Vec<_>>>())
+                .collect()
+        })
+        .collect();
+    let strings: Vec<&String> = sets.iter().flatten().flatten().collect();
+    out.push_str(&format!(
+        "/// The strings rules' matches must hold, end to end.\nstatic REQ_TEXT: &str = {:?};\n",
+        strings.iter().map(|s| s.as_str()).collect::<String>()
+    ));
+    ends(&mut out, "Where each string ends in `REQ_TEXT`.", "REQ_STR_ENDS", &mut strings.iter().map(|s| s.len()));
+    ends(
+        &mut out,
+        "Where each set's strings end in `REQ_STR_ENDS`.",
+        "REQ_SET_ENDS",
+        &mut sets.iter().flatten().map(Vec::len),
+    );
+    ends(&mut out, "Where each rule's sets end in `REQ_SET_ENDS`.", "REQ_RULE_ENDS", &mut sets.iter().map(Vec::len));
     for (name, t) in [("ASCII", keys::tables(&all, |k| k.is_ascii())), ("OTHER", keys::tables(&all, |k| !k.is_ascii()))]
     {
         let words = |bits: &[u64]| list(&mut bits.iter().map(|b| format!("{b:#x}")));

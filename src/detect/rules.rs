@@ -1,11 +1,13 @@
 //! What the words say: rule families, matched on normalised text.
 //!
 //! Each rule has a stable id, a code, a severity, trigger keys and a pattern.
-//! The keys (lowercase literals, one of which every match contains) go into
-//! one Aho-Corasick automaton that runs once over the text; a rule's regex
-//! runs only in windows around its keys' hits, so clean text costs one
-//! linear pass. Patterns use no lookaround (linear-time regex) and run on
-//! the `plain` form (and on the `folded` form to catch disguises).
+//! The keys (lowercase literals, one of which every match contains) are
+//! searched in one pass over the text; a rule's regex runs only in windows
+//! around its keys' hits, and only in those that hold a string of each set
+//! build.rs found every match of the rule holds (`required.rs`), so clean
+//! text costs one linear pass. Patterns use no lookaround (linear-time
+//! regex) and run on the `plain` form (and on the `folded` form to catch
+//! disguises).
 
 use std::ops::Range;
 use std::sync::{LazyLock, OnceLock};
@@ -57,10 +59,14 @@ mod keys;
 // keys and the others their INDEX, TRIPLES, TWO, RUNS and ORDER.
 include!(concat!(env!("OUT_DIR"), "/rule_keys.rs"));
 
+/// Item `i` of a list laid end to end, by where each item ends.
+fn span(ends: &[u32], i: usize) -> Range<usize> {
+    (if i == 0 { 0 } else { ends[i - 1] as usize })..ends[i] as usize
+}
+
 /// Key number `i` (of all the rules' keys, each once).
 fn key(i: usize) -> &'static str {
-    let start = if i == 0 { 0 } else { KEY_ENDS[i - 1] as usize };
-    &KEY_TEXT[start..KEY_ENDS[i] as usize]
+    &KEY_TEXT[span(&KEY_ENDS, i)]
 }
 
 /// The rules a found key wakes: its own, and those of every key inside it
@@ -68,8 +74,21 @@ fn key(i: usize) -> &'static str {
 /// faster than an overlapping one, so a key found stands for every key
 /// inside it as well).
 fn rules_woken_by(key: usize) -> &'static [u8] {
-    let start = if key == 0 { 0 } else { WOKEN_ENDS[key - 1] as usize };
-    &WOKEN[start..WOKEN_ENDS[key] as usize]
+    &WOKEN[span(&WOKEN_ENDS, key)]
+}
+
+/// The sets of strings every match of a rule holds, line breaks read as
+/// spaces (build.rs works them out with `required.rs`), each set as its
+/// strings.
+fn required(rule: usize) -> impl Iterator<Item = impl Iterator<Item = &'static str>> {
+    span(&REQ_RULE_ENDS, rule).map(|set| span(&REQ_SET_ENDS, set).map(|s| &REQ_TEXT[span(&REQ_STR_ENDS, s)]))
+}
+
+/// Could a match of `rule` lie in this window (its text with line breaks as
+/// spaces)? Not when the window lacks every string of one of the rule's
+/// required sets.
+fn may_match(rule: usize, flat_window: &[u8]) -> bool {
+    required(rule).all(|mut set| set.any(|s| memchr::memmem::find(flat_window, s.as_bytes()).is_some()))
 }
 
 /// Each rule's regex, made the first time a key of the rule is seen.
@@ -271,6 +290,16 @@ pub fn matches(text: &str) -> Vec<Match> {
                 _ => w.push(lo..hi),
             }
         }
+    }
+    // Windows that cannot hold a match of their rule are dropped (most
+    // rules need more words than the key that woke them).
+    let mut flat: Option<Vec<u8>> = None;
+    for (r, ws) in windows.iter_mut().enumerate() {
+        if ws.is_empty() || span(&REQ_RULE_ENDS, r).is_empty() {
+            continue;
+        }
+        let flat = flat.get_or_insert_with(|| bytes.iter().map(|&b| if b == b'\n' { b' ' } else { b }).collect());
+        ws.retain(|w| may_match(r, &flat[w.clone()]));
     }
     let mut out = Vec::new();
     if std::env::var_os("INERTBOX_PROBE").is_some() {
@@ -949,5 +978,36 @@ mod prebuilt_tests {
             }
         }
         assert!(found > 2000, "too few matches to compare: {found}");
+    }
+
+    #[test]
+    fn every_match_holds_its_rules_required_strings() {
+        // The strings build.rs found every match must hold are in every
+        // match: on the corpus and 6,000 texts of keys and glue, each match
+        // of each rule (line breaks read as spaces) holds a string of each
+        // of its rule's sets. A window without one is skipped, so a wrong
+        // set would lose findings.
+        let texts = texts();
+        let mut checked = 0;
+        for (r, rule) in RULES.iter().enumerate() {
+            let sets: Vec<Vec<&str>> = required(r).map(|set| set.collect()).collect();
+            if sets.is_empty() {
+                continue;
+            }
+            let re = prebuilt::compile(&final_pattern(rule.pattern));
+            for t in &texts {
+                for m in re.find_iter(t) {
+                    let flat = m.as_str().replace('\n', " ");
+                    for set in &sets {
+                        assert!(set.iter().any(|s| flat.contains(s)), "{}: {flat:?} holds none of {set:?}", rule.id);
+                    }
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 2000, "too few matches to check: {checked}");
+        // Most rules need more than their key.
+        let with_sets = (0..RULES.len()).filter(|&r| required(r).next().is_some()).count();
+        assert!(with_sets * 4 > RULES.len() * 3, "only {with_sets} rules have required strings");
     }
 }
