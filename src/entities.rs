@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
 use crate::patterns;
-use crate::prebuilt::Matcher;
+use crate::prebuilt::{self, Matcher};
 
 use crate::document::{Document, Entity, EntityKind};
 
@@ -20,11 +20,16 @@ const BARE_TLDS: &[&str] = &[
     "sg", "hk", "tw", "mx", "ar", "za", "test", "example", "invalid", "local", "internal", "top", "club", "shop",
 ];
 
-static EMAIL: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::ENTITIES_EMAIL));
-static URL: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::ENTITIES_URL));
+pub(crate) static EMAIL: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::ENTITIES_EMAIL));
+pub(crate) static URL: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::ENTITIES_URL));
 static DOMAIN: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::ENTITIES_DOMAIN));
-/// What every `URL` match holds: a scheme's `://`, or `www.` in any case.
-pub(crate) const URL_NEEDLES: [&str; 9] = ["://", "www.", "wwW.", "wWw.", "wWW.", "Www.", "WwW.", "WWw.", "WWW."];
+/// What every `URL` match holds: a scheme's `://`, or `www.` in any case
+/// (`url_at` says whether one starts at a byte of `URL_FIRST`).
+pub(crate) const URL_FIRST: &[u8] = b":wW";
+
+pub(crate) fn url_at(rest: &[u8]) -> bool {
+    rest.starts_with(b"://") || rest.get(..4).is_some_and(|w| w.eq_ignore_ascii_case(b"www."))
+}
 static PHONE: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::ENTITIES_PHONE));
 
 /// A running collection: each entity once, hidden only if every mention is.
@@ -56,11 +61,11 @@ impl Collector {
         let mut taken: Vec<std::ops::Range<usize>> = Vec::new();
         // A link holds `://` or `www.` (in any case), an address an `@`, and
         // neither a line break: only the lines with one are searched.
-        for r in URL.matches_in_lines(text, &URL_NEEDLES) {
+        for r in prebuilt::matches_in_lines(&URL, text, URL_FIRST, url_at) {
             self.url(&text[r.clone()], hidden);
             taken.push(r);
         }
-        for r in EMAIL.matches_in_lines(text, &["@"]) {
+        for r in prebuilt::matches_in_lines(&EMAIL, text, b"@", |_| true) {
             if taken.iter().any(|t| t.contains(&r.start)) {
                 continue;
             }

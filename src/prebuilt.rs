@@ -13,8 +13,8 @@
 
 use std::cell::RefCell;
 use std::ops::Range;
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{LazyLock, OnceLock};
 
 use regex_automata::hybrid::dfa::{Cache as DfaCache, DFA};
 use regex_automata::hybrid::regex::{Cache, Regex as LazyRegex};
@@ -136,47 +136,6 @@ impl Matcher {
     /// Leftmost-first matches, not overlapping, as `regex::Regex::find_iter`.
     pub(crate) fn for_each_match(&self, text: &str, each: impl FnMut(Range<usize>)) {
         self.find_iter_on(text, long_running(), each)
-    }
-
-    /// The matches of a pattern that never matches a line break, whose
-    /// every match holds one of `needles`, and whose look-around sees a line
-    /// break as it sees the edge of a text (`(?-u:\b)`): searched only in
-    /// the lines that hold a needle, they are the matches a search of the
-    /// whole text finds (none can cross a line).
-    pub(crate) fn matches_in_lines(&self, text: &str, needles: &[&str]) -> Vec<Range<usize>> {
-        let b = text.as_bytes();
-        let finders: Vec<memchr::memmem::Finder> = needles.iter().map(memchr::memmem::Finder::new).collect();
-        // Each needle's next place (None once it has no more), looked for
-        // again only when the search has passed it: one pass per needle.
-        let mut next: Vec<Option<usize>> = finders.iter().map(|f| f.find(b)).collect();
-        let mut out = Vec::new();
-        // The stretch of lines with a needle not searched yet.
-        let mut lines: Option<Range<usize>> = None;
-        let mut from = 0;
-        while from < b.len() {
-            for (n, f) in next.iter_mut().zip(&finders) {
-                if n.is_some_and(|p| p < from) {
-                    *n = f.find(&b[from..]).map(|p| from + p);
-                }
-            }
-            let Some(at) = next.iter().flatten().copied().min() else { break };
-            let start = b[from..at].iter().rposition(|&c| c == b'\n').map_or(from, |i| from + i + 1);
-            let end = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |i| at + i);
-            // Lines next to each other are searched as one stretch.
-            match &mut lines {
-                Some(l) if start == l.end + 1 => l.end = end,
-                _ => {
-                    if let Some(l) = lines.replace(start..end) {
-                        self.for_each_match(&text[l.clone()], |r| out.push(l.start + r.start..l.start + r.end));
-                    }
-                }
-            }
-            from = end;
-        }
-        if let Some(l) = lines {
-            self.for_each_match(&text[l.clone()], |r| out.push(l.start + r.start..l.start + r.end));
-        }
-        out
     }
 
     /// The matches, as `regex::Regex::find_iter` gives them.
@@ -342,6 +301,56 @@ impl Matcher {
             f(&mut caches[self.index])
         })
     }
+}
+
+/// The matches of a pattern that never matches a line break, whose every
+/// match holds a needle, and whose look-around sees a line break as it sees
+/// the edge of a text (`(?-u:\b)`): searched only in the lines that hold a
+/// needle, they are the matches a search of the whole text finds (none can
+/// cross a line). A needle starts with one of the bytes `first` (one to
+/// three), and `holds(rest)` says whether one starts at `rest[0]`. The
+/// pattern's matcher is built only once a line holds a needle.
+pub(crate) fn matches_in_lines(
+    m: &LazyLock<Matcher>,
+    text: &str,
+    first: &[u8],
+    holds: impl Fn(&[u8]) -> bool,
+) -> Vec<Range<usize>> {
+    let b = text.as_bytes();
+    let next_needle = |from: usize| -> Option<usize> {
+        let hay = &b[from..];
+        let found = match *first {
+            [x] => memchr::memchr_iter(x, hay).find(|&i| holds(&hay[i..])),
+            [x, y] => memchr::memchr2_iter(x, y, hay).find(|&i| holds(&hay[i..])),
+            [x, y, z] => memchr::memchr3_iter(x, y, z, hay).find(|&i| holds(&hay[i..])),
+            _ => hay.iter().position(|c| first.contains(c)).filter(|&i| holds(&hay[i..])),
+        };
+        found.map(|i| from + i)
+    };
+    let mut out = Vec::new();
+    let mut search =
+        |l: Range<usize>| m.for_each_match(&text[l.clone()], |r| out.push(l.start + r.start..l.start + r.end));
+    // The stretch of lines with a needle not searched yet.
+    let mut lines: Option<Range<usize>> = None;
+    let mut from = 0;
+    while let Some(at) = (from < b.len()).then(|| next_needle(from)).flatten() {
+        let start = b[from..at].iter().rposition(|&c| c == b'\n').map_or(from, |i| from + i + 1);
+        let end = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |i| at + i);
+        // Lines next to each other are searched as one stretch.
+        match &mut lines {
+            Some(l) if start == l.end + 1 => l.end = end,
+            _ => {
+                if let Some(l) = lines.replace(start..end) {
+                    search(l);
+                }
+            }
+        }
+        from = end;
+    }
+    if let Some(l) = lines {
+        search(l);
+    }
+    out
 }
 
 /// A match in a text.
@@ -649,11 +658,12 @@ mod tests {
         // find what a search of the whole text finds; a mutation that
         // starts the search at the needle instead of the line fails this.
         use crate::patterns::*;
-        let cases: [(&str, &[&str]); 4] = [
-            (DECODE_PERCENT_RUN, &["%"]),
-            (DECODE_ESCAPE_RUN, &["\\u", "\\x"]),
-            (ENTITIES_URL, &crate::entities::URL_NEEDLES),
-            (ENTITIES_EMAIL, &["@"]),
+        type Holds = fn(&[u8]) -> bool;
+        let cases: [(&LazyLock<Matcher>, &str, &[u8], Holds); 4] = [
+            (&crate::detect::decode::PERCENT_RUN, DECODE_PERCENT_RUN, b"%", |_| true),
+            (&crate::detect::decode::ESCAPE_RUN, DECODE_ESCAPE_RUN, b"\\", crate::detect::decode::escape_at),
+            (&crate::entities::URL, ENTITIES_URL, crate::entities::URL_FIRST, crate::entities::url_at),
+            (&crate::entities::EMAIL, ENTITIES_EMAIL, b"@", |_| true),
         ];
         let mut texts = texts();
         let mut rng = crate::testing::Lcg::new(41);
@@ -675,13 +685,12 @@ mod tests {
             "-",
         ];
         texts.extend((0..20_000).map(|_| rng.join(&bits, 24)));
-        for (p, needles) in cases {
-            let m = Matcher::by_pattern(p);
+        for (m, p, first, holds) in cases {
             let mut found = 0;
             for t in &texts {
                 let mut whole = Vec::new();
                 m.for_each_match(t, |r| whole.push(r));
-                assert_eq!(m.matches_in_lines(t, needles), whole, "{p} on {t:?}");
+                assert_eq!(matches_in_lines(m, t, first, holds), whole, "{p} on {t:?}");
                 found += whole.len();
             }
             assert!(found > 1_000, "too few matches of {p} to compare: {found}");

@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 use aho_corasick::packed;
 
 use crate::patterns;
-use crate::prebuilt::Matcher;
+use crate::prebuilt::{self, Matcher};
 use base64::Engine as _;
 
 use super::{Code, Hit, Severity, rules};
@@ -69,8 +69,8 @@ impl Encoding {
 
 /// An ascii85 block in its delimiters, which may hold whitespace.
 static ASCII85_BLOCK: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::DECODE_ASCII85_BLOCK));
-static PERCENT_RUN: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::DECODE_PERCENT_RUN));
-static ESCAPE_RUN: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::DECODE_ESCAPE_RUN));
+pub(crate) static PERCENT_RUN: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::DECODE_PERCENT_RUN));
+pub(crate) static ESCAPE_RUN: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::DECODE_ESCAPE_RUN));
 static ENTITY_RUN: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::DECODE_ENTITY_RUN));
 
 /// ROT13 forms of words injected text almost always holds (ignore,
@@ -463,10 +463,10 @@ pub fn layer(text: &str) -> Vec<Decoded> {
     }
     // A percent run holds a `%`, an escape run a `\u` or `\x`, and neither
     // holds a line break: only the lines with one are searched.
-    for r in PERCENT_RUN.matches_in_lines(text, &["%"]).into_iter().take(MAX_CANDIDATES) {
+    for r in prebuilt::matches_in_lines(&PERCENT_RUN, text, b"%", |_| true).into_iter().take(MAX_CANDIDATES) {
         push(Encoding::Percent, r.clone(), percent(&text[r]), &mut out);
     }
-    for r in ESCAPE_RUN.matches_in_lines(text, &["\\u", "\\x"]).into_iter().take(MAX_CANDIDATES) {
+    for r in prebuilt::matches_in_lines(&ESCAPE_RUN, text, b"\\", escape_at).into_iter().take(MAX_CANDIDATES) {
         push(Encoding::Escapes, r.clone(), escapes(&text[r]), &mut out);
     }
     if text.contains("&#") {
@@ -480,6 +480,11 @@ pub fn layer(text: &str) -> Vec<Decoded> {
         push(Encoding::QuotedPrintable, 0..text.len(), Some(q), &mut out);
     }
     out
+}
+
+/// Does an escape (`\u` or `\x`, what every escape run holds) start here?
+pub(crate) fn escape_at(rest: &[u8]) -> bool {
+    rest.starts_with(b"\\u") || rest.starts_with(b"\\x")
 }
 
 /// Hits from encoded payloads in a part's text: each decoded layer is
