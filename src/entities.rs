@@ -340,16 +340,10 @@ mod tests {
             "'",
             "abcdefghijklmnopqrstuvwxyz",
         ];
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut rng = crate::testing::Lcg::new(31);
         let mut kept = 0;
         for _ in 0..200_000 {
-            let token: String = (0..1 + next(9)).map(|_| pieces[next(pieces.len())]).collect();
+            let token = rng.join(&pieces, 9);
             let want = kept_tlds(&re, &token);
             if !want.is_empty() {
                 kept += 1;

@@ -323,7 +323,7 @@ pub(crate) fn matches_in_lines(
             [x] => memchr::memchr_iter(x, hay).find(|&i| holds(&hay[i..])),
             [x, y] => memchr::memchr2_iter(x, y, hay).find(|&i| holds(&hay[i..])),
             [x, y, z] => memchr::memchr3_iter(x, y, z, hay).find(|&i| holds(&hay[i..])),
-            _ => hay.iter().position(|c| first.contains(c)).filter(|&i| holds(&hay[i..])),
+            _ => (0..hay.len()).find(|&i| first.contains(&hay[i]) && holds(&hay[i..])),
         };
         found.map(|i| from + i)
     };

@@ -54,9 +54,10 @@ use text::final_pattern;
 
 mod keys;
 
-// The key tables build.rs works out from the rule table (with `keys.rs`):
-// RULE_COUNT, KEY_TEXT, KEY_ENDS, WOKEN_ENDS, WOKEN, and for the ASCII
-// keys and the others their INDEX, TRIPLES, TWO, RUNS and ORDER.
+// The tables build.rs works out from the rule table: with `keys.rs`
+// RULE_COUNT, KEY_TEXT, KEY_ENDS, WOKEN_ENDS, WOKEN, and for the ASCII keys
+// and the others their INDEX, TRIPLES, TWO, RUNS and ORDER; with
+// `required.rs` REQ_TEXT, REQ_STR_ENDS, REQ_SET_ENDS and REQ_RULE_ENDS.
 include!(concat!(env!("OUT_DIR"), "/rule_keys.rs"));
 
 /// Item `i` of a list laid end to end, by where each item ends.
