@@ -20,22 +20,158 @@ use unicode_normalization::UnicodeNormalization;
 #[derive(Debug, Clone, Default)]
 pub struct Normalized {
     pub text: String,
-    /// `map[i]` is the source offset of the character that produced byte i;
-    /// one extra entry maps the end.
-    map: Vec<u32>,
+    /// `map.get(i)` is the source offset of the character that produced
+    /// byte i; one extra entry maps the end.
+    map: OffsetMap,
+}
+
+/// One offset per byte of a text, kept as runs: most bytes of a normalised
+/// text map to the source byte after the previous one's, and every byte of
+/// a character to the same offset, so a 60 KB text needs a few hundred runs
+/// instead of 240 KB of offsets (whose fresh pages a hook process pays for).
+#[derive(Debug, Clone, Default)]
+struct OffsetMap {
+    runs: Vec<Run>,
+    len: usize,
+}
+
+/// Entries `at..` (up to the next run) map to `src`, `src + 1`, … when
+/// `step` is 1, or all to `src` when it is 0.
+#[derive(Debug, Clone, Copy)]
+struct Run {
+    at: u32,
+    src: u32,
+    step: u32,
+}
+
+impl Run {
+    fn value(&self, i: usize) -> u32 {
+        self.src + self.step * (i as u32 - self.at)
+    }
+}
+
+impl OffsetMap {
+    fn push(&mut self, v: u32) {
+        let i = self.len;
+        self.len += 1;
+        if let Some(last) = self.runs.last_mut() {
+            let k = i as u32 - last.at;
+            if last.src + last.step * k == v {
+                return;
+            }
+            // A run of one entry takes its step from its second.
+            if k == 1 && (v == last.src || v == last.src + 1) {
+                last.step = v - last.src;
+                return;
+            }
+        }
+        self.runs.push(Run { at: i as u32, src: v, step: 1 });
+    }
+
+    /// Entries for `n` bytes from source offset `src` on, one each.
+    fn push_each(&mut self, src: u32, n: usize) {
+        if n == 0 {
+            return;
+        }
+        self.push(src);
+        if n > 1 {
+            let last = self.runs.last().expect("pushed");
+            if last.step == 1 {
+                self.len += n - 1;
+            } else {
+                self.push(src + 1);
+                self.push_each(src + 2, n - 2);
+            }
+        }
+    }
+
+    fn pop(&mut self) {
+        self.len -= 1;
+        if self.runs.last().is_some_and(|r| r.at as usize == self.len) {
+            self.runs.pop();
+        }
+    }
+
+    /// The run holding entry i (i < len).
+    fn run_of(&self, i: usize) -> usize {
+        self.runs.partition_point(|r| r.at as usize <= i) - 1
+    }
+
+    fn get(&self, i: usize) -> Option<u32> {
+        (i < self.len).then(|| self.runs[self.run_of(i)].value(i))
+    }
+
+    fn last(&self) -> Option<u32> {
+        self.len.checked_sub(1).and_then(|i| self.get(i))
+    }
+
+    /// The first entry from i on greater than `than`.
+    fn next_above(&self, i: usize, than: u32) -> Option<u32> {
+        if i >= self.len {
+            return None;
+        }
+        let first = self.run_of(i);
+        for (n, r) in self.runs.iter().enumerate().skip(first) {
+            let from = i.max(r.at as usize);
+            let end = self.runs.get(n + 1).map_or(self.len, |next| next.at as usize);
+            if r.value(from) > than {
+                return Some(r.value(from));
+            }
+            // A step-1 run passes `than` one entry after it reaches it.
+            if r.step == 1 && r.value(end - 1) > than {
+                return Some(than + 1);
+            }
+        }
+        None
+    }
+
+    /// Reads entries in rising order of index cheaply.
+    fn cursor(&self) -> Cursor<'_> {
+        Cursor { map: self, run: 0 }
+    }
+
+    #[cfg(test)]
+    fn to_vec(&self) -> Vec<u32> {
+        (0..self.len).map(|i| self.get(i).expect("in range")).collect()
+    }
+}
+
+impl PartialEq for OffsetMap {
+    fn eq(&self, other: &Self) -> bool {
+        self.len == other.len && (0..self.len).all(|i| self.get(i) == other.get(i))
+    }
+}
+
+/// A reader of an `OffsetMap` that remembers the run it is in.
+struct Cursor<'a> {
+    map: &'a OffsetMap,
+    run: usize,
+}
+
+impl Cursor<'_> {
+    fn at(&mut self, i: usize) -> u32 {
+        let runs = &self.map.runs;
+        if runs[self.run].at as usize > i {
+            self.run = self.map.run_of(i);
+        }
+        while runs.get(self.run + 1).is_some_and(|r| r.at as usize <= i) {
+            self.run += 1;
+        }
+        runs[self.run].value(i)
+    }
 }
 
 impl Normalized {
     /// The source range for a byte range of the normalised text.
     pub fn source_range(&self, r: std::ops::Range<usize>) -> std::ops::Range<usize> {
-        let start = self.map.get(r.start).copied().unwrap_or(0) as usize;
+        let start = self.map.get(r.start).unwrap_or(0) as usize;
         let end = if r.end == 0 {
             start
         } else {
             // The end of the last character's source.
-            let last = self.map.get(r.end - 1).copied().unwrap_or(0) as usize;
-            let next = self.map[r.end..].iter().copied().find(|&m| m as usize > last).map(|m| m as usize);
-            next.unwrap_or(*self.map.last().unwrap_or(&0) as usize)
+            let last = self.map.get(r.end - 1).unwrap_or(0);
+            let next = self.map.next_above(r.end, last).map(|m| m as usize);
+            next.unwrap_or(self.map.last().unwrap_or(0) as usize)
         };
         start..end.max(start)
     }
@@ -59,13 +195,12 @@ impl Normalized {
         self.text.push_str(run);
         // Safe on a String: ASCII lowercase keeps it valid UTF-8.
         self.text[from..].make_ascii_lowercase();
-        self.map.extend((src..src + run.len()).map(|x| x as u32));
+        self.map.push_each(src as u32, run.len());
     }
 
     fn push(&mut self, c: char, src: usize) {
-        let before = self.text.len();
         self.text.push(c);
-        for _ in before..self.text.len() {
+        for _ in 0..c.len_utf8() {
             self.map.push(src as u32);
         }
     }
@@ -174,7 +309,7 @@ pub fn plain(s: &str) -> Normalized {
 
 /// The plain form, by the ASCII fast path when `ascii` (only for ASCII text).
 fn plain_with(s: &str, ascii: bool) -> Normalized {
-    let mut out = Normalized { text: String::with_capacity(s.len()), map: Vec::with_capacity(s.len() + 1) };
+    let mut out = Normalized { text: String::with_capacity(s.len()), map: OffsetMap::default() };
     let mut last_space = true;
     if ascii {
         // Fast path: ASCII needs only lowercase, whitespace and markdown
@@ -414,15 +549,17 @@ fn folded_any(s: &str) -> Normalized {
     // 2. Per character: drop invisibles and marks, map look-alikes; each
     //    byte of the cleaned text keeps the source offset of its character.
     let mut cleaned = String::with_capacity(s.len());
-    let mut src_of_cleaned: Vec<u32> = Vec::with_capacity(s.len() + 1);
-    let clean = |cleaned: &mut String, src_of_cleaned: &mut Vec<u32>, i: usize, c: char| {
+    let mut src_of_cleaned = OffsetMap::default();
+    let clean = |cleaned: &mut String, src_of_cleaned: &mut OffsetMap, i: usize, c: char| {
         if !c.is_ascii() {
             if is_invisible(c) || is_combining(c) {
                 return;
             }
             let c = latin_lookalike(c).unwrap_or(c);
             cleaned.push(c);
-            src_of_cleaned.extend(std::iter::repeat_n(i as u32, c.len_utf8()));
+            for _ in 0..c.len_utf8() {
+                src_of_cleaned.push(i as u32);
+            }
         } else {
             cleaned.push(c);
             src_of_cleaned.push(i as u32);
@@ -438,7 +575,7 @@ fn folded_any(s: &str) -> Normalized {
                 if b[i].is_ascii() {
                     let end = b[i..].iter().position(|x| !x.is_ascii()).map_or(b.len(), |p| i + p);
                     cleaned.push_str(&s[i..end]);
-                    src_of_cleaned.extend(i as u32..end as u32);
+                    src_of_cleaned.push_each(i as u32, end - i);
                     i = end;
                 } else {
                     let c = s[i..].chars().next().expect("a character starts here");
@@ -451,31 +588,41 @@ fn folded_any(s: &str) -> Normalized {
     src_of_cleaned.push(s.len() as u32);
     // 3. Re-run the plain form over the cleaned text; map its byte offsets
     //    back to the source through each cleaned character's origin.
-    let src_of = |b: usize| -> usize { src_of_cleaned[b.min(cleaned.len())] as usize };
+    let mut cursor = src_of_cleaned.cursor();
+    let src_of = |b: usize| -> usize { cursor.at(b.min(cleaned.len())) as usize };
     let p = plain(&cleaned);
     leet_and_spacing(s, &p, src_of)
 }
 
 /// Step 4 of the folded form over plain form `p`, whose offsets `src_of`
 /// maps to the source `s`.
-fn leet_and_spacing(s: &str, p: &Normalized, src_of: impl Fn(usize) -> usize) -> Normalized {
-    let mut out = Normalized { text: String::with_capacity(p.text.len()), map: Vec::with_capacity(p.text.len() + 1) };
+fn leet_and_spacing(s: &str, p: &Normalized, mut src_of: impl FnMut(usize) -> usize) -> Normalized {
+    let mut out = Normalized { text: String::with_capacity(p.text.len()), map: OffsetMap::default() };
+    let mut map = p.map.cursor();
     if p.text.is_ascii() {
         // One byte a character: no character table needed.
         let b = p.text.as_bytes();
-        join_spaced_and_leet::<false>(b.len(), |k| b[k] as char, |c, k| out.push(c, src_of(p.map[k] as usize)));
+        join_spaced_and_leet::<false>(b.len(), |k| b[k] as char, |c, k| out.push(c, src_of(map.at(k) as usize)));
         return out.finish(s.len());
     }
     let pt: Vec<char> = p.text.chars().collect();
-    let mut pt_src: Vec<u32> = Vec::with_capacity(pt.len());
-    {
-        let mut b = 0;
-        for c in &pt {
-            pt_src.push(src_of(p.map[b] as usize) as u32);
-            b += c.len_utf8();
-        }
-    }
-    join_spaced_and_leet::<false>(pt.len(), |k| pt[k], |c, k| out.push(c, pt_src[k] as usize));
+    // Characters are emitted in rising order: the byte offset of the k-th
+    // is kept up with (from the start again, were one ever emitted twice).
+    let (mut ck, mut cb) = (0, 0);
+    join_spaced_and_leet::<false>(
+        pt.len(),
+        |k| pt[k],
+        |c, k| {
+            if k < ck {
+                (ck, cb) = (0, 0);
+            }
+            while ck < k {
+                cb += pt[ck].len_utf8();
+                ck += 1;
+            }
+            out.push(c, src_of(map.at(cb) as usize));
+        },
+    );
     out.finish(s.len())
 }
 
@@ -871,6 +1018,51 @@ mod tests {
         // per word.
         let s = "a1".repeat(20_000);
         assert_eq!(folded(&s).text, "ai".repeat(20_000));
+    }
+
+    /// The offset runs read as the plain list of offsets they stand for,
+    /// under any mix of pushes, runs of pushes and pops.
+    #[test]
+    fn offset_runs_read_as_a_list() {
+        let mut rng = crate::testing::Lcg::new(11);
+        for _ in 0..3_000 {
+            let (mut map, mut model) = (OffsetMap::default(), Vec::<u32>::new());
+            for _ in 0..rng.below(60) {
+                let base = model.last().copied().unwrap_or(0);
+                // Rising, repeating and falling offsets (text put back in
+                // reading order falls).
+                let v = match rng.below(6) {
+                    0 => base,
+                    1 | 2 => base + 1,
+                    3 => base + 2 + rng.below(5) as u32,
+                    _ => base.saturating_sub(rng.below(4) as u32),
+                };
+                match rng.below(8) {
+                    0 if !model.is_empty() => {
+                        map.pop();
+                        model.pop();
+                    }
+                    1 | 2 => {
+                        let n = rng.below(6);
+                        map.push_each(v, n);
+                        model.extend(v..v + n as u32);
+                    }
+                    _ => {
+                        map.push(v);
+                        model.push(v);
+                    }
+                }
+                assert_eq!(map.to_vec(), model);
+                assert_eq!(map.last(), model.last().copied());
+                let mut cursor = map.cursor();
+                for i in 0..model.len() {
+                    assert_eq!(cursor.at(i), model[i]);
+                    let above = model[i] + rng.below(3) as u32;
+                    let want = model[i..].iter().copied().find(|&m| m > above);
+                    assert_eq!(map.next_above(i, above), want, "{model:?} {i} {above}");
+                }
+            }
+        }
     }
 
     mod props {
