@@ -17,13 +17,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{LazyLock, OnceLock};
 
 use regex_automata::hybrid::dfa::{Cache as DfaCache, DFA};
-use regex_automata::hybrid::regex::{Cache, Regex as LazyRegex};
 use regex_automata::nfa::thompson::pikevm::{Cache as VmCache, PikeVM};
 use regex_automata::nfa::thompson::{Builder, NFA, Transition};
 use regex_automata::util::captures::Captures;
 use regex_automata::util::look::Look;
 use regex_automata::util::primitives::StateID;
-use regex_automata::{Anchored, Input, MatchKind};
+use regex_automata::{Anchored, Input, Match, MatchError, MatchKind};
 
 /// Bytes of text searched for rule keys in this process so far.
 static SEARCHED: AtomicUsize = AtomicUsize::new(0);
@@ -68,37 +67,120 @@ enum Engine {
 }
 
 /// The forward lazy DFA, which says whether a text holds a match and where
-/// the first one ends; the whole regex (with the reverse DFA that finds
-/// where matches start) is rebuilt only once a text holds a match. Most
-/// windows a rule is woken for hold none.
+/// the first one ends, and the reverse one, which finds where it starts.
+/// The reverse DFA is rebuilt only when the forward one, run anchored from
+/// each position before a match's end, has cost too much to find the
+/// starts (most windows a rule is woken for hold no match, and a few
+/// matches' starts cost less to find so than an automaton to rebuild).
 struct Lazy {
     fwd: DFA,
     /// The reverse NFA's place in the blob.
-    rev: &'static [u8],
-    whole: OnceLock<Option<LazyRegex>>,
+    rev_nfa: &'static [u8],
+    rev: OnceLock<Option<DFA>>,
 }
 
 impl Lazy {
-    fn whole(&self) -> Option<&LazyRegex> {
-        self.whole
+    fn rev(&self) -> Option<&DFA> {
+        self.rev
             .get_or_init(|| {
-                let rev = Reader { b: self.rev, at: 0 }.nfa()?;
+                let rev = Reader { b: self.rev_nfa, at: 0 }.nfa()?;
                 // As regex-automata's own lazy-DFA regex builds its reverse half.
-                let rev = DFA::builder()
+                DFA::builder()
                     .configure(DFA::config().prefilter(None).specialize_start_states(false).match_kind(MatchKind::All))
                     .build_from_nfa(rev)
-                    .ok()?;
-                Some(LazyRegex::builder().build_from_dfas(self.fwd.clone(), rev))
+                    .ok()
             })
             .as_ref()
     }
+
+    /// The leftmost-first match in `input`, as regex-automata's lazy-DFA
+    /// `Regex::try_search` finds it, with the forward half's cache (and
+    /// the states it holds) shared with the no-match checks. None when the
+    /// reverse DFA cannot be rebuilt.
+    fn search(&self, c: &mut Caches, input: &Input<'_>) -> Option<Result<Option<Match>, MatchError>> {
+        let fwd = c.fwd.get_or_insert_with(|| self.fwd.create_cache());
+        let end = match self.fwd.try_search_fwd(fwd, input) {
+            Ok(Some(end)) => end,
+            other => return Some(other.map(|_| None)),
+        };
+        // An empty match where the search starts, or an anchored search:
+        // the match starts where the search does.
+        if input.start() == end.offset()
+            || input.get_anchored() != Anchored::No
+            || self.fwd.get_nfa().is_always_start_anchored()
+        {
+            return Some(Ok(Some(Match::new(end.pattern(), input.start()..end.offset()))));
+        }
+        // The match starts at the first position from which the forward
+        // DFA, anchored, finds a match (it ends where this one does: the
+        // leftmost start's leftmost-first match is the match). Each try
+        // reads at most the bytes up to the end.
+        let span = end.offset() - input.start();
+        let cost = span.saturating_mul(span) / 2;
+        if self.rev.get().is_none() && c.start_tries.saturating_add(cost) <= start_try_limit() {
+            c.start_tries += cost;
+            let fwd = c.fwd.as_mut().expect("made above");
+            for at in input.start()..end.offset() {
+                let from = input.clone().span(at..end.offset()).anchored(Anchored::Yes).earliest(false);
+                match self.fwd.try_search_fwd(fwd, &from) {
+                    Ok(Some(m)) if m.offset() == end.offset() => {
+                        return Some(Ok(Some(Match::new(end.pattern(), at..end.offset()))));
+                    }
+                    Ok(None) => {}
+                    // Not expected; the reverse DFA decides.
+                    Ok(Some(_)) | Err(_) => break,
+                }
+            }
+        }
+        let rev = self.rev()?;
+        let cache = c.rev.get_or_insert_with(|| rev.create_cache());
+        let back = input.clone().span(input.start()..end.offset()).anchored(Anchored::Yes).earliest(false);
+        Some(match rev.try_search_rev(cache, &back) {
+            Ok(Some(start)) => Ok(Some(Match::new(end.pattern(), start.offset()..end.offset()))),
+            // A reverse search always matches where a forward one did.
+            Ok(None) => return None,
+            Err(e) => Err(e),
+        })
+    }
+}
+
+/// The bytes the forward DFA may read finding match starts, per matcher and
+/// thread, before the reverse DFA is rebuilt to find them (a rebuild costs
+/// about as much as the forward DFA reading this many).
+const START_TRIES: usize = 1 << 18;
+
+#[cfg(not(test))]
+fn start_try_limit() -> usize {
+    START_TRIES
+}
+
+#[cfg(test)]
+thread_local! {
+    static START_TRY_LIMIT: std::cell::Cell<usize> = const { std::cell::Cell::new(START_TRIES) };
+}
+
+#[cfg(test)]
+fn start_try_limit() -> usize {
+    START_TRY_LIMIT.with(std::cell::Cell::get)
+}
+
+/// Runs `f` with match starts found only by the forward DFA (`usize::MAX`)
+/// or only by the reverse one (0), so the tests check both ways.
+#[cfg(test)]
+pub(crate) fn with_start_try_limit<T>(limit: usize, f: impl FnOnce() -> T) -> T {
+    let was = START_TRY_LIMIT.with(|l| l.replace(limit));
+    let out = f();
+    START_TRY_LIMIT.with(|l| l.set(was));
+    out
 }
 
 /// A thread's caches for one matcher.
 #[derive(Default)]
 struct Caches {
     fwd: Option<DfaCache>,
-    whole: Option<Cache>,
+    rev: Option<DfaCache>,
+    /// Bytes (at most) the forward DFA has read finding match starts.
+    start_tries: usize,
     vm: Option<(PikeVM, VmCache, Captures)>,
 }
 
@@ -164,21 +246,20 @@ impl Matcher {
             Engine::Lazy(lazy) => lazy,
         };
         let done = self.with_caches(|c| {
-            // Once the whole regex exists, it alone searches (one pass).
-            if lazy.whole.get().is_none() {
-                let fwd = c.fwd.get_or_insert_with(|| lazy.fwd.create_cache());
-                match lazy.fwd.try_search_fwd(fwd, &Input::new(text)) {
-                    Ok(None) => return true,
-                    Ok(Some(_)) => {}
-                    Err(_) => return false,
-                }
-            }
-            let Some(whole) = lazy.whole() else { return false };
-            let cache = c.whole.get_or_insert_with(|| whole.create_cache());
             let mut ranges = Vec::new();
             let mut it = regex_automata::util::iter::Searcher::new(Input::new(text));
+            // A reverse DFA that cannot be rebuilt sends the search to the
+            // compiled pattern (it does not happen with these patterns).
+            let mut broken = false;
             loop {
-                match it.try_advance(|input| whole.try_search(cache, input)) {
+                let next = it.try_advance(|input| {
+                    lazy.search(c, input).unwrap_or_else(|| {
+                        broken = true;
+                        Ok(None)
+                    })
+                });
+                match next {
+                    _ if broken => return false,
                     Ok(Some(m)) => ranges.push(m.range()),
                     Ok(None) => break,
                     Err(_) => return false,
@@ -215,16 +296,7 @@ impl Matcher {
         };
         let found = self.with_caches(|c| {
             let input = Input::new(text).range(at..);
-            // Most texts hold no match: the forward DFA alone says so.
-            if lazy.whole.get().is_none() {
-                let fwd = c.fwd.get_or_insert_with(|| lazy.fwd.create_cache());
-                if lazy.fwd.try_search_fwd(fwd, &input).ok()?.is_none() {
-                    return Some(None);
-                }
-            }
-            let whole = lazy.whole()?;
-            let cache = c.whole.get_or_insert_with(|| whole.create_cache());
-            whole.try_search(cache, &input).ok().map(|m| m.map(|m| m.range()))
+            lazy.search(c, &input)?.ok().map(|m| m.map(|m| m.range()))
         });
         found.unwrap_or_else(|| self.fallback().find_at(text, at).map(|m| m.range()))
     }
@@ -296,9 +368,9 @@ impl Matcher {
         CACHES.with(|caches| {
             let mut caches = caches.borrow_mut();
             if caches.len() <= self.index {
-                caches.resize_with(self.index + 1, Caches::default);
+                caches.resize_with(self.index + 1, || None);
             }
-            f(&mut caches[self.index])
+            f(caches[self.index].get_or_insert_with(Box::default))
         })
     }
 }
@@ -405,8 +477,9 @@ impl std::ops::Index<usize> for Groups<'_> {
 
 thread_local! {
     /// Lazy-DFA caches, per matcher, per thread (a cache keeps the DFA
-    /// states built so far).
-    static CACHES: RefCell<Vec<Caches>> = const { RefCell::new(Vec::new()) };
+    /// states built so far), boxed when a matcher is first used: the slots
+    /// of matchers a process never uses stay one word each.
+    static CACHES: RefCell<Vec<Option<Box<Caches>>>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The pattern compiled by the `regex` crate (the blob's fallback, and
@@ -441,7 +514,7 @@ fn from_blob(pattern: &str) -> Option<(usize, Lazy)> {
     let data: &'static [u8] = data.get(start..end)?;
     let mut r = Reader { b: data, at: 0 };
     let fwd = DFA::builder().build_from_nfa(r.nfa()?).ok()?;
-    Some((i, Lazy { fwd, rev: &data[r.at..], whole: OnceLock::new() }))
+    Some((i, Lazy { fwd, rev_nfa: &data[r.at..], rev: OnceLock::new() }))
 }
 
 /// Reads an NFA as build.rs's `encode` writes it (see `blob`).
@@ -627,6 +700,14 @@ mod tests {
 
     #[test]
     fn fixed_patterns_come_from_the_blob_and_agree_with_the_regex_crate() {
+        // Match starts found by the forward DFA run anchored, then by the
+        // reverse DFA.
+        for limit in [usize::MAX, 0] {
+            with_start_try_limit(limit, fixed_patterns_agree_with_the_regex_crate);
+        }
+    }
+
+    fn fixed_patterns_agree_with_the_regex_crate() {
         let texts = texts();
         let mut found = 0;
         for p in crate::patterns::ALL {

@@ -968,6 +968,14 @@ mod prebuilt_tests {
 
     #[test]
     fn build_time_automata_find_what_the_regex_crate_finds() {
+        // Match starts found by the forward DFA run anchored, then by the
+        // reverse DFA.
+        for limit in [usize::MAX, 0] {
+            prebuilt::with_start_try_limit(limit, build_time_automata_agree_with_the_regex_crate);
+        }
+    }
+
+    fn build_time_automata_agree_with_the_regex_crate() {
         let texts = texts();
         let mut found = 0;
         for p in entries() {
