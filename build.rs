@@ -175,6 +175,10 @@ fn key_tables(rules: &[Rule]) {
             list(&mut t.order.iter().map(|i| i.to_string())),
         ));
     }
+    out.push_str(&format!(
+        "/// The most ASCII bytes a non-ASCII key starts with.\nconst OTHER_LEAD: usize = {};\n",
+        keys::non_ascii_lead(&all)
+    ));
     let path = std::path::Path::new(&std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("rule_keys.rs");
     std::fs::write(path, out).expect("OUT_DIR is writable");
 }

@@ -127,7 +127,7 @@ impl OffsetMap {
 
     /// Reads entries in rising order of index cheaply.
     fn cursor(&self) -> Cursor<'_> {
-        Cursor { map: self, run: 0 }
+        Cursor { map: self, run: 0, from: 0, to: 0 }
     }
 
     #[cfg(test)]
@@ -142,22 +142,34 @@ impl PartialEq for OffsetMap {
     }
 }
 
-/// A reader of an `OffsetMap` that remembers the run it is in.
+/// A reader of an `OffsetMap` that remembers the run it is in (and where
+/// that run ends, so most reads are one comparison).
 struct Cursor<'a> {
     map: &'a OffsetMap,
     run: usize,
+    from: usize,
+    to: usize,
 }
 
 impl Cursor<'_> {
     fn at(&mut self, i: usize) -> u32 {
+        if !(self.from..self.to).contains(&i) {
+            self.seek(i);
+        }
+        self.map.runs[self.run].value(i)
+    }
+
+    #[cold]
+    fn seek(&mut self, i: usize) {
         let runs = &self.map.runs;
-        if runs[self.run].at as usize > i {
+        if self.from > i || self.run >= runs.len() {
             self.run = self.map.run_of(i);
         }
         while runs.get(self.run + 1).is_some_and(|r| r.at as usize <= i) {
             self.run += 1;
         }
-        runs[self.run].value(i)
+        self.from = runs[self.run].at as usize;
+        self.to = runs.get(self.run + 1).map_or(self.map.len, |r| r.at as usize);
     }
 }
 

@@ -104,6 +104,7 @@ static ASCII_KEYS: Keys = Keys {
         two: &ASCII_TWO,
         runs: &ASCII_RUNS,
         order: &ASCII_ORDER,
+        lead: None,
     },
     dfa: OnceLock::new(),
 };
@@ -114,6 +115,7 @@ static OTHER_KEYS: Keys = Keys {
         two: &OTHER_TWO,
         runs: &OTHER_RUNS,
         order: &OTHER_ORDER,
+        lead: Some(OTHER_LEAD),
     },
     dfa: OnceLock::new(),
 };
@@ -170,12 +172,29 @@ struct Pairs {
     runs: &'static [(u16, u16, u16)],
     /// Keys (by position in `index`) by pair, longest first within a pair.
     order: &'static [u16],
+    /// For keys that each hold a non-ASCII byte, the most ASCII bytes one
+    /// starts with: only positions that close before a non-ASCII byte are
+    /// looked at (most of a mostly-ASCII text is passed over).
+    lead: Option<usize>,
 }
 
 impl Pairs {
     /// The leftmost-longest key at or after `at`: (position in `index`, range).
     fn find(&self, text: &[u8], at: usize) -> Option<(usize, Range<usize>)> {
-        for i in at..text.len().saturating_sub(1) {
+        let Some(lead) = self.lead else { return self.find_in(text, at, text.len()) };
+        let mut from = at;
+        loop {
+            let q = next_non_ascii(text, from)?;
+            if let Some(found) = self.find_in(text, from.max(q.saturating_sub(lead)), q + 1) {
+                return Some(found);
+            }
+            from = q + 1;
+        }
+    }
+
+    /// `find` at the positions `from..to` only.
+    fn find_in(&self, text: &[u8], from: usize, to: usize) -> Option<(usize, Range<usize>)> {
+        for i in from..to.min(text.len().saturating_sub(1)) {
             let p = u16::from_be_bytes([text[i], text[i + 1]]);
             let starts_three =
                 text.get(i + 2).is_some_and(|&c| keys::bit(self.triples, keys::triple(text[i], text[i + 1], c)));
@@ -193,6 +212,19 @@ impl Pairs {
         }
         None
     }
+}
+
+/// The first non-ASCII byte at or after `from`, eight bytes at a time.
+fn next_non_ascii(b: &[u8], from: usize) -> Option<usize> {
+    let mut i = from;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let high = u64::from_le_bytes(chunk.try_into().expect("eight bytes")) & 0x8080_8080_8080_8080;
+        if high != 0 {
+            return Some(i + (high.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    b.get(i..)?.iter().position(|c| !c.is_ascii()).map(|p| i + p)
 }
 
 /// Every key in `text`, leftmost-longest and not overlapping, as one
@@ -621,6 +653,9 @@ mod tests {
             };
             assert_eq!(ours, keys::tables(&all, pick));
         }
+        assert_eq!(ASCII_KEYS.pairs.lead, None);
+        assert_eq!(OTHER_KEYS.pairs.lead, Some(keys::non_ascii_lead(&all)));
+        const { assert!(OTHER_LEAD > 0, "some non-ASCII keys start with ASCII words") };
         // Every key is found where it starts, by its marks.
         for k in &all {
             let b = k.as_bytes();

@@ -102,3 +102,9 @@ fn set_bit(bits: &mut [u64], i: u16) {
 pub(crate) fn bit(bits: &[u64], i: u16) -> bool {
     bits[usize::from(i) >> 6] & (1 << (i & 63)) != 0
 }
+
+/// The most ASCII bytes any non-ASCII key starts with: a search for those
+/// keys looks only at positions at most this far before a non-ASCII byte.
+pub(crate) fn non_ascii_lead(keys: &[&str]) -> usize {
+    keys.iter().filter_map(|k| k.bytes().position(|b| !b.is_ascii())).max().unwrap_or(0)
+}
