@@ -162,7 +162,7 @@ fn key_tables(rules: &[Rule]) {
     {
         let words = |bits: &[u64]| list(&mut bits.iter().map(|b| format!("{b:#x}")));
         out.push_str(&format!(
-            "static {name}_INDEX: [u16; {}] = [{}];\nstatic {name}_TRIPLES: [u64; {}] = [{}];\nstatic {name}_TWO: [u64; {}] = [{}];\nstatic {name}_RUNS: [(u16, u16, u16); {}] = [{}];\nstatic {name}_ORDER: [u16; {}] = [{}];\n",
+            "static {name}_INDEX: [u16; {}] = [{}];\nstatic {name}_TRIPLES: [u64; {}] = [{}];\nstatic {name}_TWO: [u64; {}] = [{}];\nstatic {name}_RUNS: [(u32, u16, u16); {}] = [{}];\nstatic {name}_ORDER: [u16; {}] = [{}];\n",
             t.index.len(),
             list(&mut t.index.iter().map(|i| i.to_string())),
             t.triples.len(),

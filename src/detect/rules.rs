@@ -157,10 +157,11 @@ impl Keys {
 }
 
 /// Keys by their first bytes: a bit per (hashed) three bytes that start a
-/// key and per two bytes that are a key, and for each byte pair its keys,
-/// longest first (see `keys.rs`). A position is looked at only when its
-/// bytes are marked (in prose, one in a hundred or so); there the first key
-/// that matches is the longest, so the first position with a match gives
+/// key and per two bytes that are a key, and for each three-byte prefix its
+/// keys, longest first, and each two-byte key in a run of its own (see
+/// `keys.rs`). A position is looked at only when its bytes are marked (in
+/// prose and code, one in twenty or so); there the first key that matches
+/// is the longest, so the first position with a match gives
 /// the leftmost-longest key, as the Aho-Corasick automata do (a test checks
 /// they agree). Every key has at least two bytes.
 struct Pairs {
@@ -169,7 +170,7 @@ struct Pairs {
     triples: &'static [u64],
     two: &'static [u64],
     /// (pair, start, end) of each pair's run in `order`, by pair.
-    runs: &'static [(u16, u16, u16)],
+    runs: &'static [(u32, u16, u16)],
     /// Keys (by position in `index`) by pair, longest first within a pair.
     order: &'static [u16],
     /// For keys that each hold a non-ASCII byte, the most ASCII bytes one
@@ -194,20 +195,41 @@ impl Pairs {
 
     /// `find` at the positions `from..to` only.
     fn find_in(&self, text: &[u8], from: usize, to: usize) -> Option<(usize, Range<usize>)> {
-        for i in from..to.min(text.len().saturating_sub(1)) {
-            let p = u16::from_be_bytes([text[i], text[i + 1]]);
-            let starts_three =
-                text.get(i + 2).is_some_and(|&c| keys::bit(self.triples, keys::triple(text[i], text[i + 1], c)));
-            if !starts_three && !keys::bit(self.two, p) {
-                continue;
+        let end = to.min(text.len().saturating_sub(1));
+        // Positions with a third byte, then the last one (its pair only).
+        let with_three = end.min(text.len().saturating_sub(2));
+        for (i, w) in (from..with_three).zip(text.get(from..)?.windows(3)) {
+            let abc = u32::from_be_bytes([0, w[0], w[1], w[2]]);
+            // The longest key first: those of three bytes or more, then the
+            // pair itself.
+            if keys::bit(self.triples, keys::triple(w[0], w[1], w[2]))
+                && let Some(found) = self.key_at(text, i, abc)
+            {
+                return Some(found);
             }
-            let Ok(r) = self.runs.binary_search_by_key(&p, |run| run.0) else { continue };
-            let (_, from, to) = self.runs[r];
-            for &k in &self.order[usize::from(from)..usize::from(to)] {
-                let key = key(usize::from(self.index[usize::from(k)])).as_bytes();
-                if text[i..].starts_with(key) {
-                    return Some((usize::from(k), i..i + key.len()));
-                }
+            if let Some(found) = self.two_byte_key_at(text, i) {
+                return Some(found);
+            }
+        }
+        (with_three.max(from)..end).find_map(|i| self.two_byte_key_at(text, i))
+    }
+
+    fn two_byte_key_at(&self, text: &[u8], i: usize) -> Option<(usize, Range<usize>)> {
+        let p = u16::from_be_bytes([text[i], text[i + 1]]);
+        if !keys::bit(self.two, p) {
+            return None;
+        }
+        self.key_at(text, i, 1 << 24 | u32::from(p))
+    }
+
+    /// The longest key at i of those with prefix `p` (`keys::prefix`).
+    fn key_at(&self, text: &[u8], i: usize, p: u32) -> Option<(usize, Range<usize>)> {
+        let r = self.runs.binary_search_by_key(&p, |run| run.0).ok()?;
+        let (_, from, to) = self.runs[r];
+        for &k in &self.order[usize::from(from)..usize::from(to)] {
+            let key = key(usize::from(self.index[usize::from(k)])).as_bytes();
+            if text[i..].starts_with(key) {
+                return Some((usize::from(k), i..i + key.len()));
             }
         }
         None

@@ -57,10 +57,10 @@ pub(crate) struct Tables {
     pub(crate) triples: Vec<u64>,
     /// Bit `pair` set when some key is the two bytes.
     pub(crate) two: Vec<u64>,
-    /// (pair, start, end) of each byte pair's run in `order`, by pair.
-    pub(crate) runs: Vec<(u16, u16, u16)>,
-    /// Keys (by position in `index`) by first byte pair, longest first
-    /// within a pair.
+    /// (prefix, start, end) of each prefix's run in `order`, by prefix (see
+    /// `prefix`).
+    pub(crate) runs: Vec<(u32, u16, u16)>,
+    /// Keys (by position in `index`) by prefix, longest first within one.
     pub(crate) order: Vec<u16>,
 }
 
@@ -70,10 +70,10 @@ pub(crate) fn tables(keys: &[&str], pick: impl Fn(&str) -> bool) -> Tables {
     let key = |k: u16| keys[index[k as usize] as usize].as_bytes();
     let pair = |k: &[u8]| u16::from_be_bytes([k[0], k[1]]);
     let mut order: Vec<u16> = (0..index.len() as u16).collect();
-    order.sort_by_key(|&i| (pair(key(i)), std::cmp::Reverse(key(i).len())));
+    order.sort_by_key(|&i| (prefix(key(i)), std::cmp::Reverse(key(i).len())));
     let mut triples = vec![0u64; BITS / 64];
     let mut two = vec![0u64; BITS / 64];
-    let mut runs: Vec<(u16, u16, u16)> = Vec::new();
+    let mut runs: Vec<(u32, u16, u16)> = Vec::new();
     for (at, &i) in order.iter().enumerate() {
         let k = key(i);
         let p = pair(k);
@@ -82,11 +82,21 @@ pub(crate) fn tables(keys: &[&str], pick: impl Fn(&str) -> bool) -> Tables {
             None => set_bit(&mut two, p),
         }
         match runs.last_mut() {
-            Some(run) if run.0 == p => run.2 = at as u16 + 1,
-            _ => runs.push((p, at as u16, at as u16 + 1)),
+            Some(run) if run.0 == prefix(k) => run.2 = at as u16 + 1,
+            _ => runs.push((prefix(k), at as u16, at as u16 + 1)),
         }
     }
     Tables { index, triples, two, runs, order }
+}
+
+/// A key's run: its first three bytes (big-endian), or for a two-byte key
+/// its two bytes above 2^24 (no three-byte prefix is that large).
+pub(crate) fn prefix(k: &[u8]) -> u32 {
+    match *k {
+        [a, b, c, ..] => u32::from_be_bytes([0, a, b, c]),
+        [a, b] => 1 << 24 | u32::from(u16::from_be_bytes([a, b])),
+        _ => unreachable!("keys have two bytes or more"),
+    }
 }
 
 /// The bit of three bytes in `Tables::triples` (a multiplicative hash to
