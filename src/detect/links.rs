@@ -68,6 +68,23 @@ static TEMPLATE: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patter
 /// `INSERT_USER_EMAIL_HERE`-style placeholders (case matters).
 static CAPS_PLACEHOLDER: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::LINKS_CAPS_PLACEHOLDER));
 
+/// Does a query value read as a template or a placeholder the reader is
+/// meant to fill? Every `TEMPLATE` match holds one of `{ $ [ <` or, in any
+/// case, `insert`, `your` or `user`, and every `CAPS_PLACEHOLDER` match an
+/// `_`; an ASCII value without them is answered without building either
+/// automaton (most query values). A non-ASCII value is searched: matching
+/// without case lets a letter such as `ſ` stand for `s`.
+fn templated(value: &str) -> bool {
+    let b = value.as_bytes();
+    if value.is_ascii() && !b.iter().any(|c| matches!(c, b'{' | b'$' | b'[' | b'<' | b'_')) {
+        let lower = value.to_ascii_lowercase();
+        if !["insert", "your", "user"].iter().any(|w| lower.contains(w)) {
+            return false;
+        }
+    }
+    TEMPLATE.is_match(value) || CAPS_PLACEHOLDER.is_match(value)
+}
+
 /// What is wrong with a link target, if anything.
 fn judge(url: &str, auto_loads: bool) -> Option<(Severity, &'static str, String)> {
     let lower = url.to_ascii_lowercase();
@@ -100,7 +117,7 @@ fn judge(url: &str, auto_loads: bool) -> Option<(Severity, &'static str, String)
         let (k, v) = pair.split_once('=').unwrap_or(("", pair));
         let k = k.to_ascii_lowercase();
         let value = percent_encoding::percent_decode_str(v).decode_utf8_lossy().into_owned();
-        if TEMPLATE.is_match(&value) || CAPS_PLACEHOLDER.is_match(&value) {
+        if templated(&value) {
             let sev = if auto_loads { Severity::High } else { Severity::Medium };
             return Some((
                 sev,
@@ -219,6 +236,26 @@ pub(crate) fn scan(text: &str) -> Vec<Hit> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_template_shortcut_answers_as_the_patterns() {
+        // Values built of the patterns' pieces and of ordinary query text:
+        // the shortcut never says no where a pattern matches.
+        let bits = [
+            "{{", "}}", "{", "}", "${", "$(", ")", "[[", "]]", "<", ">", "user", "USER", "your", "Insert", "inſert",
+            "_", "here", "_DATA", "EMAIL", "name", "key", "x", "1", "=", "%20", " ", "-", "é", "ǅ", "q", "abc",
+        ];
+        let mut rng = crate::testing::Lcg::new(5);
+        let (mut yes, mut skipped) = (0, 0);
+        for _ in 0..20_000 {
+            let v = rng.join(&bits, 8);
+            let want = TEMPLATE.is_match(&v) || CAPS_PLACEHOLDER.is_match(&v);
+            assert_eq!(templated(&v), want, "{v:?}");
+            yes += usize::from(want);
+            skipped += usize::from(v.is_ascii() && !v.contains(['{', '$', '[', '<', '_']));
+        }
+        assert!(yes > 2_000 && skipped > 2_000, "{yes} {skipped}");
+    }
 
     fn rules(text: &str) -> Vec<&'static str> {
         scan(text).into_iter().map(|h| h.rule).collect()
