@@ -468,6 +468,19 @@ pub fn shown(s: &str) -> String {
     out
 }
 
+/// The first non-ASCII byte at or after `from`, eight bytes at a time.
+pub(crate) fn next_non_ascii(b: &[u8], from: usize) -> Option<usize> {
+    let mut i = from;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let high = u64::from_le_bytes(chunk.try_into().expect("eight bytes")) & 0x8080_8080_8080_8080;
+        if high != 0 {
+            return Some(i + (high.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    b.get(i..)?.iter().position(|c| !c.is_ascii()).map(|p| i + p)
+}
+
 /// Characters that render as nothing.
 pub fn is_invisible(c: char) -> bool {
     use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};

@@ -101,35 +101,38 @@ fn judge(word: &str) -> Option<(&'static str, &'static str)> {
     None
 }
 
-/// Hits for disguised words in a text.
+/// What ends a word.
+fn is_separator(c: char) -> bool {
+    c.is_whitespace() || matches!(c, '(' | ')' | '[' | ']' | '<' | '>' | '"' | '\'' | ',' | ';' | '|')
+}
+
+/// Hits for disguised words in a text. Only a word with a non-ASCII
+/// character can be one (`judge`), so the words looked at are those around
+/// each non-ASCII byte, found eight bytes at a time.
 pub(crate) fn scan(text: &str) -> Vec<Hit> {
-    if text.is_ascii() {
-        return Vec::new();
-    }
     let mut hits = Vec::new();
-    let mut start = None;
-    let bounds = text.char_indices().chain(std::iter::once((text.len(), ' ')));
-    for (i, c) in bounds {
-        let sep = c.is_whitespace() || matches!(c, '(' | ')' | '[' | ']' | '<' | '>' | '"' | '\'' | ',' | ';' | '|');
-        match (start, sep) {
-            (None, false) => start = Some(i),
-            (Some(s), true) => {
-                if let Some((rule, why)) = judge(&text[s..i]) {
-                    hits.push(Hit {
-                        code: Code::Obfuscated,
-                        rule,
-                        severity: Severity::Medium,
-                        range: s..i,
-                        why: why.to_string(),
-                        obfuscated: true,
-                        decoded: Some(super::normalize::folded(&text[s..i]).text),
-                        quoted: false,
-                    });
-                }
-                start = None;
-            }
-            _ => {}
+    let mut from = 0;
+    while let Some(q) = super::next_non_ascii(text.as_bytes(), from) {
+        let c = text[q..].chars().next().expect("a character starts at a non-ASCII lead byte");
+        if is_separator(c) {
+            from = q + c.len_utf8();
+            continue;
         }
+        let start = text[..q].char_indices().rev().find(|&(_, c)| is_separator(c)).map_or(0, |(i, c)| i + c.len_utf8());
+        let end = text[q..].char_indices().find(|&(_, c)| is_separator(c)).map_or(text.len(), |(i, _)| q + i);
+        if let Some((rule, why)) = judge(&text[start..end]) {
+            hits.push(Hit {
+                code: Code::Obfuscated,
+                rule,
+                severity: Severity::Medium,
+                range: start..end,
+                why: why.to_string(),
+                obfuscated: true,
+                decoded: Some(super::normalize::folded(&text[start..end]).text),
+                quoted: false,
+            });
+        }
+        from = end;
     }
     hits
 }
@@ -140,6 +143,61 @@ mod tests {
 
     fn rules(t: &str) -> Vec<&'static str> {
         scan(t).into_iter().map(|h| h.rule).collect()
+    }
+
+    /// Every word judged, one after another (what `scan` skips to).
+    fn every_word(text: &str) -> Vec<(std::ops::Range<usize>, &'static str)> {
+        let mut out = Vec::new();
+        let mut start = None;
+        for (i, c) in text.char_indices().chain(std::iter::once((text.len(), ' '))) {
+            match (start, is_separator(c)) {
+                (None, false) => start = Some(i),
+                (Some(s), true) => {
+                    if let Some((rule, _)) = judge(&text[s..i]) {
+                        out.push((s..i, rule));
+                    }
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn words_around_non_ascii_bytes_are_every_word_that_can_hit() {
+        let bits = [
+            "ign",
+            "оre",
+            "ｉ",
+            "gnore",
+            "\u{307}",
+            "\u{300}\u{301}\u{302}",
+            "a",
+            "é",
+            "日本",
+            "\u{a0}",
+            "\u{2028}",
+            " ",
+            "\n",
+            "(",
+            "|",
+            "'",
+            ",",
+            "x",
+            "аpple",
+            ".com",
+            "ℝ",
+        ];
+        let mut rng = crate::testing::Lcg::new(17);
+        let mut hits = 0;
+        for _ in 0..20_000 {
+            let t = rng.join(&bits, 10);
+            let got: Vec<_> = scan(&t).into_iter().map(|h| (h.range, h.rule)).collect();
+            assert_eq!(got, every_word(&t), "{t:?}");
+            hits += got.len();
+        }
+        assert!(hits > 2_000, "{hits}");
     }
 
     #[test]

@@ -185,7 +185,7 @@ impl Pairs {
         let Some(lead) = self.lead else { return self.find_in(text, at, text.len()) };
         let mut from = at;
         loop {
-            let q = next_non_ascii(text, from)?;
+            let q = super::next_non_ascii(text, from)?;
             if let Some(found) = self.find_in(text, from.max(q.saturating_sub(lead)), q + 1) {
                 return Some(found);
             }
@@ -234,19 +234,6 @@ impl Pairs {
         }
         None
     }
-}
-
-/// The first non-ASCII byte at or after `from`, eight bytes at a time.
-fn next_non_ascii(b: &[u8], from: usize) -> Option<usize> {
-    let mut i = from;
-    while let Some(chunk) = b.get(i..i + 8) {
-        let high = u64::from_le_bytes(chunk.try_into().expect("eight bytes")) & 0x8080_8080_8080_8080;
-        if high != 0 {
-            return Some(i + (high.trailing_zeros() / 8) as usize);
-        }
-        i += 8;
-    }
-    b.get(i..)?.iter().position(|c| !c.is_ascii()).map(|p| i + p)
 }
 
 /// Every key in `text`, leftmost-longest and not overlapping, as one
