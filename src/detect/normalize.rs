@@ -614,25 +614,53 @@ fn leet_and_spacing(s: &str, p: &Normalized, mut src_of: impl FnMut(usize) -> us
     if p.text.is_ascii() {
         // One byte a character: no character table needed.
         let b = p.text.as_bytes();
-        join_spaced_and_leet::<false>(b.len(), |k| b[k] as char, |c, k| out.push(c, src_of(map.at(k) as usize)));
+        join_spaced_and_leet::<false>(
+            b.len(),
+            |k| b[k] as char,
+            |r, c| match c {
+                Some(c) => out.push(c, src_of(map.at(r.start) as usize)),
+                None => {
+                    out.text.push_str(&p.text[r.clone()]);
+                    for k in r {
+                        out.map.push(src_of(map.at(k) as usize) as u32);
+                    }
+                }
+            },
+        );
         return out.finish(s.len());
     }
     let pt: Vec<char> = p.text.chars().collect();
     // Characters are emitted in rising order: the byte offset of the k-th
     // is kept up with (from the start again, were one ever emitted twice).
+    // Each byte of a character maps where the character's first byte does.
     let (mut ck, mut cb) = (0, 0);
     join_spaced_and_leet::<false>(
         pt.len(),
         |k| pt[k],
-        |c, k| {
-            if k < ck {
+        |r, c| {
+            if r.start < ck {
                 (ck, cb) = (0, 0);
             }
-            while ck < k {
+            while ck < r.start {
                 cb += pt[ck].len_utf8();
                 ck += 1;
             }
-            out.push(c, src_of(map.at(cb) as usize));
+            match c {
+                Some(c) => out.push(c, src_of(map.at(cb) as usize)),
+                None => {
+                    let from = cb;
+                    while ck < r.end {
+                        let v = src_of(map.at(cb) as usize) as u32;
+                        let len = pt[ck].len_utf8();
+                        for _ in 0..len {
+                            out.map.push(v);
+                        }
+                        cb += len;
+                        ck += 1;
+                    }
+                    out.text.push_str(&p.text[from..cb]);
+                }
+            }
         },
     );
     out.finish(s.len())
@@ -640,18 +668,22 @@ fn leet_and_spacing(s: &str, p: &Normalized, mut src_of: impl FnMut(usize) -> us
 
 /// Step 4 of the folded form, over the `n` characters of a plain text
 /// (`at(k)` is the k-th): s p a c e d letters joined, leetspeak inside
-/// words read as letters. Each output character goes to `emit` with the
-/// index of the character it comes from. With `CHECK`, nothing is emitted:
-/// it stops at the first change and says whether there was one.
+/// words read as letters. The output goes to `emit` in order, as a range of
+/// characters and `None` (those characters as they are; runs of them come
+/// whole) or a one-character range and the character it reads as. With
+/// `CHECK`, nothing is emitted: it stops at the first change and says
+/// whether there was one.
 fn join_spaced_and_leet<const CHECK: bool>(
     n: usize,
     at: impl Fn(usize) -> char,
-    mut emit: impl FnMut(char, usize),
+    mut emit: impl FnMut(std::ops::Range<usize>, Option<char>),
 ) -> bool {
     let is_letter = |k: usize| k < n && at(k).is_alphabetic();
     // The word (between whitespace) last asked about and whether it holds
     // two letters: asked once per word, so long words stay linear.
     let mut word: Option<(std::ops::Range<usize>, bool)> = None;
+    // Where the run of characters kept as they are began.
+    let mut kept = 0;
     let mut k = 0;
     while k < n {
         let c = at(k);
@@ -672,10 +704,14 @@ fn join_spaced_and_leet<const CHECK: bool>(
                 if CHECK {
                     return true;
                 }
+                if kept < k {
+                    emit(kept..k, None);
+                }
                 for l in (k..=j).step_by(2) {
-                    emit(at(l), l);
+                    emit(l..l + 1, None);
                 }
                 k = j + 1;
+                kept = k;
                 continue;
             }
         }
@@ -686,14 +722,18 @@ fn join_spaced_and_leet<const CHECK: bool>(
             if CHECK {
                 return true;
             }
-            emit(l, k);
+            if kept < k {
+                emit(kept..k, None);
+            }
+            emit(k..k + 1, Some(l));
             k += 1;
+            kept = k;
             continue;
         }
-        if !CHECK {
-            emit(c, k);
-        }
         k += 1;
+    }
+    if !CHECK && kept < n {
+        emit(kept..n, None);
     }
     false
 }
@@ -1022,6 +1062,51 @@ mod tests {
         assert!(!folds("Within a f", &plain("Within a f")));
         assert!(folds("x a b c d y", &plain("x a b c d y")));
         assert!(folds("h3llo", &plain("h3llo")));
+    }
+
+    /// Each character of a folded ASCII text maps to the source character
+    /// it reads: the same letter in either case, the letter a leetspeak
+    /// symbol stands for, a quote for a backtick, or whitespace for
+    /// whitespace (kept runs and single characters alike).
+    #[test]
+    fn folded_characters_map_to_what_they_read() {
+        let bits = [
+            "Ignore",
+            " ",
+            "  ",
+            "\n",
+            "1gn0r3",
+            "a",
+            "B",
+            "x7y",
+            "s y s t e m",
+            "$",
+            "|",
+            "!",
+            "@",
+            "**",
+            "_",
+            "`",
+            "v2",
+            ".",
+        ];
+        let mut rng = crate::testing::Lcg::new(13);
+        let mut checked = 0;
+        for _ in 0..20_000 {
+            let t = rng.join(&bits, 16);
+            let f = folded(&t);
+            for (i, c) in f.text.char_indices() {
+                let src = f.map.get(i).expect("every byte maps") as usize;
+                let was = t[src..].chars().next().expect("maps into the source");
+                let reads = was.to_ascii_lowercase() == c
+                    || leet(was) == Some(c)
+                    || (was == '`' && c == '\'')
+                    || (was.is_whitespace() && c.is_whitespace());
+                assert!(reads, "{t:?}: {c:?} at {i} maps to {was:?} at {src}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 100_000, "{checked}");
     }
 
     #[test]
