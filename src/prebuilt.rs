@@ -95,21 +95,19 @@ impl Lazy {
 
     /// The leftmost-first match in `input`, as regex-automata's lazy-DFA
     /// `Regex::try_search` finds it, with the forward half's cache (and
-    /// the states it holds) shared with the no-match checks. None when the
+    /// the states it holds) shared with the no-match checks. An error (the
+    /// caller then asks the compiled pattern) when a DFA gives up or the
     /// reverse DFA cannot be rebuilt.
-    fn search(&self, c: &mut Caches, input: &Input<'_>) -> Option<Result<Option<Match>, MatchError>> {
+    fn search(&self, c: &mut Caches, input: &Input<'_>) -> Result<Option<Match>, MatchError> {
         let fwd = c.fwd.get_or_insert_with(|| self.fwd.create_cache());
-        let end = match self.fwd.try_search_fwd(fwd, input) {
-            Ok(Some(end)) => end,
-            other => return Some(other.map(|_| None)),
-        };
+        let Some(end) = self.fwd.try_search_fwd(fwd, input)? else { return Ok(None) };
         // An empty match where the search starts, or an anchored search:
         // the match starts where the search does.
         if input.start() == end.offset()
             || input.get_anchored() != Anchored::No
             || self.fwd.get_nfa().is_always_start_anchored()
         {
-            return Some(Ok(Some(Match::new(end.pattern(), input.start()..end.offset()))));
+            return Ok(Some(Match::new(end.pattern(), input.start()..end.offset())));
         }
         // The match starts at the first position from which the forward
         // DFA, anchored, finds a match (it ends where this one does: the
@@ -124,7 +122,7 @@ impl Lazy {
                 let from = input.clone().span(at..end.offset()).anchored(Anchored::Yes).earliest(false);
                 match self.fwd.try_search_fwd(fwd, &from) {
                     Ok(Some(m)) if m.offset() == end.offset() => {
-                        return Some(Ok(Some(Match::new(end.pattern(), at..end.offset()))));
+                        return Ok(Some(Match::new(end.pattern(), at..end.offset())));
                     }
                     Ok(None) => {}
                     // Not expected; the reverse DFA decides.
@@ -132,15 +130,12 @@ impl Lazy {
                 }
             }
         }
-        let rev = self.rev()?;
+        let rev = self.rev().ok_or(MatchError::gave_up(end.offset()))?;
         let cache = c.rev.get_or_insert_with(|| rev.create_cache());
         let back = input.clone().span(input.start()..end.offset()).anchored(Anchored::Yes).earliest(false);
-        Some(match rev.try_search_rev(cache, &back) {
-            Ok(Some(start)) => Ok(Some(Match::new(end.pattern(), start.offset()..end.offset()))),
-            // A reverse search always matches where a forward one did.
-            Ok(None) => return None,
-            Err(e) => Err(e),
-        })
+        // A reverse search always matches where a forward one did.
+        let start = rev.try_search_rev(cache, &back)?.ok_or(MatchError::gave_up(end.offset()))?;
+        Ok(Some(Match::new(end.pattern(), start.offset()..end.offset())))
     }
 }
 
@@ -248,18 +243,10 @@ impl Matcher {
         let done = self.with_caches(|c| {
             let mut ranges = Vec::new();
             let mut it = regex_automata::util::iter::Searcher::new(Input::new(text));
-            // A reverse DFA that cannot be rebuilt sends the search to the
-            // compiled pattern (it does not happen with these patterns).
-            let mut broken = false;
+            // A search that gives up goes to the compiled pattern (it does
+            // not happen with these patterns).
             loop {
-                let next = it.try_advance(|input| {
-                    lazy.search(c, input).unwrap_or_else(|| {
-                        broken = true;
-                        Ok(None)
-                    })
-                });
-                match next {
-                    _ if broken => return false,
+                match it.try_advance(|input| lazy.search(c, input)) {
                     Ok(Some(m)) => ranges.push(m.range()),
                     Ok(None) => break,
                     Err(_) => return false,
@@ -296,7 +283,7 @@ impl Matcher {
         };
         let found = self.with_caches(|c| {
             let input = Input::new(text).range(at..);
-            lazy.search(c, &input)?.ok().map(|m| m.map(|m| m.range()))
+            lazy.search(c, &input).ok().map(|m| m.map(|m| m.range()))
         });
         found.unwrap_or_else(|| self.fallback().find_at(text, at).map(|m| m.range()))
     }

@@ -169,9 +169,10 @@ struct Pairs {
     index: &'static [u16],
     triples: &'static [u64],
     two: &'static [u64],
-    /// (pair, start, end) of each pair's run in `order`, by pair.
+    /// (prefix, start, end) of each prefix's run in `order`, by prefix
+    /// (`keys::prefix`).
     runs: &'static [(u32, u16, u16)],
-    /// Keys (by position in `index`) by pair, longest first within a pair.
+    /// Keys (by position in `index`) by prefix, longest first within one.
     order: &'static [u16],
     /// For keys that each hold a non-ASCII byte, the most ASCII bytes one
     /// starts with: only positions that close before a non-ASCII byte are
