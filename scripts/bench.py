@@ -57,10 +57,10 @@ def text_file(path, size):
 # Rounds of the per-call rows (each a median of many runs).
 ROUNDS = 3
 
-def spawn_time(cmd, runs, stdin_path=os.devnull):
+def spawn_time(cmd, runs, stdin_path=os.devnull, env=None):
     """Median wall time (ms) of `cmd` as a fresh process, stdin replayed
     from a file each run (examples/spawn_timer.rs)."""
-    r = subprocess.run([TIMER, str(runs), stdin_path] + cmd, capture_output=True, text=True, check=True)
+    r = subprocess.run([TIMER, str(runs), stdin_path] + cmd, capture_output=True, text=True, check=True, env=env)
     return json.loads(r.stdout)["median_ms"]
 
 def hook_event(path, tool, content):
@@ -88,8 +88,22 @@ def per_call(tmp):
            + ("default build / static build:" if static else "default build (no static build found):")]
     rows = []
 
-    def row(label, argv, runs, stdin_path=os.devnull, programs=None):
-        rows.append((label, [[b] + argv for b in (programs or bins)], runs, stdin_path))
+    def row(label, argv, runs, stdin_path=os.devnull, programs=None, env=None):
+        rows.append((label, [([b] + argv, env and env[b]) for b in (programs or bins)], runs, stdin_path))
+
+    # `hook serve` for each build, each under its own state directory (a
+    # server answers only clients of its own build).
+    servers, server_env = [], {}
+    for i, b in enumerate(bins):
+        state = os.path.join(tmp, f"state-{i}")
+        os.makedirs(state, mode=0o700)
+        server_env[b] = dict(os.environ, XDG_STATE_HOME=state)
+        servers.append(subprocess.Popen([b, "hook", "serve", "--quiet", "--idle", "30"], env=server_env[b]))
+        sock = os.path.join(state, "inertbox", "hookd", "sock")
+        for _ in range(500):
+            if os.path.exists(sock):
+                break
+            time.sleep(0.01)
 
     row("/bin/true", [], 200, programs=["/bin/true"])
     row("inertbox --version", ["--version"], 200)
@@ -107,13 +121,13 @@ def per_call(tmp):
     fixtures = os.path.join(ROOT, "fixtures", "hooks")
     for name in ["pre-bash-curl", "post-read-clean", "post-webfetch-hidden", "user-prompt-plain"]:
         s = os.path.join(tmp, f"s-{name}.session")
-        row(f"hook claude, fixtures/hooks/{name}.json", ["hook", "claude", "--session", s], 100, os.path.join(fixtures, name + ".json"))
+        row(f"hook claude, fixtures/hooks/{name}.json", ["hook", "claude", "--no-server", "--session", s], 100, os.path.join(fixtures, name + ".json"))
     # The same hooks late in a long session: 1,000 reads recorded already.
     for name in ["pre-bash-curl", "post-read-clean"]:
         s = os.path.join(tmp, f"s1000-{name}.session")
         with open(s, "w") as f:
             f.write(session_1000())
-        row(f"hook claude, fixtures/hooks/{name}.json, 1,000-read session", ["hook", "claude", "--session", s], 100,
+        row(f"hook claude, fixtures/hooks/{name}.json, 1,000-read session", ["hook", "claude", "--no-server", "--session", s], 100,
             os.path.join(fixtures, name + ".json"))
     # PostToolUse after Read of this repository's own files: prose and
     # code full of the words the rules look for (the slow case).
@@ -123,14 +137,23 @@ def per_call(tmp):
             hook_event(ev, "Read", f.read())
         s = os.path.join(tmp, "s-read.session")
         row(f"hook claude, PostToolUse Read of {rel} ({os.path.getsize(os.path.join(ROOT, rel)):,} bytes)",
-            ["hook", "claude", "--session", s], 30, ev)
+            ["hook", "claude", "--no-server", "--session", s], 30, ev)
+        row(f"hook claude via hook serve, PostToolUse Read of {rel}", ["hook", "claude", "--session", s], 30, ev,
+            env=server_env)
+    for name in ["pre-bash-curl", "post-read-clean", "post-webfetch-hidden"]:
+        s = os.path.join(tmp, f"s-srv-{name}.session")
+        row(f"hook claude via hook serve, fixtures/hooks/{name}.json", ["hook", "claude", "--session", s], 100,
+            os.path.join(fixtures, name + ".json"), env=server_env)
     # Rounds over all rows, so a slow spell of a shared machine spreads over
     # every row instead of landing on a few.
     times = [[[] for _ in cmds] for _, cmds, _, _ in rows]
     for _ in range(ROUNDS):
         for (label, cmds, runs, stdin_path), t in zip(rows, times):
-            for cmd, tb in zip(cmds, t):
-                tb.append(spawn_time(cmd, runs, stdin_path))
+            for (cmd, env), tb in zip(cmds, t):
+                tb.append(spawn_time(cmd, runs, stdin_path, env))
+    for p in servers:
+        p.terminate()
+        p.wait()
     for (label, _, _, _), t in zip(rows, times):
         cells = [f"{min(tb):.2f} ms" if max(tb) - min(tb) < 0.005 else f"{min(tb):.2f}–{max(tb):.2f} ms" for tb in t]
         out.append(f"  {label}: " + " / ".join(cells))

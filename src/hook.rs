@@ -45,6 +45,18 @@ impl Answer {
     }
 }
 
+/// The bytes `hook claude` prints for an answer.
+pub fn stdout_of(answer: &Answer) -> Vec<u8> {
+    match &answer.json {
+        Some(v) => {
+            let mut s = serde_json::to_string(v).expect("a JSON value serializes");
+            s.push('\n');
+            s.into_bytes()
+        }
+        None => Vec::new(),
+    }
+}
+
 /// Where a session's ledger lives: `--session`, or one file per session id
 /// under the user's state directory.
 pub fn session_path(explicit: Option<&Path>, session_id: Option<&str>) -> Option<PathBuf> {
@@ -56,11 +68,7 @@ pub fn session_path(explicit: Option<&Path>, session_id: Option<&str>) -> Option
     if id.is_empty() {
         return None;
     }
-    let base = std::env::var_os("XDG_STATE_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local").join("state")))?;
-    let dir = base.join("inertbox").join("sessions");
+    let dir = state_dir()?.join("sessions");
     // Sessions started before format v2 keep their `.json` file (read as v1,
     // rewritten as v2 on the next change) so nothing they recorded is lost.
     let old = dir.join(format!("{id}.json"));
@@ -68,6 +76,16 @@ pub fn session_path(explicit: Option<&Path>, session_id: Option<&str>) -> Option
         return Some(old);
     }
     Some(dir.join(format!("{id}.session")))
+}
+
+/// This tool's state directory: `$XDG_STATE_HOME/inertbox`, by default
+/// `~/.local/state/inertbox`.
+pub fn state_dir() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_STATE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local").join("state")))?;
+    Some(base.join("inertbox"))
 }
 
 /// Options for the hook.

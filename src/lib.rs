@@ -14,6 +14,8 @@ pub mod fence;
 pub mod format;
 pub mod gate;
 pub mod hook;
+#[cfg(unix)]
+pub mod hookd;
 pub mod html;
 pub mod invisible;
 pub mod mcp;

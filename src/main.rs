@@ -192,10 +192,46 @@ enum HookCmd {
             PreToolUse: gates the call against the ledger: deny on block, ask on confirm, nothing on allow.\n\n\
             The ledger is a file per session_id under $XDG_STATE_HOME/inertbox/sessions (default \
             ~/.local/state/inertbox/sessions), or --session FILE. Malformed input: PreToolUse denies once \
-            untrusted content was read and asks when it cannot tell; other events pass with a note.",
+            untrusted content was read and asks when it cannot tell; other events pass with a note.\n\n\
+            When `inertbox hook serve` runs (see its help), UserPromptSubmit and PostToolUse are answered \
+            there, faster and the same; --no-server answers in this process, as does an event named \
+            PreToolUse on the command line (it only reads the ledger).",
         after_help = "Install: see README (settings.json snippet, or the plugin in this repository)."
     )]
     Claude(HookArgs),
+    /// Answer `hook claude` from one long-running process (faster hooks)
+    #[command(
+        long_about = "Answer the calls of `hook claude` from one long-running process, so a hook call pays for \
+            a process start and a socket round trip instead of building the scanner's automata again: a \
+            PostToolUse answer for a 60 KB file full of the words the rules look for takes about 2 ms instead \
+            of 7.\n\n\
+            The socket is $XDG_STATE_HOME/inertbox/hookd/sock (default ~/.local/state/inertbox/hookd/sock), in \
+            a directory only this user may open (mode 0700; the server refuses to start otherwise). `hook \
+            claude` uses the server when it answers and answers itself when it does not (no server, no \
+            answer in 5 s, another build of the binary): the answers are the same either way, and PreToolUse \
+            still fails closed without it. The server keeps no ledger of its own; it reads and writes the \
+            same session files. It exits after --idle minutes without a call, or once its binary was \
+            replaced (an upgrade) and a client of the new build calls. In the foreground it prints one line \
+            per call on stderr (--quiet: none).\n\n\
+            Exit status: 0 when another server answers already (or, with --detach, once the server \
+            answers); 2 when it cannot start.",
+        after_help = "Start it with the session: the plugin's hooks.json runs `inertbox hook serve --detach` on \
+            SessionStart. By hand: `inertbox hook serve --detach`, or `inertbox hook serve` in the foreground."
+    )]
+    Serve(HookServeArgs),
+}
+
+#[derive(Args)]
+struct HookServeArgs {
+    /// Start the server in the background and return once it answers
+    #[arg(long)]
+    detach: bool,
+    /// No line per call on stderr
+    #[arg(long)]
+    quiet: bool,
+    /// Exit after this many minutes without a call
+    #[arg(long, value_name = "MINUTES", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=10080))]
+    idle: u64,
 }
 
 #[derive(Args)]
@@ -209,6 +245,9 @@ struct HookArgs {
     /// Policy file for PreToolUse decisions (JSON; see README)
     #[arg(long, value_name = "FILE")]
     policy: Option<PathBuf>,
+    /// Answer in this process even when `hook serve` runs
+    #[arg(long)]
+    no_server: bool,
 }
 
 #[derive(Args)]
@@ -438,6 +477,7 @@ fn main() -> ExitCode {
         Cmd::Gate(a) => run_gate(a),
         Cmd::Mcp(a) => run_mcp(a),
         Cmd::Hook(HookCmd::Claude(a)) => run_hook(a),
+        Cmd::Hook(HookCmd::Serve(a)) => run_hook_serve(a),
         Cmd::Unwrap(a) => run_unwrap(a),
         Cmd::Serve(a) => {
             let policy = match load_policy(a.policy.as_deref()) {
@@ -500,16 +540,76 @@ fn run_hook(a: HookArgs) -> ExitCode {
     if let Err(e) = io::Read::read_to_end(&mut io::Read::take(io::stdin(), inertbox::hook::MAX_INPUT), &mut input) {
         eprintln!("inertbox: cannot read the hook event: {e}");
     }
+    // PreToolUse only reads the ledger: cheaper here than a round trip to
+    // the server (0.75 against 0.9 ms, static build).
+    #[cfg(unix)]
+    if !a.no_server && a.event.as_deref() != Some("PreToolUse") {
+        let req = inertbox::hookd::Request {
+            identity: inertbox::hookd::identity(),
+            event: a.event.clone(),
+            session: a.session.as_deref().map(|p| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())),
+            policy: (policy != inertbox::gate::Policy::default())
+                .then(|| serde_json::to_string(&policy).expect("a policy serializes")),
+            input,
+        };
+        if let Some(out) = inertbox::hookd::ask(&req, inertbox::hookd::CLIENT_TIMEOUT) {
+            return emit(&out, ExitCode::SUCCESS);
+        }
+        input = req.input;
+    }
     let opts = inertbox::hook::Options { session: a.session, policy, event: a.event };
     let answer = inertbox::hook::handle(&input, &opts);
-    match answer.json {
-        Some(v) => {
-            let mut s = serde_json::to_string(&v).expect("json");
-            s.push('\n');
-            emit(s.as_bytes(), ExitCode::SUCCESS)
+    emit(&inertbox::hook::stdout_of(&answer), ExitCode::SUCCESS)
+}
+
+#[cfg(unix)]
+fn run_hook_serve(a: HookServeArgs) -> ExitCode {
+    use inertbox::hookd;
+    use std::os::unix::process::CommandExt;
+    let idle = std::time::Duration::from_secs(a.idle * 60);
+    if a.detach {
+        // Already answering: nothing to start.
+        if hookd::ping() {
+            return ExitCode::SUCCESS;
         }
-        None => ExitCode::SUCCESS,
+        let exe = match std::env::current_exe() {
+            Ok(e) => e,
+            Err(e) => return fail(&format!("hook serve: cannot find this binary: {e}")),
+        };
+        let spawned = std::process::Command::new(exe)
+            .args(["hook", "serve", "--quiet", "--idle", &a.idle.to_string()])
+            // Hold no directory of the caller's open.
+            .current_dir("/")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .process_group(0)
+            .spawn();
+        if let Err(e) = spawned {
+            return fail(&format!("hook serve: cannot start the server: {e}"));
+        }
+        // Return once it answers (it compiles the patterns first).
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while std::time::Instant::now() < until {
+            if hookd::ping() {
+                return ExitCode::SUCCESS;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        return fail("hook serve: the server did not answer within 5 s (run `inertbox hook serve` to see why)");
     }
+    match hookd::serve(idle, !a.quiet) {
+        Ok(hookd::Ended::AlreadyRunning) => {
+            eprintln!("inertbox: a hook server answers already");
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(&format!("hook serve: {e}")),
+    }
+}
+
+#[cfg(not(unix))]
+fn run_hook_serve(_: HookServeArgs) -> ExitCode {
+    fail("hook serve: needs a Unix socket; on this system `hook claude` answers in its own process")
 }
 
 fn run_unwrap(a: UnwrapArgs) -> ExitCode {

@@ -46,6 +46,12 @@ pub(crate) fn long_running() -> bool {
     SEARCHED.load(Ordering::Relaxed) >= LONG_RUNNING
 }
 
+/// Count this process as long-running from now on (`hook serve`: it will
+/// answer many calls, so it compiles its patterns once, up front).
+pub(crate) fn run_long() {
+    SEARCHED.fetch_max(LONG_RUNNING, Ordering::Relaxed);
+}
+
 mod blob;
 
 static BLOB: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/rules.nfa"));
@@ -208,6 +214,13 @@ impl Matcher {
     /// happens with these patterns).
     fn fallback(&self) -> &regex::Regex {
         self.fallback.get_or_init(|| compile(&self.pattern))
+    }
+
+    /// Compile the pattern now, as a long-running process will use it.
+    pub(crate) fn compile_now(&self) {
+        if self.is_prebuilt() {
+            self.fallback();
+        }
     }
 
     /// Leftmost-first matches, not overlapping, as `regex::Regex::find_iter`.

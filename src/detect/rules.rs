@@ -299,6 +299,17 @@ pub fn warm() {
     }
 }
 
+/// Compile every rule and context pattern as a long-running process runs
+/// them (`hook serve`, before its first answer).
+pub(crate) fn warm_compiled() {
+    for i in 0..RULES.len() {
+        regex_for(i).compile_now();
+    }
+    for m in [&IMPERATIVE, &QUOTE_CUE, &DEFENSIVE_AFTER, &DEFENSIVE_BEFORE] {
+        m.compile_now();
+    }
+}
+
 /// A rule match in some text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Match {

@@ -137,3 +137,105 @@ fn malformed_input_never_crashes() {
         assert!(out.stdout.is_empty() || serde_json::from_slice::<Value>(&out.stdout).is_ok());
     }
 }
+
+/// `hook serve` in the foreground with its state under `state`, once its
+/// socket takes calls.
+#[cfg(unix)]
+fn start_server(state: &std::path::Path) -> std::process::Child {
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("inertbox"))
+        .args(["hook", "serve", "--idle", "1"])
+        .env("XDG_STATE_HOME", state)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let sock = state.join("inertbox/hookd/sock");
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::os::unix::net::UnixStream::connect(&sock).is_err() {
+        assert!(std::time::Instant::now() < until, "the server did not start");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child
+}
+
+#[cfg(unix)]
+#[test]
+fn a_running_server_answers_what_the_process_would() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let mut server = start_server(&state);
+    let (via, own) = (dir.path().join("via.session"), dir.path().join("own.session"));
+    let payloads = [
+        "user-prompt-wrapped.json",
+        "user-prompt-smuggled.json",
+        "pre-bash-curl.json",
+        "post-read-clean.json",
+        "post-webfetch-hidden.json",
+        "pre-bash-curl.json",
+        "pre-bash-cargo-test.json",
+        "pre-send-to-page-address.json",
+    ];
+    for payload in payloads {
+        let input = std::fs::read(fixture(&format!("hooks/{payload}"))).unwrap();
+        let run = |session: &std::path::Path, own_process: bool| {
+            let mut cmd = inertbox();
+            cmd.args(["hook", "claude", "--session"]).arg(session).env("XDG_STATE_HOME", &state);
+            if own_process {
+                cmd.arg("--no-server");
+            }
+            let out = cmd.write_stdin(input.clone()).output().unwrap();
+            assert_eq!(out.status.code(), Some(0), "{payload}");
+            redact(&String::from_utf8(out.stdout).unwrap())
+        };
+        assert_eq!(run(&via, false), run(&own, true), "{payload}");
+    }
+    // The two ledgers recorded the same reads.
+    let reads =
+        |p: &std::path::Path| std::fs::read_to_string(p).unwrap().lines().filter(|l| l.starts_with("r\t")).count();
+    assert_eq!(reads(&via), reads(&own));
+    assert!(reads(&via) >= 2);
+    // Named on the command line, PreToolUse answers in its own process.
+    let input = std::fs::read(fixture("hooks/pre-bash-curl.json")).unwrap();
+    let out = inertbox()
+        .args(["hook", "claude", "PreToolUse", "--session"])
+        .arg(&via)
+        .env("XDG_STATE_HOME", &state)
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8(out.stdout).unwrap().contains("\"deny\""));
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let mut log = String::new();
+    server.stderr.take().unwrap().read_to_string(&mut log).unwrap();
+    // Every call through the server was answered there, none in the client.
+    assert_eq!(log.matches("inertbox hook serve: answered").count(), payloads.len(), "{log}");
+}
+
+#[cfg(unix)]
+#[test]
+fn the_server_refuses_a_directory_others_may_open() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let hookd = dir.path().join("inertbox/hookd");
+    std::fs::create_dir_all(&hookd).unwrap();
+    std::fs::set_permissions(&hookd, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = inertbox().args(["hook", "serve"]).env("XDG_STATE_HOME", dir.path()).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("not a private directory"), "{err}");
+    assert!(!hookd.join("sock").exists());
+    // A client does not use a socket there: it answers itself.
+    let input = std::fs::read(fixture("hooks/pre-bash-curl.json")).unwrap();
+    let s = dir.path().join("s.session");
+    let out = inertbox()
+        .args(["hook", "claude", "--session"])
+        .arg(&s)
+        .env("XDG_STATE_HOME", dir.path())
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+}
