@@ -299,29 +299,39 @@ pub fn serve(idle: Duration, log: bool) -> Result<Ended, ServeError> {
             }
         });
     }
-    // A few threads that live as long as the server: the scanner's
-    // automata keep per-thread caches, which a thread per call would build
-    // again on every call.
-    let (tx, rx) = std::sync::mpsc::channel::<UnixStream>();
-    let rx = Arc::new(std::sync::Mutex::new(rx));
-    for _ in 0..WORKERS {
-        let (rx, identity, sock) = (Arc::clone(&rx), identity.clone(), sock.clone());
-        std::thread::spawn(move || {
-            loop {
-                let Ok(conn) = rx.lock().map_err(drop).and_then(|r| r.recv().map_err(drop)) else { return };
-                let status = answer(conn, &identity, log);
-                // After an upgrade: this server's binary is gone or another.
-                if status == Some(OTHER_BUILD) && self::identity() != identity {
-                    stop(&sock, ino);
-                }
-            }
-        });
+    // A few threads that live as long as the server, each taking calls off
+    // the socket itself: the scanner's automata keep per-thread caches,
+    // which a thread per call would build again on every call, and a
+    // thread handing calls to others would add a wake-up to each.
+    for _ in 1..WORKERS {
+        let listener = listener.try_clone().map_err(io_err(&sock))?;
+        let (identity, sock, last) = (identity.clone(), sock.clone(), Arc::clone(&last));
+        std::thread::spawn(move || take_calls(&listener, &identity, &sock, ino, &last, start, log));
     }
+    take_calls(&listener, &identity, &sock, ino, &last, start, log)
+}
+
+/// Answer calls from `listener` for as long as the server runs.
+fn take_calls(
+    listener: &UnixListener,
+    identity: &[u8],
+    sock: &Path,
+    ino: Option<u64>,
+    last: &AtomicU64,
+    start: Instant,
+    log: bool,
+) -> ! {
     loop {
-        let Ok((conn, _)) = listener.accept() else { continue };
+        let Ok((conn, _)) = listener.accept() else {
+            // Out of file descriptors, say: wait instead of spinning.
+            std::thread::sleep(Duration::from_millis(50));
+            continue;
+        };
         last.store(start.elapsed().as_millis() as u64, Ordering::Relaxed);
-        if tx.send(conn).is_err() {
-            stop(&sock, ino);
+        let status = answer(conn, identity, log);
+        // After an upgrade: this server's binary is gone or another.
+        if status == Some(OTHER_BUILD) && self::identity() != identity {
+            stop(sock, ino);
         }
     }
 }
