@@ -85,6 +85,13 @@ impl OffsetMap {
         }
     }
 
+    /// `n` entries of the same source offset.
+    fn push_same(&mut self, src: u32, n: usize) {
+        for _ in 0..n {
+            self.push(src);
+        }
+    }
+
     fn pop(&mut self) {
         self.len -= 1;
         if self.runs.last().is_some_and(|r| r.at as usize == self.len) {
@@ -157,6 +164,13 @@ impl Cursor<'_> {
             self.seek(i);
         }
         self.map.runs[self.run].value(i)
+    }
+
+    /// Entry i, where its run ends, and the run's step (entries i.. up to
+    /// the end are the value plus step times the distance from i).
+    fn span(&mut self, i: usize) -> (u32, usize, u32) {
+        let v = self.at(i);
+        (v, self.to, self.map.runs[self.run].step)
     }
 
     #[cold]
@@ -517,7 +531,7 @@ const PDF: char = '\u{202c}';
 
 /// The folded normal form (see the module docs).
 pub fn folded(s: &str) -> Normalized {
-    if has_folding_chars(s) { folded_any(s) } else { leet_and_spacing(s, &plain(s), |b| b.min(s.len())) }
+    if has_folding_chars(s) { folded_any(s) } else { leet_and_spacing(s, &plain(s), None) }
 }
 
 /// `folded(s)` when it reads differently from `p`, the plain form of `s`
@@ -527,7 +541,7 @@ pub fn folded_if_it_folds(s: &str, p: &Normalized) -> Option<Normalized> {
     if has_folding_chars(s) {
         Some(folded_any(s))
     } else if has_disguise_bytes(s) && joins_or_reads_leet(&p.text) {
-        Some(leet_and_spacing(s, p, |b| b.min(s.len())))
+        Some(leet_and_spacing(s, p, None))
     } else {
         None
     }
@@ -535,6 +549,14 @@ pub fn folded_if_it_folds(s: &str, p: &Normalized) -> Option<Normalized> {
 
 /// `folded` for any text, all four steps.
 fn folded_any(s: &str) -> Normalized {
+    folded_any_with(s, leet_and_spacing)
+}
+
+/// Type of step 4 (`leet_and_spacing`; the tests give it another).
+type Step4 = fn(&str, &Normalized, Option<&OffsetMap>) -> Normalized;
+
+/// `folded_any` with `step4` as its last step.
+fn folded_any_with(s: &str, step4: Step4) -> Normalized {
     // 1. Put RLO-reversed runs back in reading order, dropping the controls
     //    (most texts have none: then the characters are the source's).
     let reordered: Option<Vec<(usize, char)>> = s.contains(RLO).then(|| {
@@ -598,72 +620,130 @@ fn folded_any(s: &str) -> Normalized {
         }
     }
     src_of_cleaned.push(s.len() as u32);
-    // 3. Re-run the plain form over the cleaned text; map its byte offsets
+    // 3. Re-run the plain form over the cleaned text; its byte offsets map
     //    back to the source through each cleaned character's origin.
-    let mut cursor = src_of_cleaned.cursor();
-    let src_of = |b: usize| -> usize { cursor.at(b.min(cleaned.len())) as usize };
     let p = plain(&cleaned);
-    leet_and_spacing(s, &p, src_of)
+    step4(s, &p, Some(&src_of_cleaned))
 }
 
-/// Step 4 of the folded form over plain form `p`, whose offsets `src_of`
-/// maps to the source `s`.
-fn leet_and_spacing(s: &str, p: &Normalized, mut src_of: impl FnMut(usize) -> usize) -> Normalized {
+/// Step 4 of the folded form over plain form `p` of source `s`. `p`'s
+/// offsets are into `s`, or with `cleaned` into the cleaned text, whose
+/// own map leads to `s`.
+fn leet_and_spacing(s: &str, p: &Normalized, cleaned: Option<&OffsetMap>) -> Normalized {
     let mut out = Normalized { text: String::with_capacity(p.text.len()), map: OffsetMap::default() };
     let mut map = p.map.cursor();
-    if p.text.is_ascii() {
-        // One byte a character: no character table needed.
-        let b = p.text.as_bytes();
-        join_spaced_and_leet::<false>(
-            b.len(),
-            |k| b[k] as char,
-            |r, c| match c {
-                Some(c) => out.push(c, src_of(map.at(r.start) as usize)),
-                None => {
-                    out.text.push_str(&p.text[r.clone()]);
-                    for k in r {
-                        out.map.push(src_of(map.at(k) as usize) as u32);
-                    }
-                }
-            },
-        );
-        return out.finish(s.len());
-    }
-    let pt: Vec<char> = p.text.chars().collect();
+    let mut outer = cleaned.map(OffsetMap::cursor);
+    let bytes = p.text.as_bytes();
+    // Step 4 asks of a character only whether it is a letter, whitespace, a
+    // space, or a leetspeak digit or symbol (all ASCII): one byte a
+    // character that answers the same (the text itself when it is ASCII).
+    let stand_ins: Vec<u8>;
+    let ascii = p.text.is_ascii();
+    let chars: &[u8] = if ascii {
+        bytes
+    } else {
+        stand_ins = p.text.chars().map(stand_in).collect();
+        &stand_ins
+    };
     // Characters are emitted in rising order: the byte offset of the k-th
     // is kept up with (from the start again, were one ever emitted twice).
-    // Each byte of a character maps where the character's first byte does.
     let (mut ck, mut cb) = (0, 0);
+    let mut byte_of = |k: usize| -> usize {
+        if ascii {
+            return k;
+        }
+        if k < ck {
+            (ck, cb) = (0, 0);
+        }
+        while ck < k {
+            cb += utf8_len(bytes[cb]);
+            ck += 1;
+        }
+        cb
+    };
     join_spaced_and_leet::<false>(
-        pt.len(),
-        |k| pt[k],
+        chars.len(),
+        |k| chars[k] as char,
         |r, c| {
-            if r.start < ck {
-                (ck, cb) = (0, 0);
-            }
-            while ck < r.start {
-                cb += pt[ck].len_utf8();
-                ck += 1;
-            }
+            let from = byte_of(r.start);
             match c {
-                Some(c) => out.push(c, src_of(map.at(cb) as usize)),
+                Some(c) => {
+                    let v = map.at(from);
+                    let v = outer.as_mut().map_or(v, |o| o.at(v as usize));
+                    out.push(c, v as usize);
+                }
                 None => {
-                    let from = cb;
-                    while ck < r.end {
-                        let v = src_of(map.at(cb) as usize) as u32;
-                        let len = pt[ck].len_utf8();
-                        for _ in 0..len {
-                            out.map.push(v);
-                        }
-                        cb += len;
-                        ck += 1;
-                    }
-                    out.text.push_str(&p.text[from..cb]);
+                    let to = byte_of(r.end);
+                    out.text.push_str(&p.text[from..to]);
+                    push_composed(&mut out.map, &mut map, outer.as_mut(), from..to);
                 }
             }
         },
     );
     out.finish(s.len())
+}
+
+/// A character's stand-in for step 4: itself if ASCII, else a byte that
+/// is whitespace, a letter, or neither, as the character is (none of them
+/// a space or a leetspeak character).
+fn stand_in(c: char) -> u8 {
+    if c.is_ascii() {
+        c as u8
+    } else if c.is_whitespace() {
+        b'\t'
+    } else if c.is_alphabetic() {
+        b'a'
+    } else {
+        0x01
+    }
+}
+
+/// The length of the UTF-8 character that starts with byte `lead`.
+fn utf8_len(lead: u8) -> usize {
+    match lead {
+        0..0x80 => 1,
+        0x80..0xE0 => 2,
+        0xE0..0xF0 => 3,
+        _ => 4,
+    }
+}
+
+/// Entries for the plain-text bytes `r`: each byte's source offset, through
+/// the plain form's map `inner` and then, if given, the cleaned text's map
+/// `outer`; a stretch where both maps run in step goes in at once.
+fn push_composed(
+    out: &mut OffsetMap,
+    inner: &mut Cursor<'_>,
+    mut outer: Option<&mut Cursor<'_>>,
+    r: std::ops::Range<usize>,
+) {
+    let mut k = r.start;
+    while k < r.end {
+        let (v, to, step) = inner.span(k);
+        let n = to.min(r.end) - k;
+        let Some(o) = outer.as_deref_mut() else {
+            if step == 1 {
+                out.push_each(v, n);
+            } else {
+                out.push_same(v, n);
+            }
+            k += n;
+            continue;
+        };
+        let (w, o_to, o_step) = o.span(v as usize);
+        if step == 0 {
+            out.push_same(w, n);
+            k += n;
+        } else {
+            let m = n.min(o_to - v as usize);
+            if o_step == 1 {
+                out.push_each(w, m);
+            } else {
+                out.push_same(w, m);
+            }
+            k += m;
+        }
+    }
 }
 
 /// Step 4 of the folded form, over the `n` characters of a plain text
@@ -771,8 +851,8 @@ fn joins_or_reads_leet(text: &str) -> bool {
         let b = text.as_bytes();
         join_spaced_and_leet::<true>(b.len(), |k| b[k] as char, |_, _| {})
     } else {
-        let pt: Vec<char> = text.chars().collect();
-        join_spaced_and_leet::<true>(pt.len(), |k| pt[k], |_, _| {})
+        let chars: Vec<u8> = text.chars().map(stand_in).collect();
+        join_spaced_and_leet::<true>(chars.len(), |k| chars[k] as char, |_, _| {})
     }
 }
 
@@ -1064,32 +1144,35 @@ mod tests {
         assert!(folds("h3llo", &plain("h3llo")));
     }
 
+    /// Pieces of ASCII text that step 4 reads differently or leaves alone.
+    const DISGUISES: [&str; 18] = [
+        "Ignore",
+        " ",
+        "  ",
+        "\n",
+        "1gn0r3",
+        "a",
+        "B",
+        "x7y",
+        "s y s t e m",
+        "$",
+        "|",
+        "!",
+        "@",
+        "**",
+        "_",
+        "`",
+        "v2",
+        ".",
+    ];
+
     /// Each character of a folded ASCII text maps to the source character
     /// it reads: the same letter in either case, the letter a leetspeak
     /// symbol stands for, a quote for a backtick, or whitespace for
     /// whitespace (kept runs and single characters alike).
     #[test]
     fn folded_characters_map_to_what_they_read() {
-        let bits = [
-            "Ignore",
-            " ",
-            "  ",
-            "\n",
-            "1gn0r3",
-            "a",
-            "B",
-            "x7y",
-            "s y s t e m",
-            "$",
-            "|",
-            "!",
-            "@",
-            "**",
-            "_",
-            "`",
-            "v2",
-            ".",
-        ];
+        let bits = DISGUISES;
         let mut rng = crate::testing::Lcg::new(13);
         let mut checked = 0;
         for _ in 0..20_000 {
@@ -1107,6 +1190,85 @@ mod tests {
             }
         }
         assert!(checked > 100_000, "{checked}");
+    }
+
+    /// Step 4 the plain way: the text's characters themselves, and each
+    /// byte's source offset looked up through both maps one at a time.
+    fn leet_and_spacing_per_byte(s: &str, p: &Normalized, cleaned: Option<&OffsetMap>) -> Normalized {
+        let src_of = |b: usize| -> u32 {
+            let v = p.map.get(b).expect("a byte of the text");
+            cleaned.map_or(v, |c| c.get(v as usize).expect("a byte of the cleaned text"))
+        };
+        let chars: Vec<(usize, char)> = p.text.char_indices().collect();
+        let byte = |k: usize| chars.get(k).map_or(p.text.len(), |&(b, _)| b);
+        let mut out = Normalized { text: String::new(), map: OffsetMap::default() };
+        join_spaced_and_leet::<false>(
+            chars.len(),
+            |k| chars[k].1,
+            |r, c| match c {
+                Some(c) => out.push(c, src_of(byte(r.start)) as usize),
+                None => {
+                    out.text.push_str(&p.text[byte(r.start)..byte(r.end)]);
+                    for b in byte(r.start)..byte(r.end) {
+                        out.map.push(src_of(b));
+                    }
+                }
+            },
+        );
+        out.finish(s.len())
+    }
+
+    #[test]
+    fn step_four_reads_stand_ins_and_maps_by_runs_as_by_bytes() {
+        // Step 4 reads one ASCII stand-in a character and maps stretches of
+        // bytes at once: on 100,000 texts of every kind of character (and
+        // this repository's files) the text and every byte's source offset
+        // are what the characters themselves, mapped a byte at a time, give.
+        let others = [
+            "é",
+            "e\u{301}",
+            "忽略",
+            "😀",
+            "ж",
+            "а",
+            "\u{200b}",
+            "\u{202e}abc\u{202c}",
+            "ﬁ",
+            "Ａ",
+            "\u{a0}",
+            "—",
+            "İ",
+            "ß",
+            "ſ",
+            "\t",
+            "“q”",
+            "Ⅻ",
+            "①",
+        ];
+        let bits: Vec<&str> = DISGUISES.into_iter().chain(others).collect();
+        let mut rng = crate::testing::Lcg::new(99);
+        let files = ["src/gate.rs", "README.md", "fixtures/corpus/scan-dev.jsonl"].map(|f| {
+            std::fs::read_to_string(format!("{}/{f}", env!("CARGO_MANIFEST_DIR"))).expect("a repository file")
+        });
+        let texts = (0..100_000).map(|_| rng.join(&bits, 20)).chain(files);
+        for t in texts {
+            let p = plain(&t);
+            let (ours, theirs) = if has_folding_chars(&t) {
+                (folded_any(&t), folded_any_with(&t, leet_and_spacing_per_byte))
+            } else {
+                (leet_and_spacing(&t, &p, None), leet_and_spacing_per_byte(&t, &p, None))
+            };
+            assert_eq!(ours.text, theirs.text, "{t:?}");
+            assert!(ours.map == theirs.map, "{t:?}");
+        }
+    }
+
+    #[test]
+    fn utf8_lengths_from_the_first_byte() {
+        for c in (0..=0x10ffff).filter_map(char::from_u32) {
+            let mut buf = [0; 4];
+            assert_eq!(utf8_len(c.encode_utf8(&mut buf).as_bytes()[0]), c.len_utf8(), "{c:?}");
+        }
     }
 
     #[test]
