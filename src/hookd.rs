@@ -55,6 +55,12 @@ const WORKERS: usize = 2;
 
 /// Response status: the answer follows.
 const ANSWERED: u8 = 0;
+/// Response status: the server stops, as asked.
+const STOPPING: u8 = 2;
+
+/// The event name of a request to stop (no hook event has a NUL in it).
+const STOP: &str = "\0stop";
+
 /// Response status: the server runs another build of the binary; the
 /// client answers itself (and a server whose own binary was replaced
 /// since it started stops).
@@ -181,7 +187,7 @@ fn decode_response(frame: &[u8]) -> Result<Option<Vec<u8>>, FrameError> {
     let stdout = f.field(MAX_RESPONSE as usize)?.to_vec();
     f.end()?;
     match status {
-        ANSWERED => Ok(Some(stdout)),
+        ANSWERED | STOPPING => Ok(Some(stdout)),
         OTHER_BUILD => Ok(None),
         _ => Err(FrameError("unknown status")),
     }
@@ -212,22 +218,61 @@ fn private(dir: &Path) -> bool {
     m.is_dir() && m.mode() & 0o077 == 0 && ours
 }
 
-/// Ask the server to answer `req`: its stdout bytes, or None (no server,
-/// no answer in `timeout`, another build, or a frame this build cannot
-/// read), and then the caller answers itself.
-pub fn ask(req: &Request, timeout: Duration) -> Option<Vec<u8>> {
-    let dir = dir()?;
-    if !private(&dir) {
-        return None;
-    }
-    let mut s = UnixStream::connect(dir.join("sock")).ok()?;
-    s.set_read_timeout(Some(timeout)).ok()?;
-    s.set_write_timeout(Some(timeout)).ok()?;
-    s.write_all(&req.encode()).ok()?;
-    s.shutdown(Shutdown::Write).ok()?;
+/// What became of a call to the server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reply {
+    /// The bytes `hook claude` prints.
+    Answer(Vec<u8>),
+    /// The server's directory is there (a server ran) but nothing takes
+    /// calls on its socket: the server is gone (idle, or replaced).
+    Gone,
+    /// No server to ask (never started, or its directory is not private),
+    /// or it did not answer: no answer in time, another build, a frame
+    /// this build cannot read.
+    NoAnswer,
+}
+
+/// Ask the server to answer `req`. Anything but an answer, and the caller
+/// answers itself.
+pub fn ask(req: &Request, timeout: Duration) -> Reply {
+    let Some(dir) = dir().filter(|d| private(d)) else { return Reply::NoAnswer };
+    let Ok(mut s) = UnixStream::connect(dir.join("sock")) else { return Reply::Gone };
     let mut frame = Vec::new();
-    s.take(MAX_RESPONSE + 64).read_to_end(&mut frame).ok()?;
-    decode_response(&frame).ok().flatten()
+    let sent = s.set_read_timeout(Some(timeout)).is_ok()
+        && s.set_write_timeout(Some(timeout)).is_ok()
+        && s.write_all(&req.encode()).is_ok()
+        && s.shutdown(Shutdown::Write).is_ok()
+        && s.take(MAX_RESPONSE + 64).read_to_end(&mut frame).is_ok();
+    match decode_response(&frame) {
+        Ok(Some(out)) if sent => Reply::Answer(out),
+        _ => Reply::NoAnswer,
+    }
+}
+
+/// Start a server in the background (this binary, `hook serve --quiet`)
+/// and return at once; a server that finds another answering exits.
+pub fn spawn(idle_minutes: u64) -> io::Result<()> {
+    use std::os::unix::process::CommandExt;
+    std::process::Command::new(std::env::current_exe()?)
+        .args(["hook", "serve", "--quiet", "--idle", &idle_minutes.to_string()])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        // Its own process group, holding no directory of the caller's open.
+        .process_group(0)
+        .current_dir("/")
+        .spawn()
+        .map(drop)
+}
+
+/// Minutes a server started by `hook claude` or `--detach` waits for a call.
+pub const IDLE_MINUTES: u64 = 60;
+
+/// Ask the server of this build to stop: did one answer?
+pub fn ask_to_stop() -> bool {
+    let req =
+        Request { identity: identity(), event: Some(STOP.into()), session: None, policy: None, input: Vec::new() };
+    matches!(ask(&req, CLIENT_TIMEOUT), Reply::Answer(_))
 }
 
 /// Does a server accept calls on the socket?
@@ -329,8 +374,9 @@ fn take_calls(
         };
         last.store(start.elapsed().as_millis() as u64, Ordering::Relaxed);
         let status = answer(conn, identity, log);
-        // After an upgrade: this server's binary is gone or another.
-        if status == Some(OTHER_BUILD) && self::identity() != identity {
+        // Asked to, or after an upgrade: this server's binary is gone or
+        // another.
+        if status == Some(STOPPING) || (status == Some(OTHER_BUILD) && self::identity() != identity) {
             stop(sock, ino);
         }
     }
@@ -372,10 +418,15 @@ pub fn answer(mut conn: UnixStream, identity: &[u8], log: bool) -> Option<u8> {
             return None;
         }
         Some(r) if r.identity != identity => (OTHER_BUILD, Vec::new()),
+        Some(r) if r.event.as_deref() == Some(STOP) => (STOPPING, Vec::new()),
         Some(r) => (ANSWERED, handle(r)),
     };
     if log {
-        let what = if status == ANSWERED { "answered" } else { "refused a client of another build" };
+        let what = match status {
+            ANSWERED => "answered",
+            STOPPING => "stopping, as asked",
+            _ => "refused a client of another build",
+        };
         eprintln!("inertbox hook serve: {what} ({:.2} ms)", began.elapsed().as_secs_f64() * 1e3);
     }
     conn.write_all(&encode_response(status, &stdout)).ok()?;

@@ -213,8 +213,10 @@ enum HookCmd {
             same session files. It exits after --idle minutes without a call, or once its binary was \
             replaced (an upgrade) and a client of the new build calls. In the foreground it prints one line \
             per call on stderr (--quiet: none).\n\n\
-            Exit status: 0 when another server answers already (or, with --detach, once the server \
-            answers); 2 when it cannot start.",
+            `hook claude` starts a server again when it finds the socket of one that is gone (stopped \
+            when idle); remove the hookd directory to stop that. --stop stops the one that runs.\n\n\
+            Exit status: 0 when another server answers already (with --detach, once the server answers; \
+            with --stop, once it stops); 1 when --stop finds none; 2 when it cannot start.",
         after_help = "Start it with the session: the plugin's hooks.json runs `inertbox hook serve --detach` on \
             SessionStart. By hand: `inertbox hook serve --detach`, or `inertbox hook serve` in the foreground."
     )]
@@ -226,6 +228,9 @@ struct HookServeArgs {
     /// Start the server in the background and return once it answers
     #[arg(long)]
     detach: bool,
+    /// Stop the server that answers for this user and this build (exit 1 when none does)
+    #[arg(long, conflicts_with = "detach")]
+    stop: bool,
     /// No line per call on stderr
     #[arg(long)]
     quiet: bool,
@@ -540,6 +545,8 @@ fn run_hook(a: HookArgs) -> ExitCode {
     if let Err(e) = io::Read::read_to_end(&mut io::Read::take(io::stdin(), inertbox::hook::MAX_INPUT), &mut input) {
         eprintln!("inertbox: cannot read the hook event: {e}");
     }
+    #[cfg(unix)]
+    let mut restart = false;
     // PreToolUse only reads the ledger: cheaper here than a round trip to
     // the server (0.75 against 0.9 ms, static build).
     #[cfg(unix)]
@@ -552,40 +559,43 @@ fn run_hook(a: HookArgs) -> ExitCode {
                 .then(|| serde_json::to_string(&policy).expect("a policy serializes")),
             input,
         };
-        if let Some(out) = inertbox::hookd::ask(&req, inertbox::hookd::CLIENT_TIMEOUT) {
-            return emit(&out, ExitCode::SUCCESS);
+        match inertbox::hookd::ask(&req, inertbox::hookd::CLIENT_TIMEOUT) {
+            inertbox::hookd::Reply::Answer(out) => return emit(&out, ExitCode::SUCCESS),
+            // A server ran here and is gone (it stops when idle): answer,
+            // then start another for the calls to come.
+            inertbox::hookd::Reply::Gone => restart = true,
+            inertbox::hookd::Reply::NoAnswer => {}
         }
         input = req.input;
     }
     let opts = inertbox::hook::Options { session: a.session, policy, event: a.event };
     let answer = inertbox::hook::handle(&input, &opts);
-    emit(&inertbox::hook::stdout_of(&answer), ExitCode::SUCCESS)
+    let code = emit(&inertbox::hook::stdout_of(&answer), ExitCode::SUCCESS);
+    #[cfg(unix)]
+    if restart && let Err(e) = inertbox::hookd::spawn(inertbox::hookd::IDLE_MINUTES) {
+        eprintln!("inertbox: cannot restart the hook server: {e}");
+    }
+    code
 }
 
 #[cfg(unix)]
 fn run_hook_serve(a: HookServeArgs) -> ExitCode {
     use inertbox::hookd;
-    use std::os::unix::process::CommandExt;
     let idle = std::time::Duration::from_secs(a.idle * 60);
+    if a.stop {
+        return if hookd::ask_to_stop() {
+            ExitCode::SUCCESS
+        } else {
+            eprintln!("inertbox: no hook server of this build answers");
+            ExitCode::from(1)
+        };
+    }
     if a.detach {
         // Already answering: nothing to start.
         if hookd::ping() {
             return ExitCode::SUCCESS;
         }
-        let exe = match std::env::current_exe() {
-            Ok(e) => e,
-            Err(e) => return fail(&format!("hook serve: cannot find this binary: {e}")),
-        };
-        let spawned = std::process::Command::new(exe)
-            .args(["hook", "serve", "--quiet", "--idle", &a.idle.to_string()])
-            // Hold no directory of the caller's open.
-            .current_dir("/")
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .process_group(0)
-            .spawn();
-        if let Err(e) = spawned {
+        if let Err(e) = hookd::spawn(a.idle) {
             return fail(&format!("hook serve: cannot start the server: {e}"));
         }
         // Return once it answers (it compiles the patterns first).

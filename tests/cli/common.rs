@@ -4,6 +4,8 @@ use sha2::{Digest, Sha256};
 pub fn inertbox() -> Command {
     let mut c = Command::cargo_bin("inertbox").expect("binary built");
     c.env_remove("NO_COLOR").env_remove("INERTBOX_MAX_BYTES");
+    // No hook server of the user's (a test that wants one sets its own).
+    c.env("XDG_STATE_HOME", std::env::temp_dir().join("inertbox-tests-no-state"));
     c
 }
 

@@ -239,3 +239,39 @@ fn the_server_refuses_a_directory_others_may_open() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
 }
+
+#[cfg(unix)]
+#[test]
+fn a_gone_server_is_started_again_and_stops_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let sock = state.join("inertbox/hookd/sock");
+    let mut server = start_server(&state);
+    server.kill().unwrap();
+    server.wait().unwrap();
+    assert!(std::os::unix::net::UnixStream::connect(&sock).is_err(), "the server is gone");
+    // The next call answers in its own process, then starts a server.
+    let input = std::fs::read(fixture("hooks/post-read-clean.json")).unwrap();
+    let s = dir.path().join("s.session");
+    let out = inertbox()
+        .args(["hook", "claude", "--session"])
+        .arg(&s)
+        .env("XDG_STATE_HOME", &state)
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::os::unix::net::UnixStream::connect(&sock).is_err() {
+        assert!(std::time::Instant::now() < until, "no server was started again");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // Asked to stop, it stops and takes its socket with it.
+    inertbox().args(["hook", "serve", "--stop"]).env("XDG_STATE_HOME", &state).assert().code(0);
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while sock.exists() {
+        assert!(std::time::Instant::now() < until, "the server did not stop");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    inertbox().args(["hook", "serve", "--stop"]).env("XDG_STATE_HOME", &state).assert().code(1);
+}
