@@ -315,6 +315,16 @@ pub fn serve(idle: Duration, log: bool) -> Result<Ended, ServeError> {
     // Compile first: a client that finds the socket gets a quick answer.
     warm();
     let sock = dir.join("sock");
+    // One server starts at a time: two finding a stale socket must not
+    // both remove it and bind (the first would listen on a removed path).
+    let lock_path = dir.join("start.lock");
+    let start_lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .map_err(io_err(&lock_path))?;
+    start_lock.lock().map_err(io_err(&lock_path))?;
     let listener = match UnixListener::bind(&sock) {
         Ok(l) => l,
         Err(e) if e.kind() == io::ErrorKind::AddrInUse => {
@@ -329,6 +339,7 @@ pub fn serve(idle: Duration, log: bool) -> Result<Ended, ServeError> {
     };
     std::fs::set_permissions(&sock, std::fs::Permissions::from_mode(0o600)).map_err(io_err(&sock))?;
     let ino = std::fs::metadata(&sock).map(|m| m.ino()).ok();
+    drop(start_lock);
     let identity = identity();
     let start = Instant::now();
     let last = Arc::new(AtomicU64::new(0));
