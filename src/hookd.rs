@@ -223,8 +223,9 @@ fn private(dir: &Path) -> bool {
 pub enum Reply {
     /// The bytes `hook claude` prints.
     Answer(Vec<u8>),
-    /// The server's directory is there (a server ran) but nothing takes
-    /// calls on its socket: the server is gone (idle, or replaced).
+    /// The server's directory is there (a server ran) but its socket is
+    /// gone or nothing takes calls on it: the server stopped (idle, or
+    /// replaced).
     Gone,
     /// No server to ask (never started, or its directory is not private),
     /// or it did not answer: no answer in time, another build, a frame
@@ -236,7 +237,14 @@ pub enum Reply {
 /// answers itself.
 pub fn ask(req: &Request, timeout: Duration) -> Reply {
     let Some(dir) = dir().filter(|d| private(d)) else { return Reply::NoAnswer };
-    let Ok(mut s) = UnixStream::connect(dir.join("sock")) else { return Reply::Gone };
+    let mut s = match UnixStream::connect(dir.join("sock")) {
+        Ok(s) => s,
+        // No socket (removed by a server stopping) or nobody behind it.
+        Err(e) if matches!(e.kind(), io::ErrorKind::NotFound | io::ErrorKind::ConnectionRefused) => {
+            return Reply::Gone;
+        }
+        Err(_) => return Reply::NoAnswer,
+    };
     let mut frame = Vec::new();
     let sent = s.set_read_timeout(Some(timeout)).is_ok()
         && s.set_write_timeout(Some(timeout)).is_ok()
@@ -251,7 +259,8 @@ pub fn ask(req: &Request, timeout: Duration) -> Reply {
 
 /// Start a server in the background (this binary, `hook serve --quiet`)
 /// and return at once; a server that finds another answering exits.
-pub fn spawn(idle_minutes: u64) -> io::Result<()> {
+/// Nothing needs to wait for the child.
+pub fn spawn(idle_minutes: u64) -> io::Result<std::process::Child> {
     use std::os::unix::process::CommandExt;
     std::process::Command::new(std::env::current_exe()?)
         .args(["hook", "serve", "--quiet", "--idle", &idle_minutes.to_string()])
@@ -262,7 +271,6 @@ pub fn spawn(idle_minutes: u64) -> io::Result<()> {
         .process_group(0)
         .current_dir("/")
         .spawn()
-        .map(drop)
 }
 
 /// Minutes a server started by `hook claude` or `--detach` waits for a call.
@@ -312,8 +320,6 @@ pub fn serve(idle: Duration, log: bool) -> Result<Ended, ServeError> {
     if !private(&dir) {
         return Err(ServeError::NotPrivate(dir.display().to_string()));
     }
-    // Compile first: a client that finds the socket gets a quick answer.
-    warm();
     let sock = dir.join("sock");
     // One server starts at a time: two finding a stale socket must not
     // both remove it and bind (the first would listen on a removed path).
@@ -340,6 +346,9 @@ pub fn serve(idle: Duration, log: bool) -> Result<Ended, ServeError> {
     std::fs::set_permissions(&sock, std::fs::Permissions::from_mode(0o600)).map_err(io_err(&sock))?;
     let ino = std::fs::metadata(&sock).map(|m| m.ino()).ok();
     drop(start_lock);
+    // Compile the patterns (calls that come meanwhile wait in the socket's
+    // queue): a socket that cannot be bound costs no compiling.
+    warm();
     let identity = identity();
     let start = Instant::now();
     let last = Arc::new(AtomicU64::new(0));

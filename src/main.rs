@@ -215,7 +215,7 @@ enum HookCmd {
             per call on stderr (--quiet: none).\n\n\
             `hook claude` starts a server again when it finds the socket of one that is gone (stopped \
             when idle); remove the hookd directory to stop that. --stop stops the one that runs.\n\n\
-            Exit status: 0 when another server answers already (with --detach, once the server answers; \
+            Exit status: 0 when another server answers already (with --detach, once the server takes calls; \
             with --stop, once it stops); 1 when --stop finds none; 2 when it cannot start.",
         after_help = "Start it with the session: the plugin's hooks.json runs `inertbox hook serve --detach` on \
             SessionStart. By hand: `inertbox hook serve --detach`, or `inertbox hook serve` in the foreground."
@@ -225,7 +225,7 @@ enum HookCmd {
 
 #[derive(Args)]
 struct HookServeArgs {
-    /// Start the server in the background and return once it answers
+    /// Start the server in the background and return once it takes calls
     #[arg(long)]
     detach: bool,
     /// Stop the server that answers for this user and this build (exit 1 when none does)
@@ -595,14 +595,21 @@ fn run_hook_serve(a: HookServeArgs) -> ExitCode {
         if hookd::ping() {
             return ExitCode::SUCCESS;
         }
-        if let Err(e) = hookd::spawn(a.idle) {
-            return fail(&format!("hook serve: cannot start the server: {e}"));
-        }
-        // Return once it answers (it compiles the patterns first).
+        let mut child = match hookd::spawn(a.idle) {
+            Ok(c) => c,
+            Err(e) => return fail(&format!("hook serve: cannot start the server: {e}")),
+        };
+        // Return once it takes calls (it compiles the patterns next), or as
+        // soon as it has exited without.
         let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
         while std::time::Instant::now() < until {
             if hookd::ping() {
                 return ExitCode::SUCCESS;
+            }
+            if let Ok(Some(status)) = child.try_wait() {
+                return fail(&format!(
+                    "hook serve: the server exited at start ({status}; run `inertbox hook serve` to see why)"
+                ));
             }
             std::thread::sleep(std::time::Duration::from_millis(10));
         }

@@ -275,3 +275,20 @@ fn a_gone_server_is_started_again_and_stops_when_asked() {
     }
     inertbox().args(["hook", "serve", "--stop"]).env("XDG_STATE_HOME", &state).assert().code(1);
 }
+
+#[cfg(unix)]
+#[test]
+fn a_socket_path_too_long_fails_at_once() {
+    // A Unix socket's path has at most 107 bytes: the server cannot bind,
+    // and `--detach` says so without waiting out its 5 s.
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("s".repeat(120));
+    let began = std::time::Instant::now();
+    let out = inertbox().args(["hook", "serve", "--detach"]).env("XDG_STATE_HOME", &state).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("exited at start"));
+    assert!(began.elapsed() < std::time::Duration::from_secs(4), "{:?}", began.elapsed());
+    let out = inertbox().args(["hook", "serve"]).env("XDG_STATE_HOME", &state).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("SUN_LEN"));
+}
