@@ -151,3 +151,30 @@ fn gate_decide_1000(b: Bencher) {
     inertbox::gate::decide(&call, &file, &policy);
     b.bench(|| inertbox::gate::decide(black_box(&call), &file, &policy));
 }
+
+/// What `hook serve` does per call for a PostToolUse Read of src/gate.rs
+/// (62 KB of code full of the words the rules look for), warm: the
+/// answer's work without the client process (`scripts/bench.sh --per-call`
+/// times the whole call).
+#[cfg(unix)]
+#[divan::bench(sample_count = 200)]
+fn hook_serve_read_gate_rs(b: Bencher) {
+    inertbox::hookd::warm();
+    let dir = tempfile::tempdir().unwrap();
+    let event = serde_json::json!({
+        "session_id": "bench", "hook_event_name": "PostToolUse", "tool_name": "Read",
+        "tool_input": {"file_path": "src/gate.rs"},
+        "tool_response": {"type": "text", "file": {"filePath": "src/gate.rs", "content": include_str!("../src/gate.rs")}},
+    });
+    let req = inertbox::hookd::Request {
+        identity: inertbox::hookd::identity(),
+        event: None,
+        session: Some(dir.path().join("s.session")),
+        policy: None,
+        input: event.to_string().into_bytes(),
+    };
+    b.counter(BytesCount::new(req.input.len())).bench(|| {
+        let out = inertbox::hookd::handle(black_box(&req));
+        assert!(!out.is_empty());
+    });
+}
