@@ -1081,7 +1081,8 @@ pub fn decide(call: &Call, ledger: &dyn History, policy: &Policy) -> Outcome {
                             &mut decision,
                             d,
                             format!(
-                                "a {} call aimed at {} that only the content mentioned, after {state}",
+                                "{} {} call aimed at {} that only the content mentioned, after {state}",
+                                article(c),
                                 c.as_str(),
                                 list(&from_content)
                             ),
