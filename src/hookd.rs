@@ -233,18 +233,22 @@ pub enum Reply {
     NoAnswer,
 }
 
-/// Ask the server to answer `req`. Anything but an answer, and the caller
-/// answers itself.
-pub fn ask(req: &Request, timeout: Duration) -> Reply {
-    let Some(dir) = dir().filter(|d| private(d)) else { return Reply::NoAnswer };
-    let mut s = match UnixStream::connect(dir.join("sock")) {
-        Ok(s) => s,
-        // No socket (removed by a server stopping) or nobody behind it.
-        Err(e) if matches!(e.kind(), io::ErrorKind::NotFound | io::ErrorKind::ConnectionRefused) => {
-            return Reply::Gone;
-        }
-        Err(_) => return Reply::NoAnswer,
-    };
+/// A connection to the server, or what to make of there being none:
+/// `Gone` when its directory is there but the socket is not (a server
+/// stopping removes it) or nobody is behind it, else `NoAnswer` (never
+/// started, a directory that is not private, a socket that cannot be
+/// reached).
+pub fn connect() -> Result<UnixStream, Reply> {
+    let Some(dir) = dir().filter(|d| private(d)) else { return Err(Reply::NoAnswer) };
+    UnixStream::connect(dir.join("sock")).map_err(|e| match e.kind() {
+        io::ErrorKind::NotFound | io::ErrorKind::ConnectionRefused => Reply::Gone,
+        _ => Reply::NoAnswer,
+    })
+}
+
+/// Ask the server on `s` to answer `req`. Anything but an answer, and the
+/// caller answers itself.
+pub fn call(mut s: UnixStream, req: &Request, timeout: Duration) -> Reply {
     let mut frame = Vec::new();
     let sent = s.set_read_timeout(Some(timeout)).is_ok()
         && s.set_write_timeout(Some(timeout)).is_ok()
@@ -278,14 +282,15 @@ pub const IDLE_MINUTES: u64 = 60;
 
 /// Ask the server of this build to stop: did one answer?
 pub fn ask_to_stop() -> bool {
+    let Ok(s) = connect() else { return false };
     let req =
         Request { identity: identity(), event: Some(STOP.into()), session: None, policy: None, input: Vec::new() };
-    matches!(ask(&req, CLIENT_TIMEOUT), Reply::Answer(_))
+    matches!(call(s, &req, CLIENT_TIMEOUT), Reply::Answer(_))
 }
 
 /// Does a server accept calls on the socket?
 pub fn ping() -> bool {
-    dir().filter(|d| private(d)).is_some_and(|d| UnixStream::connect(d.join("sock")).is_ok())
+    connect().is_ok()
 }
 
 /// How `serve` ended.

@@ -552,22 +552,26 @@ fn run_hook(a: HookArgs) -> ExitCode {
     // the server (0.75 against 0.9 ms, static build).
     #[cfg(unix)]
     if !a.no_server && a.event.as_deref() != Some("PreToolUse") {
-        let req = inertbox::hookd::Request {
-            identity: inertbox::hookd::identity(),
-            event: a.event.clone(),
-            session: a.session.as_deref().map(|p| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())),
-            policy: (policy != inertbox::gate::Policy::default())
-                .then(|| serde_json::to_string(&policy).expect("a policy serializes")),
-            input,
-        };
-        match inertbox::hookd::ask(&req, inertbox::hookd::CLIENT_TIMEOUT) {
-            inertbox::hookd::Reply::Answer(out) => return emit(&out, ExitCode::SUCCESS),
+        use inertbox::hookd::{self, Reply};
+        match hookd::connect() {
             // A server ran here and is gone (it stops when idle): answer,
             // then start another for the calls to come.
-            inertbox::hookd::Reply::Gone => restart = true,
-            inertbox::hookd::Reply::NoAnswer => {}
+            Err(reply) => restart = reply == Reply::Gone,
+            Ok(conn) => {
+                let req = hookd::Request {
+                    identity: hookd::identity(),
+                    event: a.event.clone(),
+                    session: a.session.as_deref().map(|p| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())),
+                    policy: (policy != inertbox::gate::Policy::default())
+                        .then(|| serde_json::to_string(&policy).expect("a policy serializes")),
+                    input,
+                };
+                if let Reply::Answer(out) = hookd::call(conn, &req, hookd::CLIENT_TIMEOUT) {
+                    return emit(&out, ExitCode::SUCCESS);
+                }
+                input = req.input;
+            }
         }
-        input = req.input;
     }
     let opts = inertbox::hook::Options { session: a.session, policy, event: a.event };
     let answer = inertbox::hook::handle(&input, &opts);
