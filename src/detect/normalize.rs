@@ -634,17 +634,8 @@ fn leet_and_spacing(s: &str, p: &Normalized, cleaned: Option<&OffsetMap>) -> Nor
     let mut map = p.map.cursor();
     let mut outer = cleaned.map(OffsetMap::cursor);
     let bytes = p.text.as_bytes();
-    // Step 4 asks of a character only whether it is a letter, whitespace, a
-    // space, or a leetspeak digit or symbol (all ASCII): one byte a
-    // character that answers the same (the text itself when it is ASCII).
-    let stand_ins: Vec<u8>;
     let ascii = p.text.is_ascii();
-    let chars: &[u8] = if ascii {
-        bytes
-    } else {
-        stand_ins = p.text.chars().map(stand_in).collect();
-        &stand_ins
-    };
+    let chars = stand_ins(&p.text);
     // Characters are emitted in rising order: the byte offset of the k-th
     // is kept up with (from the start again, were one ever emitted twice).
     let (mut ck, mut cb) = (0, 0);
@@ -681,6 +672,13 @@ fn leet_and_spacing(s: &str, p: &Normalized, cleaned: Option<&OffsetMap>) -> Nor
         },
     );
     out.finish(s.len())
+}
+
+/// Step 4 asks of a character only whether it is a letter, whitespace, a
+/// space, or a leetspeak digit or symbol (all ASCII): one byte a character
+/// that answers the same (the text itself when it is ASCII).
+fn stand_ins(text: &str) -> std::borrow::Cow<'_, [u8]> {
+    if text.is_ascii() { text.as_bytes().into() } else { text.chars().map(stand_in).collect::<Vec<u8>>().into() }
 }
 
 /// A character's stand-in for step 4: itself if ASCII, else a byte that
@@ -847,13 +845,8 @@ fn word_has_letters(
 
 /// Would the folded form's step 4 change this plain text?
 fn joins_or_reads_leet(text: &str) -> bool {
-    if text.is_ascii() {
-        let b = text.as_bytes();
-        join_spaced_and_leet::<true>(b.len(), |k| b[k] as char, |_, _| {})
-    } else {
-        let chars: Vec<u8> = text.chars().map(stand_in).collect();
-        join_spaced_and_leet::<true>(chars.len(), |k| chars[k] as char, |_, _| {})
-    }
+    let chars = stand_ins(text);
+    join_spaced_and_leet::<true>(chars.len(), |k| chars[k] as char, |_, _| {})
 }
 
 /// Does the text need the folded pass at all? Plain ASCII prose without
