@@ -152,6 +152,21 @@ fn gate_decide_1000(b: Bencher) {
     b.bench(|| inertbox::gate::decide(black_box(&call), &file, &policy));
 }
 
+/// What `gate --session FILE` and a PreToolUse hook do: decide in the
+/// 1,000-read session file as it is read 16 KB at a time (lock, read,
+/// check every line, match the call's address against every item), page
+/// cache warm.
+#[divan::bench]
+fn gate_decide_in_file_1000(b: Bencher) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.session");
+    std::fs::write(&path, session_text_1000()).unwrap();
+    let call =
+        inertbox::gate::parse_call(r#"{"tool":"send_email","args":{"to":"new@elsewhere.test","body":"hi"}}"#).unwrap();
+    let policy = inertbox::gate::Policy::default();
+    b.bench(|| inertbox::session::decide_in(black_box(&path), black_box(&call), &policy).unwrap());
+}
+
 /// What `hook serve` does per call for a PostToolUse Read of src/gate.rs
 /// (62 KB of code full of the words the rules look for), warm: the
 /// answer's work without the client process (`scripts/bench.sh --per-call`

@@ -923,24 +923,31 @@ fn entity_kind(k: TargetKind) -> Option<EntityKind> {
 
 /// A target, ready to be looked for in entity lists. Accounts are matched
 /// as digit strings in the entities' text; URLs also by their host.
-struct Mention {
+pub(crate) struct Mention {
     /// The entity kind it is compared with (none for accounts).
     kind: Option<EntityKind>,
     /// The value lowercased, and its length without trailing slashes.
     v: String,
     trimmed: usize,
+    /// The value as the call gave it.
+    value: String,
 }
 
 impl Mention {
     fn new(kind: TargetKind, value: &str) -> Mention {
         let v = value.to_lowercase();
-        Mention { kind: entity_kind(kind), trimmed: v.trim_end_matches('/').len(), v }
+        Mention { kind: entity_kind(kind), trimmed: v.trim_end_matches('/').len(), v, value: value.to_string() }
+    }
+
+    /// Is the target an address, the same as this sender's?
+    pub(crate) fn is_sender(&self, sender: &str) -> bool {
+        self.kind == Some(EntityKind::Email) && same_address(sender, &self.value)
     }
 
     /// Does this entity mention the target? Without allocation (but for
     /// accounts): it runs over every entity of every read, and a long
     /// session has thousands.
-    fn in_entity(&self, e: &EntityRef) -> bool {
+    pub(crate) fn in_entity(&self, e: &EntityRef) -> bool {
         let v = &self.v;
         match self.kind {
             Some(EntityKind::Url) => {
@@ -977,25 +984,71 @@ fn starts_with_ci(s: &str, prefix: &str) -> bool {
     s.len() >= prefix.len() && s.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
 }
 
-/// Decide a call against the ledger and policy (DESIGN.md's table).
-pub fn decide(call: &Call, ledger: &dyn History, policy: &Policy) -> Outcome {
+/// A call read for what it aims at, before any session is looked at:
+/// deciding is [`plan`], then [`facts`] (one pass over what was read), then
+/// [`judge`]. A session file can give its facts while it is read
+/// ([`crate::session::decide_in`]), without holding the file.
+pub(crate) struct Plan {
+    category: Category,
+    found: Vec<(TargetKind, String)>,
+    notes: Vec<String>,
+    /// `found`, ready to be looked for in entity lists.
+    pub(crate) wanted: Vec<Mention>,
+}
+
+/// What a session says about one call's targets (index by index with
+/// [`Plan::wanted`]).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Facts {
+    /// Untrusted content was read (and not forgotten).
+    pub(crate) any_read: bool,
+    /// Some of it had a review or block verdict.
+    pub(crate) injected: bool,
+    /// What was read mentions the target.
+    pub(crate) in_content: Vec<bool>,
+    /// Text the user typed or trusted mentions it.
+    pub(crate) trusted: Vec<bool>,
+    /// It is an address and the sender of something read.
+    pub(crate) sender: Vec<bool>,
+}
+
+impl Facts {
+    /// Nothing read, nothing trusted.
+    pub(crate) fn none(targets: usize) -> Facts {
+        Facts {
+            any_read: false,
+            injected: false,
+            in_content: vec![false; targets],
+            trusted: vec![false; targets],
+            sender: vec![false; targets],
+        }
+    }
+}
+
+/// Find a call's category and targets.
+pub(crate) fn plan(call: &Call, policy: &Policy) -> Plan {
     let (tool, tool_folded) = fold_confusables(&call.tool);
     let category = category(&tool, policy);
     let (found, mut notes) = targets_of(call);
     if tool_folded {
         notes.insert(0, format!("look-alike letters in the tool name were read as Latin: {:?} → {tool:?}", call.tool));
     }
-    let untrusted_read = ledger.any_read();
-    let injected = ledger.injected();
+    let wanted = found.iter().map(|(k, v)| Mention::new(*k, v)).collect();
+    Plan { category, found, notes, wanted }
+}
 
+/// What a session says about a plan's targets.
+pub(crate) fn facts(ledger: &dyn History, plan: &Plan) -> Facts {
+    let wanted = &plan.wanted;
+    let mut facts = Facts::none(wanted.len());
+    facts.any_read = ledger.any_read();
+    facts.injected = ledger.injected();
     // Which targets what was read mentions: one pass over a long session
     // for all of them.
-    let wanted: Vec<Mention> = found.iter().map(|(k, v)| Mention::new(*k, v)).collect();
-    let mut in_content = vec![false; found.len()];
     if !wanted.is_empty() {
         let mut left = wanted.len();
         ledger.any_untrusted(&mut |e| {
-            for (hit, m) in in_content.iter_mut().zip(&wanted) {
+            for (hit, m) in facts.in_content.iter_mut().zip(wanted) {
                 if !*hit && m.in_entity(e) {
                     *hit = true;
                     left -= 1;
@@ -1004,17 +1057,36 @@ pub fn decide(call: &Call, ledger: &dyn History, policy: &Policy) -> Outcome {
             left == 0
         });
     }
+    for (i, m) in wanted.iter().enumerate() {
+        facts.trusted[i] = ledger.any_trusted(&mut |e| m.in_entity(e));
+        facts.sender[i] = m.kind == Some(EntityKind::Email) && ledger.any_sender(&mut |s| m.is_sender(s));
+    }
+    facts
+}
+
+/// Decide a call against the ledger and policy (DESIGN.md's table).
+pub fn decide(call: &Call, ledger: &dyn History, policy: &Policy) -> Outcome {
+    let plan = plan(call, policy);
+    let facts = facts(ledger, &plan);
+    judge(call, plan, &facts, policy)
+}
+
+/// Decide a planned call on what the session says about it.
+pub(crate) fn judge(call: &Call, plan: Plan, facts: &Facts, policy: &Policy) -> Outcome {
+    let Plan { category, found, notes, .. } = plan;
+    let untrusted_read = facts.any_read;
+    let injected = facts.injected;
     let mut targets = Vec::new();
-    for (((kind, value), in_content), wanted) in found.into_iter().zip(in_content).zip(&wanted) {
-        let origin = if ledger.any_trusted(&mut |e| wanted.in_entity(e))
+    for (i, (kind, value)) in found.into_iter().enumerate() {
+        let origin = if facts.trusted[i]
             || (kind == TargetKind::Email && policy.trusts_address(&value))
             || (kind == TargetKind::Domain && policy.trusts_domain(&value))
             || (kind == TargetKind::Url && crate::entities::host_of(&value).is_some_and(|h| policy.trusts_domain(&h)))
         {
             Origin::Trusted
-        } else if kind == TargetKind::Email && ledger.any_sender(&mut |s| same_address(s, &value)) {
+        } else if facts.sender[i] {
             Origin::Sender
-        } else if in_content {
+        } else if facts.in_content[i] {
             Origin::Untrusted
         } else {
             Origin::New

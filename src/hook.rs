@@ -376,9 +376,10 @@ fn post_tool(tool: &str, input: &Value, resp: &Value, session_id: Option<&str>, 
 }
 
 fn pre_tool(tool: &str, input: &Value, session_id: Option<&str>, opts: &Options) -> Answer {
-    let ledger: Box<dyn History> = match session_path(opts.session.as_deref(), session_id) {
-        Some(p) => match SessionFile::open(&p) {
-            Ok(s) => Box::new(s),
+    let call = gate::Call { tool: tool.to_string(), args: input.clone() };
+    let o = match session_path(opts.session.as_deref(), session_id) {
+        Some(p) => match crate::session::decide_in(&p, &call, &opts.policy) {
+            Ok(o) => o,
             Err(e) => {
                 return Answer {
                     json: Some(json!({ "hookSpecificOutput": {
@@ -389,10 +390,8 @@ fn pre_tool(tool: &str, input: &Value, session_id: Option<&str>, opts: &Options)
                 };
             }
         },
-        None => Box::new(Ledger::default()),
+        None => gate::decide(&call, &Ledger::default(), &opts.policy),
     };
-    let call = gate::Call { tool: tool.to_string(), args: input.clone() };
-    let o = gate::decide(&call, &*ledger, &opts.policy);
     let decision = match o.decision {
         Decision::Allow => return Answer::none(),
         Decision::Confirm => "ask",

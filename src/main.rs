@@ -747,7 +747,7 @@ fn call_text(arg: &str) -> Result<String, String> {
 }
 
 fn run_gate(a: GateArgs) -> ExitCode {
-    use inertbox::gate::{self, Decision, Journal, Ledger, Policy};
+    use inertbox::gate::{self, Journal, Ledger, Policy};
     use inertbox::session::SessionFile;
     let policy = match &a.policy {
         Some(p) => match Policy::load(p) {
@@ -778,6 +778,16 @@ fn run_gate(a: GateArgs) -> ExitCode {
             }
             Err(e) => return fail(&e.to_string()),
         }
+    }
+    // A plain decision only reads the session: it is read as the decision
+    // goes, not kept.
+    if let (Some(call), Some(p), false, true, true, true) =
+        (&call, &a.session, a.reset, a.forget.is_empty(), docs.is_empty(), a.trust.is_empty())
+    {
+        return match inertbox::session::decide_in(p, call, &policy) {
+            Ok(outcome) => gate_answer(&outcome, a.json),
+            Err(e) => fail(&e.to_string()),
+        };
     }
     let mut session = match &a.session {
         // A reset does not read the old session (it may be the corrupt file
@@ -820,15 +830,21 @@ fn run_gate(a: GateArgs) -> ExitCode {
         None => &memory,
     };
     let outcome = gate::decide(&call, history, &policy);
+    drop(session);
+    gate_answer(&outcome, a.json)
+}
+
+/// Print a gate decision (a summary, or JSON); exit 0 for allow, 1 otherwise.
+fn gate_answer(outcome: &inertbox::gate::Outcome, json: bool) -> ExitCode {
+    use inertbox::gate::Decision;
     let code = if outcome.decision == Decision::Allow { ExitCode::SUCCESS } else { ExitCode::from(1) };
-    let out = if a.json {
-        let mut s = serde_json::to_string_pretty(&outcome).expect("outcome serializes");
+    let out = if json {
+        let mut s = serde_json::to_string_pretty(outcome).expect("outcome serializes");
         s.push('\n');
         s
     } else {
-        gate::summary(&outcome)
+        inertbox::gate::summary(outcome)
     };
-    drop(session);
     emit(out.as_bytes(), code)
 }
 

@@ -2,9 +2,10 @@
 //!
 //! A hook runs on every tool call of a long agent session, so a session file
 //! is built to be appended to and read without building anything per entry:
-//! a new read is one line added at the end, and a decision walks the lines
-//! in place (a 1,000-read session is ~150 KB and one pass over it takes tens
-//! of microseconds).
+//! a new read is one line added at the end, and a decision ([`decide_in`])
+//! reads the file 16 KB at a time, checking each line and keeping only
+//! which reads mention the call's targets (a 1,000-read session is 111 KB;
+//! holding it, and an index of it, cost a gate process some 45 fresh pages).
 //!
 //! Format v2, UTF-8, one record per line, fields separated by tabs (shown
 //! as → here), every line ending in `\n`:
@@ -42,7 +43,10 @@ use std::path::{Path, PathBuf};
 
 use crate::detect::Verdict;
 use crate::document::{Entity, EntityKind};
-use crate::gate::{EntityRef, GateError, History, Journal, LEDGER_VERSION, Ledger, ReadEntry, Recorder};
+use crate::gate::{
+    self, Call, EntityRef, Facts, GateError, History, Journal, LEDGER_VERSION, Ledger, Outcome, Plan, Policy,
+    ReadEntry, Recorder,
+};
 
 /// The first line of a version 2 session file.
 pub const HEADER: &str = "inertbox-session 2\n";
@@ -93,6 +97,15 @@ struct Index {
     senders: usize,
     /// Some field holds an escape (otherwise values are taken as they are).
     escapes: bool,
+    /// The record being parsed.
+    open: Option<Open>,
+}
+
+/// A record [`parse`] has begun: a read, or a trust record and its first item.
+#[derive(Debug)]
+enum Open {
+    Read(ReadAt),
+    Trust(u32),
 }
 
 #[derive(Debug)]
@@ -282,111 +295,14 @@ impl SessionFile {
     fn absorb(&mut self, from: usize) -> Result<(), String> {
         let text = &self.text;
         let ix = &mut self.index;
-        let body = &text[from..];
         if text.len() > u32::MAX as usize {
             return Err("the session file is larger than 4 GiB".into());
         }
-        if !body.is_empty() && !body.ends_with('\n') {
-            return Err(format!("line {}: the last record is cut off (no line end)", line_no(text, text.len())));
-        }
-        if body.contains('\\') {
-            ix.escapes = true;
-            if let Some(at) = bad_escape(body) {
-                return Err(format!(
-                    "line {}: a backslash that is not \\\\, \\t, \\n or \\r",
-                    line_no(text, from + at)
-                ));
-            }
-        }
-        let b = text.as_bytes();
-        let span = |start: usize, end: usize| Span { start: start as u32, end: end as u32 };
+        ix.escapes |= text[from..].contains('\\');
         // Items are at least four bytes with their tab (`e:x` and the tab);
         // most are 20–40. Pages reserved and never touched cost nothing.
-        ix.items.reserve(body.len() / 16);
-        let mut i = from;
-        while i < b.len() {
-            let line = i;
-            let fail = |why: String| format!("line {}: {why}", line_no(text, line));
-            // The next field from `i`: (start, end, whether its line ends).
-            let next = |i: usize| {
-                let e = field_end(b, i);
-                (i, e, b.get(e) != Some(&b'\t'))
-            };
-            let (_, e, mut done) = next(i);
-            let tag = &b[i..e];
-            i = e + 1;
-            match tag {
-                b"r" => {
-                    let mut fields = [(0, 0); 3];
-                    for f in &mut fields {
-                        if done {
-                            return Err(fail("a read needs an id, a verdict and a source".into()));
-                        }
-                        let (s, e, d) = next(i);
-                        (*f, done, i) = ((s, e), d, e + 1);
-                    }
-                    let [(id_s, id_e), (v_s, v_e), (src_s, src_e)] = fields;
-                    let verdict = match &b[v_s..v_e] {
-                        b"allow" => Verdict::Allow,
-                        b"review" => Verdict::Review,
-                        b"block" => Verdict::Block,
-                        _ => return Err(fail(format!("unknown verdict {:?}", short(&text[v_s..v_e])))),
-                    };
-                    // Ids count up (`r1`, `r2`, …): a writer that reads only
-                    // the last one knows the next.
-                    let id = &text[id_s..id_e];
-                    let n = match id.strip_prefix('r').filter(|k| k.bytes().all(|b| b.is_ascii_digit())) {
-                        Some(k) => k.parse::<u64>().ok().filter(|&n| n > ix.last_id),
-                        None => return Err(fail(format!("read id {:?} is not r and a number", short(id)))),
-                    };
-                    let Some(n) = n else {
-                        return Err(fail(format!("read id {:?} does not come after r{}", short(id), ix.last_id)));
-                    };
-                    let first = ix.items.len() as u32;
-                    while !done {
-                        let (s, e, d) = next(i);
-                        check_item(&text[s..e]).map_err(fail)?;
-                        ix.senders += usize::from(b[s] == b's');
-                        ix.items.push(span(s + 2, e));
-                        (done, i) = (d, e + 1);
-                    }
-                    let items = first..ix.items.len() as u32;
-                    ix.reads.push(ReadAt { id: span(id_s, id_e), source: span(src_s, src_e), items, verdict });
-                    ix.last_id = n;
-                }
-                b"t" => {
-                    if done {
-                        return Err(fail("a trust record needs items".into()));
-                    }
-                    let first = ix.items.len() as u32;
-                    while !done {
-                        let (s, e, d) = next(i);
-                        check_item(&text[s..e]).map_err(fail)?;
-                        ix.items.push(span(s + 2, e));
-                        (done, i) = (d, e + 1);
-                    }
-                    ix.trusted.push(first..ix.items.len() as u32);
-                }
-                b"f" => {
-                    if done {
-                        return Err(fail("a forget record needs one id".into()));
-                    }
-                    let (s, e, d) = next(i);
-                    i = e + 1;
-                    if !d {
-                        return Err(fail("a forget record needs one id".into()));
-                    }
-                    let id = unescape(&text[s..e]);
-                    let value = |s: Span| unescape(&text[s.start as usize..s.end as usize]);
-                    match ix.reads.iter().position(|r| value(r.id) == id).map(|n| n as u32) {
-                        Some(n) if !ix.forgotten.contains(&n) => ix.forgotten.push(n),
-                        Some(_) => {}
-                        None => return Err(fail(format!("forgets {:?}, which no earlier record read", short(&id)))),
-                    }
-                }
-                _ => return Err(fail(format!("unknown record {:?}", short(&String::from_utf8_lossy(tag))))),
-            }
-        }
+        ix.items.reserve((text.len() - from) / 16);
+        (ix.last_id, _) = parse(text, from, 0, ix.last_id, ix)?;
         Ok(())
     }
 
@@ -404,6 +320,338 @@ impl Drop for SessionFile {
     fn drop(&mut self) {
         if let Some(l) = &self.lock {
             let _ = l.unlock();
+        }
+    }
+}
+
+/// What [`parse`] tells as it goes, record by record. Spans are byte
+/// ranges of the text it was given.
+trait Records {
+    /// A read begins; its items follow.
+    fn read(&mut self, id: Span, n: u64, source: Span, verdict: Verdict);
+    /// A trust record begins; its items follow.
+    fn trust(&mut self);
+    /// An item of the record begun last: its kind letter and its value
+    /// (which may hold escapes only when `escapes`: the text has a backslash).
+    fn item(&mut self, text: &str, letter: u8, value: Span, escapes: bool);
+    /// The record begun last ends.
+    fn end(&mut self);
+    /// A forget record naming `id` (unescaped): false when no earlier read
+    /// has that id.
+    fn forget(&mut self, text: &str, id: &str) -> bool;
+}
+
+/// Check the records in `text[from..]`, whole lines, and tell `out` about
+/// them; `lines_before` lines came before `text` (for the line numbers of
+/// errors) and `last_id` is the largest read id number so far. Returns the
+/// new largest id and how many records (lines) there were.
+fn parse(
+    text: &str,
+    from: usize,
+    lines_before: usize,
+    mut last_id: u64,
+    out: &mut impl Records,
+) -> Result<(u64, usize), String> {
+    let body = &text[from..];
+    let line_of = |at: usize| lines_before + line_no(text, at);
+    if !body.is_empty() && !body.ends_with('\n') {
+        return Err(format!("line {}: the last record is cut off (no line end)", line_of(text.len())));
+    }
+    let escapes = body.contains('\\');
+    if escapes && let Some(at) = bad_escape(body) {
+        return Err(format!("line {}: a backslash that is not \\\\, \\t, \\n or \\r", line_of(from + at)));
+    }
+    let b = text.as_bytes();
+    let span = |start: usize, end: usize| Span { start: start as u32, end: end as u32 };
+    let mut records = 0;
+    let mut i = from;
+    while i < b.len() {
+        let line = i;
+        records += 1;
+        let fail = |why: String| format!("line {}: {why}", line_of(line));
+        // The next field from `i`: (start, end, whether its line ends).
+        let next = |i: usize| {
+            let e = field_end(b, i);
+            (i, e, b.get(e) != Some(&b'\t'))
+        };
+        let (_, e, mut done) = next(i);
+        let tag = &b[i..e];
+        i = e + 1;
+        match tag {
+            b"r" => {
+                let mut fields = [(0, 0); 3];
+                for f in &mut fields {
+                    if done {
+                        return Err(fail("a read needs an id, a verdict and a source".into()));
+                    }
+                    let (s, e, d) = next(i);
+                    (*f, done, i) = ((s, e), d, e + 1);
+                }
+                let [(id_s, id_e), (v_s, v_e), (src_s, src_e)] = fields;
+                let verdict = match &b[v_s..v_e] {
+                    b"allow" => Verdict::Allow,
+                    b"review" => Verdict::Review,
+                    b"block" => Verdict::Block,
+                    _ => return Err(fail(format!("unknown verdict {:?}", short(&text[v_s..v_e])))),
+                };
+                // Ids count up (`r1`, `r2`, …): a writer that reads only
+                // the last one knows the next.
+                let id = &text[id_s..id_e];
+                let n = match read_number(id) {
+                    Some(k) => k.parse::<u64>().ok().filter(|&n| n > last_id),
+                    None => return Err(fail(format!("read id {:?} is not r and a number", short(id)))),
+                };
+                let Some(n) = n else {
+                    return Err(fail(format!("read id {:?} does not come after r{last_id}", short(id))));
+                };
+                out.read(span(id_s, id_e), n, span(src_s, src_e), verdict);
+                last_id = n;
+            }
+            b"t" => {
+                if done {
+                    return Err(fail("a trust record needs items".into()));
+                }
+                out.trust();
+            }
+            b"f" => {
+                if done {
+                    return Err(fail("a forget record needs one id".into()));
+                }
+                let (s, e, d) = next(i);
+                i = e + 1;
+                if !d {
+                    return Err(fail("a forget record needs one id".into()));
+                }
+                let id = unescape(&text[s..e]);
+                if !out.forget(text, &id) {
+                    return Err(fail(format!("forgets {:?}, which no earlier record read", short(&id))));
+                }
+                continue;
+            }
+            _ => return Err(fail(format!("unknown record {:?}", short(&String::from_utf8_lossy(tag))))),
+        }
+        // A read's or a trust record's items.
+        while !done {
+            let (s, e, d) = next(i);
+            check_item(&text[s..e]).map_err(fail)?;
+            out.item(text, b[s], span(s + 2, e), escapes);
+            (done, i) = (d, e + 1);
+        }
+        out.end();
+    }
+    Ok((last_id, records))
+}
+
+/// The digits of a read id (`r` and a number).
+fn read_number(id: &str) -> Option<&str> {
+    id.strip_prefix('r').filter(|k| k.bytes().all(|b| b.is_ascii_digit()))
+}
+
+impl Records for Index {
+    fn read(&mut self, id: Span, _: u64, source: Span, verdict: Verdict) {
+        let items = self.items.len() as u32..self.items.len() as u32;
+        self.open = Some(Open::Read(ReadAt { id, source, items, verdict }));
+    }
+
+    fn trust(&mut self) {
+        self.open = Some(Open::Trust(self.items.len() as u32));
+    }
+
+    fn item(&mut self, _: &str, letter: u8, value: Span, _: bool) {
+        self.senders += usize::from(letter == b's');
+        self.items.push(value);
+    }
+
+    fn end(&mut self) {
+        let end = self.items.len() as u32;
+        match self.open.take() {
+            Some(Open::Read(mut r)) => {
+                r.items.end = end;
+                self.reads.push(r);
+            }
+            Some(Open::Trust(first)) => self.trusted.push(first..end),
+            None => {}
+        }
+    }
+
+    fn forget(&mut self, text: &str, id: &str) -> bool {
+        let value = |s: Span| &text[s.start as usize..s.end as usize];
+        match self.reads.iter().position(|r| value(r.id) == id).map(|n| n as u32) {
+            Some(n) => {
+                if !self.forgotten.contains(&n) {
+                    self.forgotten.push(n);
+                }
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// How much of a session file [`decide_in`] reads at a time.
+const CHUNK: usize = 16 * 1024;
+
+/// Decide a call against the session file at `path`: the decision
+/// `gate::decide` makes with [`SessionFile::open`]'s session, found while
+/// the file is read a chunk at a time under its lock, without holding it
+/// (a 1,000-read session is 111 KB, whose fresh pages a gate process
+/// paid for). A file that is not version 2, or that has something wrong
+/// with it, is read whole by [`SessionFile::open`], whose errors say what
+/// and where.
+pub fn decide_in(path: &Path, call: &Call, policy: &Policy) -> Result<Outcome, GateError> {
+    let plan = gate::plan(call, policy);
+    let facts = {
+        let _lock = lock(path)?;
+        match File::open(path) {
+            Ok(f) => stream(f, &plan, CHUNK),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(Facts::none(plan.wanted.len())),
+            Err(_) => None,
+        }
+    };
+    let facts = match facts {
+        Some(f) => f,
+        None => gate::facts(&SessionFile::open(path)?, &plan),
+    };
+    Ok(gate::judge(call, plan, &facts, policy))
+}
+
+/// What a version 2 session read from `f` says about a plan's targets, or
+/// none when it is not a version 2 session, cannot be read or is corrupt.
+/// Whole lines are parsed as they arrive, `chunk` bytes at a time (more
+/// when one line is longer).
+fn stream(mut f: impl std::io::Read, plan: &Plan, chunk: usize) -> Option<Facts> {
+    let mut buf = vec![0; chunk.max(HEADER.len())];
+    let (mut have, mut lines, mut total, mut last_id) = (0, 0, 0u64, 0);
+    let mut tally = Tally::new(plan);
+    loop {
+        if have == buf.len() {
+            buf.resize(2 * have, 0);
+        }
+        let n = match f.read(&mut buf[have..]) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return None,
+        };
+        have += n;
+        total += n as u64;
+        if lines == 0 {
+            if n > 0 && have < HEADER.len() {
+                continue;
+            }
+            if !buf[..have].starts_with(HEADER.as_bytes()) {
+                return None;
+            }
+        }
+        if n == 0 {
+            // A last line without its line end is corrupt.
+            return (have == 0).then(|| tally.facts());
+        }
+        if total > u64::from(u32::MAX) {
+            return None;
+        }
+        let Some(end) = buf[..have].iter().rposition(|&b| b == b'\n').map(|i| i + 1) else { continue };
+        let text = std::str::from_utf8(&buf[..end]).ok()?;
+        let from = if lines == 0 { HEADER.len() } else { 0 };
+        let (id, records) = parse(text, from, lines, last_id, &mut tally).ok()?;
+        (last_id, lines) = (id, lines + records + usize::from(lines == 0));
+        buf.copy_within(end..have, 0);
+        have -= end;
+    }
+}
+
+/// What [`stream`] keeps of the records it is told: the reads (to forget
+/// one) and which reads mention which target.
+struct Tally<'p> {
+    plan: &'p Plan,
+    /// Each read's id number, the id's length (`r07` is not `r7`) and
+    /// whether its verdict was review or block.
+    reads: Vec<(u64, u32, bool)>,
+    /// Ordinals (into `reads`) of forgotten reads.
+    forgotten: Vec<u32>,
+    /// (read ordinal, target index, the read's sender rather than an entity).
+    hits: Vec<(u32, u32, bool)>,
+    /// Targets a trust record mentions.
+    trusted: Vec<bool>,
+    /// Items now belong to a trust record.
+    in_trust: bool,
+}
+
+impl<'p> Tally<'p> {
+    fn new(plan: &'p Plan) -> Tally<'p> {
+        Tally {
+            plan,
+            reads: Vec::new(),
+            forgotten: Vec::new(),
+            hits: Vec::new(),
+            trusted: vec![false; plan.wanted.len()],
+            in_trust: false,
+        }
+    }
+
+    fn facts(self) -> Facts {
+        let live = |n: u32| !self.forgotten.contains(&n);
+        let mut facts = Facts::none(self.plan.wanted.len());
+        facts.any_read = self.reads.len() > self.forgotten.len();
+        facts.injected = self.reads.iter().enumerate().any(|(n, r)| r.2 && live(n as u32));
+        for &(read, target, sender) in &self.hits {
+            if live(read) {
+                let to = if sender { &mut facts.sender } else { &mut facts.in_content };
+                to[target as usize] = true;
+            }
+        }
+        facts.trusted = self.trusted;
+        facts
+    }
+}
+
+impl Records for Tally<'_> {
+    fn read(&mut self, id: Span, n: u64, _: Span, verdict: Verdict) {
+        self.reads.push((n, id.end - id.start, verdict != Verdict::Allow));
+        self.in_trust = false;
+    }
+
+    fn trust(&mut self) {
+        self.in_trust = true;
+    }
+
+    fn item(&mut self, text: &str, letter: u8, value: Span, escapes: bool) {
+        let value = &text[value.start as usize..value.end as usize];
+        let value = if escapes { unescape(value) } else { Cow::Borrowed(value) };
+        // The read these items belong to (none in a trust record).
+        let read = self.reads.len().wrapping_sub(1) as u32;
+        let wanted = &self.plan.wanted;
+        if letter == b's' {
+            if !self.in_trust {
+                for (t, m) in wanted.iter().enumerate() {
+                    if m.is_sender(&value) {
+                        self.hits.push((read, t as u32, true));
+                    }
+                }
+            }
+        } else if let Some(e) = entity(letter, value) {
+            for (t, m) in wanted.iter().enumerate() {
+                if self.in_trust {
+                    self.trusted[t] |= m.in_entity(&e);
+                } else if m.in_entity(&e) {
+                    self.hits.push((read, t as u32, false));
+                }
+            }
+        }
+    }
+
+    fn end(&mut self) {}
+
+    fn forget(&mut self, _: &str, id: &str) -> bool {
+        let Some(n) = read_number(id).and_then(|k| k.parse::<u64>().ok()) else { return false };
+        let len = id.len() as u32;
+        match self.reads.binary_search_by_key(&n, |r| r.0) {
+            Ok(at) if self.reads[at].1 == len => {
+                if !self.forgotten.contains(&(at as u32)) {
+                    self.forgotten.push(at as u32);
+                }
+                true
+            }
+            _ => false,
         }
     }
 }
@@ -860,8 +1108,13 @@ mod tests {
         base.forget("r1");
         let text = base.text().to_string();
         let bits = ["\t", "\n", "\\", "r", "t", "f", "e:", "s:", "x", "é", "allow", "r1", ":", ""];
+        let plans = [
+            r#"{"tool":"send_email","args":{"to":"s@b.test","cc":"me@home.test","body":"see a@b.test"}}"#,
+            r#"{"tool":"web_fetch","args":{"url":"https://b.test/x?q=1","note":"call +1 415 555 0100"}}"#,
+        ]
+        .map(|c| crate::gate::plan(&crate::gate::parse_call(c).unwrap(), &Policy::default()));
         let mut rng = Lcg::new(3);
-        let mut read = 0;
+        let (mut read, mut streamed_ok, mut mentioned) = (0, 0, 0);
         for _ in 0..20_000 {
             let mut t = text.clone();
             for _ in 0..1 + rng.below(3) {
@@ -873,15 +1126,95 @@ mod tests {
                 let cut = (at..=cut).rev().find(|&c| t.is_char_boundary(c)).unwrap_or(at);
                 t.replace_range(at..cut, bits[rng.below(bits.len())]);
             }
-            if let Ok(s) = SessionFile::from_text(t) {
-                read += 1;
-                let _ = s.any_read() && s.injected();
-                let l = s.ledger();
-                let again = SessionFile::from_text(s.text().to_string()).unwrap();
-                assert_eq!(again.ledger(), l);
+            let streamed =
+                stream(Pieces { b: t.as_bytes(), rng: Lcg::new(t.len() as u64) }, &plans[0], 1 + rng.below(64));
+            let streamed_too = stream(t.as_bytes(), &plans[1], 1 + rng.below(64));
+            let v2 = t.starts_with(HEADER);
+            match SessionFile::from_text(t) {
+                Ok(s) => {
+                    read += 1;
+                    let _ = s.any_read() && s.injected();
+                    let l = s.ledger();
+                    let again = SessionFile::from_text(s.text().to_string()).unwrap();
+                    assert_eq!(again.ledger(), l);
+                    // Read as it streams by, a version 2 session gives what
+                    // the whole file gives; anything else is left to it.
+                    if v2 {
+                        streamed_ok += 1;
+                        let f = streamed.as_ref().unwrap();
+                        mentioned += usize::from(f.in_content.iter().chain(&f.sender).chain(&f.trusted).any(|&b| b));
+                        assert_eq!(streamed, Some(crate::gate::facts(&s, &plans[0])), "{}", s.text());
+                        assert_eq!(streamed_too, Some(crate::gate::facts(&s, &plans[1])), "{}", s.text());
+                    } else {
+                        assert_eq!((streamed, streamed_too), (None, None));
+                    }
+                }
+                Err(_) => assert_eq!((streamed, streamed_too), (None, None)),
             }
         }
         assert!(read > 1_000, "{read}");
+        assert!(streamed_ok > 1_000 && mentioned > 500, "{streamed_ok} {mentioned}");
+        // Bytes that are not UTF-8 are left to the whole-file read (an error).
+        let mut bad = text.into_bytes();
+        bad.extend_from_slice(b"t\te:\xff@x.test\n");
+        assert_eq!(stream(&bad[..], &plans[0], 16), None);
+    }
+
+    /// `decide_in` on every kind of file: none yet, version 1, a line longer
+    /// than its chunk, a corrupt one (the whole-file read's error, word for
+    /// word).
+    #[test]
+    fn deciding_in_a_file_reads_every_kind_of_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let policy = Policy::default();
+        let call = crate::gate::parse_call(r#"{"tool":"send_email","args":{"to":"pay@evil.test"}}"#).unwrap();
+        let missing = dir.path().join("missing");
+        assert_eq!(decide_in(&missing, &call, &policy).unwrap(), decide(&call, &Ledger::default(), &policy));
+        assert!(!missing.exists());
+
+        let mut l = Ledger { version: LEDGER_VERSION, ..Ledger::default() };
+        l.add_read("x", Verdict::Block, vec![ent(EntityKind::Email, "pay@evil.test", false)], Vec::new());
+        let v1 = dir.path().join("v1");
+        std::fs::write(&v1, serde_json::to_string(&l).unwrap()).unwrap();
+        let o = decide_in(&v1, &call, &policy).unwrap();
+        assert_eq!(o, decide(&call, &l, &policy));
+        assert_eq!(o.decision, crate::gate::Decision::Block);
+
+        let mut f = fresh();
+        f.add_read(
+            &"long ".repeat(10_000),
+            Verdict::Review,
+            vec![ent(EntityKind::Email, "pay@evil.test", true)],
+            Vec::new(),
+        );
+        f.add_read("y", Verdict::Allow, Vec::new(), Vec::new());
+        let long = dir.path().join("long");
+        std::fs::write(&long, f.text()).unwrap();
+        assert!(f.text().lines().nth(1).unwrap().len() > 2 * CHUNK);
+        assert_eq!(decide_in(&long, &call, &policy).unwrap(), decide(&call, &f, &policy));
+
+        let corrupt = dir.path().join("corrupt");
+        let text = f.text().replace("\tallow\t", "\tmaybe\t");
+        std::fs::write(&corrupt, &text).unwrap();
+        let err = decide_in(&corrupt, &call, &policy).unwrap_err().to_string();
+        assert_eq!(err, SessionFile::open(&corrupt).err().unwrap().to_string());
+        assert!(err.contains("line 3: unknown verdict \"maybe\""), "{err}");
+    }
+
+    /// A reader that gives a few bytes at a time, as a pipe or a file being
+    /// written may.
+    struct Pieces<'a> {
+        b: &'a [u8],
+        rng: Lcg,
+    }
+
+    impl std::io::Read for Pieces<'_> {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            let n = (1 + self.rng.below(7)).min(out.len()).min(self.b.len());
+            out[..n].copy_from_slice(&self.b[..n]);
+            self.b = &self.b[n..];
+            Ok(n)
+        }
     }
 
     /// The session file and the in-memory ledger are the same model: any
@@ -911,6 +1244,8 @@ mod tests {
         .map(|c| crate::gate::parse_call(c).unwrap())
         .collect();
         let policy = Policy::default();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("session");
         let mut rng = Lcg::new(7);
         for _ in 0..300 {
             let mut ledger = Ledger { version: 1, ..Ledger::default() };
@@ -953,8 +1288,11 @@ mod tests {
             }
             assert_eq!(file.ledger(), ledger, "{}", file.text());
             assert_eq!((file.any_read(), file.injected()), (ledger.any_read(), ledger.injected()));
+            std::fs::write(&path, file.text()).unwrap();
             for call in &calls {
-                assert_eq!(decide(call, &file, &policy), decide(call, &ledger, &policy), "{call:?}\n{}", file.text());
+                let want = decide(call, &ledger, &policy);
+                assert_eq!(decide(call, &file, &policy), want, "{call:?}\n{}", file.text());
+                assert_eq!(decide_in(&path, call, &policy).unwrap(), want, "{call:?}\n{}", file.text());
             }
         }
     }
