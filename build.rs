@@ -73,8 +73,10 @@ fn main() {
         .chain(text::CONTEXT.iter().map(|p| ("context pattern", text::context_pattern(p))))
         .chain(patterns::ALL.iter().map(|p| ("fixed pattern", patterns::blob_form(p))));
     let mut count = 0u32;
+    let mut flat = Vec::new();
     for (n, (id, pattern)) in patterns.enumerate() {
         count += 1;
+        flat.push(flat_form(id, &pattern));
         // The rules (compiled with `.` matching a line break, no inline
         // flags) get the smaller any-character automaton; the others are
         // compiled as written.
@@ -95,7 +97,76 @@ fn main() {
     out.extend_from_slice(&data);
     let path = std::path::Path::new(&std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("rules.nfa");
     std::fs::File::create(&path).and_then(|mut f| f.write_all(&out)).expect("OUT_DIR is writable");
+    let mut ends = Vec::new();
+    let mut end = 0;
+    for f in &flat {
+        end += f.len();
+        ends.push(end.to_string());
+    }
+    let src = format!(
+        "/// The blob's patterns as the `regex` crate compiles them in a long-running\n\
+         /// process, end to end, in blob order (build.rs, `flat_form`).\n\
+         static FLAT_TEXT: &str = {:?};\n\
+         /// Where each pattern ends in `FLAT_TEXT`.\n\
+         static FLAT_ENDS: [u32; {}] = [{}];\n",
+        flat.concat(),
+        ends.len(),
+        ends.join(", ")
+    );
+    let path = std::path::Path::new(&std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("flat.rs");
+    std::fs::write(path, src).expect("OUT_DIR is writable");
     skeletons();
+}
+
+/// A pattern written out as its syntax tree after parsing (the `Display`
+/// of regex-syntax's `Hir`, parsed as `prebuilt::compile` parses, with `.`
+/// matching a line break): case-insensitive letters become classes of
+/// their case variants and `\w`, `\d`, `\s` the classes they name. A
+/// long-running process compiles this form with the `regex` crate, which is
+/// then built without its Unicode tables: case folding and the Perl and
+/// property classes are about 5,600 pointers (28 pages) that every process
+/// would relocate at start-up (copied on write, 2.5 µs a page on the
+/// development machine), and the scanner needs none of them at run time.
+/// The written form must parse back to the same tree and name no class or
+/// flag that needs the tables.
+fn flat_form(id: &str, pattern: &str) -> String {
+    use regex_syntax::ast::{self, Ast, ClassSetItem};
+    let parse = |p: &str| regex_syntax::ParserBuilder::new().dot_matches_new_line(true).build().parse(p).ok();
+    let hir = parse(pattern).unwrap_or_else(|| panic!("{id} does not parse"));
+    let flat = hir.to_string();
+    assert!(parse(&flat) == Some(hir.clone()), "{id}: its written-out form parses to another tree: {flat}");
+    assert!(
+        !hir.properties().look_set().contains_word_unicode(),
+        "{id}: a Unicode word boundary needs the Unicode word table at run time; write (?-u:\\b)"
+    );
+    struct NeedsTables;
+    impl ast::Visitor for NeedsTables {
+        type Output = ();
+        type Err = String;
+        fn finish(self) -> Result<(), String> {
+            Ok(())
+        }
+        fn visit_pre(&mut self, a: &Ast) -> Result<(), String> {
+            let case = |f: &ast::Flags| f.flag_state(ast::Flag::CaseInsensitive) == Some(true);
+            match a {
+                Ast::ClassPerl(_) | Ast::ClassUnicode(_) => Err("a Perl or Unicode class".into()),
+                Ast::Flags(f) if case(&f.flags) => Err("a case-insensitive flag".into()),
+                Ast::Group(g) if g.flags().is_some_and(case) => Err("a case-insensitive group".into()),
+                _ => Ok(()),
+            }
+        }
+        fn visit_class_set_item_pre(&mut self, item: &ClassSetItem) -> Result<(), String> {
+            match item {
+                ClassSetItem::Perl(_) | ClassSetItem::Unicode(_) => Err("a Perl or Unicode class".into()),
+                _ => Ok(()),
+            }
+        }
+    }
+    let tree = ast::parse::Parser::new().parse(&flat).expect("the written-out form parses");
+    if let Err(why) = ast::visit(&tree, NeedsTables) {
+        panic!("{id}: its written-out form has {why}: {flat}");
+    }
+    flat
 }
 
 /// The rule keys' search tables (`src/detect/rules/keys.rs` works them

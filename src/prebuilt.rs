@@ -56,12 +56,21 @@ mod blob;
 
 static BLOB: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/rules.nfa"));
 
+include!(concat!(env!("OUT_DIR"), "/flat.rs"));
+
+/// Blob entry `index`'s pattern as the `regex` crate compiles it (build.rs
+/// writes each out as its parsed syntax: no case-insensitive flag, no Perl
+/// class, so the crate is built without its Unicode tables).
+fn flat(index: usize) -> &'static str {
+    let start = index.checked_sub(1).map_or(0, |i| FLAT_ENDS[i] as usize);
+    &FLAT_TEXT[start..FLAT_ENDS[index] as usize]
+}
+
 /// One pattern's matcher: rebuilt from its blob entry (number `index`, its
 /// lazy-DFA caches' slot), or the pattern compiled.
 pub(crate) struct Matcher {
     index: usize,
     engine: Engine,
-    pattern: String,
     fallback: OnceLock<regex::Regex>,
 }
 
@@ -194,7 +203,7 @@ impl Matcher {
             Some((index, lazy)) => (index, Engine::Lazy(Box::new(lazy))),
             None => (usize::MAX, Engine::Compiled(compile(pattern))),
         };
-        Matcher { index, engine, pattern: pattern.to_string(), fallback: OnceLock::new() }
+        Matcher { index, engine, fallback: OnceLock::new() }
     }
 
     /// A fixed pattern's matcher (one of `patterns::ALL`).
@@ -213,7 +222,7 @@ impl Matcher {
     /// blob's reverse NFA cannot be read or a lazy DFA stops (neither
     /// happens with these patterns).
     fn fallback(&self) -> &regex::Regex {
-        self.fallback.get_or_init(|| compile(&self.pattern))
+        self.fallback.get_or_init(|| compile(flat(self.index)))
     }
 
     /// Compile the pattern now, as a long-running process will use it.
@@ -240,6 +249,18 @@ impl Matcher {
     #[cfg(test)]
     pub(crate) fn find_iter_prebuilt(&self, text: &str, each: impl FnMut(Range<usize>)) {
         self.find_iter_on(text, false, each)
+    }
+
+    /// Matches as a long-running process finds them (the written-out
+    /// pattern compiled by the `regex` crate).
+    #[cfg(test)]
+    pub(crate) fn find_iter_long_running(&self, text: &str, each: impl FnMut(Range<usize>)) {
+        self.find_iter_on(text, true, each)
+    }
+
+    #[cfg(test)]
+    pub(crate) fn captures_iter_long_running(&self, text: &str, each: impl FnMut(&[Option<Range<usize>>])) {
+        self.captures_iter_on(text, true, each)
     }
 
     #[cfg(test)]
