@@ -1037,9 +1037,8 @@ pub(crate) fn plan(call: &Call, policy: &Policy) -> Plan {
     Plan { category, found, notes, wanted }
 }
 
-/// What a session says about a plan's targets.
-pub(crate) fn facts(ledger: &dyn History, plan: &Plan) -> Facts {
-    let wanted = &plan.wanted;
+/// What a session says about these targets (a plan's `wanted`).
+pub(crate) fn facts(ledger: &dyn History, wanted: &[Mention]) -> Facts {
     let mut facts = Facts::none(wanted.len());
     facts.any_read = ledger.any_read();
     facts.injected = ledger.injected();
@@ -1067,7 +1066,7 @@ pub(crate) fn facts(ledger: &dyn History, plan: &Plan) -> Facts {
 /// Decide a call against the ledger and policy (DESIGN.md's table).
 pub fn decide(call: &Call, ledger: &dyn History, policy: &Policy) -> Outcome {
     let plan = plan(call, policy);
-    let facts = facts(ledger, &plan);
+    let facts = facts(ledger, &plan.wanted);
     judge(call, plan, &facts, policy)
 }
 

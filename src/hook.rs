@@ -21,8 +21,8 @@ use serde_json::{Value, json};
 
 use crate::detect::{self, Verdict};
 use crate::document::{Document, Kind};
-use crate::gate::{self, Decision, History, Ledger, Policy, Recorder};
-use crate::session::{Appender, SessionFile};
+use crate::gate::{self, Decision, Ledger, Policy, Recorder};
+use crate::session::{self, Appender};
 
 /// Hook input larger than this is not read further (a tool's output is
 /// capped at the scan limit anyway).
@@ -135,8 +135,8 @@ fn malformed(event: Option<&str>, session_id: Option<&str>, opts: &Options) -> A
     match event {
         Some("PreToolUse") => {
             let read = session_path(opts.session.as_deref(), session_id)
-                .and_then(|p| SessionFile::open(&p).ok())
-                .map(|s| s.any_read());
+                .and_then(|p| session::facts_in(&p, &[]).ok())
+                .map(|f| f.any_read);
             let (decision, why) = match read {
                 Some(false) => return Answer::none(),
                 Some(true) => {
@@ -378,7 +378,7 @@ fn post_tool(tool: &str, input: &Value, resp: &Value, session_id: Option<&str>, 
 fn pre_tool(tool: &str, input: &Value, session_id: Option<&str>, opts: &Options) -> Answer {
     let call = gate::Call { tool: tool.to_string(), args: input.clone() };
     let o = match session_path(opts.session.as_deref(), session_id) {
-        Some(p) => match crate::session::decide_in(&p, &call, &opts.policy) {
+        Some(p) => match session::decide_in(&p, &call, &opts.policy) {
             Ok(o) => o,
             Err(e) => {
                 return Answer {
@@ -455,6 +455,9 @@ mod tests {
             &o,
         );
         assert_eq!(handle(b"{broken", &o).json.unwrap()["hookSpecificOutput"]["permissionDecision"], "deny");
+        // A session it cannot read: ask.
+        std::fs::write(o.session.as_ref().unwrap(), "inertbox-session 2\nq\n").unwrap();
+        assert_eq!(handle(b"{broken", &o).json.unwrap()["hookSpecificOutput"]["permissionDecision"], "ask");
         // Other events fail open with a note.
         o.event = Some("PostToolUse".into());
         assert!(handle(b"\xff", &o).json.unwrap()["systemMessage"].as_str().unwrap().contains("could not read"));

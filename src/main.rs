@@ -779,11 +779,10 @@ fn run_gate(a: GateArgs) -> ExitCode {
             Err(e) => return fail(&e.to_string()),
         }
     }
-    // A plain decision only reads the session: it is read as the decision
-    // goes, not kept.
-    if let (Some(call), Some(p), false, true, true, true) =
-        (&call, &a.session, a.reset, a.forget.is_empty(), docs.is_empty(), a.trust.is_empty())
-    {
+    // A decision that records nothing only reads the session: it is read
+    // as the decision goes, not kept.
+    let records = a.reset || !a.forget.is_empty() || !docs.is_empty() || !a.trust.is_empty();
+    if !records && let (Some(call), Some(p)) = (&call, &a.session) {
         return match inertbox::session::decide_in(p, call, &policy) {
             Ok(outcome) => gate_answer(&outcome, a.json),
             Err(e) => fail(&e.to_string()),

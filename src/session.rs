@@ -44,7 +44,7 @@ use std::path::{Path, PathBuf};
 use crate::detect::Verdict;
 use crate::document::{Entity, EntityKind};
 use crate::gate::{
-    self, Call, EntityRef, Facts, GateError, History, Journal, LEDGER_VERSION, Ledger, Outcome, Plan, Policy,
+    self, Call, EntityRef, Facts, GateError, History, Journal, LEDGER_VERSION, Ledger, Mention, Outcome, Policy,
     ReadEntry, Recorder,
 };
 
@@ -500,29 +500,35 @@ const CHUNK: usize = 16 * 1024;
 /// and where.
 pub fn decide_in(path: &Path, call: &Call, policy: &Policy) -> Result<Outcome, GateError> {
     let plan = gate::plan(call, policy);
-    let facts = {
-        let _lock = lock(path)?;
-        match File::open(path) {
-            Ok(f) => stream(f, &plan, CHUNK),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(Facts::none(plan.wanted.len())),
-            Err(_) => None,
-        }
-    };
-    let facts = match facts {
-        Some(f) => f,
-        None => gate::facts(&SessionFile::open(path)?, &plan),
-    };
+    let facts = facts_in(path, &plan.wanted)?;
     Ok(gate::judge(call, plan, &facts, policy))
 }
 
-/// What a version 2 session read from `f` says about a plan's targets, or
+/// What the session file at `path` says about these targets (none: only
+/// whether anything was read), read as [`decide_in`] reads it.
+pub(crate) fn facts_in(path: &Path, wanted: &[Mention]) -> Result<Facts, GateError> {
+    let streamed = {
+        let _lock = lock(path)?;
+        match File::open(path) {
+            Ok(f) => stream(f, wanted, CHUNK),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(Facts::none(wanted.len())),
+            Err(_) => None,
+        }
+    };
+    match streamed {
+        Some(f) => Ok(f),
+        None => Ok(gate::facts(&SessionFile::open(path)?, wanted)),
+    }
+}
+
+/// What a version 2 session read from `f` says about these targets, or
 /// none when it is not a version 2 session, cannot be read or is corrupt.
 /// Whole lines are parsed as they arrive, `chunk` bytes at a time (more
 /// when one line is longer).
-fn stream(mut f: impl std::io::Read, plan: &Plan, chunk: usize) -> Option<Facts> {
+fn stream(mut f: impl std::io::Read, wanted: &[Mention], chunk: usize) -> Option<Facts> {
     let mut buf = vec![0; chunk.max(HEADER.len())];
     let (mut have, mut lines, mut total, mut last_id) = (0, 0, 0u64, 0);
-    let mut tally = Tally::new(plan);
+    let mut tally = Tally::new(wanted);
     loop {
         if have == buf.len() {
             buf.resize(2 * have, 0);
@@ -562,7 +568,7 @@ fn stream(mut f: impl std::io::Read, plan: &Plan, chunk: usize) -> Option<Facts>
 /// What [`stream`] keeps of the records it is told: the reads (to forget
 /// one) and which reads mention which target.
 struct Tally<'p> {
-    plan: &'p Plan,
+    wanted: &'p [Mention],
     /// Each read's id number, the id's length (`r07` is not `r7`) and
     /// whether its verdict was review or block.
     reads: Vec<(u64, u32, bool)>,
@@ -577,20 +583,20 @@ struct Tally<'p> {
 }
 
 impl<'p> Tally<'p> {
-    fn new(plan: &'p Plan) -> Tally<'p> {
+    fn new(wanted: &'p [Mention]) -> Tally<'p> {
         Tally {
-            plan,
+            wanted,
             reads: Vec::new(),
             forgotten: Vec::new(),
             hits: Vec::new(),
-            trusted: vec![false; plan.wanted.len()],
+            trusted: vec![false; wanted.len()],
             in_trust: false,
         }
     }
 
     fn facts(self) -> Facts {
         let live = |n: u32| !self.forgotten.contains(&n);
-        let mut facts = Facts::none(self.plan.wanted.len());
+        let mut facts = Facts::none(self.wanted.len());
         facts.any_read = self.reads.len() > self.forgotten.len();
         facts.injected = self.reads.iter().enumerate().any(|(n, r)| r.2 && live(n as u32));
         for &(read, target, sender) in &self.hits {
@@ -615,7 +621,7 @@ impl Records for Tally<'_> {
     }
 
     fn item(&mut self, text: &str, letter: u8, value: Span, escapes: bool) {
-        if self.plan.wanted.is_empty() {
+        if self.wanted.is_empty() {
             // A call without targets asks only whether anything was read.
             return;
         }
@@ -623,7 +629,7 @@ impl Records for Tally<'_> {
         let value = if escapes { unescape(value) } else { Cow::Borrowed(value) };
         // The read these items belong to (none in a trust record).
         let read = self.reads.len().wrapping_sub(1) as u32;
-        let wanted = &self.plan.wanted;
+        let wanted = self.wanted;
         if letter == b's' {
             if !self.in_trust {
                 for (t, m) in wanted.iter().enumerate() {
@@ -1131,8 +1137,8 @@ mod tests {
                 t.replace_range(at..cut, bits[rng.below(bits.len())]);
             }
             let streamed =
-                stream(Pieces { b: t.as_bytes(), rng: Lcg::new(t.len() as u64) }, &plans[0], 1 + rng.below(64));
-            let streamed_too = stream(t.as_bytes(), &plans[1], 1 + rng.below(64));
+                stream(Pieces { b: t.as_bytes(), rng: Lcg::new(t.len() as u64) }, &plans[0].wanted, 1 + rng.below(64));
+            let streamed_too = stream(t.as_bytes(), &plans[1].wanted, 1 + rng.below(64));
             let v2 = t.starts_with(HEADER);
             match SessionFile::from_text(t) {
                 Ok(s) => {
@@ -1147,8 +1153,8 @@ mod tests {
                         streamed_ok += 1;
                         let f = streamed.as_ref().unwrap();
                         mentioned += usize::from(f.in_content.iter().chain(&f.sender).chain(&f.trusted).any(|&b| b));
-                        assert_eq!(streamed, Some(crate::gate::facts(&s, &plans[0])), "{}", s.text());
-                        assert_eq!(streamed_too, Some(crate::gate::facts(&s, &plans[1])), "{}", s.text());
+                        assert_eq!(streamed, Some(crate::gate::facts(&s, &plans[0].wanted)), "{}", s.text());
+                        assert_eq!(streamed_too, Some(crate::gate::facts(&s, &plans[1].wanted)), "{}", s.text());
                     } else {
                         assert_eq!((streamed, streamed_too), (None, None));
                     }
@@ -1161,7 +1167,7 @@ mod tests {
         // Bytes that are not UTF-8 are left to the whole-file read (an error).
         let mut bad = text.into_bytes();
         bad.extend_from_slice(b"t\te:\xff@x.test\n");
-        assert_eq!(stream(&bad[..], &plans[0], 16), None);
+        assert_eq!(stream(&bad[..], &plans[0].wanted, 16), None);
     }
 
     /// `decide_in` on every kind of file: none yet, version 1, a line longer
