@@ -637,8 +637,11 @@ fn overlay(
         // Invisible characters inside text that markup already hides (the
         // padding of an email preheader) change nothing for a reader; only a
         // run that spells something is worth its own span there.
+        while ri < runs.len() && runs[ri].0.end <= s.range.start {
+            ri += 1;
+        }
         if s.hidden.is_some()
-            && !runs.iter().any(|(r, d, _)| d.is_some() && r.start < s.range.end && s.range.start < r.end)
+            && !runs[ri..].iter().take_while(|(r, _, _)| r.start < s.range.end).any(|(_, d, _)| d.is_some())
         {
             out.push(s.clone());
             continue;

@@ -65,8 +65,15 @@ impl Collector {
             self.url(&text[r.clone()], hidden);
             taken.push(r);
         }
+        // Both lists come in order of position: one sweep finds the link an
+        // address starts inside, if any.
+        let links = taken.len();
+        let mut li = 0;
         for r in prebuilt::matches_in_lines(&EMAIL, text, b"@", |_| true) {
-            if taken.iter().any(|t| t.contains(&r.start)) {
+            while li < links && taken[li].end <= r.start {
+                li += 1;
+            }
+            if li < links && taken[li].contains(&r.start) {
                 continue;
             }
             let v = text[r.clone()].to_lowercase();

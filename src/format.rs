@@ -745,12 +745,24 @@ struct Window<R> {
     utf8: Utf8Stream,
     /// Newlines in the bytes already dropped from the window.
     dropped_lines: u64,
+    /// The last position `line_of` counted to and the newlines before it,
+    /// so anchor after anchor on a long input never counts from the start.
+    counted: (u64, u64),
     saw_cr: bool,
 }
 
 impl<R: Read> Window<R> {
     fn new(r: R) -> Self {
-        Window { r, buf: Vec::new(), base: 0, eof: false, utf8: Utf8Stream::default(), dropped_lines: 0, saw_cr: false }
+        Window {
+            r,
+            buf: Vec::new(),
+            base: 0,
+            eof: false,
+            utf8: Utf8Stream::default(),
+            dropped_lines: 0,
+            counted: (0, 0),
+            saw_cr: false,
+        }
     }
 
     fn end(&self) -> u64 {
@@ -822,8 +834,16 @@ impl<R: Read> Window<R> {
     }
 
     /// 1-based line number of `pos` (which must still be in the window).
-    fn line_of(&self, pos: u64) -> u64 {
-        self.dropped_lines + count_lf(self.slice(self.base, pos)) + 1
+    /// Counts on from the last position asked when that is still in the
+    /// window and not past `pos` (callers ask in rising order).
+    fn line_of(&mut self, pos: u64) -> u64 {
+        let (from, before) = match self.counted {
+            (at, n) if at >= self.base && at <= pos => (at, n),
+            _ => (self.base, self.dropped_lines),
+        };
+        let n = before + count_lf(self.slice(from, pos));
+        self.counted = (pos, n);
+        n + 1
     }
 }
 

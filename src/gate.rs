@@ -18,6 +18,9 @@ use serde_json::Value;
 use crate::detect::Verdict;
 use crate::document::{Entity, EntityKind};
 
+mod wanted;
+pub(crate) use wanted::Wanted;
+
 /// Depth to which call arguments are walked for targets.
 const MAX_ARG_DEPTH: usize = 32;
 /// Strings examined per call (a huge argument list stays bounded).
@@ -27,6 +30,9 @@ const MAX_ARG_STRINGS: usize = 10_000;
 pub(crate) const LEDGER_VERSION: u32 = 1;
 /// Query values at least this long, base64- or hex-shaped, count as data.
 const DATA_VALUE_MIN: usize = 16;
+/// Targets named in one reason; the rest are counted (the full list is in
+/// `targets`).
+const MAX_LISTED: usize = 20;
 
 /// What a tool does, as far as the gate cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -483,7 +489,8 @@ pub fn targets_of(call: &Call) -> (Vec<(TargetKind, String)>, Vec<String>) {
                 t
             ));
         }
-        let mut taken = Vec::new();
+        // What each kind takes is set aside before the next kind looks.
+        let mut taken = Taken::default();
         // Each pattern runs only when the text could hold a match: most
         // arguments are short words, and the patterns cost to compile.
         let has_url = t.contains("://");
@@ -496,11 +503,12 @@ pub fn targets_of(call: &Call) -> (Vec<(TargetKind, String)>, Vec<String>) {
             if let Some(h) = crate::entities::host_of(url) {
                 found.insert((TargetKind::Domain, h));
             }
-            taken.push(m);
+            taken.add(m);
         }
+        taken.settle();
         let emails = if has_at { emails_in(&t) } else { Vec::new() };
         for m in emails {
-            if taken.iter().any(|r| r.contains(&m.start)) {
+            if taken.overlaps(m.start..m.start + 1) {
                 continue;
             }
             let e = t[m.clone()].to_lowercase();
@@ -508,25 +516,28 @@ pub fn targets_of(call: &Call) -> (Vec<(TargetKind, String)>, Vec<String>) {
                 found.insert((TargetKind::Domain, d.to_string()));
             }
             found.insert((TargetKind::Email, e));
-            taken.push(m);
+            taken.add(m);
         }
+        taken.settle();
         let ibans: Vec<_> = if digits >= 4 { IBAN_RE.find_iter(&t).collect() } else { Vec::new() };
         for m in ibans {
             found.insert((TargetKind::Account, m.as_str().replace(' ', "")));
-            taken.push(m.range());
+            taken.add(m.range());
         }
+        taken.settle();
         let phones: Vec<_> = if digits >= 7 { PHONE_RE.find_iter(&t).collect() } else { Vec::new() };
         for m in phones {
-            if taken.iter().any(|r| r.start < m.end() && m.start() < r.end) {
+            if taken.overlaps(m.range()) {
                 continue;
             }
             let digits: String = m.as_str().chars().filter(|c| c.is_ascii_digit() || *c == '+').collect();
             found.insert((TargetKind::Phone, digits));
-            taken.push(m.range());
+            taken.add(m.range());
         }
+        taken.settle();
         let accounts: Vec<_> = if digits >= 8 { ACCOUNT_RE.find_iter(&t).collect() } else { Vec::new() };
         for m in accounts {
-            if taken.iter().any(|r| r.start < m.end() && m.start() < r.end) {
+            if taken.overlaps(m.range()) {
                 continue;
             }
             found.insert((TargetKind::Account, m.as_str().to_string()));
@@ -545,6 +556,43 @@ pub fn targets_of(call: &Call) -> (Vec<(TargetKind, String)>, Vec<String>) {
         }
     }
     (found.into_iter().collect(), folded_notes)
+}
+
+/// Stretches of an argument that a more specific kind of target already
+/// took. Each kind's matches are added, then settled (sorted, with the
+/// furthest end reached so far beside each) before the next kind asks
+/// whether a match overlaps any: a binary search.
+#[derive(Default)]
+struct Taken {
+    ranges: Vec<std::ops::Range<usize>>,
+    /// `reach[i]`: the largest end among the settled `ranges[..=i]`.
+    reach: Vec<usize>,
+}
+
+impl Taken {
+    fn add(&mut self, r: std::ops::Range<usize>) {
+        self.ranges.push(r);
+    }
+
+    fn settle(&mut self) {
+        self.ranges.sort_by_key(|t| t.start);
+        let mut far = 0;
+        self.reach = self
+            .ranges
+            .iter()
+            .map(|t| {
+                far = far.max(t.end);
+                far
+            })
+            .collect();
+    }
+
+    /// Does `r` overlap a settled range?
+    fn overlaps(&self, r: std::ops::Range<usize>) -> bool {
+        let settled = &self.ranges[..self.reach.len()];
+        let i = settled.partition_point(|t| t.start < r.end);
+        i > 0 && self.reach[i - 1] > r.start
+    }
 }
 
 /// Extensions that look like top-level domains in a bare argument but are
@@ -911,79 +959,6 @@ pub struct Outcome {
     pub targets: Vec<Target>,
 }
 
-fn entity_kind(k: TargetKind) -> Option<EntityKind> {
-    match k {
-        TargetKind::Email => Some(EntityKind::Email),
-        TargetKind::Url => Some(EntityKind::Url),
-        TargetKind::Domain => Some(EntityKind::Domain),
-        TargetKind::Phone => Some(EntityKind::Phone),
-        TargetKind::Account => None,
-    }
-}
-
-/// A target, ready to be looked for in entity lists. Accounts are matched
-/// as digit strings in the entities' text; URLs also by their host.
-pub(crate) struct Mention {
-    /// The entity kind it is compared with (none for accounts).
-    kind: Option<EntityKind>,
-    /// The value lowercased, and its length without trailing slashes.
-    v: String,
-    trimmed: usize,
-    /// The value as the call gave it.
-    value: String,
-}
-
-impl Mention {
-    fn new(kind: TargetKind, value: &str) -> Mention {
-        let v = value.to_lowercase();
-        Mention { kind: entity_kind(kind), trimmed: v.trim_end_matches('/').len(), v, value: value.to_string() }
-    }
-
-    /// Is the target an address, the same as this sender's?
-    pub(crate) fn is_sender(&self, sender: &str) -> bool {
-        self.kind == Some(EntityKind::Email) && same_address(sender, &self.value)
-    }
-
-    /// Does this entity mention the target? Without allocation (but for
-    /// accounts): it runs over every entity of every read, and a long
-    /// session has thousands.
-    pub(crate) fn in_entity(&self, e: &EntityRef) -> bool {
-        let v = &self.v;
-        match self.kind {
-            Some(EntityKind::Url) => {
-                let v_trim = &v[..self.trimmed];
-                e.kind == EntityKind::Url && {
-                    let ev = e.value.trim_end_matches('/');
-                    ev.eq_ignore_ascii_case(v_trim) || starts_with_ci(v, ev) || starts_with_ci(&e.value, v_trim)
-                }
-            }
-            Some(EntityKind::Domain) => {
-                e.kind == EntityKind::Domain
-                    && (*e.value == **v
-                        || (v.len() > e.value.len() + 1
-                            && v.ends_with(&*e.value)
-                            && v.as_bytes()[v.len() - e.value.len() - 1] == b'.'))
-            }
-            Some(k) => e.kind == k && e.value.eq_ignore_ascii_case(v),
-            None => {
-                let digits: String = e.value.chars().filter(|c| *c != ' ' && *c != '-').collect();
-                digits.contains(v.as_str())
-            }
-        }
-    }
-}
-
-/// Two addresses are the same, case ignored (without allocating when both
-/// are ASCII).
-fn same_address(a: &str, b: &str) -> bool {
-    if a.is_ascii() && b.is_ascii() { a.eq_ignore_ascii_case(b) } else { a.to_lowercase() == b.to_lowercase() }
-}
-
-/// `s` starts with `prefix`, ASCII case ignored.
-fn starts_with_ci(s: &str, prefix: &str) -> bool {
-    s.len() >= prefix.len() && s.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
-}
-
 /// A call read for what it aims at, before any session is looked at:
 /// deciding is [`plan`], then [`facts`] (one pass over what was read), then
 /// [`judge`]. A session file can give its facts while it is read
@@ -993,7 +968,7 @@ pub(crate) struct Plan {
     found: Vec<(TargetKind, String)>,
     notes: Vec<String>,
     /// `found`, ready to be looked for in entity lists.
-    pub(crate) wanted: Vec<Mention>,
+    pub(crate) wanted: Wanted,
 }
 
 /// What a session says about one call's targets (index by index with
@@ -1033,32 +1008,33 @@ pub(crate) fn plan(call: &Call, policy: &Policy) -> Plan {
     if tool_folded {
         notes.insert(0, format!("look-alike letters in the tool name were read as Latin: {:?} → {tool:?}", call.tool));
     }
-    let wanted = found.iter().map(|(k, v)| Mention::new(*k, v)).collect();
+    let wanted = Wanted::new(&found);
     Plan { category, found, notes, wanted }
 }
 
-/// What a session says about these targets (a plan's `wanted`).
-pub(crate) fn facts(ledger: &dyn History, wanted: &[Mention]) -> Facts {
+/// What a session says about these targets (a plan's `wanted`): one walk
+/// over each kind of record, each entity looked up in the index.
+pub(crate) fn facts(ledger: &dyn History, wanted: &Wanted) -> Facts {
     let mut facts = Facts::none(wanted.len());
     facts.any_read = ledger.any_read();
     facts.injected = ledger.injected();
-    // Which targets what was read mentions: one pass over a long session
-    // for all of them.
     if !wanted.is_empty() {
-        let mut left = wanted.len();
+        let mut ranges = Vec::new();
         ledger.any_untrusted(&mut |e| {
-            for (hit, m) in facts.in_content.iter_mut().zip(wanted) {
-                if !*hit && m.in_entity(e) {
-                    *hit = true;
-                    left -= 1;
-                }
-            }
-            left == 0
+            wanted.mentioned_by(e, &mut |r| ranges.push(r));
+            false
         });
-    }
-    for (i, m) in wanted.iter().enumerate() {
-        facts.trusted[i] = ledger.any_trusted(&mut |e| m.in_entity(e));
-        facts.sender[i] = m.kind == Some(EntityKind::Email) && ledger.any_sender(&mut |s| m.is_sender(s));
+        facts.in_content = wanted.covered(ranges.drain(..));
+        ledger.any_trusted(&mut |e| {
+            wanted.mentioned_by(e, &mut |r| ranges.push(r));
+            false
+        });
+        facts.trusted = wanted.covered(ranges.drain(..));
+        ledger.any_sender(&mut |s| {
+            wanted.sender(s, &mut |r| ranges.push(r));
+            false
+        });
+        facts.sender = wanted.covered(ranges.drain(..));
     }
     facts
 }
@@ -1107,12 +1083,19 @@ pub(crate) fn judge(call: &Call, plan: Plan, facts: &Facts, policy: &Policy) -> 
             if injected { "content that looked like an injection was read" } else { "untrusted content was read" };
         // Targets that matter for this category: domains are implied by
         // addresses and links, so only the most specific kinds count.
+        // (A domain is implied when it is an address's domain or a link's
+        // host; one set of those, not a search of every target for each.)
+        let implied: std::collections::HashSet<String> = targets
+            .iter()
+            .filter_map(|o| match o.kind {
+                TargetKind::Email => o.value.rsplit_once('@').map(|(_, d)| d.to_lowercase()),
+                TargetKind::Url => crate::entities::host_of(&o.value),
+                _ => None,
+            })
+            .collect();
         let specific: Vec<&Target> = targets
             .iter()
-            .filter(|t| {
-                t.kind != TargetKind::Domain
-                    || !targets.iter().any(|o| o.kind != TargetKind::Domain && o.value.contains(&t.value))
-            })
+            .filter(|t| t.kind != TargetKind::Domain || !implied.contains(&t.value.to_lowercase()))
             .collect();
         let from_content: Vec<&&Target> = specific.iter().filter(|t| t.origin == Origin::Untrusted).collect();
         let to_sender =
@@ -1331,7 +1314,11 @@ fn article(c: Category) -> &'static str {
 }
 
 fn list(ts: &[&&Target]) -> String {
-    ts.iter().map(|t| t.value.as_str()).collect::<Vec<_>>().join(", ")
+    let mut s = ts.iter().take(MAX_LISTED).map(|t| t.value.as_str()).collect::<Vec<_>>().join(", ");
+    if ts.len() > MAX_LISTED {
+        s.push_str(&format!(" and {} more", ts.len() - MAX_LISTED));
+    }
+    s
 }
 
 /// A one-line summary for people.

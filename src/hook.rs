@@ -135,7 +135,7 @@ fn malformed(event: Option<&str>, session_id: Option<&str>, opts: &Options) -> A
     match event {
         Some("PreToolUse") => {
             let read = session_path(opts.session.as_deref(), session_id)
-                .and_then(|p| session::facts_in(&p, &[]).ok())
+                .and_then(|p| session::facts_in(&p, &gate::Wanted::default()).ok())
                 .map(|f| f.any_read);
             let (decision, why) = match read {
                 Some(false) => return Answer::none(),

@@ -1356,7 +1356,7 @@ impl Selector {
     fn matches(&self, tag: &str, id: Option<&str>, classes: &[&str]) -> bool {
         self.tag.as_deref().is_none_or(|t| t == tag)
             && self.ids.iter().all(|i| id == Some(i.as_str()))
-            && self.classes.iter().all(|c| classes.contains(&c.as_str()))
+            && self.classes.iter().all(|c| classes.binary_search(&c.as_str()).is_ok())
     }
 }
 
@@ -1477,8 +1477,13 @@ impl Sheet {
             return;
         }
         let id = attrs.id.as_deref().map(str::trim).filter(|s| !s.is_empty());
-        let classes: Vec<&str> =
+        // Sorted and without repeats: a class named twice must not match
+        // twice, and a selector's classes are looked up by binary search
+        // (an element may carry thousands).
+        let mut classes: Vec<&str> =
             attrs.class.as_deref().map(|c| c.split_ascii_whitespace().collect()).unwrap_or_default();
+        classes.sort_unstable();
+        classes.dedup();
         let mut hits: Vec<usize> = Vec::new();
         let mut take = |bucket: Option<&Vec<usize>>| {
             if let Some(b) = bucket {
@@ -1493,11 +1498,8 @@ impl Sheet {
         if let Some(id) = id {
             take(self.by_id.get(id));
         }
-        for (n, c) in classes.iter().enumerate() {
-            // A class named twice must not match twice.
-            if !classes[..n].contains(c) {
-                take(self.by_class.get(*c));
-            }
+        for c in &classes {
+            take(self.by_class.get(*c));
         }
         take(self.by_tag.get(tag));
         take(Some(&self.universal));

@@ -44,8 +44,8 @@ use std::path::{Path, PathBuf};
 use crate::detect::Verdict;
 use crate::document::{Entity, EntityKind};
 use crate::gate::{
-    self, Call, EntityRef, Facts, GateError, History, Journal, LEDGER_VERSION, Ledger, Mention, Outcome, Policy,
-    ReadEntry, Recorder,
+    self, Call, EntityRef, Facts, GateError, History, Journal, LEDGER_VERSION, Ledger, Outcome, Policy, ReadEntry,
+    Recorder, Wanted,
 };
 
 /// The first line of a version 2 session file.
@@ -506,7 +506,7 @@ pub fn decide_in(path: &Path, call: &Call, policy: &Policy) -> Result<Outcome, G
 
 /// What the session file at `path` says about these targets (none: only
 /// whether anything was read), read as [`decide_in`] reads it.
-pub(crate) fn facts_in(path: &Path, wanted: &[Mention]) -> Result<Facts, GateError> {
+pub(crate) fn facts_in(path: &Path, wanted: &Wanted) -> Result<Facts, GateError> {
     let streamed = {
         let _lock = lock(path)?;
         match File::open(path) {
@@ -525,7 +525,7 @@ pub(crate) fn facts_in(path: &Path, wanted: &[Mention]) -> Result<Facts, GateErr
 /// none when it is not a version 2 session, cannot be read or is corrupt.
 /// Whole lines are parsed as they arrive, `chunk` bytes at a time (more
 /// when one line is longer).
-fn stream(mut f: impl std::io::Read, wanted: &[Mention], chunk: usize) -> Option<Facts> {
+fn stream(mut f: impl std::io::Read, wanted: &Wanted, chunk: usize) -> Option<Facts> {
     let mut buf = vec![0; chunk.max(HEADER.len())];
     let (mut have, mut lines, mut total, mut last_id) = (0, 0, 0u64, 0);
     let mut tally = Tally::new(wanted);
@@ -566,46 +566,45 @@ fn stream(mut f: impl std::io::Read, wanted: &[Mention], chunk: usize) -> Option
 }
 
 /// What [`stream`] keeps of the records it is told: the reads (to forget
-/// one) and which reads mention which target.
+/// one) and which ranges of the targets' index each read mentions.
 struct Tally<'p> {
-    wanted: &'p [Mention],
+    wanted: &'p Wanted,
     /// Each read's id number, the id's length (`r07` is not `r7`) and
     /// whether its verdict was review or block.
     reads: Vec<(u64, u32, bool)>,
-    /// Ordinals (into `reads`) of forgotten reads.
-    forgotten: Vec<u32>,
-    /// (read ordinal, target index, the read's sender rather than an entity).
-    hits: Vec<(u32, u32, bool)>,
-    /// Targets a trust record mentions.
-    trusted: Vec<bool>,
+    /// Per read (by ordinal into `reads`): forgotten.
+    forgotten: Vec<bool>,
+    /// (read ordinal, slots of the index, the read's sender rather than an
+    /// entity).
+    hits: Vec<(u32, Range<u32>, bool)>,
+    /// Slots a trust record mentions.
+    trusted: Vec<Range<u32>>,
     /// Items now belong to a trust record.
     in_trust: bool,
 }
 
 impl<'p> Tally<'p> {
-    fn new(wanted: &'p [Mention]) -> Tally<'p> {
+    fn new(wanted: &'p Wanted) -> Tally<'p> {
         Tally {
             wanted,
             reads: Vec::new(),
             forgotten: Vec::new(),
             hits: Vec::new(),
-            trusted: vec![false; wanted.len()],
+            trusted: Vec::new(),
             in_trust: false,
         }
     }
 
     fn facts(self) -> Facts {
-        let live = |n: u32| !self.forgotten.contains(&n);
+        let live = |n: u32| !self.forgotten[n as usize];
         let mut facts = Facts::none(self.wanted.len());
-        facts.any_read = self.reads.len() > self.forgotten.len();
+        facts.any_read = self.forgotten.iter().any(|f| !f);
         facts.injected = self.reads.iter().enumerate().any(|(n, r)| r.2 && live(n as u32));
-        for &(read, target, sender) in &self.hits {
-            if live(read) {
-                let to = if sender { &mut facts.sender } else { &mut facts.in_content };
-                to[target as usize] = true;
-            }
-        }
-        facts.trusted = self.trusted;
+        let live_hits =
+            |sender: bool| self.hits.iter().filter(move |h| h.2 == sender && live(h.0)).map(|h| h.1.clone());
+        facts.in_content = self.wanted.covered(live_hits(false));
+        facts.sender = self.wanted.covered(live_hits(true));
+        facts.trusted = self.wanted.covered(self.trusted);
         facts
     }
 }
@@ -613,6 +612,7 @@ impl<'p> Tally<'p> {
 impl Records for Tally<'_> {
     fn read(&mut self, id: Span, n: u64, _: Span, verdict: Verdict) {
         self.reads.push((n, id.end - id.start, verdict != Verdict::Allow));
+        self.forgotten.push(false);
         self.in_trust = false;
     }
 
@@ -629,22 +629,16 @@ impl Records for Tally<'_> {
         let value = if escapes { unescape(value) } else { Cow::Borrowed(value) };
         // The read these items belong to (none in a trust record).
         let read = self.reads.len().wrapping_sub(1) as u32;
-        let wanted = self.wanted;
+        let (wanted, hits, trusted) = (self.wanted, &mut self.hits, &mut self.trusted);
         if letter == b's' {
             if !self.in_trust {
-                for (t, m) in wanted.iter().enumerate() {
-                    if m.is_sender(&value) {
-                        self.hits.push((read, t as u32, true));
-                    }
-                }
+                wanted.sender(&value, &mut |r| hits.push((read, r, true)));
             }
         } else if let Some(e) = entity(letter, value) {
-            for (t, m) in wanted.iter().enumerate() {
-                if self.in_trust {
-                    self.trusted[t] |= m.in_entity(&e);
-                } else if m.in_entity(&e) {
-                    self.hits.push((read, t as u32, false));
-                }
+            if self.in_trust {
+                wanted.mentioned_by(&e, &mut |r| trusted.push(r));
+            } else {
+                wanted.mentioned_by(&e, &mut |r| hits.push((read, r, false)));
             }
         }
     }
@@ -656,9 +650,7 @@ impl Records for Tally<'_> {
         let len = id.len() as u32;
         match self.reads.binary_search_by_key(&n, |r| r.0) {
             Ok(at) if self.reads[at].1 == len => {
-                if !self.forgotten.contains(&(at as u32)) {
-                    self.forgotten.push(at as u32);
-                }
+                self.forgotten[at] = true;
                 true
             }
             _ => false,

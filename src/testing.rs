@@ -1,6 +1,8 @@
 //! Helpers shared by unit tests, integration tests, benches and fuzz targets.
 //! Not part of the supported API.
 
+pub mod hostile;
+
 /// djb2 over UTF-16 code units, written the plain way (the reference's definition).
 pub fn djb2_utf16(s: &str) -> u32 {
     s.encode_utf16().fold(5381u32, |h, u| h.wrapping_mul(33).wrapping_add(u32::from(u)))

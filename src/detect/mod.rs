@@ -33,6 +33,12 @@ pub const DEFAULT_MAX_BYTES: u64 = 10 << 20;
 const MAX_FINDINGS: usize = 200;
 /// Characters of matched text quoted in a finding.
 const MAX_QUOTE: usize = 200;
+/// A quoted run of invisible characters is counted this far; a longer one
+/// ends the quote (`(65536+ invisible characters)…`).
+const MAX_RUN_COUNTED: usize = 1 << 16;
+/// Decoded text attached to a finding is cut to about this many bytes
+/// around what matched.
+const MAX_EXCERPT: usize = 1024;
 
 /// The stable finding codes scripts branch on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -242,64 +248,160 @@ pub(crate) struct Hit {
     pub quoted: bool,
 }
 
-/// Scan a loaded document.
+/// Scan a loaded document. Hits are counted as they come (the score, the
+/// reasons, the total) and only the findings a report lists are kept, so
+/// a text of a million findings costs no more memory than one of two
+/// hundred.
 pub fn scan(doc: &Document, opts: &Options) -> Report {
-    let mut findings = Vec::new();
+    let mut tally = Tally::new(opts);
     for part in &doc.parts {
-        let mut hits = channel_hits(part);
-        hits.extend(rules::scan_part(part));
-        hits.extend(decode::scan(&part.text));
-        hits.extend(links::scan(&part.text));
-        hits.extend(obfuscation::scan(&part.text));
-        for h in hits {
-            if opts.ignore.contains(&h.code) {
-                continue;
+        channel_hits(part, &mut |h| tally.hit(part, h));
+        for h in rules::scan_part(part)
+            .into_iter()
+            .chain(decode::scan(&part.text))
+            .chain(links::scan(&part.text))
+            .chain(obfuscation::scan(&part.text))
+        {
+            tally.hit(part, h);
+        }
+    }
+    for (rule, f) in link_findings(doc) {
+        tally.finding(rule, f);
+    }
+    tally.report(doc)
+}
+
+/// Where a finding sorts in a report: most severe first, then by place,
+/// then by rule; ties keep the order they were found in.
+type Order = (std::cmp::Reverse<Severity>, usize, &'static str, u64);
+
+/// What [`scan`] keeps while hits arrive.
+struct Tally<'o> {
+    opts: &'o Options,
+    /// The findings with the first `MAX_FINDINGS` orders (a heap whose top
+    /// is the last of them).
+    kept: std::collections::BinaryHeap<Kept>,
+    found: u64,
+    /// Per rule, how many findings of each severity (low, medium, high).
+    by_rule: std::collections::HashMap<&'static str, [u64; 3]>,
+    /// Each distinct reason and the first order it was given at.
+    reasons: std::collections::HashMap<String, Order>,
+}
+
+struct Kept(Order, Finding);
+
+impl PartialEq for Kept {
+    fn eq(&self, o: &Self) -> bool {
+        self.0 == o.0
+    }
+}
+impl Eq for Kept {}
+impl PartialOrd for Kept {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Kept {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        self.0.cmp(&o.0)
+    }
+}
+
+impl<'o> Tally<'o> {
+    fn new(opts: &'o Options) -> Self {
+        Tally {
+            opts,
+            kept: std::collections::BinaryHeap::new(),
+            found: 0,
+            by_rule: std::collections::HashMap::new(),
+            reasons: std::collections::HashMap::new(),
+        }
+    }
+
+    fn hit(&mut self, part: &Part, h: Hit) {
+        if self.opts.ignore.contains(&h.code) {
+            return;
+        }
+        let severity = if h.quoted { h.severity.lower() } else { h.severity };
+        let at = placed(part, &h);
+        let order = self.count(h.code, h.rule, severity, at.0, &h.why);
+        if self.wanted(&order) {
+            self.keep(order, place(part, h, at));
+        }
+    }
+
+    fn finding(&mut self, rule: &'static str, f: Finding) {
+        if self.opts.ignore.contains(&f.code) {
+            return;
+        }
+        let order = self.count(f.code, rule, f.severity, f.start, &f.why);
+        if self.wanted(&order) {
+            self.keep(order, f);
+        }
+    }
+
+    fn count(&mut self, code: Code, rule: &'static str, severity: Severity, start: usize, why: &str) -> Order {
+        let order = (std::cmp::Reverse(severity), start, rule, self.found);
+        self.found += 1;
+        self.by_rule.entry(rule).or_default()[severity as usize] += 1;
+        let reason = format!("{}: {why}", code.as_str());
+        match self.reasons.get_mut(&reason) {
+            Some(first) => *first = (*first).min(order),
+            None => {
+                self.reasons.insert(reason, order);
             }
-            findings.push(place(part, h));
+        }
+        order
+    }
+
+    fn wanted(&self, order: &Order) -> bool {
+        self.kept.len() < MAX_FINDINGS || self.kept.peek().is_some_and(|top| *order < top.0)
+    }
+
+    fn keep(&mut self, order: Order, f: Finding) {
+        self.kept.push(Kept(order, f));
+        if self.kept.len() > MAX_FINDINGS {
+            self.kept.pop();
         }
     }
-    findings.extend(link_findings(doc).into_iter().filter(|f| !opts.ignore.contains(&f.code)));
-    findings.sort_by(|a, b| b.severity.cmp(&a.severity).then(a.start.cmp(&b.start)).then(a.rule.cmp(&b.rule)));
-    let (score, any_high) = score(&findings);
-    let verdict = if any_high || score >= opts.block_at {
-        Verdict::Block
-    } else if score >= opts.review_at {
-        Verdict::Review
-    } else {
-        Verdict::Allow
-    };
-    let mut reasons: Vec<String> = Vec::new();
-    for f in &findings {
-        let r = format!("{}: {}", f.code.as_str(), f.why);
-        if !reasons.contains(&r) {
-            reasons.push(r);
+
+    fn report(self, doc: &Document) -> Report {
+        let (score, any_high) = score_counts(self.by_rule.values());
+        let verdict = if any_high || score >= self.opts.block_at {
+            Verdict::Block
+        } else if score >= self.opts.review_at {
+            Verdict::Review
+        } else {
+            Verdict::Allow
+        };
+        let mut reasons: Vec<(String, Order)> = self.reasons.into_iter().collect();
+        reasons.sort_by(|a, b| a.1.cmp(&b.1));
+        let mut findings: Vec<Finding> = self.kept.into_sorted_vec().into_iter().map(|k| k.1).collect();
+        let total = self.found;
+        let summary = match findings.first() {
+            None => format!("{}: nothing found", verdict.as_str()),
+            Some(top) => format!(
+                "{}: {} finding{} (score {score}); most severe: {} ({})",
+                verdict.as_str(),
+                total,
+                if total == 1 { "" } else { "s" },
+                top.code.as_str(),
+                top.severity.as_str()
+            ),
+        };
+        set_line_columns(doc, &mut findings);
+        Report {
+            source: doc.source.clone(),
+            kind: doc.kind,
+            verdict,
+            score,
+            summary,
+            reasons: reasons.into_iter().map(|r| r.0).collect(),
+            findings_omitted: (total as usize).saturating_sub(MAX_FINDINGS),
+            findings,
+            entities: doc.entities.clone(),
+            email: doc.email.clone(),
         }
-    }
-    let summary = match findings.first() {
-        None => format!("{}: nothing found", verdict.as_str()),
-        Some(top) => format!(
-            "{}: {} finding{} (score {score}); most severe: {} ({})",
-            verdict.as_str(),
-            findings.len(),
-            if findings.len() == 1 { "" } else { "s" },
-            top.code.as_str(),
-            top.severity.as_str()
-        ),
-    };
-    let omitted = findings.len().saturating_sub(MAX_FINDINGS);
-    findings.truncate(MAX_FINDINGS);
-    set_line_columns(doc, &mut findings);
-    Report {
-        source: doc.source.clone(),
-        kind: doc.kind,
-        verdict,
-        score,
-        summary,
-        reasons,
-        findings,
-        findings_omitted: omitted,
-        entities: doc.entities.clone(),
-        email: doc.email.clone(),
     }
 }
 
@@ -324,24 +426,38 @@ pub fn scan_inputs(
 }
 
 /// The score: each finding's points, each repeat of a rule half the one
-/// before; and whether any high finding is present.
+/// before (the most severe first); and whether any high finding is present.
 pub fn score(findings: &[Finding]) -> (u32, bool) {
-    let mut seen: std::collections::HashMap<&str, i32> = std::collections::HashMap::new();
+    let mut by_rule: std::collections::HashMap<&str, [u64; 3]> = std::collections::HashMap::new();
+    for f in findings {
+        by_rule.entry(&f.rule).or_default()[f.severity as usize] += 1;
+    }
+    score_counts(by_rule.values())
+}
+
+/// The score from each rule's count of findings by severity (low, medium,
+/// high). Repeats past the 64th add less than 2^-58 points each and are left
+/// out, so a rule found a million times costs what one found 64 times does.
+fn score_counts<'a>(rules: impl Iterator<Item = &'a [u64; 3]>) -> (u32, bool) {
+    const MAX_REPEATS: u64 = 64;
     let mut total = 0.0;
     let mut any_high = false;
-    let mut sorted: Vec<&Finding> = findings.iter().collect();
-    sorted.sort_by_key(|f| std::cmp::Reverse(f.severity));
-    for f in sorted {
-        let n = seen.entry(&f.rule).or_insert(0);
-        total += f.severity.points() * 0.5f64.powi(*n);
-        *n += 1;
-        any_high |= f.severity == Severity::High;
+    for counts in rules {
+        any_high |= counts[Severity::High as usize] > 0;
+        let mut n = 0;
+        for sev in [Severity::High, Severity::Medium, Severity::Low] {
+            for _ in 0..counts[sev as usize].min(MAX_REPEATS.saturating_sub(n)) {
+                total += sev.points() * 0.5f64.powi(n as i32);
+                n += 1;
+            }
+        }
     }
     (total.round().min(u32::MAX as f64) as u32, any_high)
 }
 
-/// Turn a hit inside a part into a finding placed in the input.
-fn place(part: &Part, h: Hit) -> Finding {
+/// Where a hit lies in the input (start, end) and why it is hidden: found
+/// for every hit (it orders the report), so it allocates nothing.
+fn placed(part: &Part, h: &Hit) -> (usize, usize, Option<HiddenReason>) {
     let span = span_at(part, h.range.start);
     let hidden_by =
         span.and_then(|s| s.hidden).or(if h.code == Code::SmuggledText { span.and_then(|s| s.hidden) } else { None });
@@ -353,6 +469,11 @@ fn place(part: &Part, h: Hit) -> Finding {
         Some((_, r)) => (r.start, r.end),
         None => part.raw.clone().map_or((0, 0), |r| (r.start, r.end)),
     };
+    (start, end, hidden_by)
+}
+
+/// Turn a hit inside a part into a finding placed in the input.
+fn place(part: &Part, h: Hit, (start, end, hidden_by): (usize, usize, Option<HiddenReason>)) -> Finding {
     let written = &part.text[h.range.clone()];
     Finding {
         code: h.code,
@@ -375,23 +496,23 @@ fn place(part: &Part, h: Hit) -> Finding {
 
 /// Line and column for the findings that are reported (not every finding:
 /// the score counts them all, the report lists a bounded number). One pass
-/// over the input's line starts, offsets visited in increasing order.
+/// over the input up to the last finding, offsets visited in rising order.
 fn set_line_columns(doc: &Document, findings: &mut [Finding]) {
-    let starts: Vec<usize> = std::iter::once(0).chain(memchr::memchr_iter(b'\n', &doc.raw).map(|p| p + 1)).collect();
     let mut order: Vec<usize> = (0..findings.len()).collect();
     order.sort_by_key(|&i| findings[i].start);
-    // (line start, offset counted to, columns so far)
-    let mut memo: Option<(usize, usize, usize)> = None;
+    // Counted up to `at`: the line it is on (1-based) and the columns from
+    // that line's start to `at`.
+    let (mut at, mut line, mut cols) = (0, 1, 0);
     for i in order {
-        let at = findings[i].start.min(doc.raw.len());
-        let line = starts.partition_point(|&s| s <= at);
-        let line_start = starts[line - 1];
-        let (from, cols) = match memo {
-            Some((ls, upto, c)) if ls == line_start && upto <= at => (upto, c),
-            _ => (line_start, 0),
-        };
-        let cols = cols + String::from_utf8_lossy(&doc.raw[from..at]).chars().count();
-        memo = Some((line_start, at, cols));
+        let to = findings[i].start.min(doc.raw.len());
+        let between = &doc.raw[at..to];
+        if let Some(last) = memchr::memrchr(b'\n', between) {
+            line += memchr::memchr_iter(b'\n', between).count();
+            cols = 0;
+            at += last + 1;
+        }
+        cols += String::from_utf8_lossy(&doc.raw[at..to]).chars().count();
+        at = to;
         findings[i].line = line;
         findings[i].column = cols + 1;
     }
@@ -399,29 +520,32 @@ fn set_line_columns(doc: &Document, findings: &mut [Finding]) {
 
 /// Findings for link targets in markup (an image that loads a URL carrying
 /// data), placed where the URL is written in the input.
-fn link_findings(doc: &Document) -> Vec<Finding> {
+fn link_findings(doc: &Document) -> Vec<(&'static str, Finding)> {
     let mut out = Vec::new();
     for url in &doc.links {
         let Some(h) = links::judge_target(url) else { continue };
         let at = memchr::memmem::find(&doc.raw, url.as_bytes());
         let (start, end) = at.map_or((0, 0), |a| (a, a + url.len()));
-        out.push(Finding {
-            code: h.code,
-            rule: h.rule.to_string(),
-            severity: h.severity,
-            location: "link target".into(),
-            start,
-            end,
-            line: 0,
-            column: 0,
-            text: shown(url),
-            hidden: true,
-            hidden_by: Some(HiddenReason::Attribute),
-            why: h.why,
-            obfuscated: false,
-            decoded: None,
-            quoted: false,
-        });
+        out.push((
+            h.rule,
+            Finding {
+                code: h.code,
+                rule: h.rule.to_string(),
+                severity: h.severity,
+                location: "link target".into(),
+                start,
+                end,
+                line: 0,
+                column: 0,
+                text: shown(url),
+                hidden: true,
+                hidden_by: Some(HiddenReason::Attribute),
+                why: h.why,
+                obfuscated: false,
+                decoded: None,
+                quoted: false,
+            },
+        ));
     }
     out
 }
@@ -432,38 +556,60 @@ pub(crate) fn span_at(part: &Part, at: usize) -> Option<&Span> {
     part.spans.get(i).filter(|s| s.range.start <= at)
 }
 
+/// `text` whole when it is short, else about `MAX_EXCERPT` bytes of it
+/// around `at`, with an ellipsis where it was cut.
+pub(crate) fn excerpt(text: &str, at: std::ops::Range<usize>) -> String {
+    if text.len() <= MAX_EXCERPT {
+        return text.to_string();
+    }
+    let start = text.floor_char_boundary(at.start.saturating_sub(MAX_EXCERPT / 4));
+    let end = text.ceil_char_boundary((start + MAX_EXCERPT).min(text.len()));
+    let open = if start > 0 { "…" } else { "" };
+    let close = if end < text.len() { "…" } else { "" };
+    format!("{open}{}{close}", &text[start..end])
+}
+
 /// Text as written, made printable: invisible and control characters become
 /// `\u{…}` escapes (a long run of them is shown by its ends and its length),
 /// long text is cut with an ellipsis.
 pub fn shown(s: &str) -> String {
     let hidden = |c: char| c.is_control() && c != '\n' && c != '\t' || is_invisible(c);
-    let chars: Vec<char> = s.chars().collect();
+    let mut chars = s.chars().peekable();
     let mut out = String::new();
-    let mut i = 0;
     let mut n = 0;
-    while i < chars.len() {
+    while let Some(c) = chars.next() {
         if n >= MAX_QUOTE {
             out.push('…');
             break;
         }
-        let c = chars[i];
-        if hidden(c) {
-            let run = chars[i..].iter().take_while(|&&c| hidden(c)).count();
-            if run > 3 {
-                let last = chars[i + run - 1];
-                out.push_str(&format!("\\u{{{:x}}}…\\u{{{:x}}} ({run} invisible characters)", c as u32, last as u32));
-            } else {
-                for &c in &chars[i..i + run] {
-                    out.push_str(&format!("\\u{{{:x}}}", c as u32));
-                }
-            }
-            i += run;
-            n += 1;
+        n += 1;
+        if !hidden(c) {
+            out.push(c);
             continue;
         }
-        out.push(c);
-        i += 1;
-        n += 1;
+        // A run of hidden characters, counted up to a bound: a finding on
+        // a megabyte run costs what one on a short run does (the quote
+        // ends after a run that long).
+        let mut run = vec![c];
+        while run.len() < MAX_RUN_COUNTED
+            && let Some(d) = chars.next_if(|&d| hidden(d))
+        {
+            run.push(d);
+        }
+        if run.len() > 3 {
+            let last = run[run.len() - 1];
+            let more = if chars.peek().is_some_and(|&d| hidden(d)) { "+" } else { "" };
+            let k = run.len();
+            out.push_str(&format!("\\u{{{:x}}}…\\u{{{:x}}} ({k}{more} invisible characters)", c as u32, last as u32));
+            if !more.is_empty() {
+                out.push('…');
+                break;
+            }
+        } else {
+            for d in run {
+                out.push_str(&format!("\\u{{{:x}}}", d as u32));
+            }
+        }
     }
     out
 }
@@ -491,8 +637,7 @@ pub fn is_invisible(c: char) -> bool {
 }
 
 /// Findings from the Document's hidden spans.
-fn channel_hits(part: &Part) -> Vec<Hit> {
-    let mut hits = Vec::new();
+fn channel_hits(part: &Part, hits: &mut dyn FnMut(Hit)) {
     for s in &part.spans {
         let Some(why) = s.hidden else { continue };
         if s.benign {
@@ -510,7 +655,7 @@ fn channel_hits(part: &Part) -> Vec<Hit> {
             | HiddenReason::FormatCharacter
                 if payload.is_some() =>
             {
-                hits.push(Hit {
+                hits(Hit {
                     code: Code::SmuggledText,
                     rule: smuggle_rule(why),
                     severity: Severity::High,
@@ -521,7 +666,7 @@ fn channel_hits(part: &Part) -> Vec<Hit> {
                     quoted: false,
                 });
             }
-            HiddenReason::Bidi => hits.push(Hit {
+            HiddenReason::Bidi => hits(Hit {
                 code: Code::BidiOverride,
                 rule: "bidi.control",
                 severity: Severity::Medium,
@@ -536,7 +681,7 @@ fn channel_hits(part: &Part) -> Vec<Hit> {
             | HiddenReason::SoftHyphen
             | HiddenReason::FormatCharacter
             | HiddenReason::TagCharacters
-            | HiddenReason::VariationSelectors => hits.push(Hit {
+            | HiddenReason::VariationSelectors => hits(Hit {
                 code: Code::InvisibleChars,
                 rule: invisible_rule(why),
                 // Legitimate uses (emoji joiners, Persian ZWNJ, hyphenation
@@ -550,7 +695,7 @@ fn channel_hits(part: &Part) -> Vec<Hit> {
             }),
             HiddenReason::Escape => {
                 if let Some(p) = payload {
-                    hits.push(Hit {
+                    hits(Hit {
                         code: Code::HiddenText,
                         rule: "hidden.escape_payload",
                         severity: if rules::is_directive(p) { Severity::High } else { Severity::Medium },
@@ -566,7 +711,7 @@ fn channel_hits(part: &Part) -> Vec<Hit> {
                 // Hidden markup or terminal text: a finding when it gives
                 // the reader (the model) a direction.
                 if rules::is_directive(text) {
-                    hits.push(Hit {
+                    hits(Hit {
                         code: Code::HiddenText,
                         rule: "hidden.directive",
                         severity: Severity::High,
@@ -580,7 +725,6 @@ fn channel_hits(part: &Part) -> Vec<Hit> {
             }
         }
     }
-    hits
 }
 
 fn trimmed(text: &str, r: std::ops::Range<usize>) -> std::ops::Range<usize> {

@@ -371,19 +371,20 @@ fn plain_with(s: &str, ascii: bool) -> Normalized {
     }
     let bytes = s.as_bytes();
     let mut next = 0;
+    // Where the ASCII stretch holding `next` ends: found once per stretch,
+    // so a long line never scans past it again for each run inside it.
+    let mut ascii_end = 0;
     while next < bytes.len() {
         let i = next;
         if bytes[i].is_ascii() {
+            if ascii_end <= i {
+                ascii_end = bytes[i..].iter().position(|x| !x.is_ascii()).map_or(bytes.len(), |p| i + p);
+            }
             // A run of ordinary ASCII bytes is copied whole, as on the fast
             // path; it stops before a non-ASCII character and before a space
-            // that one follows (that space goes through `space` below).
-            let mut end = ascii_run_end(bytes, i);
-            if let Some(p) = bytes[i..end].iter().position(|x| !x.is_ascii()) {
-                end = i + p;
-                if end > i && bytes[end - 1] == b' ' {
-                    end -= 1;
-                }
-            }
+            // that one follows (that space goes through `space` below: cut
+            // at the stretch's end, the space has no ordinary byte after it).
+            let end = ascii_run_end(&bytes[..ascii_end], i);
             if end > i {
                 out.push_ascii_run(&s[i..end], i);
                 last_space = false;

@@ -444,7 +444,8 @@ pub(crate) fn scan_part(part: &Part) -> Vec<Hit> {
     for s in &part.spans {
         if let Some(d) = &s.decoded {
             for h in scan_plain_text(d) {
-                hits.push(Hit { range: s.range.clone(), decoded: Some(d.clone()), ..h });
+                let decoded = Some(super::excerpt(d, h.range.clone()));
+                hits.push(Hit { range: s.range.clone(), decoded, ..h });
             }
         }
     }
@@ -463,18 +464,28 @@ pub(crate) fn scan_plain_text(text: &str) -> Vec<Hit> {
 fn scan_piece(text: &str, code: &CodeRegions, piece: Range<usize>, hits: &mut Vec<Hit>) {
     let src = &text[piece.clone()];
     let plain = normalize::plain(src);
-    let mut found: Vec<(usize, Range<usize>)> = Vec::new();
+    // What the plain text matched, by rule, in order of position (one
+    // rule's matches do not overlap): a folded match of the same rule over
+    // the same words is found by a binary search, not a walk of them all.
+    let mut found: Vec<Vec<Range<usize>>> = vec![Vec::new(); RULES.len()];
     for m in matches(&plain.text) {
         if let Some(h) = hit(text, code, piece.start, &plain, &m, false) {
-            found.push((m.rule, h.range.clone()));
+            found[m.rule].push(h.range.clone());
             hits.push(h);
         }
     }
     if let Some(folded) = normalize::folded_if_it_folds(src, &plain) {
+        for f in &mut found {
+            f.sort_by_key(|r| r.start);
+        }
         for m in matches(&folded.text) {
             let r = folded.source_range(m.range.clone());
             let r = piece.start + r.start..piece.start + r.end;
-            if found.iter().any(|(rule, fr)| *rule == m.rule && fr.start < r.end && r.start < fr.end) {
+            let same = &found[m.rule];
+            // The last plain match starting before `r` ends; with no
+            // overlaps among them, it is the only one that can overlap.
+            let i = same.partition_point(|fr| fr.start < r.end);
+            if i > 0 && same[i - 1].end > r.start {
                 continue;
             }
             if let Some(h) = hit(text, code, piece.start, &folded, &m, true) {
