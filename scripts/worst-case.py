@@ -25,32 +25,41 @@ SEND = '{"tool":"send_email","args":{"to":"x@evil.test","body":"hi"}}'
 
 
 def run(cmd, stdin_path=None, env=None):
-    """(seconds, peak RSS in KiB, exit code or 'killed')."""
+    """(seconds, peak RSS in KiB, exit code or 'killed'). The peak is GNU
+    time's: a child forked from this Python process would count the pages
+    it shares with it."""
     stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
     # stderr to a file: a pipe nobody reads until the end would fill and stall.
     errf = tempfile.TemporaryFile()
+    rssf = tempfile.NamedTemporaryFile("r")
     t = time.perf_counter()
-    p = subprocess.Popen(cmd, stdin=stdin, stdout=subprocess.DEVNULL, stderr=errf, env=env)
+    p = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", rssf.name] + cmd,
+                         stdin=stdin, stdout=subprocess.DEVNULL, stderr=errf, env=env)
     deadline = t + KILL_AFTER
     while True:
         pid, status, ru = os.wait4(p.pid, os.WNOHANG)
         if pid:
             break
         if time.perf_counter() > deadline:
-            p.send_signal(signal.SIGKILL)
+            subprocess.run(["pkill", "-KILL", "-P", str(p.pid)], check=False)
             pid, status, ru = os.wait4(p.pid, 0)
-            return KILL_AFTER, ru.ru_maxrss, "killed"
+            return KILL_AFTER, 0, "killed"
         time.sleep(0.002)
     dt = time.perf_counter() - t
+    lines = rssf.read().strip().splitlines()
+    rss = int(lines[-1]) if lines and lines[-1].isdigit() else 0
+    rssf.close()
     p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode not in (0, 1) and lines and lines[0].startswith("Command exited"):
+        p.returncode = int(lines[0].split()[-1])
     errf.seek(0)
     err = errf.read(4096).decode(errors="replace")
     errf.close()
     if stdin_path:
         stdin.close()
     if p.returncode not in (0, 1):
-        return dt, ru.ru_maxrss, f"exit {p.returncode}: {err.strip()[:120]}"
-    return dt, ru.ru_maxrss, p.returncode
+        return dt, rss, f"exit {p.returncode}: {err.strip()[:120]}"
+    return dt, rss, p.returncode
 
 
 def hook_event(event, **fields):

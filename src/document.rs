@@ -111,8 +111,12 @@ fn open_file(p: &Path) -> Result<File, ReadError> {
 }
 
 /// Read everything from `r`, refusing more than `cap` bytes when a cap is set.
-pub fn read_capped(mut r: impl Read, cap: Option<u64>) -> io::Result<Result<Vec<u8>, u64>> {
-    let mut raw = Vec::new();
+pub fn read_capped(r: impl Read, cap: Option<u64>) -> io::Result<Result<Vec<u8>, u64>> {
+    read_capped_sized(r, cap, None)
+}
+
+fn read_capped_sized(mut r: impl Read, cap: Option<u64>, size: Option<u64>) -> io::Result<Result<Vec<u8>, u64>> {
+    let mut raw = Vec::with_capacity(size.map_or(0, |n| n as usize + 1));
     match cap {
         None => {
             r.read_to_end(&mut raw)?;
@@ -138,8 +142,9 @@ pub struct Document {
     pub kind: Kind,
     /// What a reader gets, part by part (empty until `load`).
     pub parts: Vec<Part>,
-    /// Every address, link, domain and phone number (empty until `load`).
-    pub entities: Vec<Entity>,
+    /// Every address, link, domain and phone number (empty until `load`);
+    /// shared with the scan's report.
+    pub entities: std::sync::Arc<[Entity]>,
     /// Headers and attachments, for emails.
     pub email: Option<EmailMeta>,
     /// Link and image targets found in markup (href, src…), which a reader
@@ -156,7 +161,10 @@ impl Document {
     /// Read a whole input into a Document, refusing more than `cap` bytes.
     pub fn read(input: &Input, cap: Option<u64>) -> Result<Document, ReadError> {
         let r = input.open()?;
-        match read_capped(r, cap).map_err(|e| input.read_error(e))? {
+        // A file's length, when known, sizes the buffer (one byte over, to
+        // see the end): doubling as it reads would hold up to twice the input.
+        let hint = input.file_len().filter(|&n| cap.is_none_or(|c| n <= c));
+        match read_capped_sized(r, cap, hint).map_err(|e| input.read_error(e))? {
             Ok(raw) => Ok(Document { raw, source: input.label(), ..Document::default() }),
             Err(cap) => Err(ReadError::TooLarge { path: input.display_name(), cap }),
         }
@@ -255,6 +263,13 @@ pub enum HiddenReason {
     Concealed,
     /// Text a carriage return, backspace or cursor movement paints over.
     Overwritten,
+    // Limits (document.rs)
+    /// The rest of a part past the first 65,536 characters that could start
+    /// a run of invisible characters or escapes: withheld unread.
+    Unmapped,
+    /// The rest of an HTML part past the parser's memory bound (markup
+    /// nested tens of thousands deep): withheld unread.
+    Unrendered,
 }
 
 impl HiddenReason {
@@ -288,6 +303,8 @@ impl HiddenReason {
             HiddenReason::Escape => "escape",
             HiddenReason::Concealed => "concealed",
             HiddenReason::Overwritten => "overwritten",
+            HiddenReason::Unmapped => "unmapped",
+            HiddenReason::Unrendered => "unrendered",
         }
     }
 
@@ -321,6 +338,8 @@ impl HiddenReason {
             HiddenReason::Escape => "terminal escape sequence",
             HiddenReason::Concealed => "concealed on a terminal",
             HiddenReason::Overwritten => "painted over on a terminal",
+            HiddenReason::Unmapped => "past 65,536 invisible characters or escapes, withheld unread",
+            HiddenReason::Unrendered => "markup nested too deep to render, withheld unread",
         }
     }
 
@@ -418,6 +437,11 @@ pub struct EmailMeta {
     pub subject: Option<String>,
     pub date: Option<String>,
     pub attachments: Vec<Attachment>,
+    /// A limit cut the reading short (`crate::email::MAX_PARTS` parts,
+    /// `MAX_DEPTH` levels of attached mail, `MAX_TEXT_BYTES` of text, or
+    /// more MIME delimiter lines than are parsed): the rest was not read.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
 }
 
 /// An attachment, by name and type.
@@ -463,7 +487,7 @@ impl Document {
         for part in &mut doc.parts {
             refine_invisible(part);
         }
-        doc.entities = crate::entities::extract(&doc, &links);
+        doc.entities = crate::entities::extract(&doc, &links).into();
         doc.links = links;
         doc
     }
@@ -606,7 +630,7 @@ fn load_email(doc: &mut Document, links: &mut Vec<String>) {
         }
     }
     doc.parts = parts.into_iter().map(|(p, _, _)| p).collect();
-    doc.email = Some(parsed.meta);
+    doc.email = Some(EmailMeta { truncated: parsed.truncated, ..parsed.meta });
 }
 
 /// Overlay hidden ranges onto a partition of spans: each range becomes its
@@ -689,14 +713,23 @@ fn sub_raw(s: &Span, piece: std::ops::Range<usize>) -> Option<std::ops::Range<us
     }
 }
 
-/// Mark invisible characters and escape sequences inside a part.
+/// Mark invisible characters and escape sequences inside a part. Past the
+/// first `MAX_CANDIDATES` characters that could start a run, the rest of
+/// the part is one span withheld unread (`Unmapped`), benign when nothing
+/// in it is reported.
 fn refine_invisible(part: &mut Part) {
-    let runs = crate::invisible::find(&part.text);
-    if runs.is_empty() {
+    use crate::invisible::{MAX_CANDIDATES, any_reported, find, mappable_end};
+    let end = mappable_end(&part.text, 0, MAX_CANDIDATES);
+    let runs = find(&part.text[..end]);
+    let mut reasons: Vec<HiddenReason> = runs.iter().map(|r| r.reason).collect();
+    let mut triples: Vec<_> = runs.into_iter().map(|r| (r.range, r.decoded, r.benign)).collect();
+    if end < part.text.len() {
+        reasons.push(HiddenReason::Unmapped);
+        triples.push((end..part.text.len(), None, !any_reported(&part.text, end)));
+    }
+    if triples.is_empty() {
         return;
     }
-    let reasons: Vec<HiddenReason> = runs.iter().map(|r| r.reason).collect();
-    let triples: Vec<_> = runs.into_iter().map(|r| (r.range, r.decoded, r.benign)).collect();
     part.spans = overlay(&part.spans, &triples, |i| reasons[i]);
 }
 

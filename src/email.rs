@@ -44,6 +44,13 @@ pub const MAX_PARTS: usize = 100;
 /// Decoded text kept across all bodies: above any real mail's text, and
 /// bounds what later stages scan.
 pub const MAX_TEXT_BYTES: usize = 16 << 20;
+/// Lines that could be MIME delimiters (`--…`) handed to the MIME parser,
+/// which builds every part before the limits above apply: past this many
+/// the rest of the message is not parsed (it is `truncated`), so a message
+/// of a hundred thousand nested parts costs what one of a few thousand does.
+pub const MAX_DELIMITER_LINES: usize = 4096;
+/// Addresses kept per header (the rest are counted in one last entry).
+pub const MAX_ADDRESSES: usize = 1000;
 /// How much of the start `looks_like_email` reads: enough for the first
 /// header lines, small enough to stay cheap.
 const SNIFF_BYTES: usize = 4096;
@@ -223,7 +230,10 @@ pub fn parse(raw: &[u8]) -> ParsedEmail {
     if !opens_with_headers(raw) {
         return not_a_message(raw);
     }
+    let all = raw.len();
+    let raw = &raw[..delimiter_budget_end(raw)];
     let mut walker = Walker::new(raw);
+    walker.truncated = raw.len() < all;
     let meta = with_closed_messages(raw, |message| {
         let message = message?;
         walker.stray_header_lines(raw);
@@ -236,6 +246,7 @@ pub fn parse(raw: &[u8]) -> ParsedEmail {
             subject: message.subject().map(str::to_string),
             date: date(message),
             attachments: Vec::new(),
+            truncated: false,
         })
     });
     match meta {
@@ -422,21 +433,41 @@ fn date(message: &Message<'_>) -> Option<String> {
     (!value.is_empty()).then(|| value.into_owned())
 }
 
-/// Addresses as display strings: `"Name" <addr@x>`, or `addr@x` alone.
+/// Where the bytes handed to the MIME parser end: after `MAX_DELIMITER_LINES`
+/// lines that start with `--`, at the start of the next one (else the end).
+fn delimiter_budget_end(raw: &[u8]) -> usize {
+    let mut seen = 0;
+    for at in memchr::memmem::find_iter(raw, b"\n--") {
+        seen += 1;
+        if seen > MAX_DELIMITER_LINES {
+            return at + 1;
+        }
+    }
+    raw.len()
+}
+
+/// Addresses as display strings: `"Name" <addr@x>`, or `addr@x` alone; past
+/// `MAX_ADDRESSES`, one entry counts the rest.
 fn addresses(address: &Address<'_>) -> Vec<String> {
-    address
-        .iter()
-        .filter_map(|a| {
-            let name = a.name().map(str::trim).filter(|n| !n.is_empty());
-            let addr = a.address().map(str::trim).filter(|n| !n.is_empty());
-            match (name, addr) {
-                (Some(n), Some(a)) => Some(format!("\"{}\" <{a}>", quote(n))),
-                (None, Some(a)) => Some(a.to_string()),
-                (Some(n), None) => Some(format!("\"{}\"", quote(n))),
-                (None, None) => None,
-            }
-        })
-        .collect()
+    let mut out: Vec<String> = shown_addresses(address).take(MAX_ADDRESSES).collect();
+    let more = shown_addresses(address).skip(MAX_ADDRESSES).count();
+    if more > 0 {
+        out.push(format!("({more} more addresses)"));
+    }
+    out
+}
+
+fn shown_addresses<'a>(address: &'a Address<'_>) -> impl Iterator<Item = String> + 'a {
+    address.iter().filter_map(|a| {
+        let name = a.name().map(str::trim).filter(|n| !n.is_empty());
+        let addr = a.address().map(str::trim).filter(|n| !n.is_empty());
+        match (name, addr) {
+            (Some(n), Some(a)) => Some(format!("\"{}\" <{a}>", quote(n))),
+            (None, Some(a)) => Some(a.to_string()),
+            (Some(n), None) => Some(format!("\"{}\"", quote(n))),
+            (None, None) => None,
+        }
+    })
 }
 
 /// Escape a display name for a quoted string.

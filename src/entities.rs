@@ -285,7 +285,7 @@ mod tests {
 
     fn values(text: &str, kind: EntityKind) -> Vec<String> {
         let doc = Document::load(text.as_bytes().to_vec(), Kind::Text, "t");
-        doc.entities.into_iter().filter(|e| e.kind == kind).map(|e| e.value).collect()
+        doc.entities.iter().filter(|e| e.kind == kind).map(|e| e.value.clone()).collect()
     }
 
     proptest::proptest! {

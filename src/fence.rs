@@ -130,10 +130,10 @@ fn boundaries(text: &str) -> Vec<std::ops::Range<usize>> {
 /// Make boundary look-alikes harmless but readable: angle brackets become
 /// single guillemets, square brackets white ones, pipes broken bars, and
 /// JSON keys lose their double quotes. No word is removed.
-pub fn defuse(text: &str) -> String {
+pub fn defuse(text: &str) -> std::borrow::Cow<'_, str> {
     let found = boundaries(text);
     if found.is_empty() {
-        return text.to_string();
+        return std::borrow::Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
     let mut last = 0;
@@ -151,13 +151,16 @@ pub fn defuse(text: &str) -> String {
         last = r.end;
     }
     out.push_str(&text[last..]);
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 /// Text fit to stand in a prompt: invisible characters and escapes gone
 /// (strip), boundary look-alikes defused.
-fn clean(text: &str) -> String {
-    defuse(&crate::invisible::strip(text))
+fn clean(text: &str) -> std::borrow::Cow<'_, str> {
+    match crate::invisible::strip(text) {
+        std::borrow::Cow::Borrowed(t) => defuse(t),
+        std::borrow::Cow::Owned(t) => std::borrow::Cow::Owned(defuse(&t).into_owned()),
+    }
 }
 
 /// The content a fence holds: for email the headers first, then the visible
@@ -191,17 +194,17 @@ pub fn body(doc: &Document, keep_hidden: bool) -> String {
         }
         out.push('\n');
     }
-    for part in &doc.parts {
-        if doc.kind == Kind::Email
-            && part.location.ends_with("subject")
-            && doc.parts.iter().position(|p| std::ptr::eq(p, part)) == Some(0)
-        {
+    // Where an HTML alternative is (a set: a message may have thousands of parts).
+    let html_bodies: std::collections::HashSet<&str> =
+        doc.parts.iter().filter_map(|p| p.location.strip_suffix("text/html body")).collect();
+    for (n, part) in doc.parts.iter().enumerate() {
+        if doc.kind == Kind::Email && part.location.ends_with("subject") && n == 0 {
             continue;
         }
         // A reader sees one alternative: the HTML when there is one. What only
         // the plain one says is hidden text, handled like any other.
         if let Some(prefix) = part.location.strip_suffix("text/plain body")
-            && doc.parts.iter().any(|p| p.location == format!("{prefix}text/html body"))
+            && html_bodies.contains(prefix)
         {
             if keep_hidden {
                 let only: String = part
@@ -322,11 +325,11 @@ pub fn fence(doc: &Document, report: Report, opts: &Options) -> Result<Fenced, F
 }
 
 /// The content in the chosen isolation mode.
-fn isolate(content: &str, mode: Mode) -> String {
+fn isolate(content: &str, mode: Mode) -> std::borrow::Cow<'_, str> {
     match mode {
-        Mode::Tags => content.to_string(),
-        Mode::Datamark => content.replace(' ', &DATAMARK.to_string()),
-        Mode::Base64 => base64::engine::general_purpose::STANDARD.encode(content.as_bytes()),
+        Mode::Tags => std::borrow::Cow::Borrowed(content),
+        Mode::Datamark => content.replace(' ', &DATAMARK.to_string()).into(),
+        Mode::Base64 => base64::engine::general_purpose::STANDARD.encode(content.as_bytes()).into(),
     }
 }
 
@@ -411,7 +414,7 @@ pub fn inline(text: &str) -> String {
     let one_line: String =
         stripped.chars().map(|c| if c.is_control() || c == '\u{2028}' || c == '\u{2029}' { ' ' } else { c }).collect();
     let collapsed = one_line.split_whitespace().collect::<Vec<_>>().join(" ");
-    defuse(&collapsed)
+    defuse(&collapsed).into_owned()
 }
 
 #[cfg(test)]

@@ -32,6 +32,9 @@ const TAG_STEP: u32 = 0x9E37_79B1;
 const TAG_TRIES: u32 = 10_000;
 /// The shortest fence; longer when the content holds a longer backtick run.
 const MIN_FENCE: usize = 3;
+/// Wrappers listed per input; past them each is still verified, and only
+/// counted (a failure among them is an error of the input).
+pub const MAX_LISTED_WRAPPERS: usize = 10_000;
 /// What every anchor line starts with (any version).
 const ANCHOR_START: &[u8] = b"[INERTBOX v";
 /// What a v1 anchor inside the content starts with (collision search).
@@ -1263,13 +1266,22 @@ pub fn check_reader(r: impl Read) -> io::Result<CheckReport> {
         p.origin = BOM.len() as u64;
     }
     let mut wrappers = Vec::new();
+    // Past the listed ones: how many more, how many failed, and whether
+    // any was broken in structure.
+    let (mut more, mut more_failed, mut more_broken) = (0usize, 0usize, false);
     let mut pos = Some(p.origin);
     while let Some(from) = pos {
         let Some(found) = p.find_begin(from)? else {
             break;
         };
         let (report, next) = p.parse_wrapper(&found)?;
-        wrappers.push(report);
+        if wrappers.len() < MAX_LISTED_WRAPPERS {
+            wrappers.push(report);
+        } else {
+            more += 1;
+            more_failed += usize::from(!report.verified);
+            more_broken |= !report.structural;
+        }
         pos = next.map(|n| n.max(found.start + 1));
     }
     // The whole input must be valid UTF-8, wrappers or not.
@@ -1281,7 +1293,12 @@ pub fn check_reader(r: impl Read) -> io::Result<CheckReport> {
     if wrappers.is_empty() {
         errors.push("no INERTBOX wrapper found".to_string());
     }
-    if (wrappers.is_empty() || wrappers.iter().any(|w| !w.structural)) && p.w.saw_cr {
+    if more_failed > 0 {
+        errors.push(format!(
+            "{more_failed} of the {more} wrappers after the first {MAX_LISTED_WRAPPERS} (not listed) did not verify"
+        ));
+    }
+    if (wrappers.is_empty() || more_broken || wrappers.iter().any(|w| !w.structural)) && p.w.saw_cr {
         errors.push(
             "hint: document contains CR bytes — it may have been EOL-converted (CRLF); wrapped documents are LF-only artifacts".into(),
         );

@@ -766,8 +766,9 @@ impl Ledger {
     /// Record text the user typed or vouched for.
     pub fn trust_text(&mut self, text: &str) {
         let doc = crate::document::Document::load(text.as_bytes().to_vec(), crate::document::Kind::Text, "user");
-        for e in doc.entities {
-            if !self.trusted.contains(&e) {
+        let mut have: std::collections::HashSet<Entity> = self.trusted.iter().cloned().collect();
+        for e in doc.entities.iter().cloned() {
+            if have.insert(e.clone()) {
                 self.trusted.push(e);
             }
         }
@@ -1384,7 +1385,7 @@ impl Guard {
         let doc = crate::document::Document::load(bytes.to_vec(), crate::document::Kind::Auto, source);
         let report = crate::detect::scan(&doc, &crate::detect::Options::default());
         let sender = doc.email.as_ref().map(|e| addresses(&e.from)).unwrap_or_default();
-        self.ledger.add_read(source, report.verdict, doc.entities.clone(), sender);
+        self.ledger.add_read(source, report.verdict, doc.entities.to_vec(), sender);
         let body = crate::fence::body(&doc, false);
         let text =
             crate::fence::render(&body, &self.nonce, source, report.verdict, self.mode, crate::fence::Render::Xml);

@@ -229,7 +229,7 @@ fn user_prompt(prompt: &str, session_id: Option<&str>, opts: &Options) -> Answer
         l.trust_text(&outside);
         if let Some(d) = &wrapped_doc {
             let verdict = detect::scan(d, &detect::Options::default()).verdict;
-            l.add_read("wrapped documents pasted into the prompt", verdict, d.entities.clone(), Vec::new());
+            l.add_read("wrapped documents pasted into the prompt", verdict, d.entities.to_vec(), Vec::new());
         }
     });
     if let Err(e) = recorded {
@@ -341,7 +341,7 @@ fn post_tool(tool: &str, input: &Value, resp: &Value, session_id: Option<&str>, 
     let doc = Document::load(capped.to_vec(), Kind::Auto, what.clone());
     let report = detect::scan(&doc, &detect::Options::default());
     let sender = doc.email.as_ref().map(|e| gate::addresses(&e.from)).unwrap_or_default();
-    let recorded = with_ledger(session_id, opts, |l| l.add_read(&what, report.verdict, doc.entities.clone(), sender));
+    let recorded = with_ledger(session_id, opts, |l| l.add_read(&what, report.verdict, doc.entities.to_vec(), sender));
     if report.verdict == Verdict::Allow {
         return match recorded {
             Ok(_) => Answer::none(),

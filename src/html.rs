@@ -32,13 +32,18 @@ use std::ops::Range;
 use std::rc::Rc;
 
 use lol_html::html_content::{Comment, Element, EndTag, TextChunk, TextType};
-use lol_html::{HtmlRewriter, Settings, doc_comments, doc_text, element};
+use lol_html::{HtmlRewriter, MemorySettings, Settings, doc_comments, doc_text, element};
 
 use crate::document::{HiddenReason, Span};
 
 /// Deeper elements share their 256th ancestor's frame: browsers cap nesting
 /// too (Blink at 512), and the cap keeps memory per document bounded.
 const MAX_DEPTH: usize = 256;
+/// Memory the HTML parser may use (its stack of open elements, about 300
+/// bytes each, and the buffer of the tag being read are most of it): past
+/// it the rest of the page is withheld (`HiddenReason::Unrendered`), so a
+/// page of a million unclosed tags costs what one of 100,000 does.
+const MAX_PARSER_MEMORY: usize = 32 << 20;
 /// The font size of the root, in CSS pixels (every browser's default).
 const DEFAULT_FONT_PX: f64 = 16.0;
 /// Text smaller than this (in CSS pixels) cannot be read.
@@ -125,15 +130,26 @@ pub fn render(html: &[u8], base: usize) -> Rendered {
             .append_element_content_handler(element!("*", on_element))
             .append_document_content_handler(doc_text!(on_text))
             .append_document_content_handler(doc_comments!(on_comment));
+        let settings =
+            settings.with_memory_settings(MemorySettings::new().with_max_allowed_memory_usage(MAX_PARSER_MEMORY));
         let mut rewriter = HtmlRewriter::new(settings, |_: &[u8]| {});
-        // Our handlers never fail and memory is not limited, so an error here
-        // can only cut the reading short; what was read so far stands.
-        if rewriter.write(html).is_ok() {
-            let _ = rewriter.end();
+        // Our handlers never fail, so an error here is the parser's memory
+        // bound (markup nested tens of thousands deep): the reading stops.
+        let read = rewriter.write(html).and_then(|()| rewriter.end());
+        if read.is_err() {
+            state.borrow_mut().unrendered = true;
         }
     }
     let mut st = state.borrow_mut();
     st.flush_text();
+    if st.unrendered {
+        // What the parser did not reach is withheld as text, unread (the
+        // rules still scan it); what it read stands.
+        let from = st.seen.min(html.len());
+        let rest = String::from_utf8_lossy(&html[from..]).into_owned();
+        let raw = st.raw(from..html.len());
+        st.out.push(&rest, Some(HiddenReason::Unrendered), Some(raw));
+    }
     let Renderer { out, links, .. } = std::mem::replace(&mut *st, Renderer::new(base, Sheet::default()));
     Rendered { text: out.text, spans: out.spans, links }
 }
@@ -449,6 +465,10 @@ struct Renderer {
     /// Parsed inline styles by their text: mail repeats the same long
     /// `style` attribute on every cell.
     style_cache: HashMap<String, Rc<[Decl]>>,
+    /// How far into the input the parser has given us anything.
+    seen: usize,
+    /// The parser stopped at its memory bound.
+    unrendered: bool,
 }
 
 /// The attributes render looks at, entity-decoded.
@@ -484,6 +504,8 @@ impl Renderer {
             pending: None,
             sheet,
             style_cache: HashMap::new(),
+            seen: 0,
+            unrendered: false,
         }
     }
 
@@ -498,6 +520,7 @@ impl Renderer {
 
     fn on_text(&mut self, t: &TextChunk) {
         let loc = t.source_location().bytes();
+        self.seen = self.seen.max(loc.end);
         let decode = matches!(t.text_type(), TextType::Data | TextType::RCData);
         match &mut self.pending {
             Some(p) if p.decode == decode && p.raw.end == loc.start => {
@@ -532,6 +555,7 @@ impl Renderer {
 
     fn on_comment(&mut self, c: &Comment) {
         self.flush_text();
+        self.seen = self.seen.max(c.source_location().bytes().end);
         let why = self.top().hidden.unwrap_or(HiddenReason::Comment);
         let raw = self.raw(c.source_location().bytes());
         self.out.push_hidden_run(&c.text(), why, raw);
@@ -542,6 +566,7 @@ impl Renderer {
         st.flush_text();
         let tag = el.tag_name();
         let svg = el.namespace_uri() == "http://www.w3.org/2000/svg";
+        st.seen = st.seen.max(el.source_location().bytes().end);
         let loc = st.raw(el.source_location().bytes());
         let mut attrs = read_attrs(el, html);
         st.links.append(&mut attrs.links);
@@ -574,7 +599,10 @@ impl Renderer {
             }
             None
         };
-        if pushed.is_none() && !block {
+        // Too deep: no end-tag handler either (each unclosed element would
+        // keep one alive, and lol_html its bookkeeping for it; the line
+        // break a deep block's end would give is all that is lost).
+        if pushed.is_none() {
             return;
         }
         drop(st);
@@ -591,6 +619,7 @@ impl Renderer {
     /// closed it (lol_html then calls this with the ancestor's tag).
     fn on_end(&mut self, id: Option<u64>, block: bool, loc: Range<usize>) {
         self.flush_text();
+        self.seen = self.seen.max(loc.end);
         let mut brk = None;
         if let Some(id) = id
             && let Some(pos) = self.frames.iter().rposition(|f| f.id == id)
@@ -1254,6 +1283,12 @@ fn parse_declarations(block: &str) -> Vec<Decl> {
         let trimmed = value.trim_end().len();
         value.truncate(trimmed);
         if !value.is_empty() {
+            // Only the last of a property (of each importance) can decide
+            // a value, and the same order of the kept ones gives the same
+            // style; the list stays as short as the properties we read.
+            if let Some(i) = decls.iter().position(|d: &Decl| d.prop == prop && d.important == important) {
+                decls.remove(i);
+            }
             decls.push(Decl { prop, value, important });
         }
     }

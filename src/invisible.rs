@@ -29,6 +29,7 @@
 //! cursor movement or an erase is found, as is text drawn concealed or in its
 //! own background colour.
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::ops::Range;
 
@@ -41,6 +42,11 @@ use crate::document::HiddenReason;
 /// only change the context of its neighbours, so two or three passes settle
 /// real input and this cap keeps adversarial input linear.
 pub const MAX_STRIP_PASSES: usize = 16;
+/// Characters that could start a run, per stretch a document maps into
+/// spans (two spans a run, ~150 bytes): past this many, the rest of a part
+/// is withheld as `HiddenReason::Unmapped` (a finding), so memory stays
+/// bounded whatever the input.
+pub const MAX_CANDIDATES: usize = 1 << 16;
 /// Rows of the modelled terminal: the cursor cannot move above the top of the
 /// screen, and a tall terminal shows about this many rows.
 const SCREEN_ROWS: usize = 50;
@@ -112,7 +118,9 @@ impl Run {
     }
 }
 
-/// Every hidden run in `text`, in order, not overlapping.
+/// Every hidden run in `text`, in order, not overlapping. The runs of a
+/// text are held in memory at once: callers give at most
+/// `MAX_CANDIDATES` characters that could start one ([`mappable_end`]).
 pub fn find(text: &str) -> Vec<Run> {
     let bytes = text.as_bytes();
     let Some(mut i) = next_interesting(bytes, 0) else {
@@ -156,11 +164,65 @@ pub fn reported(text: &str) -> Vec<Run> {
     find(text).into_iter().filter(|r| !r.benign).collect()
 }
 
-/// The text with every hidden run removed, repeated until none is left.
-pub fn strip(text: &str) -> String {
+/// The end of the longest stretch of `text` from `from` that holds at most
+/// `max` characters that could start a run (controls, escapes, C1 and
+/// invisible characters): `text.len()`, or the start of the next such
+/// character. What `find` holds for a stretch is bounded by its count.
+pub fn mappable_end(text: &str, from: usize, max: usize) -> usize {
+    let bytes = text.as_bytes();
+    let (mut n, mut i) = (0, from);
+    while let Some(j) = next_interesting(bytes, i) {
+        let (candidate, len) = if bytes[j] >= 0x80 {
+            let c = char_at(text, j);
+            (is_c1(c) || classify(c).is_some(), c.len_utf8())
+        } else {
+            (true, 1)
+        };
+        if candidate {
+            if n == max {
+                return j;
+            }
+            n += 1;
+        }
+        i = j + len;
+    }
+    text.len()
+}
+
+/// Does `text` from `from` hold a run a scanner reports? Read a stretch of
+/// `MAX_CANDIDATES` at a time, so memory stays bounded; stops at the first.
+pub fn any_reported(text: &str, mut from: usize) -> bool {
+    while from < text.len() {
+        let end = mappable_end(text, from, MAX_CANDIDATES);
+        if find(&text[from..end]).iter().any(|r| !r.benign) {
+            return true;
+        }
+        from = end;
+    }
+    false
+}
+
+/// The text with every hidden run removed, repeated until none is left; a
+/// long text a stretch of `MAX_CANDIDATES` at a time.
+pub fn strip(text: &str) -> Cow<'_, str> {
+    let end = mappable_end(text, 0, MAX_CANDIDATES);
+    if end == text.len() {
+        return strip_stretch(text);
+    }
+    let mut out = strip_stretch(&text[..end]).into_owned();
+    let mut from = end;
+    while from < text.len() {
+        let end = mappable_end(text, from, MAX_CANDIDATES);
+        out.push_str(&strip_stretch(&text[from..end]));
+        from = end;
+    }
+    Cow::Owned(out)
+}
+
+fn strip_stretch(text: &str) -> Cow<'_, str> {
     let runs = find(text);
     if runs.is_empty() {
-        return text.to_string();
+        return Cow::Borrowed(text);
     }
     let mut out = remove(text, &runs);
     for _ in 1..MAX_STRIP_PASSES {
@@ -170,7 +232,7 @@ pub fn strip(text: &str) -> String {
         }
         out = remove(&out, &runs);
     }
-    out
+    Cow::Owned(out)
 }
 
 fn remove(text: &str, runs: &[Run]) -> String {
@@ -2201,7 +2263,7 @@ fn assemble(escapes: Vec<Run>, painted: Vec<Run>, unicode: Vec<Run>) -> Vec<Run>
 /// nothing would change.
 pub fn clean(text: &str) -> Option<String> {
     let cleaned = strip(text);
-    (cleaned != text).then_some(cleaned)
+    (cleaned != text).then(|| cleaned.into_owned())
 }
 
 /// Lines that `clean` changes, as (1-based line, before, after), for a
@@ -2224,7 +2286,7 @@ pub fn changed_lines(before: &str, after: &str) -> Vec<(usize, String, String)> 
             j += 1;
         } else {
             out.push((i + 1, crate::detect::shown(line), crate::detect::shown(&cleaned_line)));
-            if new.get(j).is_some_and(|n| n.starts_with(cleaned_line.as_str())) {
+            if new.get(j).is_some_and(|n| n.starts_with(cleaned_line.as_ref())) {
                 j += 1;
             }
         }
@@ -3064,7 +3126,7 @@ mod tests {
         #[test]
         fn plain_ascii_is_untouched(s in "[ -~\t\n]{0,200}") {
             prop_assert!(find(&s).is_empty());
-            prop_assert_eq!(strip(&s), s);
+            prop_assert_eq!(strip(&s), s.as_str());
         }
     }
 

@@ -679,7 +679,7 @@ fn record(session: &Path, docs: &[(inertbox::Document, inertbox::detect::Verdict
     let mut ids = Vec::new();
     for (doc, verdict) in docs {
         let sender = doc.email.as_ref().map(|e| inertbox::gate::addresses(&e.from)).unwrap_or_default();
-        ids.push(file.add_read(&doc.source, *verdict, doc.entities.clone(), sender));
+        ids.push(file.add_read(&doc.source, *verdict, doc.entities.to_vec(), sender));
     }
     file.commit().map_err(|e| e.to_string())?;
     Ok(ids)
@@ -812,7 +812,7 @@ fn run_gate(a: GateArgs) -> ExitCode {
     }
     for (d, v) in &docs {
         let sender = d.email.as_ref().map(|e| gate::addresses(&e.from)).unwrap_or_default();
-        ledger.add_read(&d.source, *v, d.entities.clone(), sender);
+        ledger.add_read(&d.source, *v, d.entities.to_vec(), sender);
     }
     for t in &a.trust {
         ledger.trust_text(t);
@@ -930,7 +930,7 @@ fn run_scan(a: ScanArgs) -> ExitCode {
         let recorded = inertbox::session::Appender::open(session).and_then(|mut file| {
             for (_, r) in &reports {
                 let sender = r.email.as_ref().map(|e| inertbox::gate::addresses(&e.from)).unwrap_or_default();
-                file.add_read(&r.source, r.verdict, r.entities.clone(), sender);
+                file.add_read(&r.source, r.verdict, r.entities.to_vec(), sender);
             }
             file.commit()
         });

@@ -216,7 +216,7 @@ impl Server {
 
     fn record(&mut self, doc: &Document, verdict: detect::Verdict) -> String {
         let sender = doc.email.as_ref().map(|e| gate::addresses(&e.from)).unwrap_or_default();
-        self.ledger.add_read(&doc.source, verdict, doc.entities.clone(), sender)
+        self.ledger.add_read(&doc.source, verdict, doc.entities.to_vec(), sender)
     }
 
     /// A tool result: text for every version, structured content where the

@@ -119,7 +119,7 @@ impl Server {
 
     fn record(&mut self, doc: &Document, verdict: detect::Verdict) -> String {
         let sender = doc.email.as_ref().map(|e| gate::addresses(&e.from)).unwrap_or_default();
-        self.ledger.add_read(&doc.source, verdict, doc.entities.clone(), sender)
+        self.ledger.add_read(&doc.source, verdict, doc.entities.to_vec(), sender)
     }
 }
 

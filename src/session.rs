@@ -697,7 +697,7 @@ impl Recorder for SessionFile {
     fn trust_text(&mut self, text: &str) {
         let doc = crate::document::Document::load(text.as_bytes().to_vec(), crate::document::Kind::Text, "user");
         let mut line = String::from("t");
-        for e in &doc.entities {
+        for e in doc.entities.iter() {
             let known =
                 self.any_trusted(&mut |t| t.kind == e.kind && t.value == e.value.as_str() && t.hidden == e.hidden);
             if !known {

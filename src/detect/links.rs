@@ -168,19 +168,23 @@ pub(crate) fn judge_target(url: &str) -> Option<Hit> {
 }
 
 /// Hits for suspicious link targets in text (markdown and HTML).
-pub(crate) fn scan(text: &str) -> Vec<Hit> {
-    let mut hits = Vec::new();
+pub(crate) fn scan(text: &str, out: &mut dyn FnMut(Hit)) {
     if !text.contains("](") && !text.contains("]:") && !text.contains("://") && !text.contains("<img") {
-        return hits;
+        return;
     }
-    let add = |range: std::ops::Range<usize>, url: &str, auto: bool, hits: &mut Vec<Hit>| {
+    // What was reported: each link once, and no two hits over the same
+    // text (kept ranges do not overlap, so the one starting last before a
+    // new range ends is the only one that can overlap it).
+    let mut hits = Reported::default();
+    let mut add = |range: std::ops::Range<usize>, url: &str, auto: bool, hits: &mut Reported| {
         if let Some((severity, rule, why)) = judge(url, auto) {
-            if hits.iter().any(|h: &Hit| {
-                (h.range.start < range.end && range.start < h.range.end) || h.decoded.as_deref() == Some(url)
-            }) {
+            let before = hits.ranges.range(..range.end).next_back();
+            if before.is_some_and(|(_, &end)| end > range.start) || hits.urls.contains(url) {
                 return;
             }
-            hits.push(Hit {
+            hits.ranges.insert(range.start, range.end);
+            hits.urls.insert(url.to_string());
+            out(Hit {
                 code: Code::Exfiltration,
                 rule,
                 severity,
@@ -212,11 +216,14 @@ pub(crate) fn scan(text: &str) -> Vec<Hit> {
         }
     }
     if reference && has(b"]:") {
-        let refs: Vec<(String, String)> =
-            MD_REF_DEF.captures_iter(text).map(|c| (c[1].to_lowercase(), c[2].to_string())).collect();
+        // The first definition of a label counts.
+        let mut refs: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+        for c in MD_REF_DEF.captures_iter(text) {
+            refs.entry(c[1].to_lowercase()).or_insert_with(|| c[2].to_string());
+        }
         for c in MD_REF_IMAGE.captures_iter(text) {
             let key = c[1].to_lowercase();
-            if let Some((_, url)) = refs.iter().find(|(k, _)| *k == key) {
+            if let Some(url) = refs.get(&key) {
                 add(c.get(0).expect("match").range(), url, true, &mut hits);
             }
         }
@@ -230,12 +237,24 @@ pub(crate) fn scan(text: &str) -> Vec<Hit> {
     for m in URL_ANY.find_iter(text) {
         add(m.range(), m.as_str(), false, &mut hits);
     }
-    hits
+}
+
+#[derive(Default)]
+struct Reported {
+    /// Start -> end of each hit's range.
+    ranges: std::collections::BTreeMap<usize, usize>,
+    urls: std::collections::HashSet<String>,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn hits(t: &str) -> Vec<Hit> {
+        let mut v = Vec::new();
+        scan(t, &mut |h| v.push(h));
+        v
+    }
 
     #[test]
     fn the_template_shortcut_answers_as_the_patterns() {
@@ -258,7 +277,7 @@ mod tests {
     }
 
     fn rules(text: &str) -> Vec<&'static str> {
-        scan(text).into_iter().map(|h| h.rule).collect()
+        hits(text).into_iter().map(|h| h.rule).collect()
     }
 
     #[test]

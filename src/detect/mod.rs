@@ -231,7 +231,7 @@ pub struct Report {
     pub findings: Vec<Finding>,
     /// Findings beyond the report cap, counted in the score but not listed.
     pub findings_omitted: usize,
-    pub entities: Vec<Entity>,
+    pub entities: std::sync::Arc<[Entity]>,
     pub email: Option<EmailMeta>,
 }
 
@@ -256,17 +256,41 @@ pub fn scan(doc: &Document, opts: &Options) -> Report {
     let mut tally = Tally::new(opts);
     for part in &doc.parts {
         channel_hits(part, &mut |h| tally.hit(part, h));
-        for h in rules::scan_part(part)
-            .into_iter()
-            .chain(decode::scan(&part.text))
-            .chain(links::scan(&part.text))
-            .chain(obfuscation::scan(&part.text))
-        {
+        rules::scan_part(part, &mut |h| tally.hit(part, h));
+        for h in decode::scan(&part.text) {
             tally.hit(part, h);
         }
+        links::scan(&part.text, &mut |h| tally.hit(part, h));
+        obfuscation::scan(&part.text, &mut |h| tally.hit(part, h));
     }
     for (rule, f) in link_findings(doc) {
         tally.finding(rule, f);
+    }
+    if doc.email.as_ref().is_some_and(|e| e.truncated) {
+        // A limit is a finding: what was not read may hold anything.
+        const RULE: &str = "hidden.unread_parts";
+        tally.finding(RULE, Finding {
+            code: Code::HiddenText,
+            rule: RULE.into(),
+            severity: Severity::Medium,
+            location: "message".into(),
+            start: 0,
+            end: 0,
+            line: 0,
+            column: 0,
+            text: String::new(),
+            hidden: true,
+            hidden_by: None,
+            why: format!(
+                "the message has more than the {} parts, {} levels of attached mail or {} MiB of text that are read: the rest was not checked",
+                crate::email::MAX_PARTS,
+                crate::email::MAX_DEPTH,
+                crate::email::MAX_TEXT_BYTES >> 20
+            ),
+            obfuscated: false,
+            decoded: None,
+            quoted: false,
+        });
     }
     tally.report(doc)
 }
@@ -399,7 +423,7 @@ impl<'o> Tally<'o> {
             reasons: reasons.into_iter().map(|r| r.0).collect(),
             findings_omitted: (total as usize).saturating_sub(MAX_FINDINGS),
             findings,
-            entities: doc.entities.clone(),
+            entities: std::sync::Arc::clone(&doc.entities),
             email: doc.email.clone(),
         }
     }
@@ -640,6 +664,42 @@ pub fn is_invisible(c: char) -> bool {
 fn channel_hits(part: &Part, hits: &mut dyn FnMut(Hit)) {
     for s in &part.spans {
         let Some(why) = s.hidden else { continue };
+        if why == HiddenReason::Unmapped {
+            // A limit is a finding: high when the withheld rest holds a
+            // run a scanner reports, low when it holds only formatting.
+            hits(Hit {
+                code: Code::InvisibleChars,
+                rule: "invisible.too_many",
+                severity: if s.benign { Severity::Low } else { Severity::High },
+                range: s.range.clone(),
+                why: format!(
+                    "more than {} invisible characters or escapes: the rest of the part ({} bytes) is withheld unread{}",
+                    crate::invisible::MAX_CANDIDATES,
+                    s.range.len(),
+                    if s.benign { " (it holds only formatting)" } else { "" }
+                ),
+                obfuscated: false,
+                decoded: None,
+                quoted: false,
+            });
+            continue;
+        }
+        if why == HiddenReason::Unrendered {
+            hits(Hit {
+                code: Code::HiddenText,
+                rule: "hidden.unrendered_markup",
+                severity: Severity::High,
+                range: s.range.clone(),
+                why: format!(
+                    "markup nested too deep to render: the rest of the page ({} bytes) is withheld unread",
+                    s.range.len()
+                ),
+                obfuscated: false,
+                decoded: None,
+                quoted: false,
+            });
+            continue;
+        }
         if s.benign {
             continue;
         }

@@ -109,8 +109,7 @@ fn is_separator(c: char) -> bool {
 /// Hits for disguised words in a text. Only a word with a non-ASCII
 /// character can be one (`judge`), so the words looked at are those around
 /// each non-ASCII byte, found eight bytes at a time.
-pub(crate) fn scan(text: &str) -> Vec<Hit> {
-    let mut hits = Vec::new();
+pub(crate) fn scan(text: &str, out: &mut dyn FnMut(Hit)) {
     let mut from = 0;
     while let Some(q) = super::next_non_ascii(text.as_bytes(), from) {
         let c = text[q..].chars().next().expect("a character starts at a non-ASCII lead byte");
@@ -121,7 +120,7 @@ pub(crate) fn scan(text: &str) -> Vec<Hit> {
         let start = text[..q].char_indices().rev().find(|&(_, c)| is_separator(c)).map_or(0, |(i, c)| i + c.len_utf8());
         let end = text[q..].char_indices().find(|&(_, c)| is_separator(c)).map_or(text.len(), |(i, _)| q + i);
         if let Some((rule, why)) = judge(&text[start..end]) {
-            hits.push(Hit {
+            out(Hit {
                 code: Code::Obfuscated,
                 rule,
                 severity: Severity::Medium,
@@ -134,15 +133,20 @@ pub(crate) fn scan(text: &str) -> Vec<Hit> {
         }
         from = end;
     }
-    hits
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn hits(t: &str) -> Vec<Hit> {
+        let mut v = Vec::new();
+        scan(t, &mut |h| v.push(h));
+        v
+    }
+
     fn rules(t: &str) -> Vec<&'static str> {
-        scan(t).into_iter().map(|h| h.rule).collect()
+        hits(t).into_iter().map(|h| h.rule).collect()
     }
 
     /// Every word judged, one after another (what `scan` skips to).
@@ -190,14 +194,14 @@ mod tests {
             "ℝ",
         ];
         let mut rng = crate::testing::Lcg::new(17);
-        let mut hits = 0;
+        let mut found = 0;
         for _ in 0..20_000 {
             let t = rng.join(&bits, 10);
-            let got: Vec<_> = scan(&t).into_iter().map(|h| (h.range, h.rule)).collect();
+            let got: Vec<_> = hits(&t).into_iter().map(|h| (h.range, h.rule)).collect();
             assert_eq!(got, every_word(&t), "{t:?}");
-            hits += got.len();
+            found += got.len();
         }
-        assert!(hits > 2_000, "{hits}");
+        assert!(found > 2_000, "{found}");
     }
 
     #[test]

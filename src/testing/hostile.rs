@@ -885,6 +885,62 @@ fn session_forgets(n: usize) -> Vec<u8> {
     s.into_bytes()
 }
 
+/// Everything the binary does with a case's bytes for `feed`, in this
+/// process (the worst-case tests time it; `dir` holds a session file).
+pub fn run(feed: Feed, bytes: &[u8], dir: &std::path::Path) {
+    use crate::document::{Document, Kind};
+    use serde_json::json;
+    let text = String::from_utf8_lossy(bytes);
+    let scan_and_fence = |kind: Kind| {
+        let doc = Document::load(bytes.to_vec(), kind, "hostile");
+        let report = crate::detect::scan(&doc, &crate::detect::Options::default());
+        std::hint::black_box((report.verdict, crate::fence::body(&doc, false).len()));
+    };
+    let hook = |event: serde_json::Value| {
+        let input = serde_json::to_vec(&event).expect("JSON");
+        std::hint::black_box(crate::hook::handle(&input, &crate::hook::Options::default()));
+    };
+    let send =
+        |body: &str| crate::gate::Call { tool: "send_email".into(), args: json!({"to": "me@home.test", "body": body}) };
+    match feed {
+        Feed::Text => {
+            scan_and_fence(Kind::Auto);
+            if let Ok(w) = crate::format::wrap_bytes(bytes, &crate::format::WrapOptions::default()) {
+                std::hint::black_box(crate::format::check_bytes(&w.doc));
+            }
+            hook(json!({"hook_event_name": "PostToolUse", "tool_name": "Read",
+                "tool_input": {"file_path": "/x/f.txt"},
+                "tool_response": {"type": "text", "file": {"filePath": "/x/f.txt", "content": text}}}));
+        }
+        Feed::Html => {
+            scan_and_fence(Kind::Html);
+            hook(json!({"hook_event_name": "PostToolUse", "tool_name": "WebFetch",
+                "tool_input": {"url": "https://x.test/"}, "tool_response": {"result": text}}));
+        }
+        Feed::Email => scan_and_fence(Kind::Email),
+        Feed::Wrapped => {
+            std::hint::black_box(crate::format::check_bytes(bytes));
+            hook(json!({"hook_event_name": "UserPromptSubmit", "prompt": text}));
+        }
+        Feed::Reply => {
+            std::hint::black_box(crate::unwrap::first_json(&text));
+        }
+        Feed::CallArgs => {
+            let mut ledger = crate::gate::Ledger::default();
+            ledger.add_read("clean.txt", crate::detect::Verdict::Allow, Vec::new(), Vec::new());
+            let policy = crate::gate::Policy::default();
+            std::hint::black_box(crate::gate::decide(&send(&text), &ledger, &policy));
+        }
+        Feed::Session => {
+            let path = dir.join("hostile.session");
+            std::fs::write(&path, bytes).expect("a session file");
+            let policy = crate::gate::Policy::default();
+            let call = crate::gate::Call { tool: "send_email".into(), args: json!({"to": "x@evil.test"}) };
+            std::hint::black_box(crate::session::decide_in(&path, &call, &policy).ok());
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

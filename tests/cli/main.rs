@@ -6,6 +6,7 @@ mod ecosystem;
 mod fence;
 mod gate;
 mod hook;
+mod linear;
 mod mcp;
 mod props;
 mod scan;
