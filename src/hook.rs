@@ -337,8 +337,9 @@ fn post_tool(tool: &str, input: &Value, resp: &Value, session_id: Option<&str>, 
         .and_then(Value::as_str)
         .map(|x| format!("{tool}({})", crate::fence::inline(&x.chars().take(120).collect::<String>())))
         .unwrap_or_else(|| tool.to_string());
-    let capped = &text.as_bytes()[..text.len().min(detect::DEFAULT_MAX_BYTES as usize)];
-    let doc = Document::load(capped.to_vec(), Kind::Auto, what.clone());
+    let mut capped = text.into_bytes();
+    capped.truncate(detect::DEFAULT_MAX_BYTES as usize);
+    let doc = Document::load(capped, Kind::Auto, what.clone());
     let report = detect::scan(&doc, &detect::Options::default());
     let sender = doc.email.as_ref().map(|e| gate::addresses(&e.from)).unwrap_or_default();
     let recorded = with_ledger(session_id, opts, |l| l.add_read(&what, report.verdict, doc.entities.to_vec(), sender));

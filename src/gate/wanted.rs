@@ -12,9 +12,9 @@
 //!
 //! - address `e` and phone `p`: the value lowercased, then a NUL (the
 //!   entity must be the same value);
-//! - domain `d`: the labels from the last, each followed by a dot
-//!   (`x.evil.test` is `dtest.evil.x.`), so a domain's key is a prefix of
-//!   its subdomains' keys (`evil.test` mentions `x.evil.test`);
+//! - domain `d`: its bytes backwards, then a dot (`x.evil.test` is
+//!   `dtset.live.x.`), so a domain's key is a prefix of its subdomains'
+//!   keys (`evil.test` mentions `x.evil.test`);
 //! - link `u`: the link lowercased, so a link the content mentioned is a
 //!   prefix of the targets that extend it; a target that is a prefix of a
 //!   mentioned link (the other direction) is found by hashing each of the
@@ -49,7 +49,10 @@ fn hash_base() -> u64 {
 #[derive(Debug, Default)]
 pub(crate) struct Wanted {
     /// (key, target index), sorted by key: position in this list is a slot.
-    keys: Vec<(String, u32)>,
+    keys: Vec<(Box<[u8]>, u32)>,
+    /// The slots of each kind's keys (by `KINDS`): an entity looks only
+    /// among those of its kind, and not at all when there are none.
+    kinds: [Range<usize>; 5],
     targets: usize,
     /// Link targets by (rolling hash, length) of their value without
     /// trailing slashes: slots.
@@ -60,23 +63,27 @@ pub(crate) struct Wanted {
     accounts: Option<(AhoCorasick, Vec<u32>)>,
 }
 
-fn key_of(kind: TargetKind, value: &str) -> String {
+/// Each key's first byte, in sorted order.
+const KINDS: [u8; 5] = [b'a', b'd', b'e', b'p', b'u'];
+
+fn key_of(kind: TargetKind, value: &str) -> Vec<u8> {
     let v = value.to_lowercase();
+    let mut k = Vec::with_capacity(v.len() + 2);
     match kind {
-        TargetKind::Email => format!("e{v}\0"),
-        TargetKind::Phone => format!("p{v}\0"),
+        TargetKind::Email => k.extend([b"e", v.as_bytes(), b"\0"].concat()),
+        TargetKind::Phone => k.extend([b"p", v.as_bytes(), b"\0"].concat()),
+        // The domain's bytes backwards after a dot: `x.evil.test` is
+        // `d` + `tset.live.x.`, which starts with `evil.test`'s
+        // `tset.live.` (a label ends at each dot, so `notevil.test` does not).
         TargetKind::Domain => {
-            let mut k = String::with_capacity(v.len() + 2);
-            k.push('d');
-            for label in v.rsplit('.') {
-                k.push_str(label);
-                k.push('.');
-            }
-            k
+            k.push(b'd');
+            k.extend(v.bytes().rev());
+            k.push(b'.');
         }
-        TargetKind::Url => format!("u{v}"),
-        TargetKind::Account => format!("a{v}\0"),
+        TargetKind::Url => k.extend([b"u", v.as_bytes()].concat()),
+        TargetKind::Account => k.extend([b"a", v.as_bytes(), b"\0"].concat()),
     }
+    k
 }
 
 /// The rolling hash of `b`'s bytes, ASCII lowercased.
@@ -86,25 +93,24 @@ fn roll(h: u64, b: u8) -> u64 {
 
 impl Wanted {
     pub(crate) fn new(found: &[(TargetKind, String)]) -> Wanted {
-        let mut keys: Vec<(String, u32)> =
-            found.iter().enumerate().map(|(i, (k, v))| (key_of(*k, v), i as u32)).collect();
+        let mut keys: Vec<(Box<[u8]>, u32)> =
+            found.iter().enumerate().map(|(i, (k, v))| (key_of(*k, v).into(), i as u32)).collect();
         keys.sort();
+        let kinds = KINDS.map(|letter| {
+            let lo = keys.partition_point(|(k, _)| k[0] < letter);
+            lo..lo + keys[lo..].partition_point(|(k, _)| k[0] == letter)
+        });
         let mut link_prefixes: HashMap<(u64, u32), Vec<u32>> = HashMap::new();
-        let mut accounts = Vec::new();
-        for (slot, (key, _)) in keys.iter().enumerate() {
-            match key.as_bytes()[0] {
-                b'u' => {
-                    let v = key[1..].trim_end_matches('/');
-                    let h = v.bytes().fold(0, roll);
-                    link_prefixes.entry((h, v.len() as u32)).or_default().push(slot as u32);
-                }
-                b'a' => accounts.push((key[1..key.len() - 1].to_string(), slot as u32)),
-                _ => {}
-            }
+        for slot in kinds[4].clone() {
+            let v = trim_slashes(&keys[slot].0[1..]);
+            let h = v.iter().fold(0, |h, &b| roll(h, b));
+            link_prefixes.entry((h, v.len() as u32)).or_default().push(slot as u32);
         }
         let mut link_lengths: Vec<u32> = link_prefixes.keys().map(|&(_, n)| n).collect();
         link_lengths.sort_unstable();
         link_lengths.dedup();
+        let accounts: Vec<(&[u8], u32)> =
+            kinds[0].clone().map(|slot| (&keys[slot].0[1..keys[slot].0.len() - 1], slot as u32)).collect();
         let accounts = (!accounts.is_empty())
             .then(|| {
                 AhoCorasick::builder()
@@ -114,7 +120,7 @@ impl Wanted {
                     .map(|ac| (ac, accounts.iter().map(|&(_, s)| s).collect()))
             })
             .flatten();
-        Wanted { keys, targets: found.len(), link_prefixes, link_lengths, accounts }
+        Wanted { keys, kinds, targets: found.len(), link_prefixes, link_lengths, accounts }
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -125,57 +131,59 @@ impl Wanted {
         self.targets == 0
     }
 
-    /// The slots whose key starts with the bytes `prefix` gives.
-    fn with_prefix<I: Iterator<Item = u8>>(&self, prefix: impl Fn() -> I) -> Range<u32> {
+    /// The slots of kind `kind` whose key starts with the bytes `prefix`
+    /// gives (after the kind's letter).
+    fn with_prefix<I: Iterator<Item = u8>>(&self, kind: usize, prefix: impl Fn() -> I) -> Range<u32> {
+        let span = self.kinds[kind].clone();
+        let keys = &self.keys[span.clone()];
         // How a key's first bytes compare with the prefix: Equal when the
         // key starts with it. Sorted keys give Less.., Equal.., Greater...
-        let cmp = |key: &str| {
-            let mut k = key.bytes();
+        let cmp = |key: &[u8]| {
+            let mut k = key[1..].iter();
             for p in prefix() {
                 match k.next() {
                     None => return std::cmp::Ordering::Less,
-                    Some(b) if b != p => return b.cmp(&p),
+                    Some(&b) if b != p => return b.cmp(&p),
                     Some(_) => {}
                 }
             }
             std::cmp::Ordering::Equal
         };
-        let lo = self.keys.partition_point(|(k, _)| cmp(k).is_lt());
-        let hi = lo + self.keys[lo..].partition_point(|(k, _)| cmp(k).is_eq());
-        lo as u32..hi as u32
+        let lo = keys.partition_point(|(k, _)| cmp(k).is_lt());
+        let hi = lo + keys[lo..].partition_point(|(k, _)| cmp(k).is_eq());
+        (span.start + lo) as u32..(span.start + hi) as u32
     }
 
     /// Call `each` with each range of slots whose targets this entity
     /// mentions.
     pub(crate) fn mentioned_by(&self, e: &EntityRef, each: &mut dyn FnMut(Range<u32>)) {
-        if self.keys.is_empty() {
-            return;
-        }
         let mut mark = |r: Range<u32>| {
             if !r.is_empty() {
                 each(r);
             }
         };
-        let value: &str = &e.value;
-        let lower = lowercase(value);
-        let v = lower.as_bytes();
-        match e.kind {
-            EntityKind::Email | EntityKind::Phone => {
-                let letter = if e.kind == EntityKind::Email { b'e' } else { b'p' };
-                mark(self.with_prefix(|| std::iter::once(letter).chain(v.iter().copied()).chain([0])));
-            }
-            EntityKind::Domain => {
-                mark(self.with_prefix(|| {
-                    std::iter::once(b'd').chain(v.rsplit(|&b| b == b'.').flat_map(|l| l.iter().copied().chain([b'.'])))
-                }));
-            }
-            EntityKind::Url => {
-                // Targets the link is a prefix of (trailing slashes aside).
-                let trimmed = lower.trim_end_matches('/').as_bytes();
-                mark(self.with_prefix(|| std::iter::once(b'u').chain(trimmed.iter().copied())));
-                // Targets that are a prefix of the link.
-                if let Some(&longest) = self.link_lengths.last() {
-                    let mut h = 0;
+        let kind = match e.kind {
+            EntityKind::Domain => 1,
+            EntityKind::Email => 2,
+            EntityKind::Phone => 3,
+            EntityKind::Url => 4,
+        };
+        if !self.kinds[kind].is_empty() {
+            let lower = lowercase(&e.value);
+            let v = lower.as_bytes();
+            match e.kind {
+                EntityKind::Email | EntityKind::Phone => {
+                    mark(self.with_prefix(kind, || v.iter().copied().chain([0])));
+                }
+                EntityKind::Domain => {
+                    mark(self.with_prefix(kind, || v.iter().rev().copied().chain([b'.'])));
+                }
+                EntityKind::Url => {
+                    // Targets the link is a prefix of (trailing slashes aside).
+                    let trimmed = trim_slashes(v);
+                    mark(self.with_prefix(kind, || trimmed.iter().copied()));
+                    // Targets that are a prefix of the link: its prefixes of a
+                    // target's length, hashed as the link is walked once.
                     let mut lengths = self.link_lengths.iter().peekable();
                     // A target of nothing but slashes is a prefix of every link.
                     if lengths.next_if(|&&l| l == 0).is_some() {
@@ -183,15 +191,17 @@ impl Wanted {
                             mark(slot..slot + 1);
                         }
                     }
-                    for (i, &b) in v.iter().enumerate().take(longest as usize) {
+                    let mut h = 0;
+                    for (i, &b) in v.iter().enumerate() {
+                        let Some(&&want) = lengths.peek() else { break };
                         h = roll(h, b);
                         let n = i as u32 + 1;
-                        if lengths.next_if(|&&l| l == n).is_none() {
+                        if n < want {
                             continue;
                         }
+                        lengths.next();
                         for &slot in self.link_prefixes.get(&(h, n)).into_iter().flatten() {
-                            let key = &self.keys[slot as usize].0.as_bytes()[1..];
-                            if key.get(..n as usize) == Some(&v[..n as usize]) {
+                            if self.keys[slot as usize].0[1..].get(..n as usize) == Some(&v[..n as usize]) {
                                 mark(slot..slot + 1);
                             }
                         }
@@ -200,7 +210,7 @@ impl Wanted {
             }
         }
         if let Some((ac, slots)) = &self.accounts {
-            let digits: Vec<u8> = value.bytes().filter(|&b| b != b' ' && b != b'-').collect();
+            let digits: Vec<u8> = e.value.bytes().filter(|&b| b != b' ' && b != b'-').collect();
             for m in ac.find_overlapping_iter(&digits[..]) {
                 let slot = slots[m.pattern().as_usize()];
                 mark(slot..slot + 1);
@@ -210,11 +220,11 @@ impl Wanted {
 
     /// The slots of address targets that are this sender's address.
     pub(crate) fn sender(&self, sender: &str, each: &mut dyn FnMut(Range<u32>)) {
-        if self.keys.is_empty() {
+        if self.kinds[2].is_empty() {
             return;
         }
         let lower = lowercase(sender);
-        let r = self.with_prefix(|| std::iter::once(b'e').chain(lower.bytes()).chain([0]));
+        let r = self.with_prefix(2, || lower.bytes().chain([0]));
         if !r.is_empty() {
             each(r);
         }
@@ -239,6 +249,11 @@ impl Wanted {
         }
         out
     }
+}
+
+fn trim_slashes(v: &[u8]) -> &[u8] {
+    let end = v.iter().rposition(|&b| b != b'/').map_or(0, |i| i + 1);
+    &v[..end]
 }
 
 /// The text lowercased, borrowed when it has nothing to lower.
