@@ -1,0 +1,364 @@
+//! What a tool does, from its name: the riskiest verb anywhere in it wins.
+//!
+//! Names are split on every convention (snake, kebab, camel, dots,
+//! `mcp__server__tool`); the server's name never decides. A verb decides
+//! wherever it stands (`messages_send` is a send, `files_delete` a
+//! deletion); a word that is also a noun (`post`, `comment`, `order`) counts
+//! as a verb only when no verb comes before it (`post_message` and
+//! `slack_post_message` send, `get_post` reads). A resource noun decides nothing by itself (`messages`, `files`,
+//! `events`, `issues`): with a verb that creates or changes, it says what
+//! the change does (`create_event` invites people, `refunds_create` moves
+//! money, `update_repository_visibility` changes who may see). A name with
+//! no verb is unknown, which the gate treats like a send; a few nouns name
+//! an operation outright (`directory_tree`, `browser_*`, `kubectl_*`).
+//! Claude Code's own tools have a table.
+
+use super::{Category, Policy};
+
+/// Riskier categories win: a name that reads and deletes is a deletion.
+fn rank(c: Category) -> u8 {
+    use Category::*;
+    match c {
+        Read => 0,
+        Organize => 1,
+        Draft => 2,
+        Write => 3,
+        Browse => 4,
+        Send => 5,
+        Execute => 6,
+        Access => 7,
+        Financial => 8,
+        Destructive => 9,
+        Unknown => 10,
+    }
+}
+
+fn riskier(a: Option<Category>, b: Category) -> Option<Category> {
+    match a {
+        Some(a) if rank(a) >= rank(b) => Some(a),
+        _ => Some(b),
+    }
+}
+
+/// Verbs that are only verbs in tool names.
+fn verb(w: &str) -> Option<Category> {
+    use Category::*;
+    Some(match w {
+        "get" | "read" | "search" | "find" | "view" | "show" | "lookup" | "query" | "retrieve" | "describe"
+        | "count" | "inspect" | "stat" | "cat" | "grep" | "glob" | "ls" | "summarize" | "summarise" | "analyze"
+        | "analyse" | "whoami" | "preview" | "lint" | "validate" | "verify" | "resolve" | "translate"
+        | "transcribe" | "recall" | "compare" | "fetchmail" | "peek" | "poll" | "wait" | "list" | "check" => Read,
+        "archive" | "move" | "rename" | "sort" | "unstar" | "unpin" | "categorize" | "categorise" | "organize"
+        | "organise" | "snooze" | "mute" | "unmute" | "react" | "assign" | "unassign" | "close" | "reopen"
+        | "bookmark" | "unwatch" | "unlock" | "transition" | "triage" | "label_email" => Organize,
+        "write" | "edit" | "save" | "append" | "insert" | "patch" | "modify" | "mkdir" | "touch" | "replace"
+        | "commit" | "store" | "upsert" | "apply" | "duplicate" | "create" | "add" | "new" | "make" | "set"
+        | "update" | "generate" | "remember" | "place" | "change" | "put" | "attach" => Write,
+        "compose" => Draft,
+        "browse" | "navigate" | "visit" | "goto" | "fetch" | "click" | "scrape" | "crawl" | "screenshot" | "scroll"
+        | "hover" | "press" | "download" | "curl" | "wget" | "webfetch" | "drag" | "fill" => Browse,
+        "send" | "reply" | "forward" | "publish" | "invite" | "notify" | "tweet" | "respond" | "broadcast"
+        | "announce" | "push" | "upload" | "submit" | "rsvp" | "export" | "merge" | "schedule" | "book" | "dm"
+        | "sms" | "retweet" | "repost" | "mention" | "ping" => Send,
+        "delete" | "remove" | "rm" | "drop" | "destroy" | "purge" | "erase" | "wipe" | "truncate" | "kill"
+        | "terminate" | "reset" | "clear" | "uninstall" | "trash" | "discard" | "rollback" | "revert" | "prune"
+        | "shred" | "unlink" | "rmdir" | "cancel" | "deactivate" | "disable" | "unsubscribe" | "overwrite"
+        | "empty" | "expunge" | "void" | "suspend" | "ban" | "evict" => Destructive,
+        "pay" | "transfer" | "refund" | "charge" | "purchase" | "buy" | "sell" | "withdraw" | "deposit" | "wire"
+        | "trade" | "swap" | "stake" | "tip" | "donate" | "remit" | "reimburse" | "capture" => Financial,
+        "grant" | "revoke" | "authorize" | "authorise" | "login" | "logout" | "sudo" | "impersonate" | "elevate"
+        | "escalate" | "promote" | "demote" | "unshare" | "invite_user" | "rotate" => Access,
+        "run" | "exec" | "execute" | "eval" | "spawn" | "deploy" | "install" | "build" | "compile" | "launch"
+        | "invoke" | "trigger" | "dispatch" | "start" | "restart" | "provision" | "evaluate" => Execute,
+        _ => return None,
+    })
+}
+
+/// Words that are verbs before any other verb and nouns after one
+/// (`post_message` sends; `get_post` reads a post).
+fn leading_verb(w: &str) -> Option<Category> {
+    use Category::*;
+    Some(match w {
+        "test" | "head" | "tail" | "diff" | "log" | "status" | "history" | "tree" => Read,
+        "label" | "tag" | "mark" | "star" | "pin" | "flag" | "lock" | "watch" | "folder" => Organize,
+        "note" | "record" | "copy" | "format" | "clone" | "fork" | "branch" | "checkout" | "document" => Write,
+        "draft" => Draft,
+        "open" | "request" | "type" | "select" | "browse_page" => Browse,
+        "post" | "comment" | "text" | "call" | "share" | "review" | "release" | "chat" | "issue" | "email" | "mail"
+        | "message" => Send,
+        "order" | "bill" | "invoice" | "bank" => Financial,
+        _ => return None,
+    })
+}
+
+/// Verbs that create or change something: with a noun, the noun says what
+/// the change does.
+fn changes(w: &str) -> bool {
+    matches!(
+        w,
+        "create"
+            | "add"
+            | "insert"
+            | "new"
+            | "make"
+            | "set"
+            | "update"
+            | "edit"
+            | "modify"
+            | "patch"
+            | "put"
+            | "upsert"
+            | "change"
+            | "schedule"
+            | "book"
+            | "place"
+            | "post"
+            | "send"
+            | "invite"
+            | "share"
+            | "submit"
+            | "attach"
+            | "generate"
+            | "issue"
+    )
+}
+
+/// Verbs that make a message (and not only change one's labels).
+fn makes(w: &str) -> bool {
+    matches!(w, "create" | "add" | "insert" | "new" | "make" | "post" | "put" | "submit" | "generate" | "schedule")
+}
+
+/// What changing a thing of this kind does.
+fn changed_noun(w: &str, making: bool) -> Option<Category> {
+    use Category::*;
+    Some(match w {
+        // Others see it, or are notified, when it is made or changed.
+        "event" | "events" | "meeting" | "meetings" | "invite" | "invites" | "invitation" | "invitations" | "issue"
+        | "issues" | "comment" | "comments" | "pr" | "pull" | "pulls" | "release" | "releases" | "post" | "posts"
+        | "tweet" | "tweets" | "review" | "reviews" | "announcement" | "webhook" | "webhooks" | "participants"
+        | "attendees" | "status_update" | "discussion" | "discussions" => Send,
+        // A message made is a message sent (a draft has its own word).
+        "message" | "messages" | "email" | "emails" | "mail" | "mails" | "dm" | "dms" | "sms" | "chat" | "reply"
+        | "replies" => {
+            if making {
+                Send
+            } else {
+                Write
+            }
+        }
+        "refund" | "refunds" | "payment" | "payments" | "charge" | "charges" | "invoice" | "invoices" | "transfer"
+        | "transfers" | "payout" | "payouts" | "order" | "orders" | "subscription" | "subscriptions" | "bill"
+        | "bills" | "transaction" | "transactions" | "money" | "funds" | "price" | "prices" | "intent" | "checkout"
+        | "wire" => Financial,
+        "permission" | "permissions" | "role" | "roles" | "member" | "members" | "collaborator" | "collaborators"
+        | "key" | "keys" | "token" | "tokens" | "secret" | "secrets" | "credential" | "credentials" | "password"
+        | "passwords" | "user" | "users" | "visibility" | "acl" | "acls" | "access" | "sharing" | "policy"
+        | "policies" | "owner" | "owners" | "admin" | "admins" | "sso" | "mfa" | "2fa" | "ssh" | "firewall"
+        | "group" | "groups" => Access,
+        "script" | "scripts" | "job" | "jobs" | "workflow" | "workflows" | "function" | "functions" | "lambda"
+        | "container" | "containers" | "deployment" | "deployments" | "pipeline" | "pipelines" | "cron" | "action"
+        | "actions" | "hook" | "hooks" => Execute,
+        "label" | "labels" | "tag" | "tags" | "folder" | "folders" | "milestone" | "milestones" | "reaction"
+        | "reactions" | "star" | "stars" | "bookmark" | "bookmarks" => Organize,
+        "draft" | "drafts" => Draft,
+        _ => return None,
+    })
+}
+
+/// Nouns that name an operation outright, for a name with no verb.
+fn operation_noun(w: &str) -> Option<Category> {
+    use Category::*;
+    Some(match w {
+        "tree" | "diff" | "status" | "log" | "logs" | "info" | "stats" | "history" | "blame" | "metadata"
+        | "contents" | "balance" | "busy" | "weather" | "time" => Read,
+        "browser" | "web" | "url" | "http" | "https" | "page" | "tab" => Browse,
+        "shell" | "bash" | "sh" | "zsh" | "powershell" | "cmd" | "command" | "terminal" | "python" | "node"
+        | "kubectl" | "docker" | "sql" | "repl" | "notebook" | "interpreter" | "code" => Execute,
+        _ => return None,
+    })
+}
+
+/// Claude Code's own tools, whose names alone would mislead (`NotebookRead`
+/// reads, `AskUserQuestion` asks the user, not for access).
+fn claude_code_tool(tool: &str) -> Option<Category> {
+    use Category::*;
+    Some(match tool {
+        "Bash" | "SlashCommand" | "Skill" => Execute,
+        "BashOutput"
+        | "Read"
+        | "Glob"
+        | "Grep"
+        | "LS"
+        | "NotebookRead"
+        | "TodoRead"
+        | "WebSearch"
+        | "AskUserQuestion"
+        | "ExitPlanMode"
+        | "Task"
+        | "Agent"
+        | "ListMcpResourcesTool"
+        | "ReadMcpResourceTool" => Read,
+        "KillShell" | "KillBash" => Organize,
+        "Write" | "Edit" | "MultiEdit" | "NotebookEdit" | "TodoWrite" => Write,
+        "WebFetch" => Browse,
+        _ => return None,
+    })
+}
+
+/// The words of a tool name: `mcp__gmail__send_message` gives gmail, send,
+/// message; `createDraft` gives create, draft; `git-push` gives git, push;
+/// `calendar.events.insert` gives calendar, events, insert. The MCP
+/// server's words come last, marked with `@`.
+pub fn name_words(tool: &str) -> Vec<String> {
+    let mut name = tool;
+    // MCP names are mcp__server__tool: the server says what it is about,
+    // the tool what it does.
+    let mut server = None;
+    if let Some(rest) = tool.strip_prefix("mcp__")
+        && let Some((s, t)) = rest.split_once("__")
+    {
+        server = Some(s);
+        name = t;
+    }
+    let mut words = Vec::new();
+    for piece in name.split(|c: char| !c.is_alphanumeric()) {
+        let mut cur = String::new();
+        let chars: Vec<char> = piece.chars().collect();
+        for (i, &c) in chars.iter().enumerate() {
+            let boundary = c.is_uppercase()
+                && i > 0
+                && (chars[i - 1].is_lowercase()
+                    || chars[i - 1].is_ascii_digit()
+                    || chars.get(i + 1).is_some_and(|n| n.is_lowercase()) && chars[i - 1].is_uppercase());
+            if boundary && !cur.is_empty() {
+                words.push(std::mem::take(&mut cur));
+            }
+            cur.extend(c.to_lowercase());
+        }
+        if !cur.is_empty() {
+            words.push(cur);
+        }
+    }
+    if let Some(s) = server {
+        for w in s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+            words.push(format!("@{}", w.to_lowercase()));
+        }
+    }
+    words
+}
+
+/// The category of a tool: policy first, then Claude Code's own tools,
+/// then the riskiest thing its name says; unknown when it says nothing.
+pub fn category(tool: &str, policy: &Policy) -> Category {
+    if let Some(c) = policy.tools.get(tool) {
+        return *c;
+    }
+    if let Some(c) = claude_code_tool(tool) {
+        return c;
+    }
+    let words = name_words(tool);
+    let own: Vec<&str> = words.iter().map(String::as_str).filter(|w| !w.starts_with('@')).collect();
+    // Which words act as verbs: every verb, and a word that is also a noun
+    // when no verb came before it (`post_message`, `slack_post_message`;
+    // not `get_post`).
+    let mut seen = false;
+    let acting: Vec<Option<Category>> = own
+        .iter()
+        .map(|w| {
+            let c = verb(w).or_else(|| if seen { None } else { leading_verb(w) });
+            seen |= c.is_some();
+            c
+        })
+        .collect();
+    let mut best = None;
+    // Verbs that only create or change (`create`, `update`) say what they
+    // do through the noun they change; the others decide on their own.
+    let mut generic = false;
+    for (w, c) in own.iter().zip(&acting) {
+        match c {
+            Some(Category::Write) if changes(w) => generic = true,
+            Some(c) => best = riskier(best, *c),
+            None => {}
+        }
+    }
+    let acts = |i: usize| acting[i].is_some() && changes(own[i]);
+    if (0..own.len()).any(acts) {
+        let making = (0..own.len()).any(|i| acts(i) && makes(own[i]));
+        let noun = own.iter().filter_map(|w| changed_noun(w, making)).fold(None, riskier);
+        match noun {
+            Some(c) => best = riskier(best, c),
+            None if generic => best = riskier(best, Category::Write),
+            None => {}
+        }
+    }
+    // An operation named by a noun: anything for a name with no verb; a
+    // change made through a shell, a container tool or SQL is a command.
+    for w in &own {
+        match operation_noun(w) {
+            Some(c) if best.is_none() => best = riskier(best, c),
+            Some(Category::Execute) if best == Some(Category::Write) => best = Some(Category::Execute),
+            _ => {}
+        }
+    }
+    best.unwrap_or(Category::Unknown)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(tool: &str) -> Category {
+        category(tool, &Policy::default())
+    }
+
+    #[test]
+    fn the_riskiest_verb_anywhere_wins() {
+        use Category::*;
+        for (tool, want) in [
+            ("messages_send", Send),
+            ("mcp__graph__me_sendMail", Send),
+            ("calendar.events.insert", Send),
+            ("drafts_send", Send),
+            ("mcp__gdrive__files_delete", Destructive),
+            ("export_contacts", Send),
+            ("mcp__github__issues_create", Send),
+            ("update_repository_visibility", Access),
+            ("mcp__stripe__refunds_create", Financial),
+            ("get_and_delete_file", Destructive),
+            ("get_post", Read),
+            ("post_message", Send),
+            ("NotebookRead", Read),
+            ("AskUserQuestion", Read),
+            ("gmail_messages", Unknown),
+            ("mcp__send__list_things", Read),
+        ] {
+            assert_eq!(c(tool), want, "{tool}");
+        }
+    }
+
+    #[test]
+    fn a_resource_noun_alone_decides_nothing() {
+        for tool in ["messages", "files", "events", "issues", "mcp__gmail__inbox", "contacts"] {
+            assert_eq!(c(tool), Category::Unknown, "{tool}");
+        }
+    }
+
+    #[test]
+    fn names_split_into_words() {
+        assert_eq!(name_words("mcp__gmail__send_message"), vec!["send", "message", "@gmail"]);
+        assert_eq!(name_words("createDraft"), vec!["create", "draft"]);
+        assert_eq!(name_words("git-push"), vec!["git", "push"]);
+        assert_eq!(name_words("HTTPRequest"), vec!["http", "request"]);
+    }
+
+    #[test]
+    fn generic_verbs_take_their_noun() {
+        let p = Policy::default();
+        assert_eq!(category("send_draft", &p), Category::Send);
+        assert_eq!(category("create_draft", &p), Category::Draft);
+        assert_eq!(category("create_event", &p), Category::Send);
+        assert_eq!(category("mcp__gmail__send_message", &p), Category::Send);
+        assert_eq!(category("frobnicate", &p), Category::Unknown);
+        assert_eq!(category("create_thing", &p), Category::Write);
+    }
+}

@@ -1,0 +1,463 @@
+//! What a call is aimed at: every address, link, domain, phone and account
+//! number in its arguments, parsed (a link by the WHATWG URL parser, as a
+//! browser reads it), and whatever looks aimed somewhere but does not parse
+//! (`unknown`): limits and parse failures only ever add targets.
+
+use std::collections::BTreeSet;
+use std::sync::LazyLock;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::{Call, DATA_VALUE_MIN, MAX_ARG_DEPTH, MAX_ARG_STRINGS};
+use crate::patterns;
+use crate::prebuilt::Matcher;
+
+/// Something a call is aimed at.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Target {
+    pub kind: TargetKind,
+    pub value: String,
+    /// Where it came from, relative to the ledger: untrusted (only untrusted
+    /// content mentioned it), trusted, sender, new (nobody gave it), user.
+    pub origin: Origin,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TargetKind {
+    Email,
+    Url,
+    Domain,
+    Phone,
+    Account,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Origin {
+    /// The user typed it or trusted it, or policy trusts it.
+    Trusted,
+    /// The sender of content that was read (a reply goes back to it).
+    Sender,
+    /// Only untrusted content mentioned it.
+    Untrusted,
+    /// Nobody gave it to the model.
+    New,
+}
+
+/// Each address in `t`, leftmost first, not overlapping, as the regex
+/// `[a-zA-Z0-9][a-zA-Z0-9._%+-]{0,63}@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,24}`
+/// finds them (a test compares the two); by hand because building that
+/// regex's automaton was a fifth of a gate process.
+///
+/// The shape makes it direct: a label runs to the next dot, so the labels
+/// after `@` are fixed; the regex's greedy loop then takes the last label
+/// start where two or more letters follow as the top-level domain. The
+/// local part starts at the leftmost letter or digit at most 64 bytes
+/// before the `@` in its run of local-part characters.
+pub(super) fn emails_in(t: &str) -> Vec<std::ops::Range<usize>> {
+    let b = t.as_bytes();
+    let local = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'%' | b'+' | b'-');
+    let mut out = Vec::new();
+    let mut from = 0;
+    let mut at_search = 0;
+    while let Some(at) = t[at_search..].find('@').map(|i| at_search + i) {
+        at_search = at + 1;
+        let mut run = at;
+        while run > from && run > at.saturating_sub(64) && local(b[run - 1]) {
+            run -= 1;
+        }
+        let Some(start) = (run..at).find(|&i| b[i].is_ascii_alphanumeric()) else { continue };
+        // Label starts after the `@`: each label is followed by a dot.
+        let mut best = None;
+        let mut p = at + 1;
+        loop {
+            let end = p + b[p..].iter().take_while(|c| c.is_ascii_alphanumeric() || **c == b'-').count();
+            let label = &b[p..end];
+            let ok = !label.is_empty()
+                && label.len() <= 63
+                && label[0].is_ascii_alphanumeric()
+                && label[label.len() - 1].is_ascii_alphanumeric()
+                && b.get(end) == Some(&b'.');
+            if !ok {
+                break;
+            }
+            p = end + 1;
+            let letters = b[p..].iter().take(24).take_while(|c| c.is_ascii_alphabetic()).count();
+            if letters >= 2 {
+                best = Some(p + letters);
+            }
+        }
+        if let Some(end) = best {
+            out.push(start..end);
+            from = end;
+            at_search = at_search.max(end);
+        }
+    }
+    out
+}
+/// Each URL in `t`: an `http`, `https`, `ftp`, `ws` or `wss` scheme in any
+/// case, starting a word (ASCII word characters), then `://` and everything
+/// up to white space or one of `<>"'` and the backtick. Leftmost first, not
+/// overlapping, as the regex `\b(?i:https?|ftp|wss?)://[^\s<>"'`]+` would
+/// find them; by hand because that regex's compile time was a gate process's
+/// largest cost.
+fn urls_in(t: &str) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(p) = t[from..].find("://").map(|i| from + i) {
+        let body = &t[p + 3..];
+        let len =
+            body.find(|c: char| c.is_whitespace() || matches!(c, '<' | '>' | '"' | '\'' | '`')).unwrap_or(body.len());
+        let start = ["https", "http", "ftp", "wss", "ws"].iter().find_map(|scheme| {
+            let s = p.checked_sub(scheme.len())?;
+            let word_before = s > 0 && (t.as_bytes()[s - 1].is_ascii_alphanumeric() || t.as_bytes()[s - 1] == b'_');
+            (s >= from && !word_before && t.get(s..p)?.eq_ignore_ascii_case(scheme)).then_some(s)
+        });
+        match start {
+            Some(s) if len > 0 => {
+                out.push(s..p + 3 + len);
+                from = p + 3 + len;
+            }
+            _ => from = p + 3,
+        }
+    }
+    out
+}
+
+static IBAN_RE: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::GATE_IBAN_RE));
+static ACCOUNT_RE: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::GATE_ACCOUNT_RE));
+static PHONE_RE: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::GATE_PHONE_RE));
+
+/// Every string in the arguments, recursively (keys too: some tools put
+/// addresses in keys), bounded in depth and count.
+pub(super) fn strings(v: &Value, depth: usize, out: &mut Vec<String>) {
+    if depth > MAX_ARG_DEPTH || out.len() >= MAX_ARG_STRINGS {
+        return;
+    }
+    match v {
+        Value::String(s) => out.push(s.clone()),
+        Value::Array(a) => a.iter().for_each(|x| strings(x, depth + 1, out)),
+        Value::Object(o) => {
+            for (k, x) in o {
+                out.push(k.clone());
+                strings(x, depth + 1, out);
+            }
+        }
+        Value::Number(n) => out.push(n.to_string()),
+        _ => {}
+    }
+}
+
+/// Look-alike letters folded to Latin in a call's text (a path written with
+/// a Cyrillic а), and whether anything changed.
+pub fn fold_confusables(s: &str) -> (String, bool) {
+    if s.is_ascii() {
+        return (s.to_string(), false);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut changed = false;
+    for c in s.chars() {
+        match crate::detect::normalize::skeleton_ascii(c) {
+            Some(l) if !c.is_ascii() && (is_latin_lookalike(c) || !c.is_alphabetic()) => {
+                out.push(l);
+                changed = true;
+            }
+            _ => out.push(c),
+        }
+    }
+    (out, changed)
+}
+
+fn is_latin_lookalike(c: char) -> bool {
+    use unicode_script::{Script, UnicodeScript};
+    !matches!(c.script(), Script::Latin | Script::Common | Script::Inherited) || (0xFF01..=0xFF5E).contains(&(c as u32))
+}
+
+/// Targets named in a call's arguments.
+pub fn targets_of(call: &Call) -> (Vec<(TargetKind, String)>, Vec<String>) {
+    let mut texts = Vec::new();
+    strings(&call.args, 0, &mut texts);
+    let mut folded_notes = Vec::new();
+    let mut found: BTreeSet<(TargetKind, String)> = BTreeSet::new();
+    for raw in &texts {
+        let (t, changed) = fold_confusables(raw);
+        if changed {
+            folded_notes.push(format!(
+                "look-alike letters in the arguments were read as Latin: {:?} → {:?}",
+                crate::detect::shown(raw),
+                t
+            ));
+        }
+        // What each kind takes is set aside before the next kind looks.
+        let mut taken = Taken::default();
+        // Each pattern runs only when the text could hold a match: most
+        // arguments are short words, and the patterns cost to compile.
+        let has_url = t.contains("://");
+        let has_at = t.contains('@');
+        let digits = t.bytes().filter(u8::is_ascii_digit).take(8).count();
+        let urls = if has_url { urls_in(&t) } else { Vec::new() };
+        for m in urls {
+            let url = t[m.clone()].trim_end_matches(['.', ',', ')', ']', ';', '\'', '"']);
+            found.insert((TargetKind::Url, url.to_string()));
+            if let Some(h) = crate::entities::host_of(url) {
+                found.insert((TargetKind::Domain, h));
+            }
+            taken.add(m);
+        }
+        taken.settle();
+        let emails = if has_at { emails_in(&t) } else { Vec::new() };
+        for m in emails {
+            if taken.overlaps(m.start..m.start + 1) {
+                continue;
+            }
+            let e = t[m.clone()].to_lowercase();
+            if let Some((_, d)) = e.rsplit_once('@') {
+                found.insert((TargetKind::Domain, d.to_string()));
+            }
+            found.insert((TargetKind::Email, e));
+            taken.add(m);
+        }
+        taken.settle();
+        let ibans: Vec<_> = if digits >= 4 { IBAN_RE.find_iter(&t).collect() } else { Vec::new() };
+        for m in ibans {
+            found.insert((TargetKind::Account, m.as_str().replace(' ', "")));
+            taken.add(m.range());
+        }
+        taken.settle();
+        let phones: Vec<_> = if digits >= 7 { PHONE_RE.find_iter(&t).collect() } else { Vec::new() };
+        for m in phones {
+            if taken.overlaps(m.range()) {
+                continue;
+            }
+            let digits: String = m.as_str().chars().filter(|c| c.is_ascii_digit() || *c == '+').collect();
+            found.insert((TargetKind::Phone, digits));
+            taken.add(m.range());
+        }
+        taken.settle();
+        let accounts: Vec<_> = if digits >= 8 { ACCOUNT_RE.find_iter(&t).collect() } else { Vec::new() };
+        for m in accounts {
+            if taken.overlaps(m.range()) {
+                continue;
+            }
+            found.insert((TargetKind::Account, m.as_str().to_string()));
+        }
+        // A bare domain as a whole argument ("example.com").
+        let trimmed = t.trim();
+        if !trimmed.contains(['/', '@', ' '])
+            && trimmed.contains('.')
+            && crate::entities::host_of(&format!("https://{trimmed}")).is_some()
+        {
+            let lower = trimmed.to_lowercase();
+            let tld = lower.rsplit('.').next().unwrap_or("");
+            if tld.len() >= 2 && tld.chars().all(|c| c.is_ascii_alphabetic()) && !is_file_extension(tld) {
+                found.insert((TargetKind::Domain, lower));
+            }
+        }
+    }
+    (found.into_iter().collect(), folded_notes)
+}
+
+/// Stretches of an argument that a more specific kind of target already
+/// took. Each kind's matches are added, then settled (sorted, with the
+/// furthest end reached so far beside each) before the next kind asks
+/// whether a match overlaps any: a binary search.
+#[derive(Default)]
+struct Taken {
+    ranges: Vec<std::ops::Range<usize>>,
+    /// `reach[i]`: the largest end among the settled `ranges[..=i]`.
+    reach: Vec<usize>,
+}
+
+impl Taken {
+    fn add(&mut self, r: std::ops::Range<usize>) {
+        self.ranges.push(r);
+    }
+
+    fn settle(&mut self) {
+        self.ranges.sort_by_key(|t| t.start);
+        let mut far = 0;
+        self.reach = self
+            .ranges
+            .iter()
+            .map(|t| {
+                far = far.max(t.end);
+                far
+            })
+            .collect();
+    }
+
+    /// Does `r` overlap a settled range?
+    fn overlaps(&self, r: std::ops::Range<usize>) -> bool {
+        let settled = &self.ranges[..self.reach.len()];
+        let i = settled.partition_point(|t| t.start < r.end);
+        i > 0 && self.reach[i - 1] > r.start
+    }
+}
+
+/// Extensions that look like top-level domains in a bare argument but are
+/// file names (`notes.md`, `main.rs`).
+fn is_file_extension(tld: &str) -> bool {
+    matches!(
+        tld,
+        "md" | "rs"
+            | "py"
+            | "js"
+            | "ts"
+            | "sh"
+            | "txt"
+            | "json"
+            | "toml"
+            | "yaml"
+            | "yml"
+            | "lock"
+            | "html"
+            | "css"
+            | "go"
+            | "rb"
+            | "pl"
+            | "zip"
+            | "gz"
+            | "tar"
+            | "pdf"
+            | "png"
+            | "jpg"
+            | "gif"
+            | "csv"
+            | "log"
+            | "xml"
+            | "c"
+            | "h"
+            | "cpp"
+            | "java"
+            | "kt"
+            | "swift"
+            | "mov"
+            | "mp4"
+            | "doc"
+            | "docx"
+            | "xls"
+            | "xlsx"
+            | "eml"
+            | "ics"
+            | "bak"
+            | "tmp"
+            | "cfg"
+            | "conf"
+            | "ini"
+            | "env"
+    )
+}
+
+/// Does a URL carry data in its query (a long encoded value, or many)?
+pub(super) fn url_carries_data(url: &str) -> bool {
+    let Some((_, q)) = url.split_once('?') else { return false };
+    q.split(['&', '#']).any(|pair| {
+        let v = pair.split_once('=').map_or(pair, |(_, v)| v);
+        let v = percent_encoding::percent_decode_str(v).decode_utf8_lossy();
+        let v = v.trim_end_matches('=');
+        v.len() >= DATA_VALUE_MIN
+            && (v.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'-' | b'_'))
+                && v.bytes().any(|b| b.is_ascii_digit())
+                || v.contains(' ')
+                || v.contains('@'))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gate::parse_call;
+
+    #[test]
+    fn targets_are_found_anywhere_in_the_arguments() {
+        let c = parse_call(r#"{"tool":"send","args":{"to":["A@Evil.test"],"body":{"text":"see https://x.test/a?b=1 or call +1 415 555 0100","iban":"DE89 3704 0044 0532 0130 00"}}}"#).unwrap();
+        let (t, _) = targets_of(&c);
+        let kinds: Vec<(TargetKind, &str)> = t.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        assert!(kinds.contains(&(TargetKind::Email, "a@evil.test")), "{kinds:?}");
+        assert!(kinds.contains(&(TargetKind::Url, "https://x.test/a?b=1")), "{kinds:?}");
+        assert!(kinds.contains(&(TargetKind::Account, "DE89370400440532013000")), "{kinds:?}");
+        assert!(kinds.iter().any(|(k, _)| *k == TargetKind::Phone), "{kinds:?}");
+    }
+
+    #[test]
+    fn confusables_in_paths_are_folded_and_reported() {
+        let (s, changed) = fold_confusables("/\u{430}pt/secret");
+        assert_eq!(s, "/apt/secret");
+        assert!(changed);
+        let (s, changed) = fold_confusables("/home/müller/notes");
+        assert_eq!(s, "/home/müller/notes");
+        assert!(!changed);
+    }
+
+    #[test]
+    fn email_scanner_agrees_with_the_regex() {
+        let re = regex::Regex::new(
+            r"[a-zA-Z0-9][a-zA-Z0-9._%+-]{0,63}@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,24}",
+        )
+        .unwrap();
+        let bits = [
+            "a",
+            "Z",
+            "9",
+            "ab",
+            "com",
+            "x1",
+            "-",
+            "_",
+            "%",
+            "+",
+            ".",
+            "..",
+            "@",
+            "@",
+            "@",
+            " ",
+            "é",
+            "\u{2028}",
+            "<",
+            "b.test",
+            "a-b",
+            "-a",
+            "mail.co.uk",
+            "abcdefghijklm",
+            "0123456789abcdef",
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+            "user@x.io",
+            "@-",
+            ".@",
+        ];
+        let mut rng = crate::testing::Lcg::new(11);
+        let mut found = 0;
+        for n in 0..100_000 {
+            // Some texts with long runs (the 64-byte local part, 63-byte
+            // labels and 24-letter top-level domains).
+            let text = if n % 4 == 0 { rng.join(&bits, 40) } else { rng.join(&bits, 10) };
+            let want: Vec<_> = re.find_iter(&text).map(|m| m.range()).collect();
+            found += want.len();
+            assert_eq!(emails_in(&text), want, "{text:?}");
+        }
+        assert!(found > 20_000, "{found}");
+    }
+
+    #[test]
+    fn url_scanner_agrees_with_the_regex() {
+        let re =
+            regex::Regex::new(r#"(?-u:\b)(?:[hH][tT][tT][pP][sS]?|[fF][tT][pP]|[wW][sS][sS]?)://[^\s<>"'`]+"#).unwrap();
+        let bits = [
+            "http", "HTTPS", "s", "ftp", "ws", "wss", "x", "_", "é", "://", ":", "/", "//", " ", "\u{a0}", "\u{2028}",
+            "<", ">", "\"", "'", "`", "a.test", "?q=1", "h", "tt", "p", "Ws", "1", "-", ".", "http://", "HTTPS://",
+            "wss://", "ftp://", "x://",
+        ];
+        let mut rng = crate::testing::Lcg::new(5);
+        let mut found = 0;
+        for _ in 0..50_000 {
+            let text = rng.join(&bits, 8);
+            let want: Vec<_> = re.find_iter(&text).map(|m| m.range()).collect();
+            found += want.len();
+            assert_eq!(urls_in(&text), want, "{text:?}");
+        }
+        assert!(found > 5_000, "{found}");
+    }
+}
