@@ -470,6 +470,36 @@ pub struct Outcome {
     pub targets: Vec<Target>,
 }
 
+/// Does a fetch carry a body out: a method other than GET, HEAD or
+/// OPTIONS, or a non-empty body, data, form or JSON argument?
+fn sends_body(args: &Value) -> bool {
+    let Some(o) = args.as_object() else { return false };
+    o.iter().any(|(k, v)| {
+        let k = k.to_ascii_lowercase();
+        let filled = match v {
+            Value::Null => false,
+            Value::String(s) => !s.is_empty(),
+            Value::Array(a) => !a.is_empty(),
+            Value::Object(m) => !m.is_empty(),
+            _ => true,
+        };
+        match k.as_str() {
+            "method" => {
+                v.as_str().is_some_and(|m| !matches!(m.to_ascii_uppercase().as_str(), "GET" | "HEAD" | "OPTIONS"))
+            }
+            "body" | "data" | "json" | "form" | "payload" | "postdata" | "post_data" | "formdata" | "form_data" => {
+                filled
+            }
+            _ => false,
+        }
+    })
+}
+
+/// A link target's host, as the URL parser reads it.
+fn link_host(link: &str) -> Option<String> {
+    url::Url::parse(link).ok()?.host_str().map(|h| h.trim_end_matches('.').to_ascii_lowercase())
+}
+
 /// A call read for what it aims at, before any session is looked at:
 /// deciding is [`plan`], then [`facts`] (one pass over what was read), then
 /// [`judge`]. A session file can give its facts while it is read
@@ -514,10 +544,16 @@ impl Facts {
 /// Find a call's category and targets.
 pub(crate) fn plan(call: &Call, policy: &Policy) -> Plan {
     let (tool, tool_folded) = fold_confusables(&call.tool);
-    let category = category(&tool, policy);
+    let mut category = category(&tool, policy);
     let (found, mut notes) = targets_of(call);
     if tool_folded {
         notes.insert(0, format!("look-alike letters in the tool name were read as Latin: {:?} → {tool:?}", call.tool));
+    }
+    // A request that carries a body sends it, whatever fetches it.
+    if category == Category::Browse && !policy.tools.contains_key(&tool) && sends_body(&call.args) {
+        category = Category::Send;
+        notes
+            .push("a browse call that sends a body (a method other than GET, or body data) is judged as a send".into());
     }
     let wanted = Wanted::new(&found);
     Plan { category, found, notes, wanted }
@@ -537,7 +573,7 @@ pub(crate) fn facts(ledger: &dyn History, wanted: &Wanted) -> Facts {
         });
         facts.in_content = wanted.covered(ranges.drain(..));
         ledger.any_trusted(&mut |e| {
-            wanted.mentioned_by(e, &mut |r| ranges.push(r));
+            wanted.trusted_by(e, &mut |r| ranges.push(r));
             false
         });
         facts.trusted = wanted.covered(ranges.drain(..));
@@ -567,7 +603,7 @@ pub(crate) fn judge(call: &Call, plan: Plan, facts: &Facts, policy: &Policy) -> 
         let origin = if facts.trusted[i]
             || (kind == TargetKind::Email && policy.trusts_address(&value))
             || (kind == TargetKind::Domain && policy.trusts_domain(&value))
-            || (kind == TargetKind::Url && crate::entities::host_of(&value).is_some_and(|h| policy.trusts_domain(&h)))
+            || (kind == TargetKind::Url && link_host(&value).is_some_and(|h| policy.trusts_domain(&h)))
         {
             Origin::Trusted
         } else if facts.sender[i] {
@@ -600,7 +636,7 @@ pub(crate) fn judge(call: &Call, plan: Plan, facts: &Facts, policy: &Policy) -> 
             .iter()
             .filter_map(|o| match o.kind {
                 TargetKind::Email => o.value.rsplit_once('@').map(|(_, d)| d.to_lowercase()),
-                TargetKind::Url => crate::entities::host_of(&o.value),
+                TargetKind::Url => link_host(&o.value),
                 _ => None,
             })
             .collect();
@@ -608,7 +644,10 @@ pub(crate) fn judge(call: &Call, plan: Plan, facts: &Facts, policy: &Policy) -> 
             .iter()
             .filter(|t| t.kind != TargetKind::Domain || !implied.contains(&t.value.to_lowercase()))
             .collect();
-        let from_content: Vec<&&Target> = specific.iter().filter(|t| t.origin == Origin::Untrusted).collect();
+        // What only the content mentioned, and what the gate could not read
+        // (judged as the content's: it may be anything).
+        let from_content: Vec<&&Target> =
+            specific.iter().filter(|t| t.origin == Origin::Untrusted || t.kind == TargetKind::Unknown).collect();
         let to_sender =
             !specific.is_empty() && specific.iter().all(|t| matches!(t.origin, Origin::Sender | Origin::Trusted));
         let any_sender = specific.iter().any(|t| t.origin == Origin::Sender);
@@ -637,6 +676,14 @@ pub(crate) fn judge(call: &Call, plan: Plan, facts: &Facts, policy: &Policy) -> 
                 }
                 Category::Browse if injected => {
                     raise(&mut decision, Decision::Confirm, format!("browsing after {state}"), &mut reasons);
+                }
+                Category::Browse if specific.iter().any(|t| t.kind == TargetKind::Unknown) => {
+                    raise(
+                        &mut decision,
+                        Decision::Confirm,
+                        format!("browsing to {} that the gate cannot read, after {state}", list(&from_content)),
+                        &mut reasons,
+                    );
                 }
                 Category::Write | Category::Draft | Category::Browse => {}
                 c if c.is_consequential() => {
@@ -691,14 +738,18 @@ pub(crate) fn judge(call: &Call, plan: Plan, facts: &Facts, policy: &Policy) -> 
             }
         }
     }
-    // A link nobody gave the model, carrying data in its query: confirm,
-    // read or not.
+    // A link nobody gave the model (the content's links count only as they
+    // were written), carrying data in any part of it: confirm.
     for t in &targets {
-        if t.kind == TargetKind::Url && t.origin == Origin::New && untrusted_read && url_carries_data(&t.value) {
+        if t.kind == TargetKind::Url
+            && t.origin == Origin::New
+            && untrusted_read
+            && let Some(part) = url_carries_data(&t.value)
+        {
             raise(
                 &mut decision,
                 Decision::Confirm,
-                format!("a link nobody gave the model carries data in its query: {}", t.value),
+                format!("a link nobody gave the model carries data in its {part}: {}", t.value),
                 &mut reasons,
             );
         }

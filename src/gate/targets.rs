@@ -31,6 +31,10 @@ pub enum TargetKind {
     Domain,
     Phone,
     Account,
+    /// Something aimed somewhere that the gate could not read (a recipient
+    /// it cannot parse, a link that does not parse, arguments past a
+    /// limit): never trusted, never matched, judged as the content's.
+    Unknown,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -131,23 +135,33 @@ static ACCOUNT_RE: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patt
 static PHONE_RE: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::GATE_PHONE_RE));
 
 /// Every string in the arguments, recursively (keys too: some tools put
-/// addresses in keys), bounded in depth and count.
-pub(super) fn strings(v: &Value, depth: usize, out: &mut Vec<String>) {
+/// addresses in keys), bounded in depth and count; true when the bound
+/// left something out.
+pub(super) fn strings(v: &Value, depth: usize, out: &mut Vec<String>) -> bool {
     if depth > MAX_ARG_DEPTH || out.len() >= MAX_ARG_STRINGS {
-        return;
+        return !matches!(v, Value::Null | Value::Bool(_));
     }
+    let mut cut = false;
     match v {
         Value::String(s) => out.push(s.clone()),
-        Value::Array(a) => a.iter().for_each(|x| strings(x, depth + 1, out)),
+        Value::Array(a) => {
+            for x in a {
+                cut |= strings(x, depth + 1, out);
+            }
+        }
         Value::Object(o) => {
             for (k, x) in o {
+                if out.len() >= MAX_ARG_STRINGS {
+                    return true;
+                }
                 out.push(k.clone());
-                strings(x, depth + 1, out);
+                cut |= strings(x, depth + 1, out);
             }
         }
         Value::Number(n) => out.push(n.to_string()),
         _ => {}
     }
+    cut
 }
 
 /// Look-alike letters folded to Latin in a call's text (a path written with
@@ -175,12 +189,19 @@ fn is_latin_lookalike(c: char) -> bool {
     !matches!(c.script(), Script::Latin | Script::Common | Script::Inherited) || (0xFF01..=0xFF5E).contains(&(c as u32))
 }
 
-/// Targets named in a call's arguments.
+/// Targets named in a call's arguments, and notes on look-alike letters
+/// read as Latin.
 pub fn targets_of(call: &Call) -> (Vec<(TargetKind, String)>, Vec<String>) {
     let mut texts = Vec::new();
-    strings(&call.args, 0, &mut texts);
+    let cut = strings(&call.args, 0, &mut texts);
     let mut folded_notes = Vec::new();
     let mut found: BTreeSet<(TargetKind, String)> = BTreeSet::new();
+    if cut {
+        found.insert((
+            TargetKind::Unknown,
+            format!("arguments past the walk limit ({MAX_ARG_DEPTH} levels, {MAX_ARG_STRINGS} strings)"),
+        ));
+    }
     for raw in &texts {
         let (t, changed) = fold_confusables(raw);
         if changed {
@@ -190,59 +211,7 @@ pub fn targets_of(call: &Call) -> (Vec<(TargetKind, String)>, Vec<String>) {
                 t
             ));
         }
-        // What each kind takes is set aside before the next kind looks.
-        let mut taken = Taken::default();
-        // Each pattern runs only when the text could hold a match: most
-        // arguments are short words, and the patterns cost to compile.
-        let has_url = t.contains("://");
-        let has_at = t.contains('@');
-        let digits = t.bytes().filter(u8::is_ascii_digit).take(8).count();
-        let urls = if has_url { urls_in(&t) } else { Vec::new() };
-        for m in urls {
-            let url = t[m.clone()].trim_end_matches(['.', ',', ')', ']', ';', '\'', '"']);
-            found.insert((TargetKind::Url, url.to_string()));
-            if let Some(h) = crate::entities::host_of(url) {
-                found.insert((TargetKind::Domain, h));
-            }
-            taken.add(m);
-        }
-        taken.settle();
-        let emails = if has_at { emails_in(&t) } else { Vec::new() };
-        for m in emails {
-            if taken.overlaps(m.start..m.start + 1) {
-                continue;
-            }
-            let e = t[m.clone()].to_lowercase();
-            if let Some((_, d)) = e.rsplit_once('@') {
-                found.insert((TargetKind::Domain, d.to_string()));
-            }
-            found.insert((TargetKind::Email, e));
-            taken.add(m);
-        }
-        taken.settle();
-        let ibans: Vec<_> = if digits >= 4 { IBAN_RE.find_iter(&t).collect() } else { Vec::new() };
-        for m in ibans {
-            found.insert((TargetKind::Account, m.as_str().replace(' ', "")));
-            taken.add(m.range());
-        }
-        taken.settle();
-        let phones: Vec<_> = if digits >= 7 { PHONE_RE.find_iter(&t).collect() } else { Vec::new() };
-        for m in phones {
-            if taken.overlaps(m.range()) {
-                continue;
-            }
-            let digits: String = m.as_str().chars().filter(|c| c.is_ascii_digit() || *c == '+').collect();
-            found.insert((TargetKind::Phone, digits));
-            taken.add(m.range());
-        }
-        taken.settle();
-        let accounts: Vec<_> = if digits >= 8 { ACCOUNT_RE.find_iter(&t).collect() } else { Vec::new() };
-        for m in accounts {
-            if taken.overlaps(m.range()) {
-                continue;
-            }
-            found.insert((TargetKind::Account, m.as_str().to_string()));
-        }
+        targets_in(&t, 0, &mut found);
         // A bare domain as a whole argument ("example.com").
         let trimmed = t.trim();
         if !trimmed.contains(['/', '@', ' '])
@@ -257,6 +226,203 @@ pub fn targets_of(call: &Call) -> (Vec<(TargetKind, String)>, Vec<String>) {
         }
     }
     (found.into_iter().collect(), folded_notes)
+}
+
+/// Encoded layers opened to look for targets (a base64 `raw` MIME message
+/// holds its recipients one layer down).
+const MAX_LAYERS: usize = 2;
+/// A base64 run at least this long is decoded and read for targets.
+const MIN_BLOB: usize = 64;
+/// What an unparsed target shows of itself.
+const MAX_SHOWN: usize = 80;
+
+/// The targets in one text.
+fn targets_in(t: &str, layer: usize, found: &mut BTreeSet<(TargetKind, String)>) {
+    // What each kind takes is set aside before the next kind looks.
+    let mut taken = Taken::default();
+    // Each pattern runs only when the text could hold a match: most
+    // arguments are short words, and the patterns cost to compile.
+    let digits = t.bytes().filter(u8::is_ascii_digit).take(8).count();
+    if t.contains("://") {
+        for m in urls_in(t) {
+            add_link(t[m.clone()].trim_end_matches(['.', ',', ')', ']', ';', '\'', '"']), found);
+            taken.add(m);
+        }
+    }
+    taken.settle();
+    for m in schemeless_links(t) {
+        if !taken.overlaps(m.clone()) {
+            add_link(&format!("https://{}", &t[m.clone()]), found);
+            taken.add(m);
+        }
+    }
+    taken.settle();
+    if t.contains('@') {
+        for m in emails_in(t) {
+            if taken.overlaps(m.start..m.start + 1) {
+                continue;
+            }
+            let e = t[m.clone()].to_lowercase();
+            if let Some((_, d)) = e.rsplit_once('@') {
+                found.insert((TargetKind::Domain, d.to_string()));
+            }
+            found.insert((TargetKind::Email, e));
+            taken.add(m);
+        }
+        taken.settle();
+        // An `@` aimed at a host that no address or link accounts for: a
+        // quoted local part, an IP literal, a domain outside ASCII.
+        for at in memchr::memchr_iter(b'@', t.as_bytes()) {
+            if taken.overlaps(at..at + 1) {
+                continue;
+            }
+            if let Some(token) = unparsed_recipient(t, at) {
+                found.insert((TargetKind::Unknown, shown(token)));
+            }
+        }
+    }
+    let ibans: Vec<_> = if digits >= 4 { IBAN_RE.find_iter(t).collect() } else { Vec::new() };
+    for m in ibans {
+        found.insert((TargetKind::Account, m.as_str().replace(' ', "")));
+        taken.add(m.range());
+    }
+    taken.settle();
+    let phones: Vec<_> = if digits >= 7 { PHONE_RE.find_iter(t).collect() } else { Vec::new() };
+    for m in phones {
+        if taken.overlaps(m.range()) {
+            continue;
+        }
+        let digits: String = m.as_str().chars().filter(|c| c.is_ascii_digit() || *c == '+').collect();
+        found.insert((TargetKind::Phone, digits));
+        taken.add(m.range());
+    }
+    taken.settle();
+    let accounts: Vec<_> = if digits >= 8 { ACCOUNT_RE.find_iter(t).collect() } else { Vec::new() };
+    for m in accounts {
+        if taken.overlaps(m.range()) {
+            continue;
+        }
+        found.insert((TargetKind::Account, m.as_str().to_string()));
+    }
+    if layer < MAX_LAYERS {
+        for blob in base64_blobs(t) {
+            if let Some(text) = decode_blob(blob) {
+                targets_in(&text, layer + 1, found);
+            }
+        }
+    }
+}
+
+/// A link parsed as a browser parses it: the link, and its host as a
+/// domain; one that does not parse is an unknown target.
+fn add_link(raw: &str, found: &mut BTreeSet<(TargetKind, String)>) {
+    match url::Url::parse(raw) {
+        Ok(u) => match u.host_str() {
+            Some(h) if !h.is_empty() => {
+                found.insert((TargetKind::Domain, h.trim_end_matches('.').to_ascii_lowercase()));
+                found.insert((TargetKind::Url, u.to_string()));
+            }
+            _ => {
+                found.insert((TargetKind::Unknown, shown(raw)));
+            }
+        },
+        Err(_) => {
+            found.insert((TargetKind::Unknown, shown(raw)));
+        }
+    }
+}
+
+/// A target the gate could not read, as it is shown in a reason.
+fn shown(s: &str) -> String {
+    let mut out: String = s.chars().take(MAX_SHOWN).collect();
+    if out.len() < s.len() {
+        out.push('…');
+    }
+    crate::detect::shown(&out)
+}
+
+/// Links written without a scheme: a host of two or more labels with a
+/// top-level domain of letters (not a file extension), then a path, query
+/// or fragment (`evil.test/c?d=1`), or a host starting `www.`, or one
+/// after `//`. Each is a whitespace-separated token (quotes and brackets
+/// around it cut).
+fn schemeless_links(t: &str) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let b = t.as_bytes();
+    let is_cut = |c: u8| {
+        c.is_ascii_whitespace()
+            || matches!(c, b'"' | b'\'' | b'<' | b'>' | b'(' | b')' | b'[' | b']' | b'{' | b'}' | b',' | b';' | b'`')
+    };
+    let mut i = 0;
+    while i < b.len() {
+        if is_cut(b[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && !is_cut(b[i]) {
+            i += 1;
+        }
+        let mut token = start..i;
+        let mut tok = &t[token.clone()];
+        if tok.contains("://") {
+            continue;
+        }
+        if let Some(rest) = tok.strip_prefix("//") {
+            token.start += 2;
+            tok = rest;
+        }
+        let host_end = tok.find(['/', '?', '#']).unwrap_or(tok.len());
+        let host = tok[..host_end].split(':').next().unwrap_or("");
+        let www = host.len() > 4 && host[..4].eq_ignore_ascii_case("www.");
+        let tld = host.rsplit('.').next().unwrap_or("");
+        let shaped = host.contains('.')
+            && !host.starts_with('.')
+            && host.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'.' || c == b'-')
+            && (2..=24).contains(&tld.len())
+            && tld.bytes().all(|c| c.is_ascii_alphabetic())
+            && !is_file_extension(&tld.to_ascii_lowercase());
+        if shaped && (www || host_end < tok.len() || token.start > start) {
+            out.push(token);
+        }
+    }
+    out
+}
+
+/// The token around an `@` that aims at a host the address scanner did not
+/// read: something before the `@`, and after it a dotted name, a bracketed
+/// IP literal or letters outside ASCII. Mentions (`@name`), decorators and
+/// package scopes start with the `@` and are not recipients.
+fn unparsed_recipient(t: &str, at: usize) -> Option<&str> {
+    let b = t.as_bytes();
+    let start = b[..at].iter().rposition(u8::is_ascii_whitespace).map_or(0, |p| p + 1);
+    let end = b[at..].iter().position(u8::is_ascii_whitespace).map_or(b.len(), |p| at + p);
+    if start == at || end == at + 1 {
+        return None;
+    }
+    let after = &t[at + 1..end];
+    let host_like = after.starts_with('[') || after.contains('.') || !after.is_ascii();
+    let first = after.chars().next()?;
+    (host_like && (first.is_alphanumeric() || first == '[')).then(|| &t[start..end])
+}
+
+/// Runs of base64 (either alphabet) long enough to hold a message.
+fn base64_blobs(t: &str) -> impl Iterator<Item = &str> {
+    t.split(|c: char| c.is_ascii_whitespace() || matches!(c, '"' | '\'' | ',' | ';' | ':')).filter(|w| {
+        w.len() >= MIN_BLOB
+            && w.bytes().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'-' | b'_' | b'='))
+    })
+}
+
+/// A base64 run decoded to text, if it is text.
+fn decode_blob(blob: &str) -> Option<String> {
+    use base64::Engine as _;
+    use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+    let config = GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent);
+    let standard = GeneralPurpose::new(&base64::alphabet::STANDARD, config);
+    let url_safe = GeneralPurpose::new(&base64::alphabet::URL_SAFE, config);
+    let bytes = standard.decode(blob).or_else(|_| url_safe.decode(blob)).ok()?;
+    String::from_utf8(bytes).ok()
 }
 
 /// Stretches of an argument that a more specific kind of target already
@@ -350,19 +516,62 @@ fn is_file_extension(tld: &str) -> bool {
     )
 }
 
-/// Does a URL carry data in its query (a long encoded value, or many)?
-pub(super) fn url_carries_data(url: &str) -> bool {
-    let Some((_, q)) = url.split_once('?') else { return false };
-    q.split(['&', '#']).any(|pair| {
-        let v = pair.split_once('=').map_or(pair, |(_, v)| v);
-        let v = percent_encoding::percent_decode_str(v).decode_utf8_lossy();
-        let v = v.trim_end_matches('=');
-        v.len() >= DATA_VALUE_MIN
-            && (v.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'-' | b'_'))
-                && v.bytes().any(|b| b.is_ascii_digit())
-                || v.contains(' ')
-                || v.contains('@'))
-    })
+/// Where a link carries data out, if it does: a long encoded value (or
+/// one with spaces or an `@`) in its query, fragment or path, or a long
+/// encoded label in front of its domain. Dots count as part of a value
+/// (`a.b.c` tokens); hashes and UUIDs in a path are names, not data.
+pub(super) fn url_carries_data(link: &str) -> Option<&'static str> {
+    let u = url::Url::parse(link).ok()?;
+    let pieces = |s: &str| s.split(['&', '=', ';', '/']).any(|v| data_shaped(v, false)) || data_shaped(s, false);
+    if u.query_pairs().any(|(k, v)| data_shaped(&k, false) || data_shaped(&v, false)) {
+        return Some("query");
+    }
+    if u.fragment().is_some_and(pieces) {
+        return Some("fragment");
+    }
+    if u.path_segments().is_some_and(|mut segs| segs.any(|s| data_shaped(s, true))) {
+        return Some("path");
+    }
+    let host = u.host_str().unwrap_or("");
+    let labels: Vec<&str> = host.split('.').collect();
+    // Labels in front of the last two (`<data>.evil.test`).
+    if labels.len() > 2
+        && labels[..labels.len() - 2]
+            .iter()
+            .any(|l| l.len() >= SUBDOMAIN_DATA_MIN && l.bytes().any(|b| b.is_ascii_digit()))
+    {
+        return Some("subdomain");
+    }
+    None
+}
+
+/// A label in front of a domain this long, with a digit, carries data
+/// (DNS exfiltration writes its payload as hex or base32 labels).
+const SUBDOMAIN_DATA_MIN: usize = 20;
+
+/// A value that looks like data: at least `DATA_VALUE_MIN` characters of an
+/// encoding's alphabet (base64, base64url, hex, with dots and padding)
+/// with letters and digits, or text with spaces or an `@`. In a path
+/// (`path`), a hex hash or a UUID is a name.
+fn data_shaped(v: &str, path: bool) -> bool {
+    let v = percent_encoding::percent_decode_str(v).decode_utf8_lossy();
+    let v = v.trim_end_matches('=');
+    if v.len() < DATA_VALUE_MIN {
+        return false;
+    }
+    if v.contains(' ') || v.contains('@') {
+        return true;
+    }
+    let encoded = v.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'-' | b'_' | b'.' | b'='))
+        && v.bytes().any(|b| b.is_ascii_digit())
+        && v.bytes().any(|b| b.is_ascii_alphabetic());
+    if encoded && path {
+        let hex = |s: &str| s.bytes().all(|b| b.is_ascii_hexdigit());
+        let hash = hex(&v) && matches!(v.len(), 32 | 40 | 64);
+        let uuid = v.len() == 36 && v.split('-').map(str::len).eq([8, 4, 4, 4, 12]) && hex(&v.replace('-', ""));
+        return !hash && !uuid;
+    }
+    encoded
 }
 
 #[cfg(test)]

@@ -1,49 +1,42 @@
 //! A call's targets, indexed so that each entity of a session finds the
-//! targets it mentions in about log(targets) steps. A decision walks every
-//! entity of every read once; comparing each with every target made a call
-//! naming 30,000 addresses after a page naming 30,000 others a billion
-//! comparisons.
+//! targets it mentions or trusts in about log(targets) steps. A decision
+//! walks every entity of every read once; comparing each with every target
+//! made a call naming 30,000 addresses after a page naming 30,000 others a
+//! billion comparisons.
 //!
 //! Every target gets a key, and the keys are sorted. What an entity
-//! mentions is then one or a few ranges of that order ("slots"): the
-//! targets whose key starts with a prefix the entity gives. A walk only
-//! records ranges; [`Wanted::covered`] turns the ranges it kept into one
-//! flag per target at the end, in one pass. Keys, by kind:
+//! mentions or trusts is then a range of that order ("slots"): the targets
+//! whose key starts with a prefix the entity gives. A walk only records
+//! ranges; [`Wanted::covered`] turns the ranges it kept into one flag per
+//! target at the end, in one pass. Keys, by kind:
 //!
 //! - address `e` and phone `p`: the value lowercased, then a NUL (the
 //!   entity must be the same value);
 //! - domain `d`: its bytes backwards, then a dot (`x.evil.test` is
 //!   `dtset.live.x.`), so a domain's key is a prefix of its subdomains'
-//!   keys (`evil.test` mentions `x.evil.test`);
-//! - link `u`: the link lowercased, so a link the content mentioned is a
-//!   prefix of the targets that extend it; a target that is a prefix of a
-//!   mentioned link (the other direction) is found by hashing each of the
-//!   entity's prefixes of a target's length as the entity is walked once;
+//!   keys (`evil.test` mentions and trusts `x.evil.test`, and
+//!   `a.example` does not trust `a.example.evil.test`);
+//! - link, as the content mentioned it, `u`: the link as the WHATWG parser
+//!   writes it, trailing slashes aside; only the same link matches (data
+//!   appended to a link the content gave is a new link);
+//! - link, as trusted, `t`: scheme, host and port, then the path with a
+//!   slash at its end, then query and fragment; a trusted link's key up to
+//!   its path is a prefix of the links it trusts: the same origin, the path
+//!   below it (userinfo never counts);
 //! - account `a`: its digits, found inside any entity's digits by an
 //!   Aho-Corasick automaton over all account targets.
 //!
+//! Unknown targets have no key: nothing mentions or trusts them.
 //! `tests::the_index_finds_what_comparing_each_pair_finds` holds this
 //! against comparing every pair the plain way.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::ops::Range;
 
 use aho_corasick::AhoCorasick;
 
 use super::{EntityRef, TargetKind};
 use crate::document::EntityKind;
-
-/// A base for the rolling hash of link prefixes, chosen per process so no
-/// input can be built to collide (collisions are checked anyway; they
-/// could only cost time).
-fn hash_base() -> u64 {
-    static BASE: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-    *BASE.get_or_init(|| {
-        let mut b = [0u8; 8];
-        let seed = getrandom::fill(&mut b).map(|()| u64::from_le_bytes(b)).unwrap_or(0x0100_0000_01b3);
-        seed | 1
-    })
-}
 
 /// The targets of one call, ready to be looked for in entity lists.
 #[derive(Debug, Default)]
@@ -52,65 +45,111 @@ pub(crate) struct Wanted {
     keys: Vec<(Box<[u8]>, u32)>,
     /// The slots of each kind's keys (by `KINDS`): an entity looks only
     /// among those of its kind, and not at all when there are none.
-    kinds: [Range<usize>; 5],
+    kinds: [Range<usize>; 6],
     targets: usize,
-    /// Link targets by (rolling hash, length) of their value without
-    /// trailing slashes: slots.
-    link_prefixes: HashMap<(u64, u32), Vec<u32>>,
-    /// The lengths in `link_prefixes`, sorted, without repeats.
-    link_lengths: Vec<u32>,
+    /// The hosts of link targets: only an entity link with one of these
+    /// hosts is parsed.
+    link_hosts: HashSet<String>,
     /// Account targets' digits, and the slot of each pattern.
     accounts: Option<(AhoCorasick, Vec<u32>)>,
 }
 
 /// Each key's first byte, in sorted order.
-const KINDS: [u8; 5] = [b'a', b'd', b'e', b'p', b'u'];
+const KINDS: [u8; 6] = [b'a', b'd', b'e', b'p', b't', b'u'];
+const ACCOUNT: usize = 0;
+const DOMAIN: usize = 1;
+const EMAIL: usize = 2;
+const PHONE: usize = 3;
+const TRUSTED_LINK: usize = 4;
+const LINK: usize = 5;
 
-fn key_of(kind: TargetKind, value: &str) -> Vec<u8> {
-    let v = value.to_lowercase();
-    let mut k = Vec::with_capacity(v.len() + 2);
-    match kind {
-        TargetKind::Email => k.extend([b"e", v.as_bytes(), b"\0"].concat()),
-        TargetKind::Phone => k.extend([b"p", v.as_bytes(), b"\0"].concat()),
-        // The domain's bytes backwards after a dot: `x.evil.test` is
-        // `d` + `tset.live.x.`, which starts with `evil.test`'s
-        // `tset.live.` (a label ends at each dot, so `notevil.test` does not).
-        TargetKind::Domain => {
-            k.push(b'd');
-            k.extend(v.bytes().rev());
-            k.push(b'.');
-        }
-        TargetKind::Url => k.extend([b"u", v.as_bytes()].concat()),
-        TargetKind::Account => k.extend([b"a", v.as_bytes(), b"\0"].concat()),
+/// A link as parsed, for both of its keys.
+fn parse_link(s: &str) -> Option<url::Url> {
+    url::Url::parse(s.trim()).ok().filter(|u| u.host_str().is_some_and(|h| !h.is_empty()))
+}
+
+/// `scheme://host[:port]/path/` (the path ends with a slash): what a
+/// trusted link's key starts with, and the start of a link's own.
+fn origin_and_path(u: &url::Url) -> String {
+    let mut k = format!("{}://{}", u.scheme(), u.host_str().unwrap_or("").trim_end_matches('.'));
+    if let Some(port) = u.port() {
+        k.push_str(&format!(":{port}"));
+    }
+    k.push_str(u.path());
+    if !k.ends_with('/') {
+        k.push('/');
     }
     k
 }
 
-/// The rolling hash of `b`'s bytes, ASCII lowercased.
-fn roll(h: u64, b: u8) -> u64 {
-    h.wrapping_mul(hash_base()).wrapping_add(u64::from(b.to_ascii_lowercase()))
+/// A link's key as the content mentions it: the parser's writing of it,
+/// without trailing slashes.
+fn link_key(u: &url::Url) -> String {
+    u.as_str().trim_end_matches('/').to_string()
+}
+
+/// A link's key as it may be trusted: origin and path, then the rest.
+fn trust_key(u: &url::Url) -> String {
+    let mut k = origin_and_path(u);
+    if let Some(q) = u.query() {
+        k.push('?');
+        k.push_str(q);
+    }
+    if let Some(f) = u.fragment() {
+        k.push('#');
+        k.push_str(f);
+    }
+    k
+}
+
+/// A target's keys (a link has two).
+fn keys_of(kind: TargetKind, value: &str) -> Vec<Vec<u8>> {
+    let v = value.to_lowercase();
+    let tagged = |letter: u8, body: &[u8], end: Option<u8>| {
+        let mut k = Vec::with_capacity(body.len() + 2);
+        k.push(letter);
+        k.extend_from_slice(body);
+        k.extend(end);
+        k
+    };
+    match kind {
+        TargetKind::Email => vec![tagged(b'e', v.as_bytes(), Some(0))],
+        TargetKind::Phone => vec![tagged(b'p', v.as_bytes(), Some(0))],
+        TargetKind::Account => vec![tagged(b'a', v.as_bytes(), Some(0))],
+        // The domain's bytes backwards after a dot: `x.evil.test` is
+        // `d` + `tset.live.x.`, which starts with `evil.test`'s
+        // `tset.live.` (a label ends at each dot, so `notevil.test` does not).
+        TargetKind::Domain => {
+            let rev: Vec<u8> = v.trim_end_matches('.').bytes().rev().collect();
+            vec![tagged(b'd', &rev, Some(b'.'))]
+        }
+        TargetKind::Url => match parse_link(value) {
+            Some(u) => vec![tagged(b'u', link_key(&u).as_bytes(), None), tagged(b't', trust_key(&u).as_bytes(), None)],
+            None => Vec::new(),
+        },
+        TargetKind::Unknown => Vec::new(),
+    }
 }
 
 impl Wanted {
     pub(crate) fn new(found: &[(TargetKind, String)]) -> Wanted {
-        let mut keys: Vec<(Box<[u8]>, u32)> =
-            found.iter().enumerate().map(|(i, (k, v))| (key_of(*k, v).into(), i as u32)).collect();
+        let mut keys: Vec<(Box<[u8]>, u32)> = found
+            .iter()
+            .enumerate()
+            .flat_map(|(i, (k, v))| keys_of(*k, v).into_iter().map(move |key| (key.into(), i as u32)))
+            .collect();
         keys.sort();
         let kinds = KINDS.map(|letter| {
             let lo = keys.partition_point(|(k, _)| k[0] < letter);
             lo..lo + keys[lo..].partition_point(|(k, _)| k[0] == letter)
         });
-        let mut link_prefixes: HashMap<(u64, u32), Vec<u32>> = HashMap::new();
-        for slot in kinds[4].clone() {
-            let v = trim_slashes(&keys[slot].0[1..]);
-            let h = v.iter().fold(0, |h, &b| roll(h, b));
-            link_prefixes.entry((h, v.len() as u32)).or_default().push(slot as u32);
-        }
-        let mut link_lengths: Vec<u32> = link_prefixes.keys().map(|&(_, n)| n).collect();
-        link_lengths.sort_unstable();
-        link_lengths.dedup();
+        let link_hosts = found
+            .iter()
+            .filter(|(k, _)| *k == TargetKind::Url)
+            .filter_map(|(_, v)| parse_link(v)?.host_str().map(|h| h.trim_end_matches('.').to_ascii_lowercase()))
+            .collect();
         let accounts: Vec<(&[u8], u32)> =
-            kinds[0].clone().map(|slot| (&keys[slot].0[1..keys[slot].0.len() - 1], slot as u32)).collect();
+            kinds[ACCOUNT].clone().map(|slot| (&keys[slot].0[1..keys[slot].0.len() - 1], slot as u32)).collect();
         let accounts = (!accounts.is_empty())
             .then(|| {
                 AhoCorasick::builder()
@@ -120,7 +159,7 @@ impl Wanted {
                     .map(|ac| (ac, accounts.iter().map(|&(_, s)| s).collect()))
             })
             .flatten();
-        Wanted { keys, kinds, targets: found.len(), link_prefixes, link_lengths, accounts }
+        Wanted { keys, kinds, targets: found.len(), link_hosts, accounts }
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -154,57 +193,63 @@ impl Wanted {
         (span.start + lo) as u32..(span.start + hi) as u32
     }
 
-    /// Call `each` with each range of slots whose targets this entity
-    /// mentions.
+    /// The slots of the same value of kind `kind` (a key that is the whole
+    /// value and nothing more).
+    fn exactly(&self, kind: usize, value: &[u8]) -> Range<u32> {
+        let span = self.kinds[kind].clone();
+        let keys = &self.keys[span.clone()];
+        let lo = keys.partition_point(|(k, _)| &k[1..] < value);
+        let hi = lo + keys[lo..].partition_point(|(k, _)| &k[1..] == value);
+        (span.start + lo) as u32..(span.start + hi) as u32
+    }
+
+    /// Call `each` with each range of slots whose targets this entity of
+    /// read content mentions.
     pub(crate) fn mentioned_by(&self, e: &EntityRef, each: &mut dyn FnMut(Range<u32>)) {
+        self.probe(e, false, each)
+    }
+
+    /// Call `each` with each range of slots whose targets this entity of
+    /// what the user typed or trusted vouches for. Nothing hidden is
+    /// trusted.
+    pub(crate) fn trusted_by(&self, e: &EntityRef, each: &mut dyn FnMut(Range<u32>)) {
+        if !e.hidden {
+            self.probe(e, true, each)
+        }
+    }
+
+    fn probe(&self, e: &EntityRef, trust: bool, each: &mut dyn FnMut(Range<u32>)) {
         let mut mark = |r: Range<u32>| {
             if !r.is_empty() {
                 each(r);
             }
         };
-        let kind = match e.kind {
-            EntityKind::Domain => 1,
-            EntityKind::Email => 2,
-            EntityKind::Phone => 3,
-            EntityKind::Url => 4,
-        };
-        if !self.kinds[kind].is_empty() {
-            let lower = lowercase(&e.value);
-            let v = lower.as_bytes();
-            match e.kind {
-                EntityKind::Email | EntityKind::Phone => {
-                    mark(self.with_prefix(kind, || v.iter().copied().chain([0])));
+        match e.kind {
+            EntityKind::Email | EntityKind::Phone => {
+                let kind = if e.kind == EntityKind::Email { EMAIL } else { PHONE };
+                if !self.kinds[kind].is_empty() {
+                    let lower = lowercase(&e.value);
+                    mark(self.with_prefix(kind, || lower.bytes().chain([0])));
                 }
-                EntityKind::Domain => {
-                    mark(self.with_prefix(kind, || v.iter().rev().copied().chain([b'.'])));
+            }
+            EntityKind::Domain => {
+                if !self.kinds[DOMAIN].is_empty() {
+                    let lower = lowercase(&e.value);
+                    let v = lower.trim_end_matches('.').as_bytes();
+                    mark(self.with_prefix(DOMAIN, || v.iter().rev().copied().chain([b'.'])));
                 }
-                EntityKind::Url => {
-                    // Targets the link is a prefix of (trailing slashes aside).
-                    let trimmed = trim_slashes(v);
-                    mark(self.with_prefix(kind, || trimmed.iter().copied()));
-                    // Targets that are a prefix of the link: its prefixes of a
-                    // target's length, hashed as the link is walked once.
-                    let mut lengths = self.link_lengths.iter().peekable();
-                    // A target of nothing but slashes is a prefix of every link.
-                    if lengths.next_if(|&&l| l == 0).is_some() {
-                        for &slot in self.link_prefixes.get(&(0, 0)).into_iter().flatten() {
-                            mark(slot..slot + 1);
-                        }
-                    }
-                    let mut h = 0;
-                    for (i, &b) in v.iter().enumerate() {
-                        let Some(&&want) = lengths.peek() else { break };
-                        h = roll(h, b);
-                        let n = i as u32 + 1;
-                        if n < want {
-                            continue;
-                        }
-                        lengths.next();
-                        for &slot in self.link_prefixes.get(&(h, n)).into_iter().flatten() {
-                            if self.keys[slot as usize].0[1..].get(..n as usize) == Some(&v[..n as usize]) {
-                                mark(slot..slot + 1);
-                            }
-                        }
+            }
+            EntityKind::Url => {
+                // Parsed only when a link target has its host.
+                let host = crate::entities::host_of(&e.value);
+                if host.is_some_and(|h| self.link_hosts.contains(&h))
+                    && let Some(u) = parse_link(&e.value)
+                {
+                    if trust {
+                        let prefix = origin_and_path(&u);
+                        mark(self.with_prefix(TRUSTED_LINK, || prefix.bytes()));
+                    } else {
+                        mark(self.exactly(LINK, link_key(&u).as_bytes()));
                     }
                 }
             }
@@ -220,11 +265,11 @@ impl Wanted {
 
     /// The slots of address targets that are this sender's address.
     pub(crate) fn sender(&self, sender: &str, each: &mut dyn FnMut(Range<u32>)) {
-        if self.kinds[2].is_empty() {
+        if self.kinds[EMAIL].is_empty() {
             return;
         }
         let lower = lowercase(sender);
-        let r = self.with_prefix(2, || lower.bytes().chain([0]));
+        let r = self.with_prefix(EMAIL, || lower.bytes().chain([0]));
         if !r.is_empty() {
             each(r);
         }
@@ -251,11 +296,6 @@ impl Wanted {
     }
 }
 
-fn trim_slashes(v: &[u8]) -> &[u8] {
-    let end = v.iter().rposition(|&b| b != b'/').map_or(0, |i| i + 1);
-    &v[..end]
-}
-
 /// The text lowercased, borrowed when it has nothing to lower.
 fn lowercase(s: &str) -> std::borrow::Cow<'_, str> {
     if s.is_ascii() && !s.bytes().any(|b| b.is_ascii_uppercase()) {
@@ -273,26 +313,29 @@ mod tests {
     use crate::testing::Lcg;
     use std::borrow::Cow;
 
-    /// The relation, pair by pair, as the gate compared before the index.
-    fn mentions(kind: TargetKind, value: &str, e: &EntityRef) -> bool {
+    /// The relations, pair by pair, written the plain way: `trust` for
+    /// what the user vouched for, else what read content mentioned.
+    fn relates(trust: bool, kind: TargetKind, value: &str, e: &EntityRef) -> bool {
+        if trust && e.hidden {
+            return false;
+        }
         let v = value.to_lowercase();
-        let starts_with_ci =
-            |s: &str, p: &str| s.len() >= p.len() && s.as_bytes()[..p.len()].eq_ignore_ascii_case(p.as_bytes());
         let account = {
             let digits: String = e.value.chars().filter(|c| *c != ' ' && *c != '-').collect();
             kind == TargetKind::Account && digits.to_ascii_lowercase().contains(v.as_str())
         };
         account
             || match (kind, e.kind) {
-                (TargetKind::Url, EntityKind::Url) => {
-                    let v_trim = v.trim_end_matches('/');
-                    let ev = e.value.trim_end_matches('/');
-                    ev.eq_ignore_ascii_case(v_trim) || starts_with_ci(&v, ev) || starts_with_ci(&e.value, v_trim)
-                }
+                (TargetKind::Url, EntityKind::Url) => match (parse_link(value), parse_link(&e.value)) {
+                    (Some(t), Some(u)) if trust => trust_key(&t).starts_with(&origin_and_path(&u)),
+                    (Some(t), Some(u)) => link_key(&t) == link_key(&u),
+                    _ => false,
+                },
                 (TargetKind::Domain, EntityKind::Domain) => {
+                    let v = v.trim_end_matches('.');
                     let ev = e.value.to_lowercase();
-                    ev == v
-                        || (v.len() > ev.len() + 1 && v.ends_with(&ev) && v.as_bytes()[v.len() - ev.len() - 1] == b'.')
+                    let ev = ev.trim_end_matches('.');
+                    v == ev || v.strip_suffix(ev).is_some_and(|head| head.ends_with('.'))
                 }
                 (TargetKind::Email, EntityKind::Email) | (TargetKind::Phone, EntityKind::Phone) => {
                     e.value.to_lowercase() == v
@@ -323,12 +366,23 @@ mod tests {
             "de89",
             "ü",
             "EVIL",
+            ":8080",
+            ":443",
+            "\\",
+            "%2F",
         ];
-        let kinds = [TargetKind::Email, TargetKind::Url, TargetKind::Domain, TargetKind::Phone, TargetKind::Account];
+        let kinds = [
+            TargetKind::Email,
+            TargetKind::Url,
+            TargetKind::Domain,
+            TargetKind::Phone,
+            TargetKind::Account,
+            TargetKind::Unknown,
+        ];
         let ekinds = [EntityKind::Email, EntityKind::Url, EntityKind::Domain, EntityKind::Phone];
         let mut rng = Lcg::new(7);
-        let mut hits = 0;
-        for _ in 0..3000 {
+        let (mut hits, mut trusted) = (0, 0);
+        for _ in 0..10_000 {
             let found: Vec<(TargetKind, String)> =
                 (0..1 + rng.below(6)).map(|_| (kinds[rng.below(kinds.len())], rng.join(&bits, 5))).collect();
             let wanted = Wanted::new(&found);
@@ -336,17 +390,66 @@ mod tests {
                 let e = EntityRef {
                     kind: ekinds[rng.below(ekinds.len())],
                     value: Cow::Owned(rng.join(&bits, 6)),
-                    hidden: false,
+                    hidden: rng.below(4) == 0,
                 };
-                let mut ranges = Vec::new();
-                wanted.mentioned_by(&e, &mut |r| ranges.push(r));
-                let got = wanted.covered(ranges);
-                let want: Vec<bool> = found.iter().map(|(k, v)| mentions(*k, v, &e)).collect();
-                assert_eq!(got, want, "{found:?} {e:?}");
-                hits += want.iter().filter(|&&b| b).count();
+                for trust in [false, true] {
+                    let mut ranges = Vec::new();
+                    if trust {
+                        wanted.trusted_by(&e, &mut |r| ranges.push(r));
+                    } else {
+                        wanted.mentioned_by(&e, &mut |r| ranges.push(r));
+                    }
+                    let got = wanted.covered(ranges);
+                    let want: Vec<bool> = found.iter().map(|(k, v)| relates(trust, *k, v, &e)).collect();
+                    assert_eq!(got, want, "trust {trust}: {found:?} {e:?}");
+                    let n = want.iter().filter(|&&b| b).count();
+                    if trust { trusted += n } else { hits += n }
+                }
             }
         }
-        assert!(hits > 1000, "too few cases where an entity mentions a target: {hits}");
+        assert!(hits > 1000 && trusted > 1000, "too few cases where an entity relates to a target: {hits} {trusted}");
+    }
+
+    fn trusts(target: (TargetKind, &str), entity: (EntityKind, &str)) -> bool {
+        let w = Wanted::new(&[(target.0, target.1.to_string())]);
+        let e = EntityRef { kind: entity.0, value: Cow::Borrowed(entity.1), hidden: false };
+        let mut r = Vec::new();
+        w.trusted_by(&e, &mut |x| r.push(x));
+        w.covered(r)[0]
+    }
+
+    /// Trust compares parsed things: scheme, host and port, a path below the
+    /// trusted one; a domain by its labels; never a string prefix.
+    #[test]
+    fn trust_compares_parsed_origins() {
+        use EntityKind as E;
+        use TargetKind as T;
+        let gh = (E::Url, "https://github.com");
+        for t in ["https://github.com/x", "https://GitHub.com:443/x?y=1", "https://github.com"] {
+            assert!(trusts((T::Url, t), gh), "{t}");
+        }
+        for t in [
+            "https://github.com@evil.test/x",
+            "https://github.company.evil.test/x",
+            "https://github.com.evil.test/x",
+            "http://github.com/x",
+            "https://github.com:8443/x",
+            "https://evil.test\\@github.com/",
+            "https://evil.test/https://github.com",
+        ] {
+            assert!(!trusts((T::Url, t), gh), "{t}");
+        }
+        let org = (E::Url, "https://github.com/org");
+        assert!(trusts((T::Url, "https://github.com/org/repo"), org));
+        assert!(trusts((T::Url, "https://github.com/org"), org));
+        assert!(!trusts((T::Url, "https://github.com/organization"), org));
+        assert!(!trusts((T::Url, "https://github.com/"), org));
+        assert!(trusts((T::Domain, "x.a.example"), (E::Domain, "a.example")));
+        assert!(!trusts((T::Domain, "a.example.evil.test"), (E::Domain, "a.example")));
+        assert!(!trusts((T::Domain, "xa.example"), (E::Domain, "a.example")));
+        assert!(trusts((T::Email, "Me@Home.test"), (E::Email, "me@home.test")));
+        assert!(!trusts((T::Email, "me@home.test.evil.test"), (E::Email, "me@home.test")));
+        assert!(!trusts((T::Unknown, "\"me\"@home.test"), (E::Email, "me@home.test")));
     }
 
     #[test]
