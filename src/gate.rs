@@ -16,6 +16,8 @@ use crate::detect::Verdict;
 use crate::document::{Entity, EntityKind};
 
 mod category;
+mod secrets;
+mod shell;
 mod targets;
 mod wanted;
 pub use category::{category, name_words};
@@ -508,6 +510,8 @@ pub(crate) struct Plan {
     category: Category,
     found: Vec<(TargetKind, String)>,
     notes: Vec<String>,
+    /// The kinds of credential the arguments carry.
+    secrets: Vec<&'static str>,
     /// `found`, ready to be looked for in entity lists.
     pub(crate) wanted: Wanted,
 }
@@ -545,7 +549,21 @@ impl Facts {
 pub(crate) fn plan(call: &Call, policy: &Policy) -> Plan {
     let (tool, tool_folded) = fold_confusables(&call.tool);
     let mut category = category(&tool, policy);
-    let (found, mut notes) = targets_of(call);
+    let (mut found, mut notes) = targets_of(call);
+    let mut texts = Vec::new();
+    strings(&call.args, 0, &mut texts);
+    // A command line's hosts are its targets.
+    if category == Category::Execute {
+        found.extend(texts.iter().flat_map(|t| shell::hosts(&fold_confusables(t).0)).map(|h| (TargetKind::Domain, h)));
+        found.sort();
+        found.dedup();
+    }
+    let mut secrets: Vec<&'static str> = Vec::new();
+    for k in texts.iter().flat_map(|t| secrets::kinds(t)) {
+        if !secrets.contains(&k) {
+            secrets.push(k);
+        }
+    }
     if tool_folded {
         notes.insert(0, format!("look-alike letters in the tool name were read as Latin: {:?} → {tool:?}", call.tool));
     }
@@ -556,7 +574,7 @@ pub(crate) fn plan(call: &Call, policy: &Policy) -> Plan {
             .push("a browse call that sends a body (a method other than GET, or body data) is judged as a send".into());
     }
     let wanted = Wanted::new(&found);
-    Plan { category, found, notes, wanted }
+    Plan { category, found, notes, secrets, wanted }
 }
 
 /// What a session says about these targets (a plan's `wanted`): one walk
@@ -595,7 +613,7 @@ pub fn decide(call: &Call, ledger: &dyn History, policy: &Policy) -> Outcome {
 
 /// Decide a planned call on what the session says about it.
 pub(crate) fn judge(call: &Call, plan: Plan, facts: &Facts, policy: &Policy) -> Outcome {
-    let Plan { category, found, notes, .. } = plan;
+    let Plan { category, found, notes, secrets, .. } = plan;
     let untrusted_read = facts.any_read;
     let injected = facts.injected;
     let mut targets = Vec::new();
@@ -738,6 +756,30 @@ pub(crate) fn judge(call: &Call, plan: Plan, facts: &Facts, policy: &Policy) -> 
             }
         }
     }
+    // A credential leaving to a destination the user did not give (or to
+    // one the gate cannot see, from a tool that sends, fetches or runs):
+    // block, naming the kind of secret, never its value.
+    if untrusted_read && !secrets.is_empty() {
+        let not_given: Vec<&Target> = targets.iter().filter(|t| t.origin != Origin::Trusted).collect();
+        let unseen = targets.is_empty()
+            && matches!(category, Category::Send | Category::Browse | Category::Execute | Category::Unknown);
+        if !not_given.is_empty() || unseen {
+            let to = if unseen {
+                "a destination the gate cannot see".to_string()
+            } else {
+                list(&not_given.iter().collect::<Vec<_>>())
+            };
+            raise(
+                &mut decision,
+                Decision::Block,
+                format!(
+                    "the call carries {} to {to}, which the user did not give, after untrusted content was read",
+                    secrets.join(" and ")
+                ),
+                &mut reasons,
+            );
+        }
+    }
     // A link nobody gave the model (the content's links count only as they
     // were written), carrying data in any part of it: confirm.
     for t in &targets {
@@ -772,105 +814,31 @@ pub(crate) fn judge(call: &Call, plan: Plan, facts: &Facts, policy: &Policy) -> 
     Outcome { decision, tool: call.tool.clone(), category, reasons, targets }
 }
 
-/// Command words that reach the network, delete, escalate or run code
-/// fetched or decoded on the fly.
-const RISKY_WORDS: &[&str] = &[
-    "curl", "wget", "nc", "ncat", "netcat", "ssh", "scp", "sftp", "rsync", "ftp", "telnet", "socat", "iwr", "sudo",
-    "su", "doas", "rm", "rmdir", "dd", "mkfs", "shred", "chmod", "chown", "crontab", "eval", "exec", "base64",
-    "openssl", "gpg", "mail", "sendmail", "kubectl", "aws", "gcloud", "az",
-];
-/// Two words that are risky together, joined by white space (`git push`)
-/// or by a hyphen (`invoke-webrequest`).
-const RISKY_PAIRS: &[(&str, &str, bool)] = &[
-    ("git", "push", true),
-    ("git", "remote", true),
-    ("npm", "publish", true),
-    ("cargo", "publish", true),
-    ("docker", "push", true),
-    ("invoke", "webrequest", false),
-    ("invoke", "restmethod", false),
-];
-/// Shells a pipe can feed.
-const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash"];
-
-/// Whether a command reaches the network, deletes, escalates or runs code
-/// fetched or decoded on the fly: a risky word, a pipe into a shell, a
-/// redirect to an absolute path, `/dev/tcp`, a URL, a mail host, `$(` or a
-/// backtick. Words are compared case-insensitively and split at every
-/// character that is not a letter, digit or `_`, so a split can only add a
-/// match. (A tokenizer rather than one regex: compiling that regex was most
-/// of a gate process's run time.)
-fn is_risky_command(text: &str) -> bool {
-    // Lowercase; the two letters outside ASCII that case-fold into it too.
-    let t: String = text
-        .chars()
-        .map(|c| match c {
-            '\u{17F}' => 's',
-            '\u{212A}' => 'k',
-            c => c.to_ascii_lowercase(),
-        })
-        .collect();
-    if ["/dev/tcp", "://", "$(", "`"].iter().any(|n| t.contains(n)) {
-        return true;
-    }
-    for (i, c) in t.bytes().enumerate() {
-        if !matches!(c, b'>' | b'|' | b'@') {
-            continue;
-        }
-        let after = &t[i + 1..];
-        match c {
-            b'>' if after.trim_start().starts_with('/') => return true,
-            b'|' if SHELLS.iter().any(|sh| word_at(after.trim_start(), sh)) => return true,
-            b'@' => {
-                let host =
-                    after.len() - after.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '-').len();
-                if host > 0 && after[host..].starts_with('.') {
-                    return true;
+/// A local command: the call gives its command line(s) under `command` or
+/// `cmd` (and nothing else that could be code), and every line only reads
+/// (`shell::is_read_only`: read-only commands, no expansion, substitution
+/// or redirection).
+fn is_local_command(call: &Call) -> bool {
+    let Some(o) = call.args.as_object() else { return false };
+    let mut lines = Vec::new();
+    for (k, v) in o {
+        match (k.as_str(), v) {
+            ("command" | "cmd", Value::String(s)) => lines.push(s.as_str()),
+            ("command" | "cmd", Value::Array(a)) => {
+                for x in a {
+                    match x.as_str() {
+                        Some(s) => lines.push(s),
+                        None => return false,
+                    }
                 }
             }
-            _ => {}
+            ("description" | "timeout" | "run_in_background" | "cwd", _) => {}
+            _ => return false,
         }
     }
-    // Words, each with the text since the word before it.
-    let mut prev: Option<(&str, usize)> = None;
-    let mut at = 0;
-    while let Some(start) = t[at..].find(is_word_char).map(|s| at + s) {
-        let end = t[start..].find(|c: char| !is_word_char(c)).map_or(t.len(), |e| start + e);
-        let word = &t[start..end];
-        if RISKY_WORDS.contains(&word) {
-            return true;
-        }
-        if let Some((before, before_end)) = prev {
-            let sep = &t[before_end..start];
-            let spaced = sep.chars().all(char::is_whitespace);
-            if RISKY_PAIRS.iter().any(|&(a, b, ws)| a == before && b == word && if ws { spaced } else { sep == "-" }) {
-                return true;
-            }
-        }
-        prev = Some((word, end));
-        at = end;
-    }
-    false
+    !lines.is_empty() && lines.iter().all(|l| shell::is_read_only(&fold_confusables(l).0))
 }
 
-fn is_word_char(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
-}
-
-/// Whether `text` starts with the whole word `w`.
-fn word_at(text: &str, w: &str) -> bool {
-    text.strip_prefix(w).is_some_and(|r| !r.starts_with(is_word_char))
-}
-
-/// A command that stays on the machine and in the project: no network, no
-/// deletion, no escalation, no code fetched or decoded on the fly.
-fn is_local_command(call: &Call) -> bool {
-    let mut texts = Vec::new();
-    strings(&call.args, 0, &mut texts);
-    !texts.is_empty() && !texts.iter().any(|t| is_risky_command(&fold_confusables(t).0))
-}
-
-/// "a" or "an" before a category's name.
 fn article(c: Category) -> &'static str {
     if matches!(c.as_str().as_bytes()[0], b'a' | b'e' | b'i' | b'o' | b'u') { "an" } else { "a" }
 }
@@ -1039,93 +1007,5 @@ mod tests {
         assert_eq!(parse_call(r#"{"tool_name":"Bash","tool_input":{"command":"ls"}}"#).unwrap().tool, "Bash");
         assert!(matches!(parse_call("{}"), Err(GateError::CallNoName)));
         assert!(matches!(parse_call("nope"), Err(GateError::CallJson(_))));
-    }
-
-    /// The regex `is_risky_command` replaced; the tokenizer must find all it
-    /// found, and on ASCII text nothing more.
-    const RISKY_REGEX: &str = r"(?i)\b(?:curl|wget|nc|ncat|netcat|ssh|scp|sftp|rsync|ftp|telnet|socat|iwr|invoke-webrequest|invoke-restmethod|sudo|su|doas|rm|rmdir|dd|mkfs|shred|chmod|chown|crontab|eval|exec|base64|openssl|gpg|mail|sendmail|git\s+push|git\s+remote|npm\s+publish|cargo\s+publish|docker\s+push|kubectl|aws|gcloud|az)\b|\|\s*(?:ba|z|da)?sh\b|>\s*/|/dev/tcp|://|@[a-z0-9-]+\.|\$\(|`";
-
-    #[test]
-    fn risky_command_tokenizer_agrees_with_the_regex() {
-        let re = regex::Regex::new(RISKY_REGEX).unwrap();
-        let bits = [
-            "git",
-            "GIT",
-            "push",
-            "Push",
-            "pushed",
-            "remote",
-            "npm",
-            "publish",
-            "cargo",
-            "docker",
-            "invoke",
-            "-",
-            "webrequest",
-            "RestMethod",
-            "rm",
-            "Rm",
-            "rmx",
-            "xrm",
-            "su",
-            "sudo",
-            "\u{17F}u",
-            "\u{212A}ubectl",
-            "dd",
-            "base64",
-            "bash",
-            "sh",
-            "zsh",
-            "dash",
-            "ksh",
-            "shx",
-            "_",
-            "|",
-            ">",
-            "/",
-            "/dev/tcp",
-            "/DEV/TCP",
-            ":",
-            "//",
-            "@",
-            ".",
-            "a-b",
-            "$",
-            "(",
-            "`",
-            " ",
-            "  ",
-            "\t",
-            "\n",
-            "\u{a0}",
-            "é",
-            "\u{301}",
-            "ls",
-            "cat",
-            "x",
-            "1",
-            "src/main.rs",
-            "mail",
-            "e",
-            "tcp",
-            "dev",
-            "tar",
-            "az",
-            "aws",
-        ];
-        let mut rng = crate::testing::Lcg::new(11);
-        let (mut risky, mut safe) = (0, 0);
-        for _ in 0..50_000 {
-            let text = rng.join(&bits, 6);
-            let want = re.is_match(&text);
-            let got = is_risky_command(&text);
-            if text.is_ascii() {
-                assert_eq!(got, want, "{text:?}");
-            } else {
-                assert!(got || !want, "{text:?}: the regex finds it risky");
-            }
-            if want { risky += 1 } else { safe += 1 }
-        }
-        assert!(risky > 10_000 && safe > 10_000, "{risky} risky, {safe} safe");
     }
 }

@@ -34,6 +34,21 @@ pub(crate) const ENTITIES_PHONE: &str =
 pub(crate) const GATE_IBAN_RE: &str = r"(?-u:\b)[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?(?-u:\b)";
 pub(crate) const GATE_ACCOUNT_RE: &str = r"(?-u:\b)[0-9]{8,18}(?-u:\b)";
 pub(crate) const GATE_PHONE_RE: &str = r"\+[0-9][0-9 ().-]{6,18}[0-9]|\(?[0-9]{3}\)?[ .-][0-9]{3}[ .-][0-9]{4}";
+/// Credentials (`gate::secrets` names each kind by its prefix).
+pub(crate) const GATE_SECRET: &str = concat!(
+    r"-----BEGIN [A-Z ]{0,24}PRIVATE KEY(?: BLOCK)?-----",
+    r"|(?-u:\b)(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}(?-u:\b)",
+    r"|(?-u:\b)(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})",
+    r"|(?-u:\b)glpat-[A-Za-z0-9_-]{20,}",
+    r"|(?-u:\b)xox[abposr]-[A-Za-z0-9-]{10,}",
+    r"|(?-u:\b)[sr]k_live_[A-Za-z0-9]{16,}",
+    r"|(?-u:\b)AIza[0-9A-Za-z_-]{35}",
+    r"|(?-u:\b)sk-ant-[A-Za-z0-9_-]{20,}",
+    r"|(?-u:\b)sk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{32,}",
+    r"|(?-u:\b)npm_[A-Za-z0-9]{36}",
+    r"|(?-u:\b)eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}",
+    r"|(?-u:\b)[A-Za-z0-9_]*(?i:secret|token|passw(?:or)?d|api_?key|private_?key|access_?key|credential)[A-Za-z0-9_]*[ \t]*[=:][ \t]*[\x22']?[A-Za-z0-9+/_.~-]{12,}",
+);
 // src/fence.rs: boundary look-alikes (see `fence::boundaries`).
 pub(crate) const FENCE_BOUNDARY: &str = concat!(
     // Our tag; `boundaries` adds up to 200 characters and a `>`.
@@ -70,6 +85,7 @@ pub(crate) const ALL: &[&str] = &[
     GATE_IBAN_RE,
     GATE_ACCOUNT_RE,
     GATE_PHONE_RE,
+    GATE_SECRET,
     FENCE_BOUNDARY,
 ];
 

@@ -464,7 +464,7 @@ impl Taken {
 
 /// Extensions that look like top-level domains in a bare argument but are
 /// file names (`notes.md`, `main.rs`).
-fn is_file_extension(tld: &str) -> bool {
+pub(super) fn is_file_extension(tld: &str) -> bool {
     matches!(
         tld,
         "md" | "rs"

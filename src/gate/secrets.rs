@@ -1,0 +1,142 @@
+//! Credentials in a call's arguments. After untrusted content was read, a
+//! call that carries one to a target the user did not give is blocked; the
+//! reason names the kind of secret, never its value.
+//!
+//! The formats (`patterns::GATE_SECRET`): private key blocks; AWS access
+//! key ids; GitHub, GitLab, Slack, npm, Stripe live, Google API,
+//! Anthropic and OpenAI keys; JSON web tokens; and assignments of a
+//! secret-named variable (`*SECRET*`, `*TOKEN*`, `*PASSWORD*`, `*API_KEY*`,
+//! `*PRIVATE_KEY*`, `*ACCESS_KEY*`, `*CREDENTIAL*`, as in a `.env` file) to
+//! a value of twelve or more characters.
+
+use std::sync::LazyLock;
+
+use crate::patterns;
+use crate::prebuilt::Matcher;
+
+static SECRET: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::GATE_SECRET));
+
+/// The kinds of credential in `text`, each once, in order of first sight.
+pub(super) fn kinds(text: &str) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    // The pattern costs a fresh process to build (every gate call is one):
+    // it runs only on text that holds what every format starts with.
+    if text.len() < 16 || !may_hold_one(text) {
+        return out;
+    }
+    SECRET.for_each_match(text, |r| {
+        let k = kind(&text[r]);
+        if !out.contains(&k) {
+            out.push(k);
+        }
+    });
+    out
+}
+
+/// Literal starts of the formats, and the words of a secret-named
+/// variable (any case) with an `=` or `:` after them: every match of the
+/// pattern holds one (a test checks the formats).
+fn may_hold_one(text: &str) -> bool {
+    const STARTS: &[&str] = &[
+        "-----BEGIN ",
+        "AKIA",
+        "ASIA",
+        "ABIA",
+        "ACCA",
+        "ghp_",
+        "gho_",
+        "ghu_",
+        "ghs_",
+        "ghr_",
+        "github_pat_",
+        "glpat-",
+        "xox",
+        "k_live_",
+        "AIza",
+        "sk-",
+        "npm_",
+        "eyJ",
+    ];
+    const WORDS: &[&[u8]] = &[b"secret", b"token", b"passw", b"key", b"credential"];
+    if STARTS.iter().any(|s| memchr::memmem::find(text.as_bytes(), s.as_bytes()).is_some()) {
+        return true;
+    }
+    let b = text.as_bytes();
+    (memchr::memchr2(b'=', b':', b).is_some())
+        && b.windows(3).enumerate().any(|(i, w)| {
+            WORDS.iter().any(|word| {
+                w.eq_ignore_ascii_case(&word[..3])
+                    && b[i..].len() >= word.len()
+                    && b[i..i + word.len()].eq_ignore_ascii_case(word)
+            })
+        })
+}
+
+fn kind(m: &str) -> &'static str {
+    let starts = |p: &str| m.starts_with(p);
+    if starts("-----BEGIN") {
+        "a private key"
+    } else if ["AKIA", "ASIA", "ABIA", "ACCA"].iter().any(|p| starts(p)) {
+        "an AWS access key"
+    } else if starts("gh") || starts("github_pat_") {
+        "a GitHub token"
+    } else if starts("glpat-") {
+        "a GitLab token"
+    } else if starts("xox") {
+        "a Slack token"
+    } else if starts("sk_live_") || starts("rk_live_") {
+        "a Stripe live key"
+    } else if starts("AIza") {
+        "a Google API key"
+    } else if starts("sk-ant-") {
+        "an Anthropic API key"
+    } else if starts("sk-") {
+        "an OpenAI API key"
+    } else if starts("npm_") {
+        "an npm token"
+    } else if starts("eyJ") {
+        "a JSON web token"
+    } else {
+        "a secret-named variable's value"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_format_is_named() {
+        for (text, want) in [
+            ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn", "a private key"),
+            ("-----BEGIN RSA PRIVATE KEY-----", "a private key"),
+            ("key AKIAIOSFODNN7EXAMPLE ok", "an AWS access key"),
+            ("ghp_0123456789abcdefghijklmnopqrstuvwxyzAB", "a GitHub token"),
+            ("github_pat_11ABCDEFG0123456789_abcdefghijklmnop", "a GitHub token"),
+            ("glpat-abcdefghijklmnopqrst", "a GitLab token"),
+            ("xoxb-1234567890-abcdefghij", "a Slack token"),
+            ("sk_live_0123456789abcdefABCD", "a Stripe live key"),
+            ("AIzaSyA0123456789abcdefghijklmnopqrstuv", "a Google API key"),
+            ("sk-ant-api03-abcdefghijklmnopqrstuvwxyz", "an Anthropic API key"),
+            ("sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD", "an OpenAI API key"),
+            ("npm_abcdefghijklmnopqrstuvwxyz0123456789", "an npm token"),
+            (
+                "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+                "a JSON web token",
+            ),
+            ("DATABASE_PASSWORD=hunter2hunter2hunter2", "a secret-named variable's value"),
+            ("export API_KEY='abcdef0123456789abcd'", "a secret-named variable's value"),
+        ] {
+            assert_eq!(kinds(text), vec![want], "{text}");
+        }
+        for text in [
+            "the password policy requires twelve characters",
+            "AKIA is a prefix",
+            "sk-learn is a library",
+            "token = 1234",
+            "see https://github.com/org/repo",
+        ] {
+            assert!(kinds(text).is_empty(), "{text}");
+        }
+    }
+}
