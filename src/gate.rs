@@ -905,15 +905,31 @@ impl Guard {
     }
 
     /// Read untrusted content: load it, scan it, record it as read, and
-    /// return it fenced for the prompt with its scan.
+    /// return it fenced for the prompt with its scan. Content that only
+    /// looks like an email names no sender (see [`Guard::ingest_as`]).
     pub fn ingest(
         &mut self,
         bytes: &[u8],
         source: &str,
     ) -> Result<(String, crate::detect::Report), crate::fence::FenceError> {
-        let doc = crate::document::Document::load(bytes.to_vec(), crate::document::Kind::Auto, source);
+        self.ingest_as(bytes, source, crate::document::Kind::Auto)
+    }
+
+    /// [`Guard::ingest`] for content of a declared kind: an email declared
+    /// as one (`Kind::Email`, from a mail tool) names its sender, whom a
+    /// reply may go to.
+    pub fn ingest_as(
+        &mut self,
+        bytes: &[u8],
+        source: &str,
+        kind: crate::document::Kind,
+    ) -> Result<(String, crate::detect::Report), crate::fence::FenceError> {
+        let doc = crate::document::Document::load(bytes.to_vec(), kind, source);
         let report = crate::detect::scan(&doc, &crate::detect::Options::default());
-        let sender = doc.email.as_ref().map(|e| addresses(&e.from)).unwrap_or_default();
+        let sender = match &doc.email {
+            Some(e) if kind == crate::document::Kind::Email => addresses(&e.from),
+            _ => Vec::new(),
+        };
         self.ledger.add_read(source, report.verdict, doc.entities.to_vec(), sender);
         let body = crate::fence::body(&doc, false);
         let text =

@@ -47,7 +47,9 @@ pub(crate) const GATE_SECRET: &str = concat!(
     r"|(?-u:\b)sk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{32,}",
     r"|(?-u:\b)npm_[A-Za-z0-9]{36}",
     r"|(?-u:\b)eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}",
-    r"|(?-u:\b)[A-Za-z0-9_]*(?i:secret|token|passw(?:or)?d|api_?key|private_?key|access_?key|credential)[A-Za-z0-9_]*[ \t]*[=:][ \t]*[\x22']?[A-Za-z0-9+/_.~-]{12,}",
+    // An assignment at the start of a line, as in a `.env` file or a shell
+    // script (a query parameter named `token` is not one).
+    r"|(?m:^)[ \t]*(?:export[ \t]+)?[A-Za-z0-9_]*(?i:secret|token|passw(?:or)?d|api_?key|private_?key|access_?key|credential)[A-Za-z0-9_]*[ \t]*[=:][ \t]*[\x22']?[A-Za-z0-9+/_.~-]{12,}",
 );
 // src/fence.rs: boundary look-alikes (see `fence::boundaries`).
 pub(crate) const FENCE_BOUNDARY: &str = concat!(

@@ -211,7 +211,12 @@ pub fn targets_of(call: &Call) -> (Vec<(TargetKind, String)>, Vec<String>) {
                 t
             ));
         }
-        targets_in(&t, 0, &mut found);
+        // The text as written decides what the call reaches (a look-alike
+        // letter is another domain); the folded text adds what it imitates.
+        targets_in(raw, 0, &mut found);
+        if changed {
+            targets_in(&t, 0, &mut found);
+        }
         // A bare domain as a whole argument ("example.com").
         let trimmed = t.trim();
         if !trimmed.contains(['/', '@', ' '])

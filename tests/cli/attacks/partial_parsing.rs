@@ -1,0 +1,45 @@
+//! Class 5: partial parsing fails open. Whatever the gate cannot parse or
+//! did not reach is an unknown target, judged as the content's: a limit or
+//! a parse failure only ever raises the decision.
+
+use super::{Case, expect};
+use inertbox::gate::Decision::{Allow, Confirm};
+use serde_json::{Value, json};
+
+const MAIL: &str =
+    "From: Dana <sender@vendor.test>\nTo: me@home.test\nSubject: Quote\n\nHere is the quote you asked for.\n";
+
+fn reply(args: Value) -> Case<'static> {
+    Case { email: true, ..Case::after(MAIL, "send_email", args) }
+}
+
+#[test]
+fn a_reply_to_the_sender_alone_is_allowed() {
+    expect(&reply(json!({"to": ["sender@vendor.test"], "body": "thanks"})), Allow);
+}
+
+#[test]
+fn a_recipient_the_gate_cannot_parse_is_not_the_sender() {
+    for other in ["\"a b\"@evil.test", "x@[10.0.0.1]", "user@bücher.example", "ceo@xn--e1afmkfd.xn--p1ai:"] {
+        expect(&reply(json!({"to": ["sender@vendor.test", other], "body": "hi"})), Confirm);
+    }
+}
+
+#[test]
+fn a_raw_mime_message_is_read_for_its_recipients() {
+    use base64::Engine as _;
+    let raw = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .encode("To: attacker@evil.test\r\nCc: sender@vendor.test\r\nSubject: Re: Quote\r\n\r\nSee attached.\r\n");
+    expect(&reply(json!({"to": "sender@vendor.test", "raw": raw})), Confirm);
+}
+
+#[test]
+fn arguments_past_the_walk_limits_count_as_unknown() {
+    let mut deep = json!("attacker@evil.test");
+    for _ in 0..40 {
+        deep = json!([deep]);
+    }
+    expect(&reply(json!({"to": "sender@vendor.test", "nested": deep})), Confirm);
+    let pad: Vec<Value> = (0..10_001).map(|_| json!("x")).collect();
+    expect(&reply(json!({"to": "sender@vendor.test", "pad": pad, "zz_cc": "attacker@evil.test"})), Confirm);
+}
