@@ -212,7 +212,12 @@ impl Policy {
     /// Parse a policy from JSON; unknown keys and unknown categories are
     /// errors that name them.
     pub fn from_json(text: &str, path: &str) -> Result<Policy, GateError> {
-        serde_json::from_str(text).map_err(|e| GateError::Policy { path: path.to_string(), why: e.to_string() })
+        let err = |why: String| GateError::Policy { path: path.to_string(), why };
+        let v: Value = serde_json::from_str(text).map_err(|e| err(e.to_string()))?;
+        // serde would read a struct from an array too (`{"trusted":
+        // [["evil.test"]]}` trusting evil.test): only the documented shape.
+        policy_shape(&v).map_err(err)?;
+        serde_json::from_value(v).map_err(|e| err(e.to_string()))
     }
 
     pub fn load(path: &Path) -> Result<Policy, GateError> {
@@ -500,6 +505,49 @@ fn sends_body(args: &Value) -> bool {
 /// A link target's host, as the URL parser reads it.
 fn link_host(link: &str) -> Option<String> {
     url::Url::parse(link).ok()?.host_str().map(|h| h.trim_end_matches('.').to_ascii_lowercase())
+}
+
+/// The policy's documented shape: an object whose `trusted` is an object of
+/// string lists, and whose `tools`, `afterUntrusted` and `always` are
+/// objects of strings (their keys and values are checked by serde).
+fn policy_shape(v: &Value) -> Result<(), String> {
+    let object = |v: &Value, what: &str| match v {
+        Value::Object(o) => Ok(o.clone()),
+        other => Err(format!("{what} must be an object, not {}", json_type(other))),
+    };
+    for (k, x) in object(v, "the policy")? {
+        match k.as_str() {
+            "trusted" => {
+                for (k, list) in object(&x, "\"trusted\"")? {
+                    let ok = list.as_array().is_some_and(|a| a.iter().all(Value::is_string));
+                    if !ok {
+                        return Err(format!("\"trusted\".{k:?} must be a list of strings"));
+                    }
+                }
+            }
+            "tools" | "afterUntrusted" | "always" => {
+                for (name, c) in object(&x, &format!("{k:?}"))? {
+                    if !c.is_string() {
+                        return Err(format!("{k:?}.{name:?} must be a string, not {}", json_type(&c)));
+                    }
+                }
+            }
+            // Unknown keys: serde names them.
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
 }
 
 /// A call read for what it aims at, before any session is looked at:
@@ -1005,6 +1053,23 @@ mod tests {
         assert!(serde_json::from_str::<Ledger>(&bad).unwrap_err().to_string().contains("has no kind"));
         let bad = json.replace("d:x.test", "z:x.test");
         assert!(serde_json::from_str::<Ledger>(&bad).unwrap_err().to_string().contains("unknown kind"));
+    }
+
+    #[test]
+    fn a_policy_takes_only_its_documented_shape() {
+        for bad in [
+            r#"{"trusted": [["evil.test"]]}"#,
+            r#"[[["evil.test"]]]"#,
+            r#"{"trusted": {"domains": "evil.test"}}"#,
+            r#"{"trusted": {"domains": [["evil.test"]]}}"#,
+            r#"{"tools": [["send", "read"]]}"#,
+            r#"{"always": {"send": ["allow"]}}"#,
+        ] {
+            let e = Policy::from_json(bad, "p").unwrap_err().to_string();
+            assert!(e.starts_with("policy p:"), "{bad}: {e}");
+        }
+        let p = Policy::from_json(r#"{"trusted": {"domains": ["corp.example"]}}"#, "p").unwrap();
+        assert_eq!(p.trusted.domains, vec!["corp.example"]);
     }
 
     #[test]
