@@ -725,6 +725,15 @@ pub struct WrapperReport {
     pub verified: bool,
     pub errors: Vec<String>,
     pub warnings: Vec<String>,
+    /// Byte offset of the begin anchor in the input (not in `check --json`).
+    #[serde(skip)]
+    pub start: u64,
+    /// Byte offset just past the end anchor whose tag matches the begin
+    /// anchor's, right after the closing fence; none when the wrapper has
+    /// no such end (not in `check --json`). An end anchor of another tag,
+    /// or one inside the content, never ends a wrapper.
+    #[serde(skip)]
+    pub end: Option<u64>,
 }
 
 /// Everything `check` found in one input.
@@ -981,6 +990,8 @@ impl<R: Read> Parser<R> {
             verified: false,
             errors: Vec::new(),
             warnings: Vec::new(),
+            start: f.start,
+            end: None,
         };
         macro_rules! fail {
             ($next:expr, $($msg:tt)*) => {{
@@ -1114,6 +1125,7 @@ impl<R: Read> Parser<R> {
         }
         let anchor_end = after + end_anchor.len() as u64;
         res.structural = true;
+        res.end = Some(anchor_end);
         if res.bytes != Some(content_len) {
             res.errors.push(format!("bytes mismatch: header={} extracted={content_len}", ascii(&bytes)));
         }
@@ -1305,6 +1317,41 @@ pub fn check_reader(r: impl Read) -> io::Result<CheckReport> {
     }
     let ok = !wrappers.is_empty() && wrappers.iter().all(|w| w.verified) && errors.is_empty();
     Ok(CheckReport { ok, wrappers, errors })
+}
+
+/// The prompt with INERTBOX wrappers cut out (what the user typed), by the
+/// extents `check` found: each wrapper from its begin anchor to the end
+/// anchor of its own tag after its closing fence, so an end line inside
+/// wrapped content ends nothing. A wrapper without such an end (truncated,
+/// malformed) is wrapped content all the way to the end of the prompt, as
+/// is everything past the wrappers `check` lists. The host-text line after
+/// a wrapper (`End of quoted material (source: …)`) is wrap's, not typed.
+pub(crate) fn outside_wrappers(prompt: &str, wrappers: &[WrapperReport]) -> String {
+    let len = prompt.len();
+    let mut cuts: Vec<(usize, usize)> =
+        wrappers.iter().map(|w| (w.start as usize, w.end.map_or(len, |e| e as usize))).collect();
+    if wrappers.len() >= MAX_LISTED_WRAPPERS
+        && let Some(last) = wrappers.last()
+    {
+        cuts.push((last.start as usize, len));
+    }
+    cuts.sort_unstable();
+    let mut kept = String::new();
+    let mut at = 0;
+    for (start, end) in cuts {
+        if start > at {
+            kept.push_str(prompt.get(at..start).unwrap_or_default());
+        }
+        at = at.max(end.min(len));
+    }
+    kept.push_str(prompt.get(at..).unwrap_or_default());
+    let mut out = String::with_capacity(kept.len());
+    for line in kept.split_inclusive('\n') {
+        if !line.starts_with("End of quoted material (source: ") {
+            out.push_str(line);
+        }
+    }
+    out
 }
 
 /// Verify every wrapper in bytes already in memory.

@@ -282,9 +282,8 @@ impl Ledger {
 
     /// Record text the user typed or vouched for.
     pub fn trust_text(&mut self, text: &str) {
-        let doc = crate::document::Document::load(text.as_bytes().to_vec(), crate::document::Kind::Text, "user");
         let mut have: std::collections::HashSet<Entity> = self.trusted.iter().cloned().collect();
-        for e in doc.entities.iter().cloned() {
+        for e in typed_entities(text) {
             if have.insert(e.clone()) {
                 self.trusted.push(e);
             }
@@ -500,6 +499,21 @@ fn sends_body(args: &Value) -> bool {
             _ => false,
         }
     })
+}
+
+/// What text the user typed or vouched for may trust: the entities a
+/// person sees in it, outside any INERTBOX wrapper pasted into it (wrapped
+/// content was read, not typed; a wrapper runs to its own end anchor, or to
+/// the end of the text). Every front end's trust goes through here.
+pub(crate) fn typed_entities(text: &str) -> Vec<Entity> {
+    let report = crate::format::check_bytes(text.as_bytes());
+    let typed = if report.wrappers.is_empty() {
+        text.to_string()
+    } else {
+        crate::format::outside_wrappers(text, &report.wrappers)
+    };
+    let doc = crate::document::Document::load(typed.into_bytes(), crate::document::Kind::Text, "user");
+    doc.entities.iter().filter(|e| !e.hidden).cloned().collect()
 }
 
 /// A link target's host, as the URL parser reads it.

@@ -534,12 +534,13 @@ fn run_mcp(a: McpArgs) -> ExitCode {
 }
 
 fn run_hook(a: HookArgs) -> ExitCode {
-    // Hooks must answer; a bad policy is reported and the default used.
-    let policy = match load_policy(a.policy.as_deref()) {
-        Ok(p) => p,
+    // Hooks must answer; a policy that cannot be loaded makes PreToolUse
+    // ask (the other events add a note), never a silent allow.
+    let (policy, policy_error) = match load_policy(a.policy.as_deref()) {
+        Ok(p) => (p, None),
         Err(e) => {
-            eprintln!("inertbox: {e}; using the default policy");
-            inertbox::gate::Policy::default()
+            eprintln!("inertbox: {e}; using the default policy and asking before every tool call");
+            (inertbox::gate::Policy::default(), Some(e))
         }
     };
     let mut input = Vec::new();
@@ -550,8 +551,9 @@ fn run_hook(a: HookArgs) -> ExitCode {
     let mut restart = false;
     // PreToolUse only reads the ledger: cheaper here than a round trip to
     // the server (0.75 against 0.9 ms, static build).
+    // A policy that failed to load is answered here, where its error is.
     #[cfg(unix)]
-    if !a.no_server && a.event.as_deref() != Some("PreToolUse") {
+    if !a.no_server && a.event.as_deref() != Some("PreToolUse") && policy_error.is_none() {
         use inertbox::hookd::{self, Reply};
         match hookd::connect() {
             // A server ran here and is gone (it stops when idle): answer,
@@ -573,7 +575,13 @@ fn run_hook(a: HookArgs) -> ExitCode {
             }
         }
     }
-    let opts = inertbox::hook::Options { session: a.session, policy, event: a.event };
+    let opts = inertbox::hook::Options {
+        session: a.session,
+        state: inertbox::hook::state_dir(),
+        policy,
+        policy_error,
+        event: a.event,
+    };
     let answer = inertbox::hook::handle(&input, &opts);
     let code = emit(&inertbox::hook::stdout_of(&answer), ExitCode::SUCCESS);
     #[cfg(unix)]
@@ -672,17 +680,28 @@ fn emit(out: &[u8], code: ExitCode) -> ExitCode {
     }
 }
 
-/// Record documents as read in a session file.
-fn record(session: &Path, docs: &[(inertbox::Document, inertbox::detect::Verdict)]) -> Result<Vec<String>, String> {
+/// Is this input an email by declaration: `--type email`, or a file named
+/// `*.eml`? Only then does its From name a sender the gate trusts
+/// (`session::declared_sender`); content that only looks like an email
+/// does not.
+fn declared_email(kind: KindArg, input: &Input) -> bool {
+    kind == KindArg::Email
+        || matches!(input, Input::Path(p) if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("eml")))
+}
+
+/// Record a document as read in a session file.
+fn record(
+    session: &Path,
+    doc: &inertbox::Document,
+    verdict: inertbox::detect::Verdict,
+    email: bool,
+) -> Result<String, String> {
     use inertbox::gate::Recorder as _;
     let mut file = inertbox::session::Appender::open(session).map_err(|e| e.to_string())?;
-    let mut ids = Vec::new();
-    for (doc, verdict) in docs {
-        let sender = doc.email.as_ref().map(|e| inertbox::gate::addresses(&e.from)).unwrap_or_default();
-        ids.push(file.add_read(&doc.source, *verdict, doc.entities.to_vec(), sender));
-    }
+    let sender = inertbox::session::declared_sender(doc.email.as_ref(), email);
+    let id = file.add_read(&doc.source, verdict, doc.entities.to_vec(), sender);
     file.commit().map_err(|e| e.to_string())?;
-    Ok(ids)
+    Ok(id)
 }
 
 fn run_fence(a: FenceArgs) -> ExitCode {
@@ -716,7 +735,7 @@ fn run_fence(a: FenceArgs) -> ExitCode {
         Err(e) => return fail(&e.to_string()),
     };
     if let Some(session) = &a.session
-        && let Err(e) = record(session, &[(doc, verdict)])
+        && let Err(e) = record(session, &doc, verdict, declared_email(a.kind, &input))
     {
         return fail(&e);
     }
@@ -774,7 +793,8 @@ fn run_gate(a: GateArgs) -> ExitCode {
         match Document::read_and_load(&input, inertbox::document::Kind::Auto, Some(a.max_bytes), None) {
             Ok(d) => {
                 let v = inertbox::detect::scan(&d, &inertbox::detect::Options::default()).verdict;
-                docs.push((d, v));
+                let email = declared_email(KindArg::Auto, &input);
+                docs.push((d, v, email));
             }
             Err(e) => return fail(&e.to_string()),
         }
@@ -810,10 +830,11 @@ fn run_gate(a: GateArgs) -> ExitCode {
             return fail(&format!("--forget: no read content with id {id:?} in the session"));
         }
     }
-    for (d, v) in &docs {
-        let sender = d.email.as_ref().map(|e| gate::addresses(&e.from)).unwrap_or_default();
+    for (d, v, email) in &docs {
+        let sender = inertbox::session::declared_sender(d.email.as_ref(), *email);
         ledger.add_read(&d.source, *v, d.entities.to_vec(), sender);
     }
+    // Only what a person sees of the text is trusted.
     for t in &a.trust {
         ledger.trust_text(t);
     }
@@ -928,8 +949,8 @@ fn run_scan(a: ScanArgs) -> ExitCode {
     if let Some(session) = &a.session {
         use inertbox::gate::Recorder as _;
         let recorded = inertbox::session::Appender::open(session).and_then(|mut file| {
-            for (_, r) in &reports {
-                let sender = r.email.as_ref().map(|e| inertbox::gate::addresses(&e.from)).unwrap_or_default();
+            for ((_, r), input) in reports.iter().zip(&inputs) {
+                let sender = inertbox::session::declared_sender(r.email.as_ref(), declared_email(a.kind, input));
                 file.add_read(&r.source, r.verdict, r.entities.to_vec(), sender);
             }
             file.commit()

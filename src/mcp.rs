@@ -149,7 +149,8 @@ impl Server {
                 }
                 let doc = Document::load(content.as_bytes().to_vec(), Kind::Auto, source);
                 let report = detect::scan(&doc, &detect::Options::default());
-                let id = self.record(&doc, report.verdict);
+                // No type is declared here: an email in it names no sender.
+                let id = self.record(&doc, report.verdict, false);
                 let opts =
                     fence::Options { source: source.to_string(), mode, keep_hidden: false, render: fence::Render::Xml };
                 match fence::fence(&doc, report, &opts) {
@@ -179,7 +180,7 @@ impl Server {
                 }
                 let doc = Document::load(content.as_bytes().to_vec(), kind, text("source").unwrap_or("untrusted"));
                 let report = detect::scan(&doc, &detect::Options::default());
-                self.record(&doc, report.verdict);
+                self.record(&doc, report.verdict, kind == Kind::Email);
                 let structured = serde_json::to_value(&report).expect("report serializes");
                 let mut shown = format!("{} (score {})", report.summary, report.score);
                 for f in report.findings.iter().take(20) {
@@ -214,8 +215,10 @@ impl Server {
         }
     }
 
-    fn record(&mut self, doc: &Document, verdict: detect::Verdict) -> String {
-        let sender = doc.email.as_ref().map(|e| gate::addresses(&e.from)).unwrap_or_default();
+    /// Record a read; its sender only when the caller declared the content
+    /// an email (`type: email`), never because it looks like one.
+    fn record(&mut self, doc: &Document, verdict: detect::Verdict, declared_email: bool) -> String {
+        let sender = crate::session::declared_sender(doc.email.as_ref(), declared_email);
         self.ledger.add_read(&doc.source, verdict, doc.entities.to_vec(), sender)
     }
 

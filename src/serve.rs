@@ -66,7 +66,7 @@ impl Server {
                 let doc = Document::load(self.content(req)?.as_bytes().to_vec(), kind, s("source").unwrap_or("-"));
                 let report = detect::scan(&doc, &detect::Options::default());
                 if req.get("record").and_then(Value::as_bool).unwrap_or(true) {
-                    self.record(&doc, report.verdict);
+                    self.record(&doc, report.verdict, kind == Kind::Email);
                 }
                 Ok(serde_json::to_value(report).expect("report serializes"))
             }
@@ -74,7 +74,8 @@ impl Server {
                 let source = s("source").unwrap_or("-");
                 let doc = Document::load(self.content(req)?.as_bytes().to_vec(), Kind::Auto, source);
                 let report = detect::scan(&doc, &detect::Options::default());
-                self.record(&doc, report.verdict);
+                // No type is declared for fence: an email in it names no sender.
+                self.record(&doc, report.verdict, false);
                 let mode = match s("mode").unwrap_or("tags") {
                     "tags" => fence::Mode::Tags,
                     "datamark" => fence::Mode::Datamark,
@@ -117,8 +118,10 @@ impl Server {
         }
     }
 
-    fn record(&mut self, doc: &Document, verdict: detect::Verdict) -> String {
-        let sender = doc.email.as_ref().map(|e| gate::addresses(&e.from)).unwrap_or_default();
+    /// Record a read; its sender only when the caller declared the content
+    /// an email (`type: email`), never because it looks like one.
+    fn record(&mut self, doc: &Document, verdict: detect::Verdict, declared_email: bool) -> String {
+        let sender = crate::session::declared_sender(doc.email.as_ref(), declared_email);
         self.ledger.add_read(&doc.source, verdict, doc.entities.to_vec(), sender)
     }
 }

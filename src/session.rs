@@ -29,8 +29,15 @@
 //!
 //! In every field a backslash, tab, line feed and carriage return are
 //! written `\\`, `\t`, `\n`, `\r`. Anything else (an unknown record, a bad
-//! verdict or escape, a last line cut off before its newline) makes the
-//! file corrupt: an error that says where, never a silent reset.
+//! verdict or escape) makes the file corrupt: an error that says where,
+//! never a silent reset.
+//!
+//! A last line without its line end is a record a crash cut off: it is
+//! dropped and counted as a read of unreadable content with a review
+//! verdict ([`TORN_SOURCE`]), so decisions are made as after an injection
+//! instead of every later call failing on a corrupt file. The next writer
+//! rewrites the file (temporary file, then rename) without the torn bytes
+//! and with that read, so a record appended later never joins them.
 //!
 //! Version 1 files (one JSON object) are still read; the first change
 //! rewrites them as version 2.
@@ -50,6 +57,9 @@ use crate::gate::{
 
 /// The first line of a version 2 session file.
 pub const HEADER: &str = "inertbox-session 2\n";
+
+/// The source of the read that stands for a last record cut off by a crash.
+pub const TORN_SOURCE: &str = "a session record cut off by a crash (unreadable, counted as untrusted)";
 
 /// What every error about a session's content ends with.
 const RESET_HINT: &str = "move it away or run `inertbox gate --reset --session FILE`";
@@ -123,14 +133,11 @@ impl SessionFile {
     pub fn open(path: &Path) -> Result<SessionFile, GateError> {
         let err = |why: String| GateError::Ledger { path: path.display().to_string(), why };
         let lock = lock(path)?;
-        let mut text = String::new();
-        match File::open(path) {
-            Ok(mut f) => {
-                f.read_to_string(&mut text).map_err(|e| err(format!("cannot read: {e}")))?;
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        let text = match File::open(path) {
+            Ok(mut f) => read_text(&mut f).map_err(err)?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(e) => return Err(err(format!("cannot read: {e}"))),
-        }
+        };
         with_lock(SessionFile::from_text(text), path, lock)
     }
 
@@ -171,9 +178,21 @@ impl SessionFile {
             file.absorb(HEADER.len())?;
             file.index.last_id = file.index.last_id.max(v1.next_id);
         } else if text.starts_with(HEADER) {
+            // A last record without its line end was cut off by a crash:
+            // dropped here, and counted below as an unreadable read.
+            let torn = !text.ends_with('\n');
             file.text = text;
+            if torn {
+                let whole_lines = file.text.rfind('\n').map_or(0, |i| i + 1);
+                file.text.truncate(whole_lines);
+            }
             file.on_disk = file.text.len();
             file.absorb(HEADER.len())?;
+            if torn {
+                file.add_read(TORN_SOURCE, Verdict::Review, Vec::new(), Vec::new());
+                // Rewritten whole on the next commit, without the torn bytes.
+                file.whole = true;
+            }
         } else {
             let first: String = text.lines().next().unwrap_or_default().chars().take(40).collect();
             return Err(format!("not an inertbox session file (it starts {first:?})"));
@@ -194,14 +213,17 @@ impl SessionFile {
         }
         // No fsync: hooks run on every tool call and a sync costs more than
         // the rest of the answer. A crash can lose the latest records; a
-        // record cut off mid-line makes the file corrupt (an error), not
-        // quietly shorter.
+        // record cut off mid-line is read as unreadable content (see
+        // `TORN_SOURCE`), not quietly dropped.
         if self.whole {
             let dir = self.path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
             let name = self.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
             let write = || -> std::io::Result<()> {
-                let mut f = File::create(&tmp)?;
+                // A temporary file left by a process of the same id that
+                // died is replaced, so the mode below is the one it gets.
+                let _ = std::fs::remove_file(&tmp);
+                let mut f = private(OpenOptions::new().write(true).create_new(true)).open(&tmp)?;
                 f.write_all(self.text.as_bytes())?;
                 std::fs::rename(&tmp, &self.path)
             };
@@ -354,6 +376,7 @@ fn parse(
 ) -> Result<(u64, usize), String> {
     let body = &text[from..];
     let line_of = |at: usize| lines_before + line_no(text, at);
+    // Callers hand whole lines (a torn last record is taken off first).
     if !body.is_empty() && !body.ends_with('\n') {
         return Err(format!("line {}: the last record is cut off (no line end)", line_of(text.len())));
     }
@@ -488,6 +511,20 @@ impl Records for Index {
     }
 }
 
+/// The sender a read records (the addresses of an email's From), which
+/// the gate lets the agent write to: only for content that is an email by
+/// declaration (`--type email`, a `*.eml` file, a mail tool's output, a
+/// caller that says `type: email`). Content that merely looks like an
+/// email (any text that starts with `From:` and `Subject:` lines) is still
+/// read as one, findings and all, but names no sender: anyone can write
+/// those lines into a web page or a file.
+pub fn declared_sender(email: Option<&crate::document::EmailMeta>, declared_email: bool) -> Vec<String> {
+    match email {
+        Some(e) if declared_email => gate::addresses(&e.from),
+        _ => Vec::new(),
+    }
+}
+
 /// How much of a session file [`decide_in`] reads at a time.
 const CHUNK: usize = 16 * 1024;
 
@@ -504,11 +541,44 @@ pub fn decide_in(path: &Path, call: &Call, policy: &Policy) -> Result<Outcome, G
     Ok(gate::judge(call, plan, &facts, policy))
 }
 
+/// [`decide_in`] with the reads of other session files counted too
+/// (whether any, whether one looked like an injection): the hook's file of
+/// events whose session id could not be read. Only `path`'s own trust,
+/// senders and mentions count; another file never makes a call more
+/// trusted.
+pub fn decide_in_all(path: &Path, others: &[PathBuf], call: &Call, policy: &Policy) -> Result<Outcome, GateError> {
+    let plan = gate::plan(call, policy);
+    let facts = facts_in_all(path, others, &plan.wanted)?;
+    Ok(gate::judge(call, plan, &facts, policy))
+}
+
+/// [`facts_in`] of `path`, with whether the `others` read anything and
+/// whether it looked like an injection.
+pub(crate) fn facts_in_all(path: &Path, others: &[PathBuf], wanted: &Wanted) -> Result<Facts, GateError> {
+    let mut facts = facts_in(path, wanted)?;
+    for p in others {
+        let f = facts_in(p, &Wanted::default())?;
+        facts.any_read |= f.any_read;
+        facts.injected |= f.injected;
+    }
+    Ok(facts)
+}
+
 /// What the session file at `path` says about these targets (none: only
 /// whether anything was read), read as [`decide_in`] reads it.
 pub(crate) fn facts_in(path: &Path, wanted: &Wanted) -> Result<Facts, GateError> {
     let streamed = {
-        let _lock = lock(path)?;
+        let _lock = match lock(path) {
+            Ok(l) => l,
+            // No directory for the file yet (the first call of a session
+            // in a new state directory): nothing was ever recorded there,
+            // since a writer makes the directory before its first record.
+            // A missing session means nothing was read.
+            Err(_) if path.parent().is_some_and(|d| !d.as_os_str().is_empty() && !d.exists()) => {
+                return Ok(Facts::none(wanted.len()));
+            }
+            Err(e) => return Err(e),
+        };
         match File::open(path) {
             Ok(f) => stream(f, wanted, CHUNK),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(Facts::none(wanted.len())),
@@ -549,8 +619,12 @@ fn stream(mut f: impl std::io::Read, wanted: &Wanted, chunk: usize) -> Option<Fa
             }
         }
         if n == 0 {
-            // A last line without its line end is corrupt.
-            return (have == 0).then(|| tally.facts());
+            // A last line without its line end was cut off by a crash: an
+            // unreadable read, as `SessionFile::from_text` counts it.
+            if have > 0 {
+                tally.torn(last_id);
+            }
+            return Some(tally.facts());
         }
         if total > u64::from(u32::MAX) {
             return None;
@@ -595,6 +669,14 @@ impl<'p> Tally<'p> {
         }
     }
 
+    /// The read that stands for a last record cut off by a crash (the id
+    /// the whole-file reader gives it; nothing after it can forget it).
+    fn torn(&mut self, last_id: u64) {
+        let id_len = format!("r{}", last_id + 1).len() as u32;
+        self.reads.push((last_id + 1, id_len, true));
+        self.forgotten.push(false);
+    }
+
     fn facts(self) -> Facts {
         let live = |n: u32| !self.forgotten[n as usize];
         let mut facts = Facts::none(self.wanted.len());
@@ -636,7 +718,7 @@ impl Records for Tally<'_> {
             }
         } else if let Some(e) = entity(letter, value) {
             if self.in_trust {
-                wanted.mentioned_by(&e, &mut |r| trusted.push(r));
+                wanted.trusted_by(&e, &mut |r| trusted.push(r));
             } else {
                 wanted.mentioned_by(&e, &mut |r| hits.push((read, r, false)));
             }
@@ -695,13 +777,16 @@ impl Recorder for SessionFile {
     }
 
     fn trust_text(&mut self, text: &str) {
-        let doc = crate::document::Document::load(text.as_bytes().to_vec(), crate::document::Kind::Text, "user");
+        // What is trusted already, once (not a walk of it per entity).
+        let mut known = std::collections::HashSet::new();
+        self.any_trusted(&mut |t| {
+            known.insert((t.kind, t.value.to_string(), t.hidden));
+            false
+        });
         let mut line = String::from("t");
-        for e in doc.entities.iter() {
-            let known =
-                self.any_trusted(&mut |t| t.kind == e.kind && t.value == e.value.as_str() && t.hidden == e.hidden);
-            if !known {
-                push_entity(e, &mut line);
+        for e in gate::typed_entities(text) {
+            if known.insert((e.kind, e.value.clone(), e.hidden)) {
+                push_entity(&e, &mut line);
             }
         }
         if line.len() > 1 {
@@ -745,7 +830,8 @@ impl Appender {
     /// Lock the session at `path` (a missing file is a new session) and
     /// read what adding needs: the header and the last read's id. A file
     /// that is not format 2 is read whole (format 1 is converted, anything
-    /// else is an error); a last record cut off mid-line is an error.
+    /// else is an error), and so is one whose last record was cut off
+    /// mid-line (it is rewritten without it, see [`TORN_SOURCE`]).
     pub fn open(path: &Path) -> Result<Appender, GateError> {
         let err = |why: String| GateError::Ledger { path: path.display().to_string(), why };
         let lock = lock(path)?;
@@ -759,12 +845,17 @@ impl Appender {
         let len = f.metadata().map_err(|e| err(format!("cannot read: {e}")))?.len();
         let mut head = vec![0; HEADER.len().min(len as usize)];
         f.read_exact(&mut head).map_err(|e| err(format!("cannot read: {e}")))?;
-        if head != HEADER.as_bytes() {
-            // Version 1, blank, or not a session: the whole-file path says which.
-            let mut text = String::new();
-            f.seek(SeekFrom::Start(0))
-                .and_then(|_| f.read_to_string(&mut text))
+        let mut last = [b'\n'];
+        if len > HEADER.len() as u64 {
+            f.seek(SeekFrom::Start(len - 1))
+                .and_then(|_| f.read_exact(&mut last))
                 .map_err(|e| err(format!("cannot read: {e}")))?;
+        }
+        if head != HEADER.as_bytes() || last != [b'\n'] {
+            // Version 1, blank, not a session, or a last record cut off:
+            // the whole-file path says which, and rewrites a torn file.
+            f.seek(SeekFrom::Start(0)).map_err(|e| err(format!("cannot read: {e}")))?;
+            let text = read_text(&mut f).map_err(err)?;
             return Ok(Appender { file: with_lock(SessionFile::from_text(text), path, lock)? });
         }
         let last_id = last_read_id(&mut f, len).map_err(|why| err(format!("{why}; {RESET_HINT}")))?;
@@ -808,9 +899,6 @@ fn last_read_id(f: &mut File, len: u64) -> Result<u64, String> {
         f.read_exact(&mut block).map_err(io)?;
         block.extend_from_slice(&tail);
         tail = block;
-        if from == len && !tail.is_empty() && !tail.ends_with(b"\n") {
-            return Err("the last record is cut off (no line end)".into());
-        }
         // Whole lines only: the first may be cut unless this is the body's start.
         let whole = if start == body { &tail[..] } else { tail.splitn(2, |&b| b == b'\n').nth(1).unwrap_or(&[]) };
         for line in whole.split(|&b| b == b'\n').rev() {
@@ -827,18 +915,53 @@ fn last_read_id(f: &mut File, len: u64) -> Result<u64, String> {
     }
 }
 
+/// A session file's text. Bytes that are not UTF-8 are an error, except in
+/// a last record cut off by a crash (which is dropped anyway): they become
+/// U+FFFD, and the record stays cut off.
+fn read_text(f: &mut File) -> Result<String, String> {
+    let mut bytes = Vec::new();
+    f.read_to_end(&mut bytes).map_err(|e| format!("cannot read: {e}"))?;
+    String::from_utf8(bytes).or_else(|e| {
+        let bytes = e.as_bytes();
+        let whole_lines = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        match std::str::from_utf8(&bytes[..whole_lines]) {
+            Ok(head) if whole_lines < bytes.len() && head.starts_with(HEADER) => {
+                Ok(format!("{head}{}", String::from_utf8_lossy(&bytes[whole_lines..])))
+            }
+            _ => Err(format!("cannot read: {}", e.utf8_error())),
+        }
+    })
+}
+
 fn lock(path: &Path) -> Result<File, GateError> {
     let err = |why: String| GateError::Ledger { path: path.display().to_string(), why };
     let lock_path = lock_path(path);
-    let lock = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .read(true)
-        .write(true)
+    let lock = private(OpenOptions::new().create(true).truncate(false).read(true).write(true))
         .open(&lock_path)
         .map_err(|e| err(format!("cannot open lock file {}: {e}", lock_path.display())))?;
     lock.lock().map_err(|e| err(format!("cannot lock: {e}")))?;
     Ok(lock)
+}
+
+/// Files this module creates (a session, its lock, a temporary copy) are
+/// the user's alone: a session lists what an agent read and whom it may
+/// write to. The mode is given at creation, so no other user ever sees
+/// the file open; a file that exists keeps its mode.
+fn private(o: &mut OpenOptions) -> &mut OpenOptions {
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(o, 0o600);
+    o
+}
+
+/// Create a directory for session files (and any parent missing) closed to
+/// everyone else: mode 0700 from the start on Unix. A directory that exists
+/// keeps its mode.
+pub fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    let mut b = std::fs::DirBuilder::new();
+    b.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
+    b.create(dir)
 }
 
 fn with_lock(file: Result<SessionFile, String>, path: &Path, lock: File) -> Result<SessionFile, GateError> {
@@ -1072,7 +1195,8 @@ mod tests {
     #[test]
     fn corrupt_files_are_errors_that_say_where() {
         let cases = [
-            ("inertbox-session 2\nr\tr1\tallow\tsrc", "line 2: the last record is cut off"),
+            // Damage before the last line stays an error, torn last line or not.
+            ("inertbox-session 2\nx\tr1\nr\tr2\tallow\tsr", "line 2: unknown record \"x\""),
             ("inertbox-session 2\nx\tr1\n", "line 2: unknown record \"x\""),
             ("inertbox-session 2\nr\tr1\tallow\tsrc\n\n", "line 3: unknown record \"\""),
             ("inertbox-session 2\nr\tr1\tmaybe\tsrc\n", "unknown verdict \"maybe\""),
@@ -1116,7 +1240,7 @@ mod tests {
         ]
         .map(|c| crate::gate::plan(&crate::gate::parse_call(c).unwrap(), &Policy::default()));
         let mut rng = Lcg::new(3);
-        let (mut read, mut streamed_ok, mut mentioned) = (0, 0, 0);
+        let (mut read, mut streamed_ok, mut mentioned, mut torn_read) = (0, 0, 0, 0);
         for _ in 0..20_000 {
             let mut t = text.clone();
             for _ in 0..1 + rng.below(3) {
@@ -1132,6 +1256,7 @@ mod tests {
                 stream(Pieces { b: t.as_bytes(), rng: Lcg::new(t.len() as u64) }, &plans[0].wanted, 1 + rng.below(64));
             let streamed_too = stream(t.as_bytes(), &plans[1].wanted, 1 + rng.below(64));
             let v2 = t.starts_with(HEADER);
+            let torn = v2 && !t.ends_with('\n');
             match SessionFile::from_text(t) {
                 Ok(s) => {
                     read += 1;
@@ -1143,6 +1268,8 @@ mod tests {
                     // the whole file gives; anything else is left to it.
                     if v2 {
                         streamed_ok += 1;
+                        // A mangled last line end reads as a torn record.
+                        torn_read += usize::from(torn);
                         let f = streamed.as_ref().unwrap();
                         mentioned += usize::from(f.in_content.iter().chain(&f.sender).chain(&f.trusted).any(|&b| b));
                         assert_eq!(streamed, Some(crate::gate::facts(&s, &plans[0].wanted)), "{}", s.text());
@@ -1156,6 +1283,7 @@ mod tests {
         }
         assert!(read > 1_000, "{read}");
         assert!(streamed_ok > 1_000 && mentioned > 500, "{streamed_ok} {mentioned}");
+        assert!(torn_read > 100, "{torn_read}");
         // Bytes that are not UTF-8 are left to the whole-file read (an error).
         let mut bad = text.into_bytes();
         bad.extend_from_slice(b"t\te:\xff@x.test\n");
@@ -1201,6 +1329,87 @@ mod tests {
         let err = decide_in(&corrupt, &call, &policy).unwrap_err().to_string();
         assert_eq!(err, SessionFile::open(&corrupt).err().unwrap().to_string());
         assert!(err.contains("line 3: unknown verdict \"maybe\""), "{err}");
+    }
+
+    /// A last record cut off by a crash (no line end) is dropped and counted
+    /// as a read of unreadable content with a review verdict, by the
+    /// whole-file reader and the streaming one alike: later calls are
+    /// judged as after an injection, and no call fails on the file.
+    #[test]
+    fn a_torn_last_record_counts_as_an_unreadable_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let policy = Policy::default();
+        let send = crate::gate::parse_call(r#"{"tool":"send_email","args":{"to":"new@else.test"}}"#).unwrap();
+        let whole = "inertbox-session 2\nr\tr1\tallow\tpage\te:a@b.test\n";
+        for torn in ["r\tr2\tallow\tsrc", "t\te:me@ho", "f\tr", "r", "\t\t\\"] {
+            let text = format!("{whole}{torn}");
+            let s = SessionFile::from_text(text.clone()).unwrap();
+            let l = s.ledger();
+            assert_eq!(l.reads.len(), 2, "{text:?}");
+            assert_eq!((l.reads[1].id.as_str(), l.reads[1].verdict), ("r2", Verdict::Review));
+            assert_eq!(l.reads[1].source, TORN_SOURCE);
+            assert!(l.trusted.is_empty(), "a torn trust record trusts nothing");
+            let path = dir.path().join("torn");
+            std::fs::write(&path, &text).unwrap();
+            let o = decide_in(&path, &send, &policy).unwrap();
+            assert_eq!(o, decide(&send, &s, &policy));
+            assert_eq!(o.decision, crate::gate::Decision::Block, "{text:?}");
+            // The clean file, for comparison: clean content, a confirm.
+            std::fs::write(&path, whole).unwrap();
+            assert_eq!(decide_in(&path, &send, &policy).unwrap().decision, crate::gate::Decision::Confirm);
+        }
+        // Bytes that are not UTF-8 in the torn record are that record's.
+        let path = dir.path().join("bytes");
+        let mut text = whole.as_bytes().to_vec();
+        text.extend_from_slice(b"r\tr2\tallow\t\xe2\x82");
+        std::fs::write(&path, &text).unwrap();
+        assert_eq!(decide_in(&path, &send, &policy).unwrap().decision, crate::gate::Decision::Block);
+        let mut s = SessionFile::open(&path).unwrap();
+        assert!(s.injected());
+        // The next change rewrites the file without the torn bytes.
+        s.trust_text("write to me@home.test");
+        s.commit().unwrap();
+        drop(s);
+        let after = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(after, format!("{whole}r\tr2\treview\t{TORN_SOURCE}\nt\te:me@home.test\td:home.test\n"));
+        assert_eq!(SessionFile::open(&path).unwrap().ledger().reads.len(), 2);
+    }
+
+    /// A file cut off anywhere after its header, as a crash mid-append
+    /// leaves it, is read, and read alike whole and streamed.
+    #[test]
+    fn a_session_cut_anywhere_reads_alike_whole_and_streamed() {
+        let mut base = fresh();
+        base.add_read("p\tq", Verdict::Allow, vec![ent(EntityKind::Email, "a@b.test", false)], vec!["s@b.test".into()]);
+        base.trust_text("mail me@home.test");
+        base.add_read("r é", Verdict::Block, vec![ent(EntityKind::Url, "https://x.test/é", true)], Vec::new());
+        base.forget("r1");
+        let text = base.text().to_string();
+        let plan = crate::gate::plan(
+            &crate::gate::parse_call(r#"{"tool":"send_email","args":{"to":"s@b.test","cc":"me@home.test"}}"#).unwrap(),
+            &Policy::default(),
+        );
+        for cut in HEADER.len()..=text.len() {
+            let bytes = &text.as_bytes()[..cut];
+            let streamed = stream(bytes, &plan.wanted, 7).unwrap_or_else(|| panic!("cut at {cut}"));
+            let lossy = String::from_utf8_lossy(bytes).into_owned();
+            let s = SessionFile::from_text(lossy).unwrap_or_else(|e| panic!("cut at {cut}: {e}"));
+            assert_eq!(streamed, crate::gate::facts(&s, &plan.wanted), "cut at {cut}");
+            let torn = !bytes.ends_with(b"\n");
+            assert_eq!(s.ledger().reads.iter().any(|r| r.source == TORN_SOURCE), torn, "cut at {cut}");
+        }
+    }
+
+    /// A session whose directory is not made yet (the first call of a
+    /// session in a new state directory) has read nothing: no error.
+    #[test]
+    fn a_session_in_a_directory_not_made_yet_read_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("not/made/yet.session");
+        let call = crate::gate::parse_call(r#"{"tool":"send_email","args":{"to":"pay@evil.test"}}"#).unwrap();
+        let policy = Policy::default();
+        assert_eq!(decide_in(&path, &call, &policy).unwrap(), decide(&call, &Ledger::default(), &policy));
+        assert!(!dir.path().join("not").exists(), "a decision creates nothing");
     }
 
     /// A reader that gives a few bytes at a time, as a pipe or a file being
@@ -1296,6 +1505,25 @@ mod tests {
                 assert_eq!(decide(call, &file, &policy), want, "{call:?}\n{}", file.text());
                 assert_eq!(decide_in(&path, call, &policy).unwrap(), want, "{call:?}\n{}", file.text());
             }
+            // A crash cut the next record short: the ledger with one more
+            // read of unreadable content, under review.
+            if rng.below(3) == 0 {
+                let torn = ["r\tr99\tallow\tsrc\te:boss@corp.test", "t\te:pay@evil.test", "f\tr1", "r"][rng.below(4)];
+                let text = format!("{}{torn}", file.text());
+                std::fs::write(&path, &text).unwrap();
+                ledger.add_read(TORN_SOURCE, Verdict::Review, Vec::new(), Vec::new());
+                // Read whole (its lock let go before the streamed reads).
+                let whole = SessionFile::open(&path).unwrap();
+                assert_eq!(whole.ledger(), ledger, "{text}");
+                let wants: Vec<Outcome> = calls.iter().map(|c| decide(c, &ledger, &policy)).collect();
+                for (call, want) in calls.iter().zip(&wants) {
+                    assert_eq!(&decide(call, &whole, &policy), want, "{call:?}\n{text}");
+                }
+                drop(whole);
+                for (call, want) in calls.iter().zip(&wants) {
+                    assert_eq!(&decide_in(&path, call, &policy).unwrap(), want, "{call:?}\n{text}");
+                }
+            }
         }
     }
 
@@ -1349,12 +1577,23 @@ mod tests {
     }
 
     #[test]
-    fn an_appender_refuses_a_cut_off_file_and_reads_version_1() {
+    fn an_appender_rewrites_a_torn_file_and_reads_version_1() {
         let dir = tempfile::tempdir().unwrap();
+        // A crash cut the last record (and a character in it) short: the
+        // next writer drops it, records an unreadable read in its place and
+        // appends after that, never after the torn bytes.
         let cut = dir.path().join("cut");
-        std::fs::write(&cut, "inertbox-session 2\nr\tr1\tallow\tsrc").unwrap();
-        let e = Appender::open(&cut).err().unwrap().to_string();
-        assert!(e.contains("cut off"), "{e}");
+        std::fs::write(&cut, b"inertbox-session 2\nr\tr1\tallow\tsrc\nr\tr2\tallow\t\xc3").unwrap();
+        let mut a = Appender::open(&cut).unwrap();
+        assert_eq!(a.add_read("x", Verdict::Allow, Vec::new(), Vec::new()), "r3");
+        a.commit().unwrap();
+        drop(a);
+        let want = format!("inertbox-session 2\nr\tr1\tallow\tsrc\nr\tr2\treview\t{TORN_SOURCE}\nr\tr3\tallow\tx\n");
+        assert_eq!(std::fs::read_to_string(&cut).unwrap(), want);
+        let mut a = Appender::open(&cut).unwrap();
+        assert_eq!(a.add_read("y", Verdict::Allow, Vec::new(), Vec::new()), "r4");
+        a.commit().unwrap();
+        assert_eq!(std::fs::read_to_string(&cut).unwrap(), format!("{want}r\tr4\tallow\ty\n"));
         let v1 = dir.path().join("v1");
         std::fs::write(&v1, r#"{"version":1,"reads":[],"trusted":[],"next_id":3}"#).unwrap();
         let mut a = Appender::open(&v1).unwrap();

@@ -572,7 +572,7 @@ fn data_shaped(v: &str, path: bool) -> bool {
         && v.bytes().any(|b| b.is_ascii_alphabetic());
     if encoded && path {
         let hex = |s: &str| s.bytes().all(|b| b.is_ascii_hexdigit());
-        let hash = hex(&v) && matches!(v.len(), 32 | 40 | 64);
+        let hash = hex(v) && matches!(v.len(), 32 | 40 | 64);
         let uuid = v.len() == 36 && v.split('-').map(str::len).eq([8, 4, 4, 4, 12]) && hex(&v.replace('-', ""));
         return !hash && !uuid;
     }

@@ -1,5 +1,6 @@
 //! CLI contracts: every exit code, which stream gets what, byte-exact output.
 
+mod attacks;
 mod check;
 mod common;
 mod ecosystem;
@@ -10,5 +11,6 @@ mod linear;
 mod mcp;
 mod props;
 mod scan;
+mod session;
 mod unwrap;
 mod wrap;
