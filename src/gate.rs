@@ -502,9 +502,11 @@ fn sends_body(args: &Value) -> bool {
 }
 
 /// What text the user typed or vouched for may trust: the entities a
-/// person sees in it, outside any INERTBOX wrapper pasted into it (wrapped
-/// content was read, not typed; a wrapper runs to its own end anchor, or to
-/// the end of the text). Every front end's trust goes through here.
+/// person sees in it (read as its kind is sniffed, so text that reads as
+/// HTML hides what a browser hides), outside any INERTBOX wrapper pasted
+/// into it (wrapped content was read, not typed; a wrapper runs to its own
+/// end anchor, or to the end of the text). Every front end's trust goes
+/// through here.
 pub(crate) fn typed_entities(text: &str) -> Vec<Entity> {
     let report = crate::format::check_bytes(text.as_bytes());
     let typed = if report.wrappers.is_empty() {
@@ -512,7 +514,7 @@ pub(crate) fn typed_entities(text: &str) -> Vec<Entity> {
     } else {
         crate::format::outside_wrappers(text, &report.wrappers)
     };
-    let doc = crate::document::Document::load(typed.into_bytes(), crate::document::Kind::Text, "user");
+    let doc = crate::document::Document::load(typed.into_bytes(), crate::document::Kind::Auto, "user");
     doc.entities.iter().filter(|e| !e.hidden).cloned().collect()
 }
 

@@ -7,7 +7,9 @@
 
 mod categories;
 mod exfiltration;
+mod hidden_trust;
 mod partial_parsing;
+mod pasted;
 mod props;
 mod provenance;
 mod secrets;
