@@ -135,7 +135,7 @@ class Runner:
             s = self.session_with_one_clean_read("args")
             call = os.path.join(self.work, "call.json")
             with open(call, "w") as f:
-                json.dump({"tool": "send_email", "args": {"to": "me@home.test", "body": text}}, f, ensure_ascii=False)
+                json.dump({"tool": "send_email", "args": {"to": "me@home.test", "cc": text}}, f, ensure_ascii=False)
             out.append(("gate --call (1 clean read)", False, [BIN, "gate", "--session", s, "--call", "@" + call], None))
             s2 = self.session_with_one_clean_read("hookargs")
             ev = hook_event("PreToolUse", tool_name="Write", tool_input={"file_path": "/x/out.csv", "content": text})

@@ -413,6 +413,9 @@ pub enum EntityKind {
     Url,
     Domain,
     Phone,
+    /// The words of text the user typed or gave, as a name is compared
+    /// ([`crate::gate::words`]): the gate's own, never found in a document.
+    Words,
 }
 
 /// An address, link, domain or phone number mentioned anywhere in the

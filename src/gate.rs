@@ -21,7 +21,7 @@ mod shell;
 mod targets;
 mod wanted;
 pub use category::{category, name_words};
-pub use targets::{Origin, Target, TargetKind, fold_confusables, targets_of};
+pub use targets::{Origin, Target, TargetKind, fold_confusables, targets_of, words};
 use targets::{emails_in, strings, url_carries_data};
 pub(crate) use wanted::Wanted;
 
@@ -501,6 +501,30 @@ fn sends_body(args: &Value) -> bool {
     })
 }
 
+/// A call as a read's source: the tool and its argument values, as
+/// `read_file(bill-march.txt)` (at most 200 characters of values).
+pub fn call_label(call: &Call) -> String {
+    fn leaves(v: &Value, out: &mut Vec<String>, budget: &mut usize) {
+        if *budget == 0 {
+            return;
+        }
+        match v {
+            Value::String(s) => out.push(s.chars().take(*budget).collect()),
+            Value::Number(n) => out.push(n.to_string()),
+            Value::Array(a) => a.iter().for_each(|x| leaves(x, out, budget)),
+            Value::Object(o) => o.values().for_each(|x| leaves(x, out, budget)),
+            _ => return,
+        }
+        if let Some(last) = out.last() {
+            *budget = budget.saturating_sub(last.chars().count() + 2);
+        }
+    }
+    let mut values = Vec::new();
+    leaves(&call.args, &mut values, &mut 200);
+    let inner: String = values.join(", ").split_whitespace().collect::<Vec<_>>().join(" ");
+    if inner.is_empty() { call.tool.clone() } else { format!("{}({inner})", call.tool) }
+}
+
 /// What text the user typed or vouched for may trust: the entities a
 /// person sees in it (read as its kind is sniffed, so text that reads as
 /// HTML hides what a browser hides), outside any INERTBOX wrapper pasted
@@ -509,13 +533,53 @@ fn sends_body(args: &Value) -> bool {
 /// through here.
 pub(crate) fn typed_entities(text: &str) -> Vec<Entity> {
     let report = crate::format::check_bytes(text.as_bytes());
-    let typed = if report.wrappers.is_empty() {
+    let mut typed = if report.wrappers.is_empty() {
         text.to_string()
     } else {
         crate::format::outside_wrappers(text, &report.wrappers)
     };
-    let doc = crate::document::Document::load(typed.into_bytes(), crate::document::Kind::Auto, "user");
-    doc.entities.iter().filter(|e| !e.hidden).cloned().collect()
+    // A begin anchor the parser did not take (line ends a clipboard
+    // changed, a quoted or indented paste): what follows it was pasted,
+    // not typed.
+    if let Some(at) = typed.find("INERTBOX v1 begin") {
+        typed.truncate(typed[..at].rfind('\n').map_or(0, |n| n + 1));
+    }
+    let mut doc = crate::document::Document::load(typed.into_bytes(), crate::document::Kind::Auto, "user");
+    // A pasted email is the text a person sees: what its encodings hide
+    // (a base64 body, an encoded header) was never read by them.
+    if doc.kind == crate::document::Kind::Email {
+        doc = crate::document::Document::load(doc.raw.to_vec(), crate::document::Kind::Text, "user");
+    }
+    let mut out: Vec<Entity> = doc.entities.iter().filter(|e| !e.hidden).cloned().collect();
+    // Links typed without a scheme, as a call's are read.
+    let visible = doc.visible_text();
+    let mut have: std::collections::HashSet<String> =
+        out.iter().filter(|e| e.kind == EntityKind::Url).map(|e| e.value.clone()).collect();
+    for link in targets::schemeless_links_in(&visible) {
+        if have.insert(link.clone()) {
+            out.push(Entity { kind: EntityKind::Url, value: link, hidden: false });
+        }
+    }
+    out.extend(visible_words(&doc, MAX_TYPED_WORDS));
+    out
+}
+
+/// How many bytes of words typed text keeps (the rest names nothing).
+const MAX_TYPED_WORDS: usize = 64 * 1024;
+
+/// The words of what a person sees of a document, at most `cap` bytes of
+/// them (cut at a word), as the entity that names things.
+fn visible_words(doc: &crate::document::Document, cap: usize) -> Option<Entity> {
+    let mut w = words(&doc.visible_text());
+    if w.len() > cap {
+        let mut cut = cap;
+        while !w.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let end = w[..cut].rfind(' ').unwrap_or(0);
+        w.truncate(end + 1);
+    }
+    (w.len() > 1).then_some(Entity { kind: EntityKind::Words, value: w, hidden: false })
 }
 
 /// A link target's host, as the URL parser reads it.
@@ -614,6 +678,18 @@ pub(crate) fn plan(call: &Call, policy: &Policy) -> Plan {
     let (tool, tool_folded) = fold_confusables(&call.tool);
     let mut category = category(&tool, policy);
     let (mut found, mut notes) = targets_of(call);
+    // Names (a channel, a user, a file id), for calls that act on them (a
+    // command line's are read as a command's, below; reads, writes and
+    // drafts are judged by what they are aimed at in the content).
+    if category.is_consequential() && category != Category::Execute {
+        let (names, cut) = targets::names_of(&call.args);
+        if cut && !found.iter().any(|(k, _)| *k == TargetKind::Unknown) {
+            found.push((TargetKind::Unknown, format!("names past the limit ({} names)", targets::MAX_NAMES)));
+        }
+        found.extend(names.into_iter().map(|n| (TargetKind::Name, n)));
+        found.sort();
+        found.dedup();
+    }
     let mut texts = Vec::new();
     strings(&call.args, 0, &mut texts);
     // A command line's hosts are its targets.
@@ -732,6 +808,10 @@ pub(crate) fn judge(call: &Call, plan: Plan, facts: &Facts, policy: &Policy) -> 
             specific.iter().filter(|t| t.origin == Origin::Untrusted || t.kind == TargetKind::Unknown).collect();
         let to_sender =
             !specific.is_empty() && specific.iter().all(|t| matches!(t.origin, Origin::Sender | Origin::Trusted));
+        // The user's own work: every target is one the user gave (typed,
+        // trusted, or found in clean content a call aimed only at what the
+        // user gave read).
+        let own = !specific.is_empty() && specific.iter().all(|t| t.origin == Origin::Trusted);
         let any_sender = specific.iter().any(|t| t.origin == Origin::Sender);
 
         if let Some(&d) = policy.after_untrusted.get(&category) {
@@ -797,6 +877,26 @@ pub(crate) fn judge(call: &Call, plan: Plan, facts: &Facts, policy: &Policy) -> 
                                 list(&specific.iter().collect::<Vec<_>>())
                             ));
                         }
+                    } else if own && c != Category::Execute {
+                        let given = list(&specific.iter().collect::<Vec<_>>());
+                        if injected {
+                            raise(
+                                &mut decision,
+                                Decision::Confirm,
+                                format!(
+                                    "{} {} call aimed only at what the user gave ({given}), after {state}",
+                                    article(c),
+                                    c.as_str()
+                                ),
+                                &mut reasons,
+                            );
+                        } else {
+                            reasons.push(format!(
+                                "{} {} call aimed only at what the user gave ({given})",
+                                article(c),
+                                c.as_str()
+                            ));
+                        }
                     } else if c == Category::Execute && injected && is_local_command(call) {
                         raise(
                             &mut decision,
@@ -808,10 +908,16 @@ pub(crate) fn judge(call: &Call, plan: Plan, facts: &Facts, policy: &Policy) -> 
                         );
                     } else {
                         let d = if injected { Decision::Block } else { Decision::Confirm };
+                        let new: Vec<&&Target> = specific.iter().filter(|t| t.origin == Origin::New).collect();
+                        let aim = if new.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" aimed at {}, which the user did not give,", list(&new))
+                        };
                         raise(
                             &mut decision,
                             d,
-                            format!("{} {} call after {state}", article(c), c.as_str()),
+                            format!("{} {} call{aim} after {state}", article(c), c.as_str()),
                             &mut reasons,
                         );
                     }
@@ -824,7 +930,11 @@ pub(crate) fn judge(call: &Call, plan: Plan, facts: &Facts, policy: &Policy) -> 
     // one the gate cannot see, from a tool that sends, fetches or runs):
     // block, naming the kind of secret, never its value.
     if untrusted_read && !secrets.is_empty() {
-        let not_given: Vec<&Target> = targets.iter().filter(|t| t.origin != Origin::Trusted).collect();
+        // A name is where data goes only for a call that acts on it.
+        let not_given: Vec<&Target> = targets
+            .iter()
+            .filter(|t| t.origin != Origin::Trusted && (t.kind != TargetKind::Name || category.is_consequential()))
+            .collect();
         let unseen = targets.is_empty()
             && matches!(category, Category::Send | Category::Browse | Category::Execute | Category::Unknown);
         if !not_given.is_empty() || unseen {
@@ -1001,6 +1111,16 @@ impl Guard {
         Ok((text, report))
     }
 
+    /// Read a tool's output: [`Guard::ingest`] with the call that produced
+    /// it as the source (`read_file(bill-march.txt)`).
+    pub fn ingest_output(
+        &mut self,
+        call: &Call,
+        bytes: &[u8],
+    ) -> Result<(String, crate::detect::Report), crate::fence::FenceError> {
+        self.ingest(bytes, &call_label(call))
+    }
+
     /// Decide a tool call.
     pub fn check(&self, call: &Call) -> Outcome {
         decide(call, &self.ledger, &self.policy)
@@ -1034,7 +1154,16 @@ impl Guard {
 
 /// The bare addresses in display strings like `"Name" <a@x>`.
 pub fn addresses(display: &[String]) -> Vec<String> {
-    display.iter().filter_map(|d| emails_in(d).first().map(|m| d[m.clone()].to_lowercase())).collect()
+    // `"keys@evil.test (via Docs)" <noreply@docs.example>` is from the
+    // address in angle brackets: the display name is anyone's to write.
+    let address = |d: &str| {
+        let d = match (d.rfind('<'), d.rfind('>')) {
+            (Some(open), Some(close)) if open < close => &d[open + 1..close],
+            _ => d,
+        };
+        emails_in(d).first().map(|m| d[m.clone()].to_lowercase())
+    };
+    display.iter().filter_map(|d| address(d)).collect()
 }
 
 #[cfg(test)]

@@ -50,7 +50,8 @@ pub const UNKNOWN_SESSION: &str = "@unknown.session";
 /// The longest session id or event name read from input that is not JSON.
 const MAX_RECOVERED: usize = 1024;
 /// Words that make an MCP server or tool a mail tool ([`is_mail_tool`]).
-const MAIL_WORDS: [&str; 9] = ["gmail", "mail", "mails", "email", "emails", "outlook", "imap", "inbox", "mailbox"];
+const MAIL_WORDS: [&str; 11] =
+    ["gmail", "mail", "mails", "email", "emails", "outlook", "imap", "inbox", "mailbox", "fastmail", "protonmail"];
 
 /// The answer to one hook event.
 #[derive(Debug, Clone, PartialEq)]
@@ -546,6 +547,9 @@ fn content_blocks<'a>(blocks: &'a [Value], main: &mut Vec<&'a str>, rest: &mut V
 /// Every string of an object's values, except under `taken` and [`METADATA`] keys.
 fn others<'a>(o: &'a serde_json::Map<String, Value>, taken: &[&str], out: &mut Vec<&'a str>) {
     for (k, v) in o {
+        if !identifier(k) {
+            out.push(k);
+        }
         let metadata = METADATA.contains(&k.as_str()) && v.as_str().is_some_and(|s| s.len() <= MAX_METADATA);
         if !taken.contains(&k.as_str()) && !metadata {
             strings(v, out);
@@ -553,18 +557,28 @@ fn others<'a>(o: &'a serde_json::Map<String, Value>, taken: &[&str], out: &mut V
     }
 }
 
-/// Every string in a value (object keys aside), in order, at any depth: a
-/// stack, not recursion, so no nesting is too deep to walk.
+/// Every string in a value, in order, at any depth, and every object key
+/// that is not a plain identifier (a key can hold a sentence or an
+/// address as well as a value can): a stack, not recursion, so no nesting
+/// is too deep to walk.
 fn strings<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
     let mut stack = vec![v];
     while let Some(v) = stack.pop() {
         match v {
             Value::String(s) => out.push(s),
             Value::Array(a) => stack.extend(a.iter().rev()),
-            Value::Object(o) => stack.extend(o.values().rev()),
+            Value::Object(o) => {
+                out.extend(o.keys().map(String::as_str).filter(|k| !identifier(k)));
+                stack.extend(o.values().rev());
+            }
             _ => {}
         }
     }
+}
+
+/// A key such as `stdout`, `file_path` or `x-request-id`.
+fn identifier(k: &str) -> bool {
+    (1..=64).contains(&k.len()) && k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
 fn joined(main: &[&str], rest: &[&str]) -> String {
@@ -578,16 +592,18 @@ fn joined(main: &[&str], rest: &[&str]) -> String {
 
 /// Whether a tool's output is email by declaration, so that an email in it
 /// may name a sender the gate lets the agent write to: an MCP tool
-/// (`mcp__server__tool`) whose server or tool name has one of
-/// [`MAIL_WORDS`] as a word (split at anything not a letter or digit and
-/// between camelCase words, case folded): `mcp__gmail__get_message`,
+/// (`mcp__server__tool`) whose server's name has one of [`MAIL_WORDS`] as a
+/// word (split at anything not a letter or digit and between camelCase
+/// words, case folded): `mcp__gmail__get_message`,
 /// `mcp__claude_ai_Gmail__read_thread`, `mcp__outlook__getMessage`,
-/// `mcp__mail__fetch_email`. Never a built-in tool (Read, WebFetch, Bash,
+/// `mcp__mail__fetch_email`; not `mcp__scraper__extract_emails`. Never a built-in tool (Read, WebFetch, Bash,
 /// Grep, WebSearch…): what a file, a page or a command prints was written
 /// by whoever wrote it, `From:` line included.
 pub fn is_mail_tool(tool: &str) -> bool {
+    // The server's words (marked `@`): a tool's own name is anyone's to
+    // choose (`mcp__scraper__extract_emails` scrapes pages).
     tool.starts_with("mcp__")
-        && crate::gate::name_words(tool).iter().any(|w| MAIL_WORDS.contains(&w.trim_start_matches('@')))
+        && crate::gate::name_words(tool).iter().filter_map(|w| w.strip_prefix('@')).any(|w| MAIL_WORDS.contains(&w))
 }
 
 fn post_tool(tool: &str, input: &Value, resp: &Value, session_id: Option<&str>, opts: &Options) -> Answer {
@@ -935,15 +951,13 @@ mod tests {
     }
 
     #[test]
-    fn mail_tools_are_told_by_their_name_words() {
+    fn mail_tools_are_told_by_their_servers_name() {
         for yes in [
             "mcp__gmail__get_message",
             "mcp__claude_ai_Gmail__read_thread",
             "mcp__outlook__getMessage",
             "mcp__mail__fetch",
             "mcp__work-email__search",
-            "mcp__x__readInbox",
-            "mcp__x__IMAPFetch",
             "mcp__fastmail__get_email",
         ] {
             assert!(is_mail_tool(yes), "{yes}");
@@ -955,6 +969,10 @@ mod tests {
             "Grep",
             "WebSearch",
             "gmail_get_message",
+            // A tool's own name is anyone's to choose.
+            "mcp__x__readInbox",
+            "mcp__x__IMAPFetch",
+            "mcp__scraper__extract_emails",
             "mcp__github__get_issue",
             "mcp__x__mailchimp_list",
             "mcp__hotmailer__x",

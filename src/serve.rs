@@ -107,7 +107,9 @@ impl Server {
             ),
             "trust" => {
                 self.ledger.trust_text(s("text").ok_or("\"text\" is required")?);
-                Ok(json!({ "trusted": self.ledger.trusted.len() }))
+                Ok(
+                    json!({ "trusted": self.ledger.trusted.iter().filter(|e| e.kind != crate::document::EntityKind::Words).count() }),
+                )
             }
             "forget" => Ok(json!({ "forgotten": self.ledger.forget(s("id").ok_or("\"id\" is required")?) })),
             "reset" => {

@@ -1054,6 +1054,7 @@ pub(crate) fn entity_kind(letter: u8) -> Option<EntityKind> {
         b'u' => Some(EntityKind::Url),
         b'd' => Some(EntityKind::Domain),
         b'p' => Some(EntityKind::Phone),
+        b'w' => Some(EntityKind::Words),
         _ => None,
     }
 }
@@ -1090,6 +1091,7 @@ pub(crate) fn entity_letter(kind: EntityKind, hidden: bool) -> char {
         EntityKind::Url => 'u',
         EntityKind::Domain => 'd',
         EntityKind::Phone => 'p',
+        EntityKind::Words => 'w',
     };
     if hidden { l.to_ascii_uppercase() } else { l }
 }
@@ -1371,7 +1373,10 @@ mod tests {
         s.commit().unwrap();
         drop(s);
         let after = std::fs::read_to_string(&path).unwrap();
-        assert_eq!(after, format!("{whole}r\tr2\treview\t{TORN_SOURCE}\nt\te:me@home.test\td:home.test\n"));
+        assert_eq!(
+            after,
+            format!("{whole}r\tr2\treview\t{TORN_SOURCE}\nt\te:me@home.test\td:home.test\tw: write to me home test \n")
+        );
         assert_eq!(SessionFile::open(&path).unwrap().ledger().reads.len(), 2);
     }
 

@@ -120,6 +120,7 @@ fn changes(w: &str) -> bool {
             | "attach"
             | "generate"
             | "issue"
+            | "move"
     )
 }
 
@@ -163,6 +164,79 @@ fn changed_noun(w: &str, making: bool) -> Option<Category> {
         "draft" | "drafts" => Draft,
         _ => return None,
     })
+}
+
+/// What a person keeps for themselves: changing one of these is a write.
+fn local_noun(w: &str) -> bool {
+    matches!(
+        w,
+        "file"
+            | "files"
+            | "document"
+            | "documents"
+            | "doc"
+            | "docs"
+            | "note"
+            | "notes"
+            | "todo"
+            | "todos"
+            | "task"
+            | "tasks"
+            | "reminder"
+            | "reminders"
+            | "memory"
+            | "memories"
+            | "entity"
+            | "entities"
+            | "relation"
+            | "relations"
+            | "observation"
+            | "observations"
+            | "cell"
+            | "cells"
+            | "notebook"
+            | "notebooks"
+            | "directory"
+            | "directories"
+            | "dir"
+            | "text"
+            | "content"
+            | "line"
+            | "lines"
+            | "sheet"
+            | "sheets"
+            | "spreadsheet"
+            | "spreadsheets"
+            | "row"
+            | "rows"
+            | "canvas"
+            | "snippet"
+            | "snippets"
+            | "page"
+            | "pages"
+            | "branch"
+            | "branches"
+    )
+}
+
+/// What is fetched from the web.
+fn web_noun(w: &str) -> bool {
+    matches!(
+        w,
+        "webpage"
+            | "webpages"
+            | "url"
+            | "urls"
+            | "uri"
+            | "link"
+            | "links"
+            | "website"
+            | "websites"
+            | "site"
+            | "html"
+            | "http"
+            | "https"
+    )
 }
 
 /// Nouns that name an operation outright, for a name with no verb.
@@ -265,6 +339,12 @@ pub fn category(tool: &str, policy: &Policy) -> Category {
     let acting: Vec<Option<Category>> = own
         .iter()
         .map(|w| {
+            // `and` and `then` begin another clause, whose first word may
+            // be a verb again (`read_and_email`).
+            if matches!(*w, "and" | "then") {
+                seen = false;
+                return None;
+            }
             let c = verb(w).or_else(|| if seen { None } else { leading_verb(w) });
             seen |= c.is_some();
             c
@@ -287,9 +367,18 @@ pub fn category(tool: &str, policy: &Policy) -> Category {
         let noun = own.iter().filter_map(|w| changed_noun(w, making)).fold(None, riskier);
         match noun {
             Some(c) => best = riskier(best, c),
-            None if generic => best = riskier(best, Category::Write),
+            // Changing a file, a note or a task writes; changing a thing of
+            // a kind not known here (`update_forwarding`, `set_public`,
+            // `mcp__stripe__create`) may do anything: unknown.
+            None if generic && own.iter().any(|w| local_noun(w)) => best = riskier(best, Category::Write),
+            None if generic => best = riskier(best, Category::Unknown),
             None => {}
         }
+    }
+    // Reading a page, a link or a URL fetches it (`get_webpage`,
+    // `read_url`): browsing, whatever the verb.
+    if best == Some(Category::Read) && own.iter().any(|w| web_noun(w)) {
+        best = Some(Category::Browse);
     }
     // An operation named by a noun: anything for a name with no verb; a
     // change made through a shell, a container tool or SQL is a command.
@@ -359,6 +448,18 @@ mod tests {
         assert_eq!(category("create_event", &p), Category::Send);
         assert_eq!(category("mcp__gmail__send_message", &p), Category::Send);
         assert_eq!(category("frobnicate", &p), Category::Unknown);
-        assert_eq!(category("create_thing", &p), Category::Write);
+        // A change to a thing not known here may do anything.
+        assert_eq!(category("create_thing", &p), Category::Unknown);
+        assert_eq!(category("update_forwarding", &p), Category::Unknown);
+        assert_eq!(category("create_note", &p), Category::Write);
+        assert_eq!(category("update_file", &p), Category::Write);
+        // Reading a page fetches it.
+        assert_eq!(category("get_webpage", &p), Category::Browse);
+        assert_eq!(category("read_url", &p), Category::Browse);
+        assert_eq!(category("get_channels", &p), Category::Read);
+        assert_eq!(category("read_and_email", &p), Category::Send);
+        assert_eq!(category("get_then_mail", &p), Category::Send);
+        assert_eq!(category("move_money", &p), Category::Financial);
+        assert_eq!(category("move_file", &p), Category::Organize);
     }
 }

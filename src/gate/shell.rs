@@ -86,13 +86,55 @@ const GIT_READ_ONLY: &[&str] = &[
     "count-objects",
 ];
 /// Flags that make a read-only command write, delete or run something.
+/// A one-letter flag is refused inside a group too (`-uo` is `-u -o`), and
+/// a long one abbreviated (`--outp`, as getopt takes it); `find`'s
+/// one-dash words only whole.
 const REFUSED_FLAGS: &[(&str, &[&str])] = &[
     ("find", &["-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"]),
-    ("sort", &["-o", "--output"]),
+    ("sort", &["-o", "--output", "--compress-program"]),
     ("tree", &["-o"]),
-    ("rg", &["--pre", "--pre-glob"]),
-    ("git", &["--output", "--ext-diff", "-c", "--exec-path", "--paginate", "-p", "--textconv"]),
+    ("rg", &["--pre", "--pre-glob", "--hostname-bin"]),
+    ("date", &["-s", "--set"]),
+    ("file", &["-C", "--compile"]),
+    (
+        "git",
+        &[
+            "--output",
+            "--ext-diff",
+            "-c",
+            "--exec-path",
+            "--paginate",
+            "-p",
+            "--textconv",
+            "-O",
+            "--open-files-in-pager",
+        ],
+    ),
 ];
+/// Commands whose second operand is a file they write (`uniq IN OUT`,
+/// `xxd IN OUT`), or whose operand sets something (`hostname NAME`): at
+/// most this many operands.
+const MAX_OPERANDS: &[(&str, usize)] = &[("uniq", 1), ("xxd", 1), ("hostname", 0)];
+
+/// Is `w` one of the `refused` flags, as written or as a command's option
+/// parser would take it?
+fn refuses(refused: &[&str], w: &str) -> bool {
+    refused.iter().any(|f| {
+        if w == *f || w.starts_with(&format!("{f}=")) {
+            return true;
+        }
+        if let Some(long) = f.strip_prefix("--") {
+            let name = w.strip_prefix("--").map(|n| n.split('=').next().unwrap_or(""));
+            return name.is_some_and(|n| n.len() >= 2 && long.starts_with(n));
+        }
+        match f.strip_prefix('-') {
+            Some(letter) if letter.chars().count() == 1 => {
+                w.starts_with('-') && !w.starts_with("--") && w[1..].contains(letter)
+            }
+            _ => false,
+        }
+    })
+}
 
 /// The parts of a command line, each a list of words; none when the line
 /// expands, substitutes or redirects, or its quotes do not close.
@@ -132,13 +174,22 @@ fn read_only(words: &[String]) -> bool {
         return false;
     }
     let refused = REFUSED_FLAGS.iter().find(|(c, _)| c == first).map_or(&[][..], |(_, f)| f);
-    let refuses = |w: &String| refused.iter().any(|f| w == f || w.starts_with(&format!("{f}=")));
-    if words[1..].iter().any(refuses) {
+    if words[1..].iter().any(|w| refuses(refused, w)) {
+        return false;
+    }
+    if let Some((_, most)) = MAX_OPERANDS.iter().find(|(c, _)| c == first)
+        && words[1..].iter().filter(|w| !w.starts_with('-')).count() > *most
+    {
         return false;
     }
     if first == "git" {
-        // Only a reading subcommand, with no option before it.
-        return words.get(1).is_some_and(|s| GIT_READ_ONLY.contains(&s.as_str()));
+        // Only a reading subcommand, with no option before it; `reflog`
+        // only to show (`expire` and `delete` erase it).
+        let sub = words.get(1).map(String::as_str);
+        if sub == Some("reflog") {
+            return words.get(2).is_none_or(|w| w == "show" || w.starts_with('-') && !w.starts_with("--exp"));
+        }
+        return sub.is_some_and(|s| GIT_READ_ONLY.contains(&s));
     }
     true
 }
@@ -204,6 +255,12 @@ mod tests {
             "ls && git diff HEAD~1",
             "find . -name '*.rs'",
             "echo 'a $b > c'",
+            "sort -u names.txt | uniq -c",
+            "git grep -n TODO",
+            "git reflog",
+            "date +%F",
+            "hostname",
+            "xxd dump.bin",
         ] {
             assert!(is_read_only(line), "{line}");
         }
@@ -234,6 +291,22 @@ mod tests {
             "echo \"$HOME\"",
             "cat 'unclosed",
             "",
+            // Flags in a group, abbreviated or attached; writing operands.
+            "sort -uo FILE /dev/null",
+            "sort -oFILE in",
+            "sort --outp=FILE in",
+            "sort --compress-program=./x -S 1K in",
+            "tree -ao FILE",
+            "uniq /dev/null FILE",
+            "xxd -r -p payload.hex ~/.ssh/authorized_keys",
+            "git grep -O./x -e root",
+            "git grep --open-files-in-pager=./x -e root",
+            "git reflog expire --expire=now --all",
+            "git reflog delete HEAD@{0}",
+            "date -s 2020-01-01",
+            "hostname evil",
+            "file -C -m magic",
+            "rg --hostname-bin=./x --hyperlink-format=default x",
         ] {
             assert!(!is_read_only(line), "{line}");
         }

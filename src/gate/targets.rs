@@ -31,6 +31,10 @@ pub enum TargetKind {
     Domain,
     Phone,
     Account,
+    /// A name an argument gives (a channel, a user, a file, a hotel): the
+    /// words of a value under a key that says where or whom, not what.
+    /// Given when the user's words hold the same words in a row.
+    Name,
     /// Something aimed somewhere that the gate could not read (a recipient
     /// it cannot parse, a link that does not parse, arguments past a
     /// limit): never trusted, never matched, judged as the content's.
@@ -218,16 +222,8 @@ pub fn targets_of(call: &Call) -> (Vec<(TargetKind, String)>, Vec<String>) {
             targets_in(&t, 0, &mut found);
         }
         // A bare domain as a whole argument ("example.com").
-        let trimmed = t.trim();
-        if !trimmed.contains(['/', '@', ' '])
-            && trimmed.contains('.')
-            && crate::entities::host_of(&format!("https://{trimmed}")).is_some()
-        {
-            let lower = trimmed.to_lowercase();
-            let tld = lower.rsplit('.').next().unwrap_or("");
-            if tld.len() >= 2 && tld.chars().all(|c| c.is_ascii_alphabetic()) && !is_file_extension(tld) {
-                found.insert((TargetKind::Domain, lower));
-            }
+        if let Some(d) = bare_domain(&t) {
+            found.insert((TargetKind::Domain, d));
         }
     }
     (found.into_iter().collect(), folded_notes)
@@ -268,6 +264,15 @@ fn targets_in(t: &str, layer: usize, found: &mut BTreeSet<(TargetKind, String)>)
                 continue;
             }
             let e = t[m.clone()].to_lowercase();
+            // An address that runs on into characters an address does not
+            // take (a soft hyphen, a zero-width space, an ideographic full
+            // stop, `_`), or that a route or another `@` comes before: a
+            // mail program may read more of it than the match (IDNA maps
+            // `me@corp.example\u{ad}.evil.test` to a subdomain of
+            // evil.test). The match alone would be a prefix of it.
+            if runs_on(t, m.clone()) {
+                found.insert((TargetKind::Unknown, shown(&t[m.start..t.len().min(m.end + 16)])));
+            }
             if let Some((_, d)) = e.rsplit_once('@') {
                 found.insert((TargetKind::Domain, d.to_string()));
             }
@@ -277,13 +282,28 @@ fn targets_in(t: &str, layer: usize, found: &mut BTreeSet<(TargetKind, String)>)
         taken.settle();
         // An `@` aimed at a host that no address or link accounts for: a
         // quoted local part, an IP literal, a domain outside ASCII.
-        for at in memchr::memchr_iter(b'@', t.as_bytes()) {
-            if taken.overlaps(at..at + 1) {
-                continue;
+        // One pass per white-space-separated token (its last dot and last
+        // byte outside ASCII known), so a token of many `@` costs its
+        // length, not its length per `@`.
+        let b = t.as_bytes();
+        let mut start = 0;
+        while start < b.len() {
+            let end = b[start..].iter().position(u8::is_ascii_whitespace).map_or(b.len(), |p| start + p);
+            let token = &t[start..end];
+            if token.contains('@') {
+                let last_dot = token.rfind('.');
+                let last_wide = token.bytes().rposition(|c| !c.is_ascii());
+                for at in memchr::memchr_iter(b'@', token.as_bytes()) {
+                    if taken.overlaps(start + at..start + at + 1) {
+                        continue;
+                    }
+                    if unparsed_recipient(token, at, last_dot, last_wide) {
+                        found.insert((TargetKind::Unknown, shown(token)));
+                        break;
+                    }
+                }
             }
-            if let Some(token) = unparsed_recipient(t, at) {
-                found.insert((TargetKind::Unknown, shown(token)));
-            }
+            start = end + 1;
         }
     }
     let ibans: Vec<_> = if digits >= 4 { IBAN_RE.find_iter(t).collect() } else { Vec::new() };
@@ -316,6 +336,29 @@ fn targets_in(t: &str, layer: usize, found: &mut BTreeSet<(TargetKind, String)>)
             }
         }
     }
+}
+
+/// An address match `m` in `t` whose neighbours continue it: a letter,
+/// digit, `_`, `-`, a format character or a dot other than `.` after it; a
+/// `:`, `@`, `!` or `%` before it.
+fn runs_on(t: &str, m: std::ops::Range<usize>) -> bool {
+    let after = t[m.end..].chars().next().is_some_and(|c| {
+        c.is_alphanumeric()
+            || matches!(c, '_' | '-' | '\u{3002}' | '\u{ff61}' | '\u{fe52}' | '\u{ff0e}' | '\u{2024}')
+            || matches!(c, '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{2060}'..='\u{2064}' | '\u{feff}')
+    });
+    let before = t[..m.start].chars().next_back().is_some_and(|c| matches!(c, ':' | '@' | '!' | '%'));
+    after || before
+}
+
+/// Links a person wrote without a scheme (`git.example/org/repo`), as the
+/// gate reads them in a call: `https://` and the text.
+pub(crate) fn schemeless_links_in(t: &str) -> Vec<String> {
+    let mut found = BTreeSet::new();
+    for m in schemeless_links(t) {
+        add_link(&format!("https://{}", &t[m]), &mut found);
+    }
+    found.into_iter().filter(|(k, _)| *k == TargetKind::Url).map(|(_, v)| v).collect()
 }
 
 /// A link parsed as a browser parses it: the link, and its host as a
@@ -379,7 +422,7 @@ fn schemeless_links(t: &str) -> Vec<std::ops::Range<usize>> {
         }
         let host_end = tok.find(['/', '?', '#']).unwrap_or(tok.len());
         let host = tok[..host_end].split(':').next().unwrap_or("");
-        let www = host.len() > 4 && host[..4].eq_ignore_ascii_case("www.");
+        let www = host.len() > 4 && host.get(..4).is_some_and(|w| w.eq_ignore_ascii_case("www."));
         let tld = host.rsplit('.').next().unwrap_or("");
         let shaped = host.contains('.')
             && !host.starts_with('.')
@@ -398,17 +441,14 @@ fn schemeless_links(t: &str) -> Vec<std::ops::Range<usize>> {
 /// read: something before the `@`, and after it a dotted name, a bracketed
 /// IP literal or letters outside ASCII. Mentions (`@name`), decorators and
 /// package scopes start with the `@` and are not recipients.
-fn unparsed_recipient(t: &str, at: usize) -> Option<&str> {
-    let b = t.as_bytes();
-    let start = b[..at].iter().rposition(u8::is_ascii_whitespace).map_or(0, |p| p + 1);
-    let end = b[at..].iter().position(u8::is_ascii_whitespace).map_or(b.len(), |p| at + p);
-    if start == at || end == at + 1 {
-        return None;
+fn unparsed_recipient(token: &str, at: usize, last_dot: Option<usize>, last_wide: Option<usize>) -> bool {
+    if at == 0 || at + 1 == token.len() {
+        return false;
     }
-    let after = &t[at + 1..end];
-    let host_like = after.starts_with('[') || after.contains('.') || !after.is_ascii();
-    let first = after.chars().next()?;
-    (host_like && (first.is_alphanumeric() || first == '[')).then(|| &t[start..end])
+    let after = &token[at + 1..];
+    let host_like = after.starts_with('[') || last_dot.is_some_and(|d| d > at) || last_wide.is_some_and(|w| w > at);
+    let first = after.chars().next();
+    host_like && first.is_some_and(|c| c.is_alphanumeric() || c == '[')
 }
 
 /// Runs of base64 (either alphabet) long enough to hold a message.
@@ -579,10 +619,251 @@ fn data_shaped(v: &str, path: bool) -> bool {
     encoded
 }
 
+/// Text as a name is compared: its runs of letters and digits, lower case,
+/// one space between them and one at each end (`" bill march 2024 txt "`),
+/// so a name is found in text by a substring search that respects words.
+pub fn words(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push(' ');
+    for w in s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+        out.extend(w.chars().flat_map(char::to_lowercase));
+        out.push(' ');
+    }
+    out
+}
+
+/// At most this many names per call; the rest are one unknown target.
+pub const MAX_NAMES: usize = 64;
+/// A name longer than this (in bytes of its words) is never given.
+pub const MAX_NAME_BYTES: usize = 200;
+
+/// Words of an argument key that say its value is data (what is sent, when,
+/// how much), not where or to whom: a value under any other key is a name.
+fn data_key(key: &str) -> bool {
+    super::category::name_words(key).iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "body"
+                | "content"
+                | "contents"
+                | "text"
+                | "message"
+                | "msg"
+                | "subject"
+                | "title"
+                | "description"
+                | "desc"
+                | "summary"
+                | "note"
+                | "notes"
+                | "comment"
+                | "caption"
+                | "prompt"
+                | "reason"
+                | "details"
+                | "html"
+                | "markdown"
+                | "snippet"
+                | "question"
+                | "answer"
+                | "instructions"
+                | "date"
+                | "time"
+                | "day"
+                | "start"
+                | "end"
+                | "datetime"
+                | "timestamp"
+                | "when"
+                | "due"
+                | "deadline"
+                | "duration"
+                | "amount"
+                | "price"
+                | "cost"
+                | "total"
+                | "quantity"
+                | "qty"
+                | "count"
+                | "n"
+                | "limit"
+                | "offset"
+                | "size"
+                | "recurring"
+                | "recurrence"
+                | "frequency"
+                | "interval"
+                | "timezone"
+                | "tz"
+                | "currency"
+                | "rating"
+                | "location"
+                | "format"
+                | "language"
+                | "lang"
+                | "attachments"
+                | "attachment"
+        )
+    })
+}
+
+/// A whole argument that is a domain name (`example.com`, not `notes.txt`).
+fn bare_domain(t: &str) -> Option<String> {
+    let trimmed = t.trim();
+    if trimmed.contains(['/', '@', ' '])
+        || !trimmed.contains('.')
+        || crate::entities::host_of(&format!("https://{trimmed}")).is_none()
+    {
+        return None;
+    }
+    let lower = trimmed.to_lowercase();
+    let tld = lower.rsplit('.').next().unwrap_or("");
+    (tld.len() >= 2 && tld.chars().all(|c| c.is_ascii_alphabetic()) && !is_file_extension(tld)).then_some(lower)
+}
+
+/// Words too common to name anything alone.
+fn common(w: &str) -> bool {
+    matches!(
+        w,
+        "a" | "an"
+            | "the"
+            | "to"
+            | "of"
+            | "in"
+            | "on"
+            | "at"
+            | "by"
+            | "for"
+            | "and"
+            | "or"
+            | "is"
+            | "it"
+            | "my"
+            | "me"
+            | "i"
+            | "you"
+            | "your"
+            | "we"
+            | "our"
+            | "us"
+            | "this"
+            | "that"
+            | "with"
+            | "from"
+            | "as"
+            | "be"
+            | "all"
+            | "please"
+            | "new"
+            | "yes"
+            | "no"
+    )
+}
+
+/// The names a call's arguments give: each string or number under a key
+/// that is not a data key (the key of the nearest object), unless it holds
+/// an address, link, domain, phone or account (those are judged as such).
+/// Past `MAX_NAMES`, or past the walk limits, the rest is one unknown
+/// target (a limit only raises a decision).
+pub(super) fn names_of(args: &Value) -> (Vec<String>, bool) {
+    fn walk(v: &Value, key: Option<&str>, depth: usize, out: &mut Vec<String>, seen: &mut usize) -> bool {
+        *seen += 1;
+        if depth > MAX_ARG_DEPTH || *seen > MAX_ARG_STRINGS {
+            return true;
+        }
+        let leaf = match v {
+            Value::String(s) => s.clone(),
+            Value::Number(n) => n.to_string(),
+            Value::Array(a) => return a.iter().fold(false, |cut, x| walk(x, key, depth + 1, out, seen) | cut),
+            Value::Object(o) => {
+                return o.iter().fold(false, |cut, (k, x)| walk(x, Some(k), depth + 1, out, seen) | cut);
+            }
+            _ => return false,
+        };
+        if key.is_some_and(data_key) {
+            return false;
+        }
+        let mut found = BTreeSet::new();
+        targets_in(&leaf, 0, &mut found);
+        let pieces: Vec<&str> = if found.is_empty() {
+            vec![leaf.trim()]
+        } else {
+            // Beside an address, a piece with an `@` that is none
+            // (`me@corp.example,keys@evil`) is a recipient of its own.
+            leaf.split([',', ';', ' ', '\t', '\n', '<', '>'])
+                .filter(|p| p.contains('@'))
+                .filter(|p| {
+                    let mut f = BTreeSet::new();
+                    targets_in(p, 0, &mut f);
+                    f.is_empty()
+                })
+                .collect()
+        };
+        for piece in pieces {
+            let w = words(piece);
+            if bare_domain(piece).is_some() || w.trim().split(' ').all(|x| x.is_empty() || common(x)) {
+                continue;
+            }
+            if out.len() >= MAX_NAMES {
+                return true;
+            }
+            if !out.iter().any(|n| n == piece) {
+                out.push(piece.to_string());
+            }
+        }
+        false
+    }
+    let mut out = Vec::new();
+    let cut = walk(args, None, 0, &mut out, &mut 0);
+    (out, cut)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::gate::parse_call;
+
+    proptest::proptest! {
+        /// Any text in any argument (letters outside ASCII next to dots,
+        /// slashes, `@` and `www.`) is read without a panic, and each name
+        /// it gives is text the call holds.
+        #[test]
+        fn any_argument_text_is_read(s in "[a-zA-Z0-9áéñü한中\u{ad}\u{200b}\u{3002}.@:/ _-]{0,40}") {
+            let c = Call { tool: "send_email".into(), args: serde_json::json!({"to": s, "x": [s.clone()]}) };
+            let _ = targets_of(&c);
+            let (names, _) = names_of(&c.args);
+            for n in names {
+                proptest::prop_assert!(s.contains(&n));
+            }
+        }
+    }
+
+    #[test]
+    fn names_are_where_and_to_whom() {
+        let c = parse_call(r#"{"tool":"send_channel_message","args":{"channel":"general","body":"hi","start_time":"10:00","to":"Tomás y Ana","cc":"a@b.test"}}"#).unwrap();
+        let (names, cut) = names_of(&c.args);
+        assert_eq!(names, vec!["general".to_string(), "Tomás y Ana".to_string()]);
+        assert!(!cut);
+        assert_eq!(words("Bill-March_2024.txt"), " bill march 2024 txt ");
+    }
+
+    #[test]
+    fn an_address_that_runs_on_is_not_its_prefix() {
+        for to in [
+            "me@corp.example\u{ad}.evil.test",
+            "me@corp.example\u{200b}.evil.test",
+            "me@corp.example\u{3002}evil.test",
+            "me@corp.example_x.evil.test",
+            "@evil.test:me@corp.example",
+        ] {
+            let c = Call { tool: "send_email".into(), args: serde_json::json!({"to": to}) };
+            let (t, _) = targets_of(&c);
+            assert!(t.iter().any(|(k, _)| *k == TargetKind::Unknown), "{to:?}: {t:?}");
+        }
+        let c =
+            Call { tool: "send_email".into(), args: serde_json::json!({"to": "me@corp.example, you@corp.example."}) };
+        assert!(!targets_of(&c).0.iter().any(|(k, _)| *k == TargetKind::Unknown));
+    }
 
     #[test]
     fn targets_are_found_anywhere_in_the_arguments() {

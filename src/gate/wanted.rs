@@ -45,23 +45,27 @@ pub(crate) struct Wanted {
     keys: Vec<(Box<[u8]>, u32)>,
     /// The slots of each kind's keys (by `KINDS`): an entity looks only
     /// among those of its kind, and not at all when there are none.
-    kinds: [Range<usize>; 6],
+    kinds: [Range<usize>; 7],
     targets: usize,
     /// The hosts of link targets: only an entity link with one of these
     /// hosts is parsed.
     link_hosts: HashSet<String>,
     /// Account targets' digits, and the slot of each pattern.
     accounts: Option<(AhoCorasick, Vec<u32>)>,
+    /// Name targets' words (` a b `), and the slot of each pattern: found
+    /// in the words of what the user gave.
+    names: Option<(AhoCorasick, Vec<u32>)>,
 }
 
 /// Each key's first byte, in sorted order.
-const KINDS: [u8; 6] = [b'a', b'd', b'e', b'p', b't', b'u'];
+const KINDS: [u8; 7] = [b'a', b'd', b'e', b'n', b'p', b't', b'u'];
 const ACCOUNT: usize = 0;
 const DOMAIN: usize = 1;
 const EMAIL: usize = 2;
-const PHONE: usize = 3;
-const TRUSTED_LINK: usize = 4;
-const LINK: usize = 5;
+const NAME: usize = 3;
+const PHONE: usize = 4;
+const TRUSTED_LINK: usize = 5;
+const LINK: usize = 6;
 
 /// A link as parsed, for both of its keys.
 fn parse_link(s: &str) -> Option<url::Url> {
@@ -127,6 +131,11 @@ fn keys_of(kind: TargetKind, value: &str) -> Vec<Vec<u8>> {
             Some(u) => vec![tagged(b'u', link_key(&u).as_bytes(), None), tagged(b't', trust_key(&u).as_bytes(), None)],
             None => Vec::new(),
         },
+        // A name's words; one too long to compare is never given.
+        TargetKind::Name => {
+            let w = super::targets::words(value);
+            if w.len() > super::targets::MAX_NAME_BYTES { Vec::new() } else { vec![tagged(b'n', w.as_bytes(), None)] }
+        }
         TargetKind::Unknown => Vec::new(),
     }
 }
@@ -159,7 +168,15 @@ impl Wanted {
                     .map(|ac| (ac, accounts.iter().map(|&(_, s)| s).collect()))
             })
             .flatten();
-        Wanted { keys, kinds, targets: found.len(), link_hosts, accounts }
+        let name_keys: Vec<(&[u8], u32)> = kinds[NAME].clone().map(|slot| (&keys[slot].0[1..], slot as u32)).collect();
+        let names = (!name_keys.is_empty())
+            .then(|| {
+                AhoCorasick::new(name_keys.iter().map(|(w, _)| w))
+                    .ok()
+                    .map(|ac| (ac, name_keys.iter().map(|&(_, s)| s).collect()))
+            })
+            .flatten();
+        Wanted { keys, kinds, targets: found.len(), link_hosts, accounts, names }
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -225,6 +242,15 @@ impl Wanted {
             }
         };
         match e.kind {
+            // Only what the user gave names things.
+            EntityKind::Words => {
+                if let (true, Some((ac, slots))) = (trust, &self.names) {
+                    for m in ac.find_overlapping_iter(e.value.as_bytes()) {
+                        let slot = slots[m.pattern().as_usize()];
+                        mark(slot..slot + 1);
+                    }
+                }
+            }
             EntityKind::Email | EntityKind::Phone => {
                 let kind = if e.kind == EntityKind::Email { EMAIL } else { PHONE };
                 if !self.kinds[kind].is_empty() {

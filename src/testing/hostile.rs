@@ -374,6 +374,12 @@ const CASES: &[Case] = &[
         make: |n| repeat("a@b@c.@.d@@e. ", n),
     },
     Case {
+        name: "at-run",
+        about: "short would-be recipients and dots in one word, no white space",
+        feeds: &[Text, CallArgs],
+        make: |n| repeat("k@e,x.y@z:me@a.b\u{ad}", n),
+    },
+    Case {
         name: "links-prose",
         about: "many different links in one line",
         feeds: &[Text, CallArgs],
@@ -835,7 +841,7 @@ pub fn run(feed: Feed, bytes: &[u8], dir: &std::path::Path) {
         std::hint::black_box(crate::hook::handle(&input, &crate::hook::Options::default()));
     };
     let send =
-        |body: &str| crate::gate::Call { tool: "send_email".into(), args: json!({"to": "me@home.test", "body": body}) };
+        |body: &str| crate::gate::Call { tool: "send_email".into(), args: json!({"to": "me@home.test", "cc": body}) };
     match feed {
         Feed::Text => {
             scan_and_fence(Kind::Auto);

