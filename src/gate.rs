@@ -479,26 +479,48 @@ pub struct Outcome {
 /// Does a fetch carry a body out: a method other than GET, HEAD or
 /// OPTIONS, or a non-empty body, data, form or JSON argument?
 fn sends_body(args: &Value) -> bool {
-    let Some(o) = args.as_object() else { return false };
-    o.iter().any(|(k, v)| {
-        let k = k.to_ascii_lowercase();
-        let filled = match v {
-            Value::Null => false,
-            Value::String(s) => !s.is_empty(),
-            Value::Array(a) => !a.is_empty(),
-            Value::Object(m) => !m.is_empty(),
-            _ => true,
-        };
-        match k.as_str() {
-            "method" => {
-                v.as_str().is_some_and(|m| !matches!(m.to_ascii_uppercase().as_str(), "GET" | "HEAD" | "OPTIONS"))
-            }
-            "body" | "data" | "json" | "form" | "payload" | "postdata" | "post_data" | "formdata" | "form_data" => {
-                filled
-            }
-            _ => false,
+    // At any depth (`{"options": {"method": "POST", "body": …}}`, `init`),
+    // under any spelling (`http_method`, `requestBody`, `post-data`).
+    fn walk(v: &Value, depth: usize) -> bool {
+        let Some(o) = v.as_object() else { return false };
+        if depth > MAX_ARG_DEPTH {
+            return true;
         }
-    })
+        o.iter().any(|(k, v)| {
+            let k: String = k.chars().filter(|c| c.is_ascii_alphanumeric()).collect::<String>().to_ascii_lowercase();
+            let filled = match v {
+                Value::Null | Value::Bool(false) => false,
+                Value::String(s) => !s.is_empty(),
+                Value::Array(a) => !a.is_empty(),
+                Value::Object(m) => !m.is_empty(),
+                _ => true,
+            };
+            let method = k == "method" || k.ends_with("method") || k == "verb";
+            if method {
+                return v
+                    .as_str()
+                    .is_some_and(|m| !matches!(m.to_ascii_uppercase().as_str(), "GET" | "HEAD" | "OPTIONS"));
+            }
+            let body = matches!(
+                k.as_str(),
+                "body"
+                    | "data"
+                    | "json"
+                    | "form"
+                    | "payload"
+                    | "postdata"
+                    | "formdata"
+                    | "requestbody"
+                    | "files"
+                    | "upload"
+                    | "multipart"
+                    | "submit"
+                    | "fields"
+            ) || k.ends_with("body");
+            (body && filled) || walk(v, depth + 1)
+        })
+    }
+    walk(args, 0)
 }
 
 /// A call as a read's source: the tool and its argument values, as

@@ -47,9 +47,20 @@ pub(crate) const GATE_SECRET: &str = concat!(
     r"|(?-u:\b)sk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{32,}",
     r"|(?-u:\b)npm_[A-Za-z0-9]{36}",
     r"|(?-u:\b)eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}",
-    // An assignment at the start of a line, as in a `.env` file or a shell
-    // script (a query parameter named `token` is not one).
-    r"|(?m:^)[ \t]*(?:export[ \t]+)?[A-Za-z0-9_]*(?i:secret|token|passw(?:or)?d|api_?key|private_?key|access_?key|credential)[A-Za-z0-9_]*[ \t]*[=:][ \t]*[\x22']?[A-Za-z0-9+/_.~-]{12,}",
+    r"|(?-u:\b)SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}",
+    r"|(?-u:\b)hf_[A-Za-z0-9]{30,}",
+    r"|(?-u:\b)pypi-[A-Za-z0-9_-]{50,}",
+    r"|https://hooks\.slack\.com/services/[A-Za-z0-9/]{20,}",
+    r"|AccountKey=[A-Za-z0-9+/=]{20,}",
+    // A password in a link (`postgres://app:pw@db/…`).
+    r"|[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/@]{1,64}:[^\s/@]{6,}@",
+    // An HTTP credential header.
+    r"|(?i:authorization|proxy-authorization)[ \t]*:[ \t]*(?i:bearer|basic|token|digest)[ \t]+[A-Za-z0-9+/_.~=-]{12,}",
+    // An assignment at the start of a line, as in a `.env` file, a shell
+    // script or an HTTP header (a query parameter named `token` is not one).
+    r"|(?m:^)[ \t]*(?:export[ \t]+)?[A-Za-z0-9_-]*(?i:secret|token|pass(?:w(?:or)?d)?|api[_-]?key|private[_-]?key|access[_-]?key|credential)[A-Za-z0-9_-]*[ \t]*[=:][ \t]*[\x22']?[A-Za-z0-9+/_.~-]{12,}",
+    // A quoted secret-named key and its value, as in JSON or YAML.
+    r"|[\x22'][A-Za-z0-9_-]*(?i:secret|token|pass(?:w(?:or)?d)?|api[_-]?key|private[_-]?key|access[_-]?key|credential)[A-Za-z0-9_-]*[\x22'][ \t]*:[ \t]*[\x22'][^\x22'\s]{8,}[\x22']",
 );
 // src/fence.rs: boundary look-alikes (see `fence::boundaries`).
 pub(crate) const FENCE_BOUNDARY: &str = concat!(

@@ -4,10 +4,12 @@
 //!
 //! The formats (`patterns::GATE_SECRET`): private key blocks; AWS access
 //! key ids; GitHub, GitLab, Slack, npm, Stripe live, Google API,
-//! Anthropic and OpenAI keys; JSON web tokens; and assignments of a
-//! secret-named variable (`*SECRET*`, `*TOKEN*`, `*PASSWORD*`, `*API_KEY*`,
-//! `*PRIVATE_KEY*`, `*ACCESS_KEY*`, `*CREDENTIAL*`, as in a `.env` file) to
-//! a value of twelve or more characters.
+//! Anthropic, OpenAI, SendGrid, Hugging Face and PyPI keys; JSON web
+//! tokens; Slack webhooks; Azure storage keys; a password in a link; HTTP
+//! authorization headers; and assignments of a secret-named variable
+//! (`*SECRET*`, `*TOKEN*`, `*PASS*`, `*API_KEY*`, `*PRIVATE_KEY*`,
+//! `*ACCESS_KEY*`, `*CREDENTIAL*`, as in a `.env` file, a header or a
+//! quoted JSON key) to a value of twelve (quoted: eight) or more characters.
 
 use std::sync::LazyLock;
 
@@ -56,10 +58,26 @@ fn may_hold_one(text: &str) -> bool {
         "sk-",
         "npm_",
         "eyJ",
+        "SG.",
+        "hf_",
+        "pypi-",
+        "hooks.slack.com",
+        "AccountKey=",
     ];
-    const WORDS: &[&[u8]] = &[b"secret", b"token", b"passw", b"key", b"credential"];
+    const WORDS: &[&[u8]] = &[b"secret", b"token", b"pass", b"key", b"credential", b"authorization"];
     if STARTS.iter().any(|s| memchr::memmem::find(text.as_bytes(), s.as_bytes()).is_some()) {
         return true;
+    }
+    // A link with a password: `://`, then `:` and `@` before any `/` or
+    // white space (each scan ends at the next `/`, so the text is read once).
+    for at in memchr::memmem::find_iter(text.as_bytes(), b"://") {
+        let rest = &text.as_bytes()[at + 3..];
+        let end = rest.iter().position(|&c| c == b'/' || c.is_ascii_whitespace()).unwrap_or(rest.len());
+        if let Some(colon) = memchr::memchr(b':', &rest[..end])
+            && memchr::memchr(b'@', &rest[colon..end]).is_some()
+        {
+            return true;
+        }
     }
     let b = text.as_bytes();
     (memchr::memchr2(b'=', b':', b).is_some())
@@ -96,6 +114,22 @@ fn kind(m: &str) -> &'static str {
         "an npm token"
     } else if starts("eyJ") {
         "a JSON web token"
+    } else if starts("SG.") {
+        "a SendGrid key"
+    } else if starts("hf_") {
+        "a Hugging Face token"
+    } else if starts("pypi-") {
+        "a PyPI token"
+    } else if starts("https://hooks.slack.com/") {
+        "a Slack webhook"
+    } else if starts("AccountKey=") {
+        "an Azure storage key"
+    } else if m.contains("://") {
+        "a password in a link"
+    } else if m.get(..13).is_some_and(|h| h.eq_ignore_ascii_case("authorization"))
+        || m.get(..19).is_some_and(|h| h.eq_ignore_ascii_case("proxy-authorization"))
+    {
+        "an HTTP authorization header"
     } else {
         "a secret-named variable's value"
     }
@@ -126,6 +160,18 @@ mod tests {
             ),
             ("DATABASE_PASSWORD=hunter2hunter2hunter2", "a secret-named variable's value"),
             ("export API_KEY='abcdef0123456789abcd'", "a secret-named variable's value"),
+            ("DB_PASS=hunter2hunter2hunter2", "a secret-named variable's value"),
+            ("X-Api-Key: abcdef0123456789abcd", "a secret-named variable's value"),
+            (r#"{"password": "Summer2024!x"}"#, "a secret-named variable's value"),
+            ("Authorization: Bearer abcdef0123456789abcd", "an HTTP authorization header"),
+            ("https://hooks.slack.com/services/T0000/B0000/abcdefghijklmnopqrstuvwx", "a Slack webhook"),
+            ("postgres://app:s3cretpass@db.internal/app", "a password in a link"),
+            (
+                "DefaultEndpointsProtocol=https;AccountName=x;AccountKey=abcdefghijklmnopqrstuvwxyz012345==",
+                "an Azure storage key",
+            ),
+            ("SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz0123456789", "a SendGrid key"),
+            ("hf_abcdefghijklmnopqrstuvwxyz0123456789", "a Hugging Face token"),
         ] {
             assert_eq!(kinds(text), vec![want], "{text}");
         }
@@ -135,6 +181,9 @@ mod tests {
             "sk-learn is a library",
             "token = 1234",
             "see https://github.com/org/repo",
+            "mail me at https://x.test/a or a@b.test",
+            r#"{"passenger": "Ada"}"#,
+            "Authorization: none",
         ] {
             assert!(kinds(text).is_empty(), "{text}");
         }

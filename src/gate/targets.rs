@@ -251,6 +251,20 @@ fn targets_in(t: &str, layer: usize, found: &mut BTreeSet<(TargetKind, String)>)
         }
     }
     taken.settle();
+    if t.contains(':') {
+        for (m, link) in other_links(t) {
+            if !taken.overlaps(m.clone()) {
+                match link {
+                    Some(l) => add_link(&l, found),
+                    None => {
+                        found.insert((TargetKind::Unknown, shown(&t[m.clone()])));
+                    }
+                }
+                taken.add(m);
+            }
+        }
+    }
+    taken.settle();
     for m in schemeless_links(t) {
         if !taken.overlaps(m.clone()) {
             add_link(&format!("https://{}", &t[m.clone()]), found);
@@ -389,6 +403,40 @@ fn shown(s: &str) -> String {
     crate::detect::shown(&out)
 }
 
+/// Links `urls_in` does not take, each a white-space-separated word: a
+/// special scheme a browser reads without its `//` (`https:evil.test/x`,
+/// `https:/evil.test`, `https:\\evil.test`), given as the link it parses
+/// to; and any other scheme with `://` (`gopher://`, `smb://`, `ldap://`),
+/// which the gate does not read: none (an unknown target).
+fn other_links(t: &str) -> Vec<(std::ops::Range<usize>, Option<String>)> {
+    let mut out = Vec::new();
+    let b = t.as_bytes();
+    let mut start = 0;
+    while start < b.len() {
+        let end = b[start..].iter().position(u8::is_ascii_whitespace).map_or(b.len(), |p| start + p);
+        let word = t[start..end].trim_start_matches(['"', '\'', '(', '<', '[']);
+        let at = start + (end - start - word.len());
+        if let Some(colon) = word.find(':') {
+            let scheme = &word[..colon];
+            let rest = &word[colon + 1..];
+            let lower = scheme.to_ascii_lowercase();
+            let special = matches!(lower.as_str(), "http" | "https" | "ftp" | "ws" | "wss");
+            let named = !scheme.is_empty()
+                && scheme.len() <= 32
+                && scheme.bytes().next().is_some_and(|c| c.is_ascii_alphabetic())
+                && scheme.bytes().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'));
+            if named && special && !rest.starts_with("//") && !rest.is_empty() {
+                let link = url::Url::parse(word.trim_end_matches(['.', ',', ')', ']', ';', '\'', '"'])).ok();
+                out.push((at..end, link.map(|u| u.to_string())));
+            } else if named && !special && rest.starts_with("//") && rest.len() > 2 {
+                out.push((at..end, None));
+            }
+        }
+        start = end + 1;
+    }
+    out
+}
+
 /// Links written without a scheme: a host of two or more labels with a
 /// top-level domain of letters (not a file extension), then a path, query
 /// or fragment (`evil.test/c?d=1`), or a host starting `www.`, or one
@@ -424,12 +472,16 @@ fn schemeless_links(t: &str) -> Vec<std::ops::Range<usize>> {
         let host = tok[..host_end].split(':').next().unwrap_or("");
         let www = host.len() > 4 && host.get(..4).is_some_and(|w| w.eq_ignore_ascii_case("www."));
         let tld = host.rsplit('.').next().unwrap_or("");
-        let shaped = host.contains('.')
-            && !host.starts_with('.')
-            && host.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'.' || c == b'-')
-            && (2..=24).contains(&tld.len())
-            && tld.bytes().all(|c| c.is_ascii_alphabetic())
-            && !is_file_extension(&tld.to_ascii_lowercase());
+        let ipv4 = host.split('.').count() == 4
+            && host.split('.').all(|l| !l.is_empty() && l.len() <= 3 && l.bytes().all(|c| c.is_ascii_digit()))
+            && host_end < tok.len();
+        let shaped = ipv4
+            || host.contains('.')
+                && !host.starts_with('.')
+                && host.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'.' || c == b'-')
+                && (2..=24).contains(&tld.len())
+                && tld.bytes().all(|c| c.is_ascii_alphabetic())
+                && !is_file_extension(&tld.to_ascii_lowercase());
         if shaped && (www || host_end < tok.len() || token.start > start) {
             out.push(token);
         }
@@ -577,15 +629,19 @@ pub(super) fn url_carries_data(link: &str) -> Option<&'static str> {
     if u.path_segments().is_some_and(|mut segs| segs.any(|s| data_shaped(s, true))) {
         return Some("path");
     }
+    if u.password().is_some() || data_shaped(u.username(), false) {
+        return Some("userinfo");
+    }
     let host = u.host_str().unwrap_or("");
     let labels: Vec<&str> = host.split('.').collect();
-    // Labels in front of the last two (`<data>.evil.test`).
-    if labels.len() > 2
-        && labels[..labels.len() - 2]
-            .iter()
-            .any(|l| l.len() >= SUBDOMAIN_DATA_MIN && l.bytes().any(|b| b.is_ascii_digit()))
-    {
-        return Some("subdomain");
+    // Labels in front of the last two (`<data>.evil.test`, or data cut into
+    // short labels, `ab12.cd34.ef56.gh78.evil.test`).
+    if labels.len() > 2 {
+        let front = &labels[..labels.len() - 2];
+        let len: usize = front.iter().map(|l| l.len()).sum();
+        if len >= SUBDOMAIN_DATA_MIN && front.iter().any(|l| l.bytes().any(|b| b.is_ascii_digit())) {
+            return Some("subdomain");
+        }
     }
     None
 }
@@ -605,6 +661,14 @@ fn data_shaped(v: &str, path: bool) -> bool {
         return false;
     }
     if v.contains(' ') || v.contains('@') {
+        return true;
+    }
+    // Nine digits or more (a card, an account, an identity number), or a
+    // long run of letters with no separator (a passphrase, base32).
+    if v.bytes().all(|b| b.is_ascii_digit()) && v.len() >= 9 && !path {
+        return true;
+    }
+    if v.bytes().all(|b| b.is_ascii_alphabetic()) && v.len() >= 24 {
         return true;
     }
     let encoded = v.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'-' | b'_' | b'.' | b'='))
