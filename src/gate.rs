@@ -523,6 +523,20 @@ fn sends_body(args: &Value) -> bool {
     walk(args, 0)
 }
 
+/// The first keyword of a statement in `t` that changes data, schema or
+/// access, when one starts the text or follows a `;`.
+fn sql_change(t: &str) -> Option<&'static str> {
+    const CHANGES: [&str; 14] = [
+        "DROP", "DELETE", "UPDATE", "INSERT", "GRANT", "REVOKE", "ALTER", "TRUNCATE", "CREATE", "MERGE", "REPLACE",
+        "COPY", "CALL", "EXECUTE",
+    ];
+    t.split(';').find_map(|stmt| {
+        let word: String = stmt.trim_start().chars().take_while(|c| c.is_ascii_alphabetic()).collect();
+        let after = stmt.trim_start()[word.len()..].chars().next();
+        CHANGES.iter().find(|k| word.eq_ignore_ascii_case(k) && after.is_some_and(char::is_whitespace)).copied()
+    })
+}
+
 /// A call as a read's source: the tool and its argument values, as
 /// `read_file(bill-march.txt)` (at most 200 characters of values).
 pub fn call_label(call: &Call) -> String {
@@ -728,6 +742,15 @@ pub(crate) fn plan(call: &Call, policy: &Policy) -> Plan {
     }
     if tool_folded {
         notes.insert(0, format!("look-alike letters in the tool name were read as Latin: {:?} → {tool:?}", call.tool));
+    }
+    // SQL that changes data or access runs it, whatever the tool is called
+    // (`mcp__postgres__query {"sql": "DROP TABLE users"}`).
+    if matches!(category, Category::Read | Category::Organize | Category::Write | Category::Draft)
+        && !policy.tools.contains_key(&tool)
+        && let Some(stmt) = texts.iter().find_map(|t| sql_change(t))
+    {
+        category = Category::Execute;
+        notes.push(format!("the arguments hold SQL that changes data or access ({stmt} …): judged as a command"));
     }
     // A request that carries a body sends it, whatever fetches it.
     if category == Category::Browse && !policy.tools.contains_key(&tool) && sends_body(&call.args) {

@@ -247,7 +247,9 @@ fn operation_noun(w: &str) -> Option<Category> {
         | "contents" | "balance" | "busy" | "weather" | "time" => Read,
         "browser" | "web" | "url" | "http" | "https" | "page" | "tab" => Browse,
         "shell" | "bash" | "sh" | "zsh" | "powershell" | "cmd" | "command" | "terminal" | "python" | "node"
-        | "kubectl" | "docker" | "sql" | "repl" | "notebook" | "interpreter" | "code" => Execute,
+        | "kubectl" | "docker" | "sql" | "repl" | "notebook" | "interpreter" | "code" | "migration" | "migrations" => {
+            Execute
+        }
         _ => return None,
     })
 }
@@ -461,5 +463,6 @@ mod tests {
         assert_eq!(category("get_then_mail", &p), Category::Send);
         assert_eq!(category("move_money", &p), Category::Financial);
         assert_eq!(category("move_file", &p), Category::Organize);
+        assert_eq!(category("apply_migration", &p), Category::Execute);
     }
 }

@@ -23,3 +23,28 @@ fn disguised_names_are_what_they_do() {
         expect(&Case::after(INJECTED, tool, json!({"id": "42"})), Block);
     }
 }
+
+/// Names that hide what they do behind a reading or writing word, a second
+/// clause, or a noun the gate does not know; and SQL that changes data
+/// under any tool name.
+#[test]
+fn what_a_name_or_its_arguments_hide_is_found() {
+    for (tool, args) in [
+        ("read_and_email", json!({"id": "42"})),
+        ("move_money", json!({"id": "42"})),
+        ("set_public", json!({"id": "42"})),
+        ("update_forwarding", json!({"id": "42"})),
+        ("mcp__stripe__create", json!({"object": "payout", "amount": 500000})),
+        ("apply_migration", json!({"name": "m1"})),
+        ("mcp__postgres__query", json!({"sql": "DROP TABLE users"})),
+        ("mcp__postgres__query", json!({"sql": "select 1; grant all on db to public"})),
+    ] {
+        expect(&Case::after(CLEAN, tool, args.clone()), Confirm);
+        expect(&Case::after(INJECTED, tool, args), Block);
+    }
+    // Reading stays reading.
+    expect(
+        &Case::after(INJECTED, "mcp__postgres__query", json!({"sql": "SELECT name FROM users"})),
+        inertbox::gate::Decision::Allow,
+    );
+}
