@@ -701,10 +701,11 @@ pub const MAX_NAMES: usize = 64;
 /// A name longer than this (in bytes of its words) is never given.
 pub const MAX_NAME_BYTES: usize = 200;
 
-/// Words of an argument key that say its value is data (what is sent, when,
-/// how much), not where or to whom: a value under any other key is a name.
+/// A key whose last word says its value is data (what is sent, when, how
+/// much), not where or to whom (`email_body`, `start_time`; not
+/// `message_recipient`): a value under any other key is a name.
 fn data_key(key: &str) -> bool {
-    super::category::name_words(key).iter().any(|w| {
+    super::category::name_words(key).last().is_some_and(|w| {
         matches!(
             w.as_str(),
             "body"
@@ -904,9 +905,9 @@ mod tests {
 
     #[test]
     fn names_are_where_and_to_whom() {
-        let c = parse_call(r#"{"tool":"send_channel_message","args":{"channel":"general","body":"hi","start_time":"10:00","to":"Tomás y Ana","cc":"a@b.test"}}"#).unwrap();
+        let c = parse_call(r#"{"tool":"send_channel_message","args":{"channel":"general","body":"hi","start_time":"10:00","to":"Tomás y Ana","cc":"a@b.test","message_recipient":"Eve"}}"#).unwrap();
         let (names, cut) = names_of(&c.args);
-        assert_eq!(names, vec!["general".to_string(), "Tomás y Ana".to_string()]);
+        assert_eq!(names, vec!["general".to_string(), "Eve".to_string(), "Tomás y Ana".to_string()]);
         assert!(!cut);
         assert_eq!(words("Bill-March_2024.txt"), " bill march 2024 txt ");
     }
