@@ -523,18 +523,70 @@ fn sends_body(args: &Value) -> bool {
     walk(args, 0)
 }
 
-/// The first keyword of a statement in `t` that changes data, schema or
-/// access, when one starts the text or follows a `;`.
-fn sql_change(t: &str) -> Option<&'static str> {
-    const CHANGES: [&str; 14] = [
-        "DROP", "DELETE", "UPDATE", "INSERT", "GRANT", "REVOKE", "ALTER", "TRUNCATE", "CREATE", "MERGE", "REPLACE",
-        "COPY", "CALL", "EXECUTE",
+/// SQL in `t` that changes data, schema or access: a statement word with
+/// the word SQL puts after it (`DELETE FROM`, `DROP TABLE`, `UPDATE t SET`,
+/// `INSERT INTO`, `GRANT … TO`, `SELECT … INTO`, `SET ROLE`, `ATTACH
+/// DATABASE`, `PRAGMA`, …) anywhere: after a comment, inside a `WITH`, an
+/// `EXPLAIN` or a `DO` block; or a function that writes or runs. English
+/// that merely uses the words (`get the update from Bob`) is not SQL.
+fn sql_change(t: &str) -> Option<String> {
+    const OBJECTS: [&str; 19] = [
+        "TABLE",
+        "DATABASE",
+        "SCHEMA",
+        "INDEX",
+        "VIEW",
+        "USER",
+        "ROLE",
+        "FUNCTION",
+        "TRIGGER",
+        "PROCEDURE",
+        "EXTENSION",
+        "SEQUENCE",
+        "POLICY",
+        "TEMP",
+        "TEMPORARY",
+        "OR",
+        "IF",
+        "UNIQUE",
+        "MATERIALIZED",
     ];
-    t.split(';').find_map(|stmt| {
-        let word: String = stmt.trim_start().chars().take_while(|c| c.is_ascii_alphabetic()).collect();
-        let after = stmt.trim_start()[word.len()..].chars().next();
-        CHANGES.iter().find(|k| word.eq_ignore_ascii_case(k) && after.is_some_and(char::is_whitespace)).copied()
-    })
+    const FUNCTIONS: [&str; 5] = ["PG_TERMINATE_BACKEND", "LO_EXPORT", "LO_IMPORT", "DBLINK_EXEC", "PG_WRITE_FILE"];
+    let cleaned = t.replace("/*", " ").replace("*/", " ").replace("--", " ");
+    let words: Vec<String> = cleaned
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty() && w.len() <= 32)
+        .map(str::to_ascii_uppercase)
+        .collect();
+    let at = |i: usize| words.get(i).map_or("", String::as_str);
+    let mut selecting = false;
+    let mut inserting = false;
+    for i in 0..words.len() {
+        let (w, next) = (at(i), at(i + 1));
+        let hit = match w {
+            "DELETE" => next == "FROM",
+            "DROP" | "CREATE" | "ALTER" | "TRUNCATE" | "RENAME" => OBJECTS.contains(&next),
+            "UPDATE" => at(i + 2) == "SET",
+            "INSERT" | "UPSERT" | "REPLACE" => {
+                inserting = true;
+                next == "INTO"
+            }
+            "GRANT" | "REVOKE" => (i + 1..i + 6).any(|j| matches!(at(j), "ON" | "TO")),
+            "INTO" => selecting && !inserting,
+            "SET" => matches!(next, "ROLE" | "SESSION"),
+            "ATTACH" => next == "DATABASE",
+            "VACUUM" => next == "INTO",
+            "LOAD" => next == "DATA",
+            "PRAGMA" => !next.is_empty(),
+            "MERGE" => next == "INTO",
+            f => FUNCTIONS.contains(&f),
+        };
+        if hit {
+            return Some(if next.is_empty() { w.to_string() } else { format!("{w} {next}") });
+        }
+        selecting |= w == "SELECT";
+    }
+    None
 }
 
 /// A call as a read's source: the tool and its argument values, as
@@ -596,7 +648,18 @@ pub(crate) fn typed_entities(text: &str) -> Vec<Entity> {
             out.push(Entity { kind: EntityKind::Url, value: link, hidden: false });
         }
     }
-    out.extend(visible_words(&doc, MAX_TYPED_WORDS));
+    // The accounts typed, each as one word (`DE89 3704 …` as `de893704…`).
+    let mut w = visible_words(&doc, MAX_TYPED_WORDS);
+    if let Some(w) = &mut w {
+        for a in targets::accounts_in(&visible) {
+            if w.value.len() + a.len() + 1 > MAX_TYPED_WORDS {
+                break;
+            }
+            w.value.push_str(&a.to_lowercase());
+            w.value.push(' ');
+        }
+    }
+    out.extend(w);
     out
 }
 
@@ -735,7 +798,7 @@ pub(crate) fn plan(call: &Call, policy: &Policy) -> Plan {
         found.dedup();
     }
     let mut secrets: Vec<&'static str> = Vec::new();
-    for k in texts.iter().flat_map(|t| secrets::kinds(t)) {
+    for k in secrets::texts_to_check(&call.args, &texts).iter().flat_map(|t| secrets::kinds(t)) {
         if !secrets.contains(&k) {
             secrets.push(k);
         }
@@ -745,7 +808,7 @@ pub(crate) fn plan(call: &Call, policy: &Policy) -> Plan {
     }
     // SQL that changes data or access runs it, whatever the tool is called
     // (`mcp__postgres__query {"sql": "DROP TABLE users"}`).
-    if matches!(category, Category::Read | Category::Organize | Category::Write | Category::Draft)
+    if matches!(category, Category::Read | Category::Organize)
         && !policy.tools.contains_key(&tool)
         && let Some(stmt) = texts.iter().find_map(|t| sql_change(t))
     {

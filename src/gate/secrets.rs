@@ -18,6 +18,46 @@ use crate::prebuilt::Matcher;
 
 static SECRET: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::GATE_SECRET));
 
+/// What a call's credentials are looked for in: each string as written;
+/// as it reads with invisible characters taken out and `%` escapes
+/// decoded, when it has either; and each object entry with a string value
+/// as a header line (`{"Authorization": "Bearer …"}`, `{"password": "…"}`).
+pub(super) fn texts_to_check<'a>(args: &serde_json::Value, texts: &'a [String]) -> Vec<std::borrow::Cow<'a, str>> {
+    use std::borrow::Cow;
+    let mut out: Vec<Cow<'a, str>> = texts.iter().map(|t| Cow::Borrowed(t.as_str())).collect();
+    for t in texts {
+        // Invisible characters are outside ASCII: most text skips this.
+        let visible = if t.is_ascii() { Cow::Borrowed(t.as_str()) } else { crate::invisible::strip(t) };
+        if visible.contains('%') {
+            out.push(Cow::Owned(percent_encoding::percent_decode_str(&visible).decode_utf8_lossy().into_owned()));
+        } else if let Cow::Owned(v) = visible {
+            out.push(Cow::Owned(v));
+        }
+    }
+    let mut stack = vec![(args, 0usize)];
+    let mut lines = 0;
+    while let Some((v, depth)) = stack.pop() {
+        match v {
+            serde_json::Value::Object(o) if depth <= super::MAX_ARG_DEPTH => {
+                for (k, x) in o {
+                    if let Some(s) = x.as_str()
+                        && lines < super::MAX_ARG_STRINGS
+                    {
+                        lines += 1;
+                        out.push(Cow::Owned(format!("{k}: {s}")));
+                    }
+                    stack.push((x, depth + 1));
+                }
+            }
+            serde_json::Value::Array(a) if depth <= super::MAX_ARG_DEPTH => {
+                stack.extend(a.iter().map(|x| (x, depth + 1)));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// The kinds of credential in `text`, each once, in order of first sight.
 pub(super) fn kinds(text: &str) -> Vec<&'static str> {
     let mut out = Vec::new();

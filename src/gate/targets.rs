@@ -365,6 +365,18 @@ fn runs_on(t: &str, m: std::ops::Range<usize>) -> bool {
     after || before
 }
 
+/// The accounts (IBANs and account numbers) in `t`, as the gate reads a
+/// call's, without spaces or dashes.
+pub(crate) fn accounts_in(t: &str) -> Vec<String> {
+    let mut found = BTreeSet::new();
+    targets_in(t, MAX_LAYERS, &mut found);
+    found
+        .into_iter()
+        .filter(|(k, _)| *k == TargetKind::Account)
+        .map(|(_, v)| v.chars().filter(|&c| c != ' ' && c != '-').collect())
+        .collect()
+}
+
 /// Links a person wrote without a scheme (`git.example/org/repo`), as the
 /// gate reads them in a call: `https://` and the text.
 pub(crate) fn schemeless_links_in(t: &str) -> Vec<String> {
@@ -629,6 +641,11 @@ pub(super) fn url_carries_data(link: &str) -> Option<&'static str> {
     if u.path_segments().is_some_and(|mut segs| segs.any(|s| data_shaped(s, true))) {
         return Some("path");
     }
+    // One hash or UUID in a path is a name (a commit); more are data cut
+    // into hash-sized pieces.
+    if u.path_segments().is_some_and(|segs| segs.filter(|s| s.len() >= 32 && data_shaped(s, false)).count() >= 2) {
+        return Some("path");
+    }
     if u.password().is_some() || data_shaped(u.username(), false) {
         return Some("userinfo");
     }
@@ -684,15 +701,31 @@ fn data_shaped(v: &str, path: bool) -> bool {
 }
 
 /// Text as a name is compared: its runs of letters and digits, lower case,
-/// one space between them and one at each end (`" bill march 2024 txt "`),
-/// so a name is found in text by a substring search that respects words.
+/// a `-` between two that only joining marks separate and a space between
+/// others, and a space at each end (`" pay bill-march-2024-txt "`), so a
+/// name is found in text by a substring search that respects whole terms
+/// (`sync` is not found in `weekly-sync`).
 pub fn words(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push(' ');
-    for w in s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
-        out.extend(w.chars().flat_map(char::to_lowercase));
-        out.push(' ');
+    // Between two runs of letters and digits: `-` when only joining marks
+    // stand there (`weekly-sync`, `bill.txt`, `a_b`), so a name matches a
+    // whole term, not part of one; a space otherwise.
+    let mut gap: Option<bool> = None;
+    for c in s.chars() {
+        if c.is_alphanumeric() {
+            match gap.take() {
+                Some(true) if out.len() > 1 => out.push('-'),
+                Some(_) if out.len() > 1 => out.push(' '),
+                _ => {}
+            }
+            out.extend(c.to_lowercase());
+        } else {
+            let joins = matches!(c, '-' | '_' | '.' | '/' | ':' | '@' | '+' | '~');
+            gap = Some(gap.unwrap_or(true) && joins);
+        }
     }
+    out.push(' ');
     out
 }
 
@@ -766,8 +799,6 @@ fn data_key(key: &str) -> bool {
                 | "format"
                 | "language"
                 | "lang"
-                | "attachments"
-                | "attachment"
         )
     })
 }
@@ -817,7 +848,6 @@ fn common(w: &str) -> bool {
             | "from"
             | "as"
             | "be"
-            | "all"
             | "please"
             | "new"
             | "yes"
@@ -831,7 +861,9 @@ fn common(w: &str) -> bool {
 /// Past `MAX_NAMES`, or past the walk limits, the rest is one unknown
 /// target (a limit only raises a decision).
 pub(super) fn names_of(args: &Value) -> (Vec<String>, bool) {
-    fn walk(v: &Value, key: Option<&str>, depth: usize, out: &mut Vec<String>, seen: &mut usize) -> bool {
+    /// `aimed`: a key on the way here says whom the value is for
+    /// (`recipients: [{"text": …}]`), so even a data key under it names.
+    fn walk(v: &Value, key: Option<&str>, aimed: bool, depth: usize, out: &mut Vec<String>, seen: &mut usize) -> bool {
         *seen += 1;
         if depth > MAX_ARG_DEPTH || *seen > MAX_ARG_STRINGS {
             return true;
@@ -839,34 +871,47 @@ pub(super) fn names_of(args: &Value) -> (Vec<String>, bool) {
         let leaf = match v {
             Value::String(s) => s.clone(),
             Value::Number(n) => n.to_string(),
-            Value::Array(a) => return a.iter().fold(false, |cut, x| walk(x, key, depth + 1, out, seen) | cut),
+            Value::Array(a) => return a.iter().fold(false, |cut, x| walk(x, key, aimed, depth + 1, out, seen) | cut),
             Value::Object(o) => {
-                return o.iter().fold(false, |cut, (k, x)| walk(x, Some(k), depth + 1, out, seen) | cut);
+                return o.iter().fold(false, |cut, (k, x)| {
+                    walk(x, Some(k), aimed || recipient_key(k), depth + 1, out, seen) | cut
+                });
             }
             _ => return false,
         };
-        if key.is_some_and(data_key) {
+        if key.is_some_and(data_key) && !aimed {
             return false;
         }
         let mut found = BTreeSet::new();
         targets_in(&leaf, 0, &mut found);
-        let pieces: Vec<&str> = if found.is_empty() {
-            vec![leaf.trim()]
+        let mut pieces: Vec<&str> = Vec::new();
+        if found.is_empty() {
+            pieces.push(leaf.trim());
         } else {
-            // Beside an address, a piece with an `@` that is none
-            // (`me@corp.example,keys@evil`) is a recipient of its own.
-            leaf.split([',', ';', ' ', '\t', '\n', '<', '>'])
-                .filter(|p| p.contains('@'))
-                .filter(|p| {
-                    let mut f = BTreeSet::new();
-                    targets_in(p, 0, &mut f);
-                    f.is_empty()
-                })
-                .collect()
-        };
+            // Beside an address or a link, every other item of a list
+            // (`U0EVIL,me@corp.example`) and every other word of an item
+            // (`evil-user https://…`) is a name of its own; a display name
+            // in `Dora <dora@x.test>` is not.
+            for item in leaf.split([',', ';', '\n']) {
+                let mut f = BTreeSet::new();
+                targets_in(item, 0, &mut f);
+                if f.is_empty() {
+                    pieces.push(item.trim());
+                } else if !item.contains('<') {
+                    for w in item.split_whitespace() {
+                        let mut f = BTreeSet::new();
+                        targets_in(w, 0, &mut f);
+                        if f.is_empty() {
+                            pieces.push(w);
+                        }
+                    }
+                }
+            }
+        }
         for piece in pieces {
             let w = words(piece);
-            if bare_domain(piece).is_some() || w.trim().split(' ').all(|x| x.is_empty() || common(x)) {
+            let only_common = w.trim().split([' ', '-']).all(common) && !w.trim().is_empty();
+            if piece.is_empty() || bare_domain(piece).is_some() || only_common {
                 continue;
             }
             if out.len() >= MAX_NAMES {
@@ -879,8 +924,64 @@ pub(super) fn names_of(args: &Value) -> (Vec<String>, bool) {
         false
     }
     let mut out = Vec::new();
-    let cut = walk(args, None, 0, &mut out, &mut 0);
+    let cut = walk(args, None, false, 0, &mut out, &mut 0);
     (out, cut)
+}
+
+/// A key whose last word says the value is whom or where something goes.
+fn recipient_key(key: &str) -> bool {
+    super::category::name_words(key).last().is_some_and(|w| {
+        matches!(
+            w.as_str(),
+            "to" | "cc"
+                | "bcc"
+                | "recipient"
+                | "recipients"
+                | "participant"
+                | "participants"
+                | "attendee"
+                | "attendees"
+                | "invitee"
+                | "invitees"
+                | "member"
+                | "members"
+                | "user"
+                | "users"
+                | "channel"
+                | "channels"
+                | "share"
+                | "with"
+                | "invite"
+                | "target"
+                | "targets"
+                | "destination"
+                | "destinations"
+                | "people"
+                | "assignee"
+                | "assignees"
+                | "reviewer"
+                | "reviewers"
+                | "collaborator"
+                | "collaborators"
+        )
+    })
+}
+
+/// A name that reads as the same letters to a person and to the gate:
+/// nothing invisible, no combining mark, no letter that lower-cases into
+/// ASCII from outside it (the Kelvin sign), and at least one letter or
+/// digit. Any other name is never the user's.
+pub(super) fn plain_name(v: &str) -> bool {
+    v.chars().any(char::is_alphanumeric)
+        && v.chars().all(|c| {
+            if c.is_ascii() {
+                return !c.is_ascii_control() || c == '\t';
+            }
+            let folds_into_ascii = c.is_alphanumeric() && c.to_lowercase().all(|l| l.is_ascii());
+            (c.is_alphanumeric() && !folds_into_ascii)
+                || c.is_whitespace() && c != '\u{200b}'
+                || matches!(c, '’' | '‘' | '“' | '”' | '–' | '—' | '·' | '«' | '»')
+        })
 }
 
 #[cfg(test)]
@@ -909,7 +1010,14 @@ mod tests {
         let (names, cut) = names_of(&c.args);
         assert_eq!(names, vec!["general".to_string(), "Eve".to_string(), "Tomás y Ana".to_string()]);
         assert!(!cut);
-        assert_eq!(words("Bill-March_2024.txt"), " bill march 2024 txt ");
+        assert_eq!(words("Bill-March_2024.txt"), " bill-march-2024-txt ");
+        assert_eq!(words("Dora's site, #weekly-sync!"), " dora s site weekly-sync ");
+        for odd in
+            ["weekly\u{200b}sync", "weekly\u{ad}sync", "wee\u{212a}ly-sync", "weekly\u{301}-sync", "/", "~", ".."]
+        {
+            assert!(!plain_name(odd), "{odd:?}");
+        }
+        assert!(plain_name("Tomás y Ana") && plain_name("weekly-sync") && plain_name("13"));
     }
 
     #[test]

@@ -132,9 +132,16 @@ fn keys_of(kind: TargetKind, value: &str) -> Vec<Vec<u8>> {
             None => Vec::new(),
         },
         // A name's words; one too long to compare is never given.
+        // A name's words; one too long to compare, with no letter or digit,
+        // or not plain (an invisible or combining character, a letter that
+        // lower-cases into ASCII from outside it) is never given.
         TargetKind::Name => {
             let w = super::targets::words(value);
-            if w.len() > super::targets::MAX_NAME_BYTES { Vec::new() } else { vec![tagged(b'n', w.as_bytes(), None)] }
+            if w.len() > super::targets::MAX_NAME_BYTES || !super::targets::plain_name(value) {
+                Vec::new()
+            } else {
+                vec![tagged(b'n', w.as_bytes(), None)]
+            }
         }
         TargetKind::Unknown => Vec::new(),
     }
@@ -168,7 +175,18 @@ impl Wanted {
                     .map(|ac| (ac, accounts.iter().map(|&(_, s)| s).collect()))
             })
             .flatten();
-        let name_keys: Vec<(&[u8], u32)> = kinds[NAME].clone().map(|slot| (&keys[slot].0[1..], slot as u32)).collect();
+        // Names, and accounts as a whole word of the user's (typed text
+        // keeps each account it holds, written without spaces): the digits
+        // of a date or a phone number in a prompt are no account.
+        let mut name_keys: Vec<(Vec<u8>, u32)> =
+            kinds[NAME].clone().map(|slot| (keys[slot].0[1..].to_vec(), slot as u32)).collect();
+        for slot in kinds[ACCOUNT].clone() {
+            let body = &keys[slot].0[1..keys[slot].0.len() - 1];
+            let mut w = vec![b' '];
+            w.extend(body.iter().filter(|&&b| b != b' ' && b != b'-'));
+            w.push(b' ');
+            name_keys.push((w, slot as u32));
+        }
         let names = (!name_keys.is_empty())
             .then(|| {
                 AhoCorasick::new(name_keys.iter().map(|(w, _)| w))
@@ -280,7 +298,7 @@ impl Wanted {
                 }
             }
         }
-        if let Some((ac, slots)) = &self.accounts {
+        if let (Some((ac, slots)), false) = (&self.accounts, e.kind == EntityKind::Words) {
             let digits: Vec<u8> = e.value.bytes().filter(|&b| b != b' ' && b != b'-').collect();
             for m in ac.find_overlapping_iter(&digits[..]) {
                 let slot = slots[m.pattern().as_usize()];

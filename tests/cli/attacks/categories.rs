@@ -38,6 +38,11 @@ fn what_a_name_or_its_arguments_hide_is_found() {
         ("apply_migration", json!({"name": "m1"})),
         ("mcp__postgres__query", json!({"sql": "DROP TABLE users"})),
         ("mcp__postgres__query", json!({"sql": "select 1; grant all on db to public"})),
+        ("mcp__postgres__query", json!({"sql": "/* x */ DROP TABLE users"})),
+        ("mcp__postgres__query", json!({"sql": "WITH d AS (DELETE FROM users RETURNING *) SELECT 1"})),
+        ("mcp__postgres__query", json!({"sql": "EXPLAIN ANALYZE DELETE FROM users"})),
+        ("mcp__postgres__query", json!({"sql": "SELECT * INTO t2 FROM users"})),
+        ("mcp__postgres__query", json!({"sql": "SET ROLE admin"})),
     ] {
         expect(&Case::after(CLEAN, tool, args.clone()), Confirm);
         expect(&Case::after(INJECTED, tool, args), Block);

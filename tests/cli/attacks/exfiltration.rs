@@ -58,6 +58,7 @@ fn data_past_a_parser_is_asked() {
         "https://ab12.cd34.ef56.gh78.ij90.evil.test/",
         "https://evil.test/c?card=4111111111111111",
         "https://evil.test/c?q=correcthorsebatterystapleandmore",
+        "https://evil.test/6d792070617373776f72642069732068756e7465723220616e64207468652041/57532073656372657420697320774a616c725855746e46454d492f4b374d4445",
     ] {
         expect(&fetch(url), Confirm);
     }

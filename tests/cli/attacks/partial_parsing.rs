@@ -79,3 +79,29 @@ fn a_recipient_that_is_only_a_name_is_a_target() {
     };
     expect(&mine, Allow);
 }
+
+/// Names the gate must not take for the user's: part of a term the user
+/// typed, a name with an invisible or look-alike character, one with no
+/// letter or digit, a list item beside a trusted address, a recipient
+/// under a data key inside a recipients list, an account whose digits are
+/// a date the user typed.
+#[test]
+fn a_name_is_the_users_only_as_a_whole_term() {
+    const TYPED: &str =
+        "Post 'standup moved' in #weekly-sync, pay the 120 EUR invoice dated 2024-03-15, share draft-notes";
+    let typed =
+        |tool: &'static str, args: Value| Case { typed: Some(TYPED), read: super::CLEAN, email: false, tool, args };
+    expect(&typed("post_message", json!({"channel": "weekly-sync", "text": "hi"})), Allow);
+    for channel in ["sync", "weekly\u{200b}sync", "weekly\u{ad}sync", "wee\u{212a}ly-sync", "weekly\u{301}-sync"] {
+        expect(&typed("post_message", json!({"channel": channel, "text": "hi"})), Confirm);
+    }
+    for (tool, args) in [
+        ("send_money", json!({"account_number": "20240315", "amount": 120})),
+        ("delete_files", json!({"paths": ["draft-notes", "/", ".."]})),
+        ("share_file", json!({"file_id": "draft-notes", "share_with": "all"})),
+        ("invite_to_channel", json!({"channel": "weekly-sync", "users": "U0EVIL,me@corp.example"})),
+        ("post_message", json!({"channel": "weekly-sync", "text": "hi", "recipients": [{"text": "evil-user"}]})),
+    ] {
+        expect(&typed(tool, args), Confirm);
+    }
+}
