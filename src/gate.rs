@@ -783,7 +783,14 @@ pub(crate) fn plan(call: &Call, policy: &Policy) -> Plan {
     if category.is_consequential() && category != Category::Execute {
         let (names, cut) = targets::names_of(&call.args);
         if cut && !found.iter().any(|(k, _)| *k == TargetKind::Unknown) {
-            found.push((TargetKind::Unknown, format!("names past the limit ({} names)", targets::MAX_NAMES)));
+            found.push((
+                TargetKind::Unknown,
+                format!(
+                    "names past the limits ({} names, values of {} bytes)",
+                    targets::MAX_NAMES,
+                    targets::MAX_NAME_SCAN
+                ),
+            ));
         }
         found.extend(names.into_iter().map(|n| (TargetKind::Name, n)));
         found.sort();

@@ -40,7 +40,9 @@ pub(super) fn texts_to_check<'a>(args: &serde_json::Value, texts: &'a [String]) 
         match v {
             serde_json::Value::Object(o) if depth <= super::MAX_ARG_DEPTH => {
                 for (k, x) in o {
-                    if let Some(s) = x.as_str()
+                    // A header or a secret-named entry is short; a long
+                    // value is read as itself above.
+                    if let Some(s) = x.as_str().filter(|s| s.len() <= 1024)
                         && lines < super::MAX_ARG_STRINGS
                     {
                         lines += 1;

@@ -731,6 +731,9 @@ pub fn words(s: &str) -> String {
 
 /// At most this many names per call; the rest are one unknown target.
 pub const MAX_NAMES: usize = 64;
+/// A value under a naming key longer than this is not read for names: it
+/// counts as past the limit (an unknown target).
+pub const MAX_NAME_SCAN: usize = 4096;
 /// A name longer than this (in bytes of its words) is never given.
 pub const MAX_NAME_BYTES: usize = 200;
 
@@ -868,9 +871,9 @@ pub(super) fn names_of(args: &Value) -> (Vec<String>, bool) {
         if depth > MAX_ARG_DEPTH || *seen > MAX_ARG_STRINGS {
             return true;
         }
-        let leaf = match v {
-            Value::String(s) => s.clone(),
-            Value::Number(n) => n.to_string(),
+        let leaf: std::borrow::Cow<'_, str> = match v {
+            Value::String(s) => std::borrow::Cow::Borrowed(s),
+            Value::Number(n) => std::borrow::Cow::Owned(n.to_string()),
             Value::Array(a) => return a.iter().fold(false, |cut, x| walk(x, key, aimed, depth + 1, out, seen) | cut),
             Value::Object(o) => {
                 return o.iter().fold(false, |cut, (k, x)| {
@@ -881,6 +884,10 @@ pub(super) fn names_of(args: &Value) -> (Vec<String>, bool) {
         };
         if key.is_some_and(data_key) && !aimed {
             return false;
+        }
+        // A value this long names nothing a person typed: past the limit.
+        if leaf.len() > MAX_NAME_SCAN {
+            return true;
         }
         let mut found = BTreeSet::new();
         targets_in(&leaf, 0, &mut found);
