@@ -639,8 +639,16 @@ pub(crate) fn typed_entities(text: &str) -> Vec<Entity> {
         doc = crate::document::Document::load(doc.raw.to_vec(), crate::document::Kind::Text, "user");
     }
     let mut out: Vec<Entity> = doc.entities.iter().filter(|e| !e.hidden).cloned().collect();
-    // Links typed without a scheme, as a call's are read.
-    let visible = doc.visible_text();
+    // Links typed without a scheme, as a call's are read, and accounts:
+    // in as much of the text as its words keep.
+    let mut visible = doc.visible_text();
+    if visible.len() > MAX_TYPED_WORDS {
+        let mut cut = MAX_TYPED_WORDS;
+        while !visible.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        visible.truncate(cut);
+    }
     let mut have: std::collections::HashSet<String> =
         out.iter().filter(|e| e.kind == EntityKind::Url).map(|e| e.value.clone()).collect();
     for link in targets::schemeless_links_in(&visible) {

@@ -21,4 +21,14 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(call) = inertbox::gate::parse_call(&text) {
         let _ = inertbox::gate::decide(&call, &inertbox::gate::Ledger::default(), &policy);
     }
+    // Any text as a name, a body, SQL for a reading tool and a header, after
+    // the same text was typed: every reader of arguments and of typed text.
+    let mut ledger = inertbox::gate::Ledger::default();
+    ledger.trust_text(b);
+    ledger.add_read("fuzz", inertbox::detect::Verdict::Allow, Vec::new(), Vec::new());
+    for tool in ["send_email", "mcp__db__query", "web_fetch"] {
+        let args = serde_json::json!({"to": a, "body": b, "sql": text, "headers": {a: b}, "recipients": [{"text": b}]});
+        let call = inertbox::gate::Call { tool: tool.into(), args };
+        let _ = inertbox::gate::decide(&call, &ledger, &inertbox::gate::Policy::default());
+    }
 });
