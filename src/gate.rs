@@ -639,55 +639,36 @@ pub(crate) fn typed_entities(text: &str) -> Vec<Entity> {
         doc = crate::document::Document::load(doc.raw.to_vec(), crate::document::Kind::Text, "user");
     }
     let mut out: Vec<Entity> = doc.entities.iter().filter(|e| !e.hidden).cloned().collect();
-    // Links typed without a scheme, as a call's are read, and accounts:
-    // in as much of the text as its words keep.
-    let mut visible = doc.visible_text();
-    if visible.len() > MAX_TYPED_WORDS {
-        let mut cut = MAX_TYPED_WORDS;
-        while !visible.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        visible.truncate(cut);
-    }
+    // Links typed without a scheme (as a call's are read), accounts and
+    // words: in the first `MAX_TYPED_WORDS` bytes of what a person sees.
+    let visible = doc.visible_text();
+    let visible = &visible[..visible.floor_char_boundary(MAX_TYPED_WORDS)];
     let mut have: std::collections::HashSet<String> =
         out.iter().filter(|e| e.kind == EntityKind::Url).map(|e| e.value.clone()).collect();
-    for link in targets::schemeless_links_in(&visible) {
+    for link in targets::schemeless_links_in(visible) {
         if have.insert(link.clone()) {
             out.push(Entity { kind: EntityKind::Url, value: link, hidden: false });
         }
     }
-    // The accounts typed, each as one word (`DE89 3704 …` as `de893704…`).
-    let mut w = visible_words(&doc, MAX_TYPED_WORDS);
-    if let Some(w) = &mut w {
-        for a in targets::accounts_in(&visible) {
-            if w.value.len() + a.len() + 1 > MAX_TYPED_WORDS {
-                break;
-            }
-            w.value.push_str(&a.to_lowercase());
-            w.value.push(' ');
-        }
+    // The words, then each account typed as one word (`DE89 3704 …` as
+    // `de893704…`), within the cap (lower-casing can lengthen text).
+    let mut w = words(visible);
+    for a in targets::accounts_in(visible) {
+        w.push_str(&a.to_lowercase());
+        w.push(' ');
     }
-    out.extend(w);
+    if w.len() > MAX_TYPED_WORDS {
+        let end = w[..w.floor_char_boundary(MAX_TYPED_WORDS)].rfind(' ').unwrap_or(0);
+        w.truncate(end + 1);
+    }
+    if w.len() > 1 {
+        out.push(Entity { kind: EntityKind::Words, value: w, hidden: false });
+    }
     out
 }
 
 /// How many bytes of words typed text keeps (the rest names nothing).
 const MAX_TYPED_WORDS: usize = 64 * 1024;
-
-/// The words of what a person sees of a document, at most `cap` bytes of
-/// them (cut at a word), as the entity that names things.
-fn visible_words(doc: &crate::document::Document, cap: usize) -> Option<Entity> {
-    let mut w = words(&doc.visible_text());
-    if w.len() > cap {
-        let mut cut = cap;
-        while !w.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        let end = w[..cut].rfind(' ').unwrap_or(0);
-        w.truncate(end + 1);
-    }
-    (w.len() > 1).then_some(Entity { kind: EntityKind::Words, value: w, hidden: false })
-}
 
 /// A link target's host, as the URL parser reads it.
 fn link_host(link: &str) -> Option<String> {
@@ -1053,11 +1034,7 @@ pub(crate) fn judge(call: &Call, plan: Plan, facts: &Facts, policy: &Policy) -> 
     // one the gate cannot see, from a tool that sends, fetches or runs):
     // block, naming the kind of secret, never its value.
     if untrusted_read && !secrets.is_empty() {
-        // A name is where data goes only for a call that acts on it.
-        let not_given: Vec<&Target> = targets
-            .iter()
-            .filter(|t| t.origin != Origin::Trusted && (t.kind != TargetKind::Name || category.is_consequential()))
-            .collect();
+        let not_given: Vec<&Target> = targets.iter().filter(|t| t.origin != Origin::Trusted).collect();
         let unseen = targets.is_empty()
             && matches!(category, Category::Send | Category::Browse | Category::Execute | Category::Unknown);
         if !not_given.is_empty() || unseen {

@@ -361,7 +361,14 @@ fn runs_on(t: &str, m: std::ops::Range<usize>) -> bool {
             || matches!(c, '_' | '-' | '\u{3002}' | '\u{ff61}' | '\u{fe52}' | '\u{ff0e}' | '\u{2024}')
             || matches!(c, '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{2060}'..='\u{2064}' | '\u{feff}')
     });
-    let before = t[..m.start].chars().next_back().is_some_and(|c| matches!(c, ':' | '@' | '!' | '%'));
+    // A route (`@evil.test:me@…`, `evil!me@…`) or another `@` just before;
+    // `mailto:` and `to:` are not routes.
+    let head = &t[t.floor_char_boundary(m.start.saturating_sub(255))..m.start];
+    let before = match head.chars().next_back() {
+        Some('@' | '!' | '%') => true,
+        Some(':') => head.rsplit(char::is_whitespace).next().is_some_and(|w| w.starts_with('@')),
+        _ => false,
+    };
     after || before
 }
 
@@ -1040,9 +1047,10 @@ mod tests {
             let (t, _) = targets_of(&c);
             assert!(t.iter().any(|(k, _)| *k == TargetKind::Unknown), "{to:?}: {t:?}");
         }
-        let c =
-            Call { tool: "send_email".into(), args: serde_json::json!({"to": "me@corp.example, you@corp.example."}) };
-        assert!(!targets_of(&c).0.iter().any(|(k, _)| *k == TargetKind::Unknown));
+        for fine in ["me@corp.example, you@corp.example.", "mailto:me@corp.example", "to:me@corp.example"] {
+            let c = Call { tool: "send_email".into(), args: serde_json::json!({ "to": fine }) };
+            assert!(!targets_of(&c).0.iter().any(|(k, _)| *k == TargetKind::Unknown), "{fine}");
+        }
     }
 
     #[test]
