@@ -223,21 +223,14 @@ pub(super) fn hosts(line: &str) -> Vec<String> {
     out
 }
 
+/// An IPv4 address, or a domain name as a whole argument is one
+/// ([`super::targets::bare_domain`]: two labels or more, a top-level domain
+/// of letters that is no file extension).
 fn is_host(h: &str) -> bool {
     let labels: Vec<&str> = h.split('.').collect();
-    if labels.len() == 4
-        && labels.iter().all(|l| !l.is_empty() && l.len() <= 3 && l.bytes().all(|b| b.is_ascii_digit()))
-    {
-        return true;
-    }
-    let tld = labels.last().copied().unwrap_or("");
-    labels.len() >= 2
-        && labels
-            .iter()
-            .all(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') && !l.starts_with('-'))
-        && (2..=24).contains(&tld.len())
-        && tld.bytes().all(|b| b.is_ascii_alphabetic())
-        && !super::targets::is_file_extension(tld)
+    let ipv4 = labels.len() == 4
+        && labels.iter().all(|l| !l.is_empty() && l.len() <= 3 && l.bytes().all(|b| b.is_ascii_digit()));
+    ipv4 || super::targets::bare_domain(h).is_some()
 }
 
 #[cfg(test)]

@@ -814,7 +814,7 @@ fn data_key(key: &str) -> bool {
 }
 
 /// A whole argument that is a domain name (`example.com`, not `notes.txt`).
-fn bare_domain(t: &str) -> Option<String> {
+pub(super) fn bare_domain(t: &str) -> Option<String> {
     let trimmed = t.trim();
     if trimmed.contains(['/', '@', ' '])
         || !trimmed.contains('.')
