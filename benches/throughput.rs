@@ -89,7 +89,7 @@ fn scan_adversarial(b: Bencher, which: &str) {
 /// 20,000 a second on one core).
 #[divan::bench]
 fn serve_small_scan(b: Bencher) {
-    let mut server = inertbox::serve::Server::new(inertbox::gate::Policy::default(), 1 << 20);
+    let mut server = inertbox::serve::Server::new(inertbox::gate::Policy::default(), 1 << 20).unwrap();
     let line =
         r#"{"id":1,"op":"scan","content":"Hi Dana, the invoice for April is attached. Thanks, Sam","record":false}"#;
     server.handle_line(line);

@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::document::{Input, ReadError};
 use crate::format::{CheckReport, check_reader, terminal_safe};
+use crate::input::{Input, ReadError};
 
 /// The file-name suffix a directory walk collects.
 pub const WRAPPED_SUFFIX: &str = ".inert.md";

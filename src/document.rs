@@ -1,134 +1,9 @@
-//! The one Document every subcommand starts from, and the one way to read input.
-//!
-//! `Input` names where bytes come from (a path, or stdin for `-` and for no
-//! argument). `Input::open` is the single reading function: streaming commands
-//! (`wrap`, `check`) read from it in chunks, and `Document::read` collects it
-//! whole for the commands that need the text at once.
+//! The one Document every subcommand starts from: the bytes as read, and
+//! what a reader gets from them (parts, hidden spans, entities, an email's
+//! header facts). Types only, and what needs nothing but them; `load`
+//! makes a Document from bytes, `input` reads the bytes.
 
-use std::ffi::{OsStr, OsString};
-use std::fmt;
-use std::fs::File;
-use std::io::{self, IsTerminal, Read};
-use std::path::{Path, PathBuf};
-
-/// The label a document read from stdin carries unless `--source` names it.
-pub const STDIN_LABEL: &str = "-";
-
-/// Errors from reading input. Each names what could not be read.
-#[derive(Debug, thiserror::Error)]
-pub enum ReadError {
-    #[error("no input file and stdin is a terminal (pipe text in, or name a file; see --help)")]
-    StdinIsTerminal,
-    #[error("cannot read {path}: {source}")]
-    Open { path: String, source: io::Error },
-    #[error("cannot read {path}: it is a directory")]
-    IsDirectory { path: String },
-    #[error("cannot read {path}: {source}")]
-    Read { path: String, source: io::Error },
-    #[error("{path} is larger than the {cap}-byte limit (raise it with --max-bytes or INERTBOX_MAX_BYTES)")]
-    TooLarge { path: String, cap: u64 },
-}
-
-/// Where a document's bytes come from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Input {
-    Stdin,
-    Path(PathBuf),
-}
-
-impl Input {
-    /// `None` and `-` mean stdin; anything else is a path.
-    pub fn from_arg(arg: Option<&OsStr>) -> Input {
-        match arg {
-            None => Input::Stdin,
-            Some(a) if a == "-" => Input::Stdin,
-            Some(a) => Input::Path(PathBuf::from(a)),
-        }
-    }
-
-    /// The default source label: the path as given (lossy for non-UTF-8
-    /// paths, as a terminal would show it), or `-` for stdin.
-    pub fn label(&self) -> String {
-        match self {
-            Input::Stdin => STDIN_LABEL.to_string(),
-            Input::Path(p) => p.to_string_lossy().into_owned(),
-        }
-    }
-
-    pub fn is_stdin(&self) -> bool {
-        matches!(self, Input::Stdin)
-    }
-
-    /// Open the input for reading. Stdin refuses to wait on a terminal.
-    pub fn open(&self) -> Result<Box<dyn Read + Send>, ReadError> {
-        match self {
-            Input::Stdin => {
-                let stdin = io::stdin();
-                if stdin.is_terminal() {
-                    return Err(ReadError::StdinIsTerminal);
-                }
-                Ok(Box::new(stdin))
-            }
-            Input::Path(p) => Ok(Box::new(open_file(p)?)),
-        }
-    }
-
-    /// The size of a file input, if it is a regular file (used to pick the
-    /// streaming path and to notice a file that changed between passes).
-    pub fn file_len(&self) -> Option<u64> {
-        match self {
-            Input::Stdin => None,
-            Input::Path(p) => std::fs::metadata(p).ok().filter(|m| m.is_file()).map(|m| m.len()),
-        }
-    }
-
-    pub(crate) fn read_error(&self, source: io::Error) -> ReadError {
-        ReadError::Read { path: self.display_name(), source }
-    }
-
-    /// How errors name this input: the path quoted, or "stdin".
-    pub fn display_name(&self) -> String {
-        match self {
-            Input::Stdin => "stdin".to_string(),
-            Input::Path(p) => format!("{:?}", p.to_string_lossy()),
-        }
-    }
-}
-
-impl fmt::Display for Input {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.display_name())
-    }
-}
-
-fn open_file(p: &Path) -> Result<File, ReadError> {
-    let name = || format!("{:?}", p.to_string_lossy());
-    let file = File::open(p).map_err(|source| ReadError::Open { path: name(), source })?;
-    match file.metadata() {
-        Ok(m) if m.is_dir() => Err(ReadError::IsDirectory { path: name() }),
-        _ => Ok(file),
-    }
-}
-
-/// Read everything from `r`, refusing more than `cap` bytes when a cap is set.
-pub fn read_capped(r: impl Read, cap: Option<u64>) -> io::Result<Result<Vec<u8>, u64>> {
-    read_capped_sized(r, cap, None)
-}
-
-fn read_capped_sized(mut r: impl Read, cap: Option<u64>, size: Option<u64>) -> io::Result<Result<Vec<u8>, u64>> {
-    let mut raw = Vec::with_capacity(size.map_or(0, |n| n as usize + 1));
-    match cap {
-        None => {
-            r.read_to_end(&mut raw)?;
-            Ok(Ok(raw))
-        }
-        Some(cap) => {
-            // Read one byte past the cap so "exactly at the cap" is allowed.
-            r.take(cap.saturating_add(1)).read_to_end(&mut raw)?;
-            if raw.len() as u64 > cap { Ok(Err(cap)) } else { Ok(Ok(raw)) }
-        }
-    }
-}
+use crate::input::{Input, ReadError};
 
 /// A document: the bytes exactly as read, where they came from, and what a
 /// reader gets from them.
@@ -160,14 +35,7 @@ impl Document {
 
     /// Read a whole input into a Document, refusing more than `cap` bytes.
     pub fn read(input: &Input, cap: Option<u64>) -> Result<Document, ReadError> {
-        let r = input.open()?;
-        // A file's length, when known, sizes the buffer (one byte over, to
-        // see the end): doubling as it reads would hold up to twice the input.
-        let hint = input.file_len().filter(|&n| cap.is_none_or(|c| n <= c));
-        match read_capped_sized(r, cap, hint).map_err(|e| input.read_error(e))? {
-            Ok(raw) => Ok(Document { raw, source: input.label(), ..Document::default() }),
-            Err(cap) => Err(ReadError::TooLarge { path: input.display_name(), cap }),
-        }
+        Ok(Document { raw: input.read(cap)?, source: input.label(), ..Document::default() })
     }
 }
 
@@ -196,6 +64,8 @@ impl Kind {
         }
     }
 }
+
+choices!(Kind, "type", [Auto, Email, Html, Text]);
 
 /// Why a span of text is hidden from a person who looks at the rendered
 /// content, while a model reading the text gets it. The names are a stable
@@ -418,6 +288,33 @@ pub enum EntityKind {
     Words,
 }
 
+impl EntityKind {
+    /// The kind's letter in a session record: upper case when every
+    /// mention was hidden.
+    pub fn letter(self, hidden: bool) -> char {
+        let l = match self {
+            EntityKind::Email => 'e',
+            EntityKind::Url => 'u',
+            EntityKind::Domain => 'd',
+            EntityKind::Phone => 'p',
+            EntityKind::Words => 'w',
+        };
+        if hidden { l.to_ascii_uppercase() } else { l }
+    }
+
+    /// The kind a letter names, in either case (`s`, a sender, is none).
+    pub fn from_letter(letter: u8) -> Option<EntityKind> {
+        match letter.to_ascii_lowercase() {
+            b'e' => Some(EntityKind::Email),
+            b'u' => Some(EntityKind::Url),
+            b'd' => Some(EntityKind::Domain),
+            b'p' => Some(EntityKind::Phone),
+            b'w' => Some(EntityKind::Words),
+            _ => None,
+        }
+    }
+}
+
 /// An address, link, domain or phone number mentioned anywhere in the
 /// document (hidden text included).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
@@ -455,57 +352,7 @@ pub struct Attachment {
     pub size: usize,
 }
 
-// ---------------------------------------------------------------------------
-// Loading: bytes to parts, spans and entities.
-
-/// Guess the kind of a document from its first bytes.
-pub fn sniff(raw: &[u8]) -> Kind {
-    if crate::email::looks_like_email(raw) {
-        Kind::Email
-    } else if crate::html::looks_like_html(raw) {
-        Kind::Html
-    } else {
-        Kind::Text
-    }
-}
-
 impl Document {
-    /// Read bytes as `kind` (sniffed when `Auto`): parts with their hidden
-    /// spans, entities, and for email the header facts. Never fails: bytes
-    /// that are not what they claim become text.
-    pub fn load(raw: Vec<u8>, kind: Kind, source: impl Into<String>) -> Document {
-        let kind = if kind == Kind::Auto { sniff(&raw) } else { kind };
-        let mut doc = Document { raw, source: source.into(), kind, ..Document::default() };
-        let mut links = Vec::new();
-        match kind {
-            Kind::Email => load_email(&mut doc, &mut links),
-            Kind::Html => {
-                let r = crate::html::render(&doc.raw, 0);
-                links.extend(r.links);
-                let len = doc.raw.len();
-                doc.parts.push(Part { location: "body".into(), text: r.text, spans: r.spans, raw: Some(0..len) });
-            }
-            Kind::Text | Kind::Auto => load_text(&mut doc),
-        }
-        for part in &mut doc.parts {
-            refine_invisible(part);
-        }
-        doc.entities = crate::entities::extract(&doc, &links).into();
-        doc.links = links;
-        doc
-    }
-
-    /// Read an input and load it.
-    pub fn read_and_load(
-        input: &Input,
-        kind: Kind,
-        cap: Option<u64>,
-        source: Option<String>,
-    ) -> Result<Document, ReadError> {
-        let d = Document::read(input, cap)?;
-        Ok(Document::load(d.raw, kind, source.unwrap_or(d.source)))
-    }
-
     /// 1-based line and column (in characters) of a byte offset in `raw`.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.raw.len());
@@ -531,111 +378,6 @@ impl Document {
     }
 }
 
-/// Markdown and plain text: one part. HTML comments in it are hidden (a
-/// Markdown renderer drops them); an iCalendar object adds its fields.
-fn load_text(doc: &mut Document) {
-    // Valid UTF-8 (the usual case) is checked by the faster validator.
-    let text = match std::str::from_utf8(&doc.raw) {
-        Ok(t) => t.to_owned(),
-        Err(_) => String::from_utf8_lossy(&doc.raw).into_owned(),
-    };
-    let lossless = text.len() == doc.raw.len();
-    let mut spans = Vec::new();
-    let mut at = 0;
-    let finder = memchr::memmem::Finder::new(b"<!--");
-    while let Some(p) = finder.find(&text.as_bytes()[at..]) {
-        let start = at + p;
-        let end = memchr::memmem::find(&text.as_bytes()[start + 4..], b"-->").map_or(text.len(), |q| start + 4 + q + 3);
-        if start > at {
-            spans.push(Span::visible(at..start));
-        }
-        spans.push(Span::hidden(start..end, HiddenReason::Comment));
-        at = end;
-    }
-    if at < text.len() {
-        spans.push(Span::visible(at..text.len()));
-    }
-    if lossless {
-        for s in &mut spans {
-            s.raw = Some(s.range.clone());
-        }
-    }
-    let is_calendar = text.trim_start().starts_with("BEGIN:VCALENDAR");
-    let fields = if is_calendar { crate::email::calendar_fields(&text) } else { Vec::new() };
-    let len = doc.raw.len();
-    doc.parts.push(Part { location: "body".into(), text, spans, raw: Some(0..len) });
-    if is_calendar {
-        for (name, value) in fields {
-            let n = value.len();
-            doc.parts.push(Part {
-                location: format!("calendar {name}"),
-                text: value,
-                spans: if n == 0 { Vec::new() } else { vec![Span::visible(0..n)] },
-                raw: None,
-            });
-        }
-    }
-}
-
-fn load_email(doc: &mut Document, links: &mut Vec<String>) {
-    use crate::email::BodyKind;
-    let parsed = crate::email::parse(&doc.raw);
-    // The visible text of each alternative group's HTML, to find what only
-    // the plain alternative says.
-    let mut html_visible: std::collections::HashMap<usize, String> = std::collections::HashMap::new();
-    let mut parts: Vec<(Part, BodyKind, Option<usize>)> = Vec::new();
-    for body in parsed.bodies {
-        let base = body.raw.as_ref().map_or(0, |r| r.start);
-        match body.kind {
-            BodyKind::Html => {
-                let r = crate::html::render(body.text.as_bytes(), base);
-                links.extend(r.links.iter().cloned());
-                if let Some(g) = body.alternative {
-                    html_visible.entry(g).or_default().push_str(&r.visible_text());
-                }
-                // Offsets inside a decoded body do not map to the message
-                // bytes; keep the body's own range.
-                let spans = r
-                    .spans
-                    .into_iter()
-                    .map(|mut s| {
-                        s.raw = body.raw.clone();
-                        s
-                    })
-                    .collect();
-                parts.push((
-                    Part { location: body.location, text: r.text, spans, raw: body.raw },
-                    body.kind,
-                    body.alternative,
-                ));
-            }
-            kind => {
-                let n = body.text.len();
-                let mut span = Span::visible(0..n);
-                span.raw = body.raw.clone();
-                let spans = if n == 0 { Vec::new() } else { vec![span] };
-                parts.push((
-                    Part { location: body.location, text: body.text, spans, raw: body.raw },
-                    kind,
-                    body.alternative,
-                ));
-            }
-        }
-    }
-    for (part, kind, group) in &mut parts {
-        if *kind != BodyKind::Plain {
-            continue;
-        }
-        let Some(visible) = group.and_then(|g| html_visible.get(&g)) else { continue };
-        let only = crate::email::plain_only(&part.text, visible);
-        if !only.is_empty() {
-            part.spans = split_spans(&part.spans, &only, HiddenReason::PlainOnly, None);
-        }
-    }
-    doc.parts = parts.into_iter().map(|(p, _, _)| p).collect();
-    doc.email = Some(EmailMeta { truncated: parsed.truncated, ..parsed.meta });
-}
-
 /// Overlay hidden ranges onto a partition of spans: each range becomes its
 /// own span with `why` (and `decoded`), splitting what it overlaps.
 pub fn split_spans(
@@ -653,7 +395,7 @@ pub fn split_spans(
 }
 
 /// The generic overlay: `runs` are sorted, non-overlapping (range, decoded, benign).
-fn overlay(
+pub(crate) fn overlay(
     spans: &[Span],
     runs: &[(std::ops::Range<usize>, Option<String>, bool)],
     why: impl Fn(usize) -> HiddenReason,
@@ -713,79 +455,5 @@ fn sub_raw(s: &Span, piece: std::ops::Range<usize>) -> Option<std::ops::Range<us
         Some(raw.start + (piece.start - s.range.start)..raw.start + (piece.end - s.range.start))
     } else {
         Some(raw)
-    }
-}
-
-/// Mark invisible characters and escape sequences inside a part. Past the
-/// first `MAX_CANDIDATES` characters that could start a run, the rest of
-/// the part is one span withheld unread (`Unmapped`), benign when nothing
-/// in it is reported.
-fn refine_invisible(part: &mut Part) {
-    use crate::invisible::{MAX_CANDIDATES, any_reported, find, mappable_end};
-    let end = mappable_end(&part.text, 0, MAX_CANDIDATES);
-    let runs = find(&part.text[..end]);
-    let mut reasons: Vec<HiddenReason> = runs.iter().map(|r| r.reason).collect();
-    let mut triples: Vec<_> = runs.into_iter().map(|r| (r.range, r.decoded, r.benign)).collect();
-    if end < part.text.len() {
-        reasons.push(HiddenReason::Unmapped);
-        triples.push((end..part.text.len(), None, !any_reported(&part.text, end)));
-    }
-    if triples.is_empty() {
-        return;
-    }
-    part.spans = overlay(&part.spans, &triples, |i| reasons[i]);
-}
-
-/// Replace a file's contents: written to a temporary file in the same
-/// directory, then renamed over the original, so readers see the old file
-/// or the new one, never half of either. Permissions are kept.
-pub fn replace_file(path: &Path, contents: &[u8]) -> io::Result<()> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.inertbox-{}.tmp", std::process::id()));
-    let result = (|| {
-        let perms = std::fs::metadata(path)?.permissions();
-        let mut f = File::create(&tmp)?;
-        io::Write::write_all(&mut f, contents)?;
-        f.sync_all()?;
-        std::fs::set_permissions(&tmp, perms)?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
-
-/// Turn an OS string (an argument) into text without panicking on bad bytes:
-/// invalid UTF-8 becomes U+FFFD, as the reference's argv decoding does.
-pub fn lossy(arg: &OsString) -> String {
-    arg.to_string_lossy().into_owned()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dash_and_none_mean_stdin() {
-        assert_eq!(Input::from_arg(None), Input::Stdin);
-        assert_eq!(Input::from_arg(Some(OsStr::new("-"))), Input::Stdin);
-        assert_eq!(Input::from_arg(Some(OsStr::new("a.txt"))), Input::Path("a.txt".into()));
-        assert_eq!(Input::Stdin.label(), "-");
-        assert_eq!(Input::Path("dir/a.txt".into()).label(), "dir/a.txt");
-    }
-
-    #[test]
-    fn read_capped_allows_exactly_the_cap() {
-        assert_eq!(read_capped(&b"abcd"[..], Some(4)).unwrap(), Ok(b"abcd".to_vec()));
-        assert_eq!(read_capped(&b"abcde"[..], Some(4)).unwrap(), Err(4));
-        assert_eq!(read_capped(&b"abcde"[..], None).unwrap(), Ok(b"abcde".to_vec()));
-    }
-
-    #[test]
-    fn missing_file_is_an_open_error_naming_the_path() {
-        let err = Document::read(&Input::Path("/nonexistent/x".into()), None).unwrap_err();
-        assert!(err.to_string().contains("/nonexistent/x"), "{err}");
     }
 }

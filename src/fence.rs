@@ -46,6 +46,8 @@ impl Mode {
     }
 }
 
+choices!(Mode, "mode", [Tags, Datamark, Base64]);
+
 /// The shape the fenced content is printed in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Render {
@@ -54,6 +56,18 @@ pub enum Render {
     Markdown,
     Json,
 }
+
+impl Render {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Render::Xml => "xml",
+            Render::Markdown => "markdown",
+            Render::Json => "json",
+        }
+    }
+}
+
+choices!(Render, "format", [Xml, Markdown, Json]);
 
 /// Why a fence could not be made.
 #[derive(Debug, thiserror::Error)]

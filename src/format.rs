@@ -15,7 +15,8 @@ use std::io::{self, Read, Write};
 use memchr::memmem;
 use sha2::{Digest, Sha256};
 
-use crate::document::{Document, Input, ReadError};
+use crate::document::Document;
+use crate::input::{Input, ReadError};
 
 /// The format version this tool writes and understands.
 pub const FORMAT_VERSION: u32 = 1;

@@ -133,7 +133,7 @@ pub fn state_dir() -> Option<PathBuf> {
 }
 
 /// Options for the hook.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Options {
     /// `--session FILE`: every event's ledger, whatever its session id.
     pub session: Option<PathBuf>,
@@ -148,6 +148,22 @@ pub struct Options {
     /// The event this hook was installed for, when the command names it
     /// (used when the input cannot be read).
     pub event: Option<String>,
+    /// The size cap (`--max-bytes`, `INERTBOX_MAX_BYTES`): a tool's output
+    /// past it is not scanned, and counts as unread untrusted content.
+    pub max_bytes: u64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            session: None,
+            state: None,
+            policy: Policy::default(),
+            policy_error: None,
+            event: None,
+            max_bytes: crate::input::DEFAULT_MAX_BYTES,
+        }
+    }
 }
 
 /// Handle one hook event (the raw stdin bytes).
@@ -617,7 +633,7 @@ fn post_tool(tool: &str, input: &Value, resp: &Value, session_id: Option<&str>, 
         .unwrap_or_else(|| tool.to_string());
     // Output past the scan limit is not read: it counts as unread
     // untrusted content, so the read's verdict is at least review.
-    let limit = detect::DEFAULT_MAX_BYTES as usize;
+    let limit = usize::try_from(opts.max_bytes).unwrap_or(usize::MAX);
     let total = text.len();
     let mut capped = text.into_bytes();
     capped.truncate(limit);
@@ -625,8 +641,16 @@ fn post_tool(tool: &str, input: &Value, resp: &Value, session_id: Option<&str>, 
     let doc = Document::load(capped, Kind::Auto, what.clone());
     let report = detect::scan(&doc, &detect::Options::default());
     let verdict = if over { report.verdict.max(Verdict::Review) } else { report.verdict };
-    let sender = session::declared_sender(doc.email.as_ref(), is_mail_tool(tool));
-    let recorded = with_ledger(session_id, opts, |l| l.add_read(&what, verdict, doc.entities.to_vec(), sender));
+    let recorded = with_ledger(session_id, opts, |l| {
+        let raised;
+        let read = if verdict == report.verdict {
+            &report
+        } else {
+            raised = detect::Report { verdict, ..report.clone() };
+            &raised
+        };
+        l.add_report(read, is_mail_tool(tool))
+    });
     let not_recorded = recorded.err().map(|e| format!("inertbox could not record this tool output: {e}"));
     if verdict == Verdict::Allow {
         return Answer { json: not_recorded.map(|m| json!({ "systemMessage": m })) };
@@ -916,8 +940,8 @@ mod tests {
     fn output_past_the_limit_counts_as_unread_untrusted_content() {
         let dir = tempfile::tempdir().unwrap();
         let o = opts(dir.path());
-        let big = "All quiet on this line.\n".repeat(detect::DEFAULT_MAX_BYTES as usize / 24 + 10);
-        assert!(big.len() as u64 > detect::DEFAULT_MAX_BYTES);
+        let big = "All quiet on this line.\n".repeat(crate::input::DEFAULT_MAX_BYTES as usize / 24 + 10);
+        assert!(big.len() as u64 > crate::input::DEFAULT_MAX_BYTES);
         let resp = json!({"type":"text","file":{"content":big}});
         let event = json!({"hook_event_name":"PostToolUse","tool_name":"Read","tool_input":{"file_path":"/big.log"},"tool_response":resp});
         let answer = run(event, &o).unwrap();

@@ -406,6 +406,56 @@ pub fn spawn(idle_minutes: u64) -> io::Result<std::process::Child> {
 /// Minutes a server started by `hook claude` or `--detach` waits for a call.
 pub const IDLE_MINUTES: u64 = 60;
 
+/// What the client side of `hook claude` got from the server.
+pub enum Handed {
+    /// The server's answer: print it.
+    Answered(Vec<u8>),
+    /// Answer the event in this process (the input comes back); `restart`
+    /// when a server ran here and is gone (it stops when idle), so the
+    /// caller starts another once it has answered.
+    Declined { input: Vec<u8>, restart: bool },
+}
+
+/// Hand one hook event to the server of this build, if one answers.
+pub fn hand_over(event: Option<String>, session: Option<&Path>, policy: &Policy, input: Vec<u8>) -> Handed {
+    let conn = match connect() {
+        Ok(c) => c,
+        Err(reply) => return Handed::Declined { input, restart: reply == Reply::Gone },
+    };
+    let req = Request {
+        identity: identity(),
+        event,
+        session: session.map(|p| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())),
+        policy: (*policy != Policy::default()).then(|| serde_json::to_string(policy).expect("a policy serializes")),
+        input,
+    };
+    match call(conn, &req, CLIENT_TIMEOUT) {
+        Reply::Answer(out) => Handed::Answered(out),
+        _ => Handed::Declined { input: req.input, restart: false },
+    }
+}
+
+/// `hook serve --detach`: start a server in the background and return once
+/// it takes calls (it compiles the patterns first), or as soon as it has
+/// exited without; at once when one answers already.
+pub fn start_detached(idle_minutes: u64) -> Result<(), String> {
+    if ping() {
+        return Ok(());
+    }
+    let mut child = spawn(idle_minutes).map_err(|e| format!("cannot start the server: {e}"))?;
+    let until = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < until {
+        if ping() {
+            return Ok(());
+        }
+        if let Ok(Some(status)) = child.try_wait() {
+            return Err(format!("the server exited at start ({status}; run `inertbox hook serve` to see why)"));
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    Err("the server did not answer within 5 s (run `inertbox hook serve` to see why)".into())
+}
+
 /// Ask the server of this build to stop: did one answer?
 pub fn ask_to_stop() -> bool {
     let Ok(s) = connect() else { return false };
@@ -672,6 +722,8 @@ pub fn handle(req: &Request) -> Vec<u8> {
         policy,
         policy_error,
         event: req.event.clone(),
+        // A client with another cap answers itself (`hook claude`).
+        ..Options::default()
     };
     hook::stdout_of(&hook::handle(&req.input, &opts))
 }

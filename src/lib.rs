@@ -1,9 +1,55 @@
 //! inertbox: stands between untrusted text and an AI agent.
 //!
-//! - [`format`]: the INERTBOX v1 wrapped-document format (`wrap`, `check`).
-//! - [`document`]: the one [`Document`] every subcommand starts from, and the
-//!   one way to read input.
+//! The modules in the order data flows through them; none imports one
+//! further down this list.
+//!
+//! 1. [`input`]: where bytes come from, the size cap, replacing files.
+//! 2. [`document`]: the one [`Document`] (types only).
+//! 3. [`load`]: bytes to a Document, the one caller of [`email`], [`html`],
+//!    [`invisible`] and [`entities`].
+//! 4. [`detect`]: findings and a verdict ([`report`] prints them).
+//! 5. [`fence`]: content for a prompt, in a boundary it cannot forge.
+//! 6. [`gate`]: allow, confirm or block for a tool call; [`session`] keeps
+//!    its ledger in a file.
+//! 7. [`guard`]: the façade every front end uses (read, fence, check,
+//!    trust, forget, reset, over any ledger).
+//! 8. Front ends: [`serve`], [`mcp`], [`hook`] (Claude Code) and `hookd`
+//!    (its server); the command line is `src/main.rs` and `src/cli/`.
+//!
+//! Beside the flow: [`format`], the INERTBOX v1 wrapped-document format
+//! (`wrap`, `check`; [`checkrun`] walks the inputs), and [`unwrap`], the
+//! JSON in a model's reply.
 #![forbid(unsafe_code)]
+
+/// A closed set of names for a library enum (`--type`, `--mode`,
+/// `--format`, and the same fields in `serve` and `mcp`): parsed here once,
+/// by `FromStr` and by clap, from the enum's own `as_str`. `$what` names
+/// the field in the error; the variants are listed in the order help shows.
+macro_rules! choices {
+    ($ty:ident, $what:literal, [$($v:ident),+]) => {
+        impl $ty {
+            pub const ALL: &'static [$ty] = &[$($ty::$v),+];
+        }
+        impl std::str::FromStr for $ty {
+            type Err = String;
+            fn from_str(s: &str) -> Result<$ty, String> {
+                $ty::ALL.iter().copied().find(|v| v.as_str() == s).ok_or_else(|| {
+                    let names: Vec<&str> = $ty::ALL.iter().map(|v| v.as_str()).collect();
+                    let (last, rest) = names.split_last().expect("a choice has names");
+                    format!("{} must be {} or {last}, not {s:?}", $what, rest.join(", "))
+                })
+            }
+        }
+        impl clap::ValueEnum for $ty {
+            fn value_variants<'a>() -> &'a [$ty] {
+                $ty::ALL
+            }
+            fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+                Some(clap::builder::PossibleValue::new(self.as_str()))
+            }
+        }
+    };
+}
 
 pub mod checkrun;
 pub mod detect;
@@ -13,11 +59,14 @@ pub mod entities;
 pub mod fence;
 pub mod format;
 pub mod gate;
+pub mod guard;
 pub mod hook;
 #[cfg(unix)]
 pub mod hookd;
 pub mod html;
+pub mod input;
 pub mod invisible;
+pub mod load;
 pub mod mcp;
 pub(crate) mod patterns;
 pub(crate) mod prebuilt;
@@ -28,6 +77,8 @@ pub mod session;
 pub mod testing;
 pub mod unwrap;
 
-pub use document::{Document, Input, ReadError};
+pub use document::Document;
 pub use format::{CheckReport, Stamp, WrapError, WrapOptions, WrapperReport, check_bytes, check_reader, wrap_bytes};
-pub use gate::{Decision, Guard, Policy};
+pub use gate::{Decision, Policy};
+pub use guard::Guard;
+pub use input::{Input, ReadError};

@@ -265,7 +265,7 @@ impl SessionFile {
                 sender: Vec::new(),
             };
             self.any_item(r.items.clone(), &mut |letter, value| {
-                match entity_kind(letter) {
+                match EntityKind::from_letter(letter) {
                     Some(kind) => entry.entities.push(Entity {
                         kind,
                         value: value.into_owned(),
@@ -511,20 +511,6 @@ impl Records for Index {
     }
 }
 
-/// The sender a read records (the addresses of an email's From), which
-/// the gate lets the agent write to: only for content that is an email by
-/// declaration (`--type email`, a `*.eml` file, a mail tool's output, a
-/// caller that says `type: email`). Content that merely looks like an
-/// email (any text that starts with `From:` and `Subject:` lines) is still
-/// read as one, findings and all, but names no sender: anyone can write
-/// those lines into a web page or a file.
-pub fn declared_sender(email: Option<&crate::document::EmailMeta>, declared_email: bool) -> Vec<String> {
-    match email {
-        Some(e) if declared_email => gate::addresses(&e.from),
-        _ => Vec::new(),
-    }
-}
-
 /// How much of a session file [`decide_in`] reads at a time.
 const CHUNK: usize = 16 * 1024;
 
@@ -764,7 +750,7 @@ impl History for SessionFile {
 }
 
 fn entity(letter: u8, value: Cow<'_, str>) -> Option<EntityRef<'_>> {
-    Some(EntityRef { kind: entity_kind(letter)?, value, hidden: letter.is_ascii_uppercase() })
+    Some(EntityRef { kind: EntityKind::from_letter(letter)?, value, hidden: letter.is_ascii_uppercase() })
 }
 
 impl Recorder for SessionFile {
@@ -1018,7 +1004,7 @@ fn field_end(b: &[u8], mut i: usize) -> usize {
 /// An item is a kind letter, `:` and a value.
 fn check_item(item: &str) -> Result<(), String> {
     let b = item.as_bytes();
-    if b.len() < 2 || b[1] != b':' || !(entity_kind(b[0]).is_some() || b[0] == b's') {
+    if b.len() < 2 || b[1] != b':' || !(EntityKind::from_letter(b[0]).is_some() || b[0] == b's') {
         return Err(format!("bad item {:?} (expected a kind letter, ':' and a value)", short(item)));
     }
     Ok(())
@@ -1047,18 +1033,6 @@ fn line_no(text: &str, at: usize) -> usize {
     text.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1
 }
 
-/// The kind a letter names, in either case (`s`, a sender, is none).
-pub(crate) fn entity_kind(letter: u8) -> Option<EntityKind> {
-    match letter.to_ascii_lowercase() {
-        b'e' => Some(EntityKind::Email),
-        b'u' => Some(EntityKind::Url),
-        b'd' => Some(EntityKind::Domain),
-        b'p' => Some(EntityKind::Phone),
-        b'w' => Some(EntityKind::Words),
-        _ => None,
-    }
-}
-
 /// A read's record, without its line end.
 fn push_read(out: &mut String, id: &str, verdict: Verdict, source: &str, sender: &[String], entities: &[Entity]) {
     out.push_str("r\t");
@@ -1078,22 +1052,9 @@ fn push_read(out: &mut String, id: &str, verdict: Verdict, source: &str, sender:
 
 fn push_entity(e: &Entity, out: &mut String) {
     out.push('\t');
-    out.push(entity_letter(e.kind, e.hidden));
+    out.push(e.kind.letter(e.hidden));
     out.push(':');
     escape(&e.value, out);
-}
-
-/// An entity's kind letter (format 1's entity strings use the same):
-/// upper case when every mention was hidden.
-pub(crate) fn entity_letter(kind: EntityKind, hidden: bool) -> char {
-    let l = match kind {
-        EntityKind::Email => 'e',
-        EntityKind::Url => 'u',
-        EntityKind::Domain => 'd',
-        EntityKind::Phone => 'p',
-        EntityKind::Words => 'w',
-    };
-    if hidden { l.to_ascii_uppercase() } else { l }
 }
 
 fn escape(s: &str, out: &mut String) {

@@ -11,7 +11,8 @@
 
 use std::collections::BTreeMap;
 
-use inertbox::gate::{Call, Decision, Guard, Policy, call_label};
+use inertbox::Guard;
+use inertbox::gate::{Call, Decision, Policy, call_label};
 use serde_json::Value;
 
 struct Task {

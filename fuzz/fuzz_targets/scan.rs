@@ -2,8 +2,8 @@
 //! Loading any bytes as any kind and scanning them never panics; findings
 //! lie inside the input; the report serializes.
 
-use libfuzzer_sys::fuzz_target;
 use inertbox::document::{Document, Kind};
+use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let kind = match data.first().map(|b| b % 4) {

@@ -29,8 +29,9 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data).into_owned();
     let Ok(mut s) = SessionFile::from_text(text.clone()) else { return };
     let _ = (s.any_read(), s.injected());
-    let call = inertbox::gate::parse_call(r#"{"tool":"send_email","args":{"to":"a@b.test","url":"https://b.test/?q=1"}}"#)
-        .expect("a fixed call parses");
+    let call =
+        inertbox::gate::parse_call(r#"{"tool":"send_email","args":{"to":"a@b.test","url":"https://b.test/?q=1"}}"#)
+            .expect("a fixed call parses");
     let _ = inertbox::gate::decide(&call, &s, &inertbox::gate::Policy::default());
     s.add_read("fuzz", Verdict::Block, Vec::new(), vec!["x\t@y.test".into()]);
     let added = s.ledger();

@@ -26,8 +26,6 @@ const LOW_POINTS: f64 = 8.0;
 /// Default thresholds: review at 25 points, block at 50 (or any high).
 pub const DEFAULT_REVIEW_AT: u32 = 25;
 pub const DEFAULT_BLOCK_AT: u32 = 50;
-/// The default size cap for scanned content (`--max-bytes`, `INERTBOX_MAX_BYTES`).
-pub const DEFAULT_MAX_BYTES: u64 = 10 << 20;
 /// Findings kept per report; the score still counts every one (bounded output
 /// for inputs with 100k tiny findings).
 const MAX_FINDINGS: usize = 200;
@@ -437,12 +435,12 @@ impl<'o> Tally<'o> {
 /// Read, load and scan each input. All inputs are read before any is
 /// scanned, so an unreadable one stops the run before anything is printed.
 pub fn scan_inputs(
-    inputs: &[crate::document::Input],
+    inputs: &[crate::input::Input],
     kind: Kind,
     cap: u64,
     source: Option<&str>,
     opts: &Options,
-) -> Result<Vec<(String, Report)>, crate::document::ReadError> {
+) -> Result<Vec<(String, Report)>, crate::input::ReadError> {
     let docs =
         inputs.iter().map(|i| Document::read(i, Some(cap)).map(|d| (i.label(), d))).collect::<Result<Vec<_>, _>>()?;
     Ok(docs

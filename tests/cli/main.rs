@@ -1,6 +1,7 @@
 //! CLI contracts: every exit code, which stream gets what, byte-exact output.
 
 mod attacks;
+mod caps;
 mod check;
 mod common;
 mod ecosystem;

@@ -16,8 +16,9 @@ mod secrets;
 mod shell;
 mod trust;
 
+use inertbox::Guard;
 use inertbox::document::Kind;
-use inertbox::gate::{Call, Decision, Guard, Policy};
+use inertbox::gate::{Call, Decision, Policy};
 use serde_json::{Value, json};
 
 use crate::common::inertbox;
@@ -121,7 +122,7 @@ pub fn decisions(c: &Case) -> Vec<(&'static str, Decision)> {
 
     // MCP: no tool to vouch for typed text, so only cases without any.
     if c.typed.is_none() {
-        let mut s = inertbox::mcp::Server::new(Policy::default());
+        let mut s = inertbox::mcp::Server::new(Policy::default(), inertbox::input::DEFAULT_MAX_BYTES).unwrap();
         let call_tool = |s: &mut inertbox::mcp::Server, name: &str, arguments: Value| {
             let msg = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
                 "params": {"name": name, "arguments": arguments}});

@@ -8,8 +8,9 @@
 //!   mailbox);
 //! - a limit or a parse failure only ever raises a decision.
 
+use inertbox::Guard;
 use inertbox::detect::Verdict;
-use inertbox::gate::{Call, Decision, Guard, Policy};
+use inertbox::gate::{Call, Decision, Policy};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 

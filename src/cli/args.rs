@@ -1,0 +1,451 @@
+//! Every subcommand's arguments and help text, in one place: what `inertbox
+//! --help`, the manual page and the completions are made from.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use inertbox::document::Kind;
+use inertbox::fence::{Mode, Render};
+
+#[derive(Parser)]
+#[command(
+    name = "inertbox",
+    version = concat!(env!("CARGO_PKG_VERSION"), " (INERTBOX format v1)"),
+    about = "Stand between untrusted text and an AI agent.",
+    long_about = "Stand between untrusted text and an AI agent.\n\n\
+        Text from outside (logs, issue bodies, emails, web pages, other models' replies) \
+        can pose as instructions. inertbox wraps it so the boundary is legible and verifiable \
+        later (wrap, check), finds what in it speaks to an AI or hides from a person (scan), \
+        fences it for a prompt with a nonce it cannot forge (fence), and decides whether a tool \
+        call may run after it was read (gate). It serves agents directly (mcp, hook) and takes \
+        the JSON out of a model's reply (unwrap).\n\n\
+        Exit codes (every command): 0 ok / verified / allow; 1 the answer is no (mismatch, \
+        review or block, confirm or block); 2 could not run (usage error, unreadable input, \
+        input over the size cap). On 2 nothing is printed on stdout.",
+    arg_required_else_help = true,
+    after_help = "Examples:\n  pbpaste | inertbox wrap - | pbcopy      # wrap what you were about to paste\n  inertbox check docs/                    # verify every *.inert.md under docs/\n  inertbox scan message.eml && echo clean # branch on a verdict\n  inertbox fence page.html --instructions # fence content for a prompt\n  inertbox gate --call '{\"tool\":\"send_email\",\"args\":{\"to\":\"x@evil.test\"}}' message.eml"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+pub enum Cmd {
+    /// Wrap text as an INERTBOX v1 document (data, not instructions) with a sha256 stamp
+    #[command(
+        long_about = "Read a text file (or stdin for `-` or no file) and print an INERTBOX v1 \
+            wrapped document: anchors whose tag cannot occur in the content, guidance that \
+            the content is data, the source label, the byte count and sha256 of the exact \
+            input bytes, and a fence longer than any backtick run inside.\n\n\
+            Output is byte-identical to the reference implementation (inertbox 0.2.0-alpha.0), \
+            except that a leading BOM stays inside the fence so the stamp verifies.\n\n\
+            Exit codes: 0 wrapped; 2 unreadable input, invalid UTF-8, or a --source with \
+            control characters (nothing is printed on stdout).",
+        after_help = "Examples:\n  inertbox wrap notes.md > notes.inert.md\n  pbpaste | inertbox wrap - --source claude-reply | pbcopy"
+    )]
+    Wrap(WrapArgs),
+    /// Verify wrapped documents: structure first, then bytes and sha256
+    #[command(
+        long_about = "Verify every INERTBOX wrapper in each input: anchors paired, metadata run \
+            present, fence intact, nothing between the closing fence and the end anchor; then \
+            the byte count and sha256 of the content.\n\n\
+            Inputs are files, directories (walked for *.inert.md, honouring .gitignore) or `-` \
+            for stdin (the default). One line per wrapper goes to stderr: \
+            `ok   - <source> (N bytes, sha256 verified)` or `FAIL - <source>: <reasons>`.\n\n\
+            Exit codes: 0 every input verified; 1 any wrapper failed, or an input held no \
+            wrapper; 2 an input could not be read (its name is printed).",
+        after_help = "Examples:\n  inertbox check notes.inert.md\n  inertbox check docs/ --quiet        # CI: print failures only\n  inertbox check docs/ --json > report.json"
+    )]
+    Check(CheckArgs),
+    /// Find what in an email, page or message speaks to an AI or hides from a person
+    #[command(
+        long_about = "Load each input as an email, HTML page or text (sniffed, or set with --type), \
+            find what a person would not see (hidden HTML, text only the plain part of an email has, \
+            invisible Unicode, terminal escapes) and what the words say to an AI (overrides, persona \
+            hijacks, forged chat markers, exfiltration links, encoded payloads, in many languages), \
+            and give a verdict: allow, review or block.\n\n\
+            Score: high 60, medium 25, low 8 points; each repeat of a rule counts half the one before; \
+            block on any high finding or at --block-at, review at --review-at. A quoted example of an \
+            attack counts one step lower.\n\n\
+            Exit codes: 0 allow; 1 review or block (with --fail-on block: block only); 2 could not run \
+            (unreadable input, over --max-bytes, bad option); on 2 nothing is printed on stdout.",
+        after_help = "Examples:\n  inertbox scan message.eml && echo clean\n  curl -s https://example.com | inertbox scan --type html -\n  inertbox scan --json issue.md | jq .verdict\n  inertbox scan --format sarif docs/*.md > scan.sarif"
+    )]
+    Scan(ScanArgs),
+    /// Fence untrusted content for a prompt with a nonce it cannot forge
+    #[command(
+        long_about = "Wrap untrusted content for a prompt: <untrusted-content nonce=\"N\" source=\"LABEL\" \
+            risk=\"allow|review|block\"> … </untrusted-content nonce=\"N\">. The nonce comes from the OS \
+            random source (18 alphanumeric characters, over 100 bits). Inside: the visible text of each part \
+            (an email's From/To/Date/Subject first); hidden text removed (or kept and labelled with \
+            --keep-hidden); invisible characters and terminal escapes stripped; anything that looks like a \
+            boundary (this tag in any spelling, chat-template tokens, prompt-section tags, role JSON, INERTBOX \
+            anchors) defused with visible substitutes, no word removed.\n\n\
+            Modes: tags (default); datamark (every space becomes U+02C6, so injected text cannot pass as \
+            text outside); base64 (the content encoded: the strongest isolation).\n\n\
+            Exit codes: 0 fenced (whatever the risk); 2 could not run.",
+        after_help = "Examples:\n  inertbox fence message.eml --source \"email from Dana\"\n  inertbox fence page.html --instructions --mode datamark\n  inertbox fence --inline \"$SUBJECT\""
+    )]
+    Fence(FenceArgs),
+    /// Decide allow / confirm / block for a tool call after untrusted content was read
+    #[command(
+        long_about = "Decide whether an agent's tool call may run. The tool's category comes from its name \
+            (send_draft is send, create_draft draft, create_event send; unknown counts as send; policy can \
+            name tools), its targets from its arguments (addresses, links, domains, phone and account \
+            numbers). Before any untrusted content everything is allowed; after, the decision table applies: \
+            read/organize/write/draft allow; browse confirms after an injection; send, destructive, \
+            financial, access, execute and unknown confirm (block after an injection); an action aimed at \
+            an address or link only the content mentioned confirms (blocks after an injection); a link \
+            nobody gave the model with data in its query confirms.\n\n\
+            Content files given here count as read. --session FILE keeps the ledger (what was read, what \
+            the user trusted) between runs; fence and scan add to it with their own --session. The file is \
+            text, one record per line, appended to as the session goes (format in docs/session.md).\n\n\
+            Exit codes: 0 allow; 1 confirm or block; 2 could not run (bad JSON, bad policy, corrupt session).",
+        after_help = "Examples:\n  inertbox gate --call '{\"tool\":\"send_email\",\"args\":{\"to\":\"x@evil.test\"}}' message.eml\n  inertbox gate --session s.session --trust \"mail the report to me@corp.example\" --call @call.json\n  inertbox gate --session s.session --reset"
+    )]
+    Gate(GateArgs),
+    /// Serve the tools to an agent over MCP (stdio)
+    #[command(
+        long_about = "Run a Model Context Protocol server over stdio (JSON-RPC 2.0, one JSON message per line; \
+            protocol versions 2025-06-18, 2025-03-26 and 2024-11-05). Tools: fence_content, check_action, \
+            scan_content, reset_session. The session ledger lives in memory for the life of the process.",
+        after_help = "Claude Code: claude mcp add inertbox -- inertbox mcp"
+    )]
+    Mcp(McpArgs),
+    /// Answer agent hook events (Claude Code: UserPromptSubmit, PostToolUse, PreToolUse)
+    #[command(subcommand)]
+    Hook(HookCmd),
+    /// Print the first JSON object or array in a model's reply
+    #[command(
+        long_about = "Read a model's reply and print the first balanced JSON object or array in it, through \
+            markdown code fences and prose; braces inside strings and later objects do not confuse it.\n\n\
+            Exit codes: 0 found (printed on stdout); 1 no JSON value in the reply; 2 could not read.",
+        after_help = "Example:\n  llm \"list three colours as JSON\" | inertbox unwrap | jq ."
+    )]
+    Unwrap(UnwrapArgs),
+    /// Serve scan, fence, gate, check and unwrap to another program, one JSON request per line
+    #[command(
+        long_about = "Serve requests from another program over stdin/stdout: one JSON request per line, one \
+            JSON response per line, the session ledger kept for the life of the process (a Python or Node \
+            program pays the start-up once).\n\n\
+            Requests: {\"op\": \"scan\", \"content\", \"type\"?}, {\"op\": \"fence\", \"content\", \
+            \"source\"?, \"mode\"?, \"format\"?, \"keep_hidden\"?}, {\"op\": \"gate\", \"call\"}, {\"op\": \
+            \"check\", \"content\"}, {\"op\": \"unwrap\", \"content\"}, {\"op\": \"trust\", \"text\"}, \
+            {\"op\": \"forget\", \"id\"}, {\"op\": \"reset\"}; an \"id\" is echoed back. Responses: \
+            {\"id\", \"ok\": true, \"result\"} or {\"id\", \"ok\": false, \"error\"}.",
+        after_help = "Example: examples/python/inertbox_client.py"
+    )]
+    Serve(ServeArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish)
+    #[command(
+        after_help = "Examples:\n  inertbox completions bash > ~/.local/share/bash-completion/completions/inertbox\n  inertbox completions zsh > ~/.zfunc/_inertbox\n  inertbox completions fish > ~/.config/fish/completions/inertbox.fish"
+    )]
+    Completions {
+        /// The shell to write completions for
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff)
+    #[command(after_help = "Example:\n  inertbox man > ~/.local/share/man/man1/inertbox.1 && man inertbox")]
+    Man,
+}
+
+#[derive(Args)]
+pub struct ServeArgs {
+    /// Newline-delimited JSON on stdin and stdout (the only protocol, and required so scripts say what they expect)
+    #[arg(long, required = true)]
+    pub ndjson: bool,
+    /// Policy file for gate requests (JSON; see docs/gate.md)
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<PathBuf>,
+    /// Refuse content larger than this many bytes
+    #[arg(long, value_name = "N", env = "INERTBOX_MAX_BYTES", default_value_t = inertbox::input::DEFAULT_MAX_BYTES)]
+    pub max_bytes: u64,
+}
+
+#[derive(Args)]
+pub struct McpArgs {
+    /// Policy file for check_action (JSON; see docs/gate.md)
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<PathBuf>,
+    /// Refuse content larger than this many bytes (a tool error)
+    #[arg(long, value_name = "N", env = "INERTBOX_MAX_BYTES", default_value_t = inertbox::input::DEFAULT_MAX_BYTES)]
+    pub max_bytes: u64,
+}
+
+#[derive(Subcommand)]
+pub enum HookCmd {
+    /// Claude Code hooks: read one event on stdin, answer on stdout
+    #[command(
+        long_about = "Read one Claude Code hook event (JSON on stdin) and answer as Claude Code expects: exit 0 \
+            with JSON on stdout, or nothing when there is nothing to say.\n\n\
+            UserPromptSubmit: verifies INERTBOX wrappers pasted into the prompt and says what verified; notes \
+            invisible characters and escapes, blocks a prompt whose hidden characters spell a payload.\n\
+            PostToolUse: scans the tool's output, records it in the session ledger, and on review or block adds \
+            context that fences the verdict.\n\
+            PreToolUse: gates the call against the ledger: deny on block, ask on confirm, nothing on allow.\n\n\
+            The ledger is a file per session_id under $XDG_STATE_HOME/inertbox/sessions (default \
+            ~/.local/state/inertbox/sessions), or --session FILE. Malformed input: PreToolUse denies once \
+            untrusted content was read and asks when it cannot tell; other events pass with a note.\n\n\
+            When `inertbox hook serve` runs (see its help), UserPromptSubmit and PostToolUse are answered \
+            there, faster and the same; --no-server answers in this process, as does an event named \
+            PreToolUse on the command line (it only reads the ledger).",
+        after_help = "Install: see docs/hooks.md (settings.json snippet, or the plugin in this repository)."
+    )]
+    Claude(HookArgs),
+    /// Answer `hook claude` from one long-running process (faster hooks)
+    #[command(
+        long_about = "Answer the calls of `hook claude` from one long-running process, so a hook call pays for \
+            a process start and a socket round trip instead of building the scanner's automata again: a \
+            PostToolUse answer for a 60 KB file full of the words the rules look for takes about 3.5 ms \
+            instead of 7.5.\n\n\
+            The socket is $XDG_STATE_HOME/inertbox/hookd/sock (default ~/.local/state/inertbox/hookd/sock), in \
+            a directory only this user may open (mode 0700; the server refuses to start otherwise). `hook \
+            claude` uses the server when it answers and answers itself when it does not (no server, no \
+            answer in 5 s, another build of the binary): the answers are the same either way, and PreToolUse \
+            still fails closed without it. The server keeps no ledger of its own; it reads and writes the \
+            same session files. It exits after --idle minutes without a call, or once its binary was \
+            replaced (an upgrade) and a client of the new build calls. In the foreground it prints one line \
+            per call on stderr (--quiet: none).\n\n\
+            `hook claude` starts a server again when it finds the socket of one that is gone (stopped \
+            when idle); remove the hookd directory to stop that. --stop stops the one that runs.\n\n\
+            Exit status: 0 when it stops (idle, --stop, an upgrade) or another server answers already; with \
+            --detach, once the server takes calls; with --stop, once it stopped; 1 when --stop finds none; 2 \
+            when it cannot start.",
+        after_help = "Start it with the session: the plugin's hooks.json runs `inertbox hook serve --detach` on \
+            SessionStart. By hand: `inertbox hook serve --detach`, or `inertbox hook serve` in the foreground."
+    )]
+    Serve(HookServeArgs),
+}
+
+#[derive(Args)]
+pub struct HookServeArgs {
+    /// Start the server in the background and return once it takes calls
+    #[arg(long)]
+    pub detach: bool,
+    /// Stop the server that answers for this user and this build (exit 1 when none does)
+    #[arg(long, conflicts_with = "detach")]
+    pub stop: bool,
+    /// No line per call on stderr
+    #[arg(long)]
+    pub quiet: bool,
+    /// Exit after this many minutes without a call
+    #[arg(long, value_name = "MINUTES", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=10080))]
+    pub idle: u64,
+}
+
+#[derive(Args)]
+pub struct HookArgs {
+    /// The event this command is installed for (used only when the input cannot be read)
+    #[arg(value_name = "EVENT")]
+    pub event: Option<String>,
+    /// Session file instead of one per session_id under the state directory
+    #[arg(long, value_name = "FILE")]
+    pub session: Option<PathBuf>,
+    /// Policy file for PreToolUse decisions (JSON; see docs/gate.md)
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<PathBuf>,
+    /// Answer in this process even when `hook serve` runs
+    #[arg(long)]
+    pub no_server: bool,
+    /// Scan at most this many bytes of a tool's output (the rest counts as unread untrusted content)
+    #[arg(long, value_name = "N", env = "INERTBOX_MAX_BYTES", default_value_t = inertbox::input::DEFAULT_MAX_BYTES)]
+    pub max_bytes: u64,
+}
+
+#[derive(Args)]
+pub struct UnwrapArgs {
+    /// The reply; `-` or nothing reads stdin
+    #[arg(value_name = "FILE")]
+    pub file: Option<OsString>,
+    /// Refuse a reply larger than this many bytes
+    #[arg(long, value_name = "N", env = "INERTBOX_MAX_BYTES", default_value_t = inertbox::input::DEFAULT_MAX_BYTES)]
+    pub max_bytes: u64,
+}
+
+#[derive(Args)]
+pub struct WrapArgs {
+    /// Text file to wrap; `-` or nothing reads stdin
+    #[arg(value_name = "FILE")]
+    pub file: Option<OsString>,
+    /// Source label for the header (default: the file path, or `-` for stdin); one line, no control characters
+    #[arg(long, value_name = "NAME", allow_hyphen_values = true)]
+    pub source: Option<OsString>,
+    /// Add a `generated:` line with the current UTC time (ISO-8601, milliseconds)
+    #[arg(long)]
+    pub timestamp: bool,
+    /// Also scan the content and print the findings on stderr (advisory: stdout and the exit code do not change)
+    #[arg(long)]
+    pub scan: bool,
+    /// With --scan: skip the scan of content larger than this many bytes (wrapping has no limit)
+    #[arg(long, value_name = "N", env = "INERTBOX_MAX_BYTES", default_value_t = inertbox::input::DEFAULT_MAX_BYTES)]
+    pub max_bytes: u64,
+}
+
+#[derive(Args)]
+pub struct CheckArgs {
+    /// Wrapped documents or directories to verify; `-` or nothing reads stdin
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<OsString>,
+    /// Print one JSON report on stdout instead of lines on stderr (same as --format json)
+    #[arg(long)]
+    pub json: bool,
+    /// Output: human lines on stderr, one JSON report, or GitHub Actions `::error` annotations on stdout
+    #[arg(long, value_enum)]
+    pub format: Option<CheckFormat>,
+    /// Print failures only
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CheckFormat {
+    Human,
+    Json,
+    Github,
+}
+
+#[derive(Args)]
+pub struct ScanArgs {
+    /// Files to scan; `-` or nothing reads stdin
+    #[arg(value_name = "FILE")]
+    pub files: Vec<OsString>,
+    /// What the input is; auto sniffs mail headers and markup
+    #[arg(long = "type", value_enum, default_value_t = Kind::Auto)]
+    pub kind: Kind,
+    /// Print JSON (same as --format json)
+    #[arg(long)]
+    pub json: bool,
+    /// Output format: human, json (one object; one line per input for several) or sarif (SARIF 2.1.0)
+    #[arg(long, value_enum)]
+    pub format: Option<ScanFormat>,
+    /// Exit 1 at this verdict or worse
+    #[arg(long, value_enum, default_value_t = FailOn::Review)]
+    pub fail_on: FailOn,
+    /// Score at which the verdict is review
+    #[arg(long, value_name = "N", default_value_t = inertbox::detect::DEFAULT_REVIEW_AT)]
+    pub review_at: u32,
+    /// Score at which the verdict is block (any high finding blocks too)
+    #[arg(long, value_name = "N", default_value_t = inertbox::detect::DEFAULT_BLOCK_AT)]
+    pub block_at: u32,
+    /// Finding codes to leave out, comma-separated (e.g. invisible_chars,bidi_override)
+    #[arg(long, value_name = "CODES", value_delimiter = ',')]
+    pub ignore: Vec<String>,
+    /// Source label for the report (default: the path, or `-`)
+    #[arg(long, value_name = "NAME")]
+    pub source: Option<OsString>,
+    /// No colour, even on a terminal (NO_COLOR in the environment does the same)
+    #[arg(long = "no-colour", alias = "no-color")]
+    pub no_colour: bool,
+    /// Refuse inputs larger than this many bytes
+    #[arg(long, value_name = "N", env = "INERTBOX_MAX_BYTES", default_value_t = inertbox::input::DEFAULT_MAX_BYTES)]
+    pub max_bytes: u64,
+    /// Record what was scanned as read in this session file (for `gate`)
+    #[arg(long, value_name = "FILE")]
+    pub session: Option<PathBuf>,
+    /// Rewrite each FILE with smuggled and invisible content removed (CLAUDE.md, AGENTS.md, SKILL.md…)
+    #[arg(long, requires = "files")]
+    pub clean: bool,
+    /// With --clean: show what would change, write nothing (exit 1 if anything would)
+    #[arg(long, requires = "clean")]
+    pub dry_run: bool,
+}
+
+#[derive(Args)]
+pub struct FenceArgs {
+    /// Content to fence; `-` or nothing reads stdin
+    #[arg(value_name = "FILE", conflicts_with = "inline")]
+    pub file: Option<OsString>,
+    /// Source label for the fence (default: the path, or `-`)
+    #[arg(long, value_name = "LABEL")]
+    pub source: Option<OsString>,
+    /// Isolation inside the fence
+    #[arg(long, value_enum, default_value_t = Mode::Tags)]
+    pub mode: Mode,
+    /// Keep hidden text, labelled as hidden, instead of removing it
+    #[arg(long)]
+    pub keep_hidden: bool,
+    /// Print the system-prompt text for this nonce and mode before the fence
+    #[arg(long)]
+    pub instructions: bool,
+    /// Print {text, instructions, nonce, scan} as JSON
+    #[arg(long)]
+    pub json: bool,
+    /// Render target for the fenced content
+    #[arg(long, value_enum, default_value_t = Render::Xml)]
+    pub format: Render,
+    /// What the input is; auto sniffs mail headers and markup
+    #[arg(long = "type", value_enum, default_value_t = Kind::Auto)]
+    pub kind: Kind,
+    /// Record the content as read in this session file (for `gate`)
+    #[arg(long, value_name = "FILE")]
+    pub session: Option<PathBuf>,
+    /// Neutralise a short span (a subject line, a file name) instead of fencing a file
+    #[arg(long, value_name = "TEXT")]
+    pub inline: Option<OsString>,
+    /// Refuse inputs larger than this many bytes
+    #[arg(long, value_name = "N", env = "INERTBOX_MAX_BYTES", default_value_t = inertbox::input::DEFAULT_MAX_BYTES)]
+    pub max_bytes: u64,
+}
+
+#[derive(Args)]
+pub struct GateArgs {
+    /// The tool call: JSON {"tool": NAME, "args": {...}} (or name/arguments, name/input); `@FILE` reads a file, `-` stdin
+    #[arg(long, value_name = "JSON")]
+    pub call: Option<String>,
+    /// Untrusted content the agent read (counted as read before the call is judged)
+    #[arg(value_name = "CONTENT")]
+    pub content: Vec<OsString>,
+    /// Policy file (JSON; see docs/gate.md)
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<PathBuf>,
+    /// Session file shared with fence/scan/hooks (locked, replaced atomically)
+    #[arg(long, value_name = "FILE")]
+    pub session: Option<PathBuf>,
+    /// Text the user typed or vouches for (its addresses and links become trusted); repeatable
+    #[arg(long, value_name = "TEXT")]
+    pub trust: Vec<String>,
+    /// Print {decision, category, reasons, targets} as JSON
+    #[arg(long)]
+    pub json: bool,
+    /// Forget one read content (by id) from the session
+    #[arg(long, value_name = "ID", requires = "session")]
+    pub forget: Vec<String>,
+    /// Empty the session
+    #[arg(long, requires = "session")]
+    pub reset: bool,
+    /// Refuse content larger than this many bytes
+    #[arg(long, value_name = "N", env = "INERTBOX_MAX_BYTES", default_value_t = inertbox::input::DEFAULT_MAX_BYTES)]
+    pub max_bytes: u64,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ScanFormat {
+    Human,
+    Json,
+    Sarif,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FailOn {
+    Review,
+    Block,
+}
+
+/// `hook claude` and `gate` run on every tool call, so their arguments are
+/// parsed against that subcommand alone: building the whole command tree
+/// (every subcommand, flag and help text) costs about 0.1 ms a process.
+/// Anything this does not accept (`--help`, a typo, a missing `--session`)
+/// goes through the full parser, so help and error messages are the same.
+pub fn args_fast<A: Args + clap::FromArgMatches>(args: &[OsString], path: &[&'static str]) -> Option<A> {
+    let (&name, words) = (path.last()?, args.get(1..=path.len())?);
+    if words.iter().zip(path).any(|(a, p)| a != p) {
+        return None;
+    }
+    // The subcommand's own name stands in for the program name.
+    let matches = A::augment_args(clap::Command::new(name)).try_get_matches_from(&args[path.len()..]).ok()?;
+    A::from_arg_matches(&matches).ok()
+}

@@ -1,0 +1,67 @@
+//! The command line's run functions, one file per subcommand, each taking
+//! its parsed arguments and returning the exit code (0 ok, 1 the answer is
+//! no, 2 could not run). Shared here: writing stdout, failing with exit 2,
+//! loading a policy, and what makes an input an email by declaration.
+
+use std::io::{self, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+use inertbox::detect::Report;
+use inertbox::document::Kind;
+use inertbox::gate::Recorder as _;
+use inertbox::input::Input;
+
+pub mod args;
+pub mod check;
+pub mod fence;
+pub mod gate;
+pub mod hook;
+pub mod mcp;
+pub mod scan;
+pub mod serve;
+pub mod unwrap;
+pub mod wrap;
+
+/// Exit code: could not run (usage, unreadable input, over the size cap).
+pub const EXIT_CANNOT: u8 = 2;
+
+/// Write data to stdout in one go; a closed pipe is quiet and keeps `code`.
+pub fn emit(out: &[u8], code: ExitCode) -> ExitCode {
+    match io::stdout().lock().write_all(out) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => fail(&format!("cannot write output: {e}")),
+        _ => code,
+    }
+}
+
+/// Report a could-not-run error on stderr and exit 2.
+pub fn fail(msg: &str) -> ExitCode {
+    eprintln!("inertbox: {msg}");
+    ExitCode::from(EXIT_CANNOT)
+}
+
+pub fn load_policy(path: Option<&Path>) -> Result<inertbox::gate::Policy, String> {
+    match path {
+        Some(p) => inertbox::gate::Policy::load(p).map_err(|e| e.to_string()),
+        None => Ok(inertbox::gate::Policy::default()),
+    }
+}
+
+/// Is this input an email by declaration: `--type email`, or a file named
+/// `*.eml`? Only then does its From name a sender the gate trusts
+/// (`gate::declared_sender`); content that only looks like an email
+/// does not.
+pub fn declared_email(kind: Kind, input: &Input) -> bool {
+    kind == Kind::Email
+        || matches!(input, Input::Path(p) if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("eml")))
+}
+
+/// Record scanned content as read in a session file (opened to append):
+/// each report with whether its input is an email by declaration.
+pub fn record<'a>(session: &Path, reads: impl IntoIterator<Item = (&'a Report, bool)>) -> Result<(), String> {
+    let mut file = inertbox::session::Appender::open(session).map_err(|e| e.to_string())?;
+    for (report, declared) in reads {
+        file.add_report(report, declared);
+    }
+    file.commit().map_err(|e| e.to_string())
+}

@@ -1,0 +1,113 @@
+//! `inertbox scan`: findings and a verdict; `--clean` rewrites files
+//! without their invisible content.
+
+use std::ffi::OsString;
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use inertbox::Document;
+use inertbox::input::{Input, lossy};
+
+use super::args::{FailOn, ScanArgs, ScanFormat};
+use super::{declared_email, emit, fail, record};
+
+pub fn run(a: ScanArgs) -> ExitCode {
+    use inertbox::detect::{self, Code, Verdict};
+    if a.clean {
+        return run_clean(&a.files, a.dry_run);
+    }
+    if a.no_colour {
+        anstream::ColorChoice::Never.write_global();
+    }
+    let mut ignore = Vec::new();
+    for name in &a.ignore {
+        match Code::parse(name.trim()) {
+            Some(c) => ignore.push(c),
+            None => {
+                let known: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+                return fail(&format!("--ignore: unknown finding code {name:?} (known: {})", known.join(", ")));
+            }
+        }
+    }
+    if a.review_at > a.block_at {
+        return fail("--review-at must not be above --block-at");
+    }
+    let kind = a.kind;
+    let opts = detect::Options { review_at: a.review_at, block_at: a.block_at, ignore };
+    let inputs: Vec<Input> = if a.files.is_empty() {
+        vec![Input::Stdin]
+    } else {
+        a.files.iter().map(|f| Input::from_arg(Some(f))).collect()
+    };
+    if inputs.iter().filter(|i| i.is_stdin()).count() > 1 {
+        return fail("stdin (`-`) can be read only once");
+    }
+    let source = a.source.as_ref().map(lossy);
+    let reports = match detect::scan_inputs(&inputs, kind, a.max_bytes, source.as_deref(), &opts) {
+        Ok(r) => r,
+        Err(e) => return fail(&e.to_string()),
+    };
+    if let Some(session) = &a.session
+        && let Err(e) = record(session, reports.iter().zip(&inputs).map(|((_, r), i)| (r, declared_email(a.kind, i))))
+    {
+        return fail(&e);
+    }
+    let format = if a.json { ScanFormat::Json } else { a.format.unwrap_or(ScanFormat::Human) };
+    let out = match format {
+        ScanFormat::Human => reports.iter().map(|(_, r)| inertbox::report::human(r)).collect::<Vec<_>>().join("\n"),
+        ScanFormat::Json if reports.len() == 1 => inertbox::report::json(&reports[0].1),
+        ScanFormat::Json => reports.iter().map(|(_, r)| inertbox::report::json_line(r)).collect(),
+        ScanFormat::Sarif => inertbox::report::sarif(&reports),
+    };
+    let worst = reports.iter().map(|(_, r)| r.verdict).max().unwrap_or(Verdict::Allow);
+    let flagged = match a.fail_on {
+        FailOn::Review => worst >= Verdict::Review,
+        FailOn::Block => worst >= Verdict::Block,
+    };
+    let code = if flagged { ExitCode::from(1) } else { ExitCode::SUCCESS };
+    let written = if format == ScanFormat::Human {
+        anstream::stdout().lock().write_all(out.as_bytes())
+    } else {
+        io::stdout().lock().write_all(out.as_bytes())
+    };
+    match written {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => fail(&format!("cannot write output: {e}")),
+        _ => code,
+    }
+}
+
+/// `scan --clean`: rewrite files without their invisible content.
+fn run_clean(files: &[OsString], dry_run: bool) -> ExitCode {
+    let mut plans = Vec::new();
+    for f in files {
+        let input = Input::from_arg(Some(f));
+        let Input::Path(path) = &input else { return fail("--clean rewrites files; it cannot read stdin") };
+        let raw = match Document::read(&input, None) {
+            Ok(d) => d.raw,
+            Err(e) => return fail(&e.to_string()),
+        };
+        let Ok(text) = String::from_utf8(raw) else {
+            return fail(&format!("{input}: not valid UTF-8; --clean rewrites text files only"));
+        };
+        if let Some(cleaned) = inertbox::invisible::clean(&text) {
+            plans.push((path.clone(), input.label(), text, cleaned));
+        }
+    }
+    if dry_run {
+        let mut out = String::new();
+        for (_, label, before, after) in &plans {
+            for (line, old, new) in inertbox::invisible::changed_lines(before, after) {
+                out.push_str(&format!("{label}:{line}:\n- {old}\n+ {new}\n"));
+            }
+        }
+        let code = if plans.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) };
+        return emit(out.as_bytes(), code);
+    }
+    for (path, label, before, after) in &plans {
+        if let Err(e) = inertbox::input::replace_file(path, after.as_bytes()) {
+            return fail(&format!("cannot rewrite {label:?}: {e} (the file is unchanged)"));
+        }
+        eprintln!("inertbox: cleaned {label}: removed {} bytes of invisible content", before.len() - after.len());
+    }
+    ExitCode::SUCCESS
+}
