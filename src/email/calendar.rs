@@ -1,0 +1,126 @@
+//! iCalendar text fields (SUMMARY, DESCRIPTION, LOCATION…), unfolded and
+//! unescaped: what a calendar invite shows a person.
+
+/// Calendar properties whose values are text a person reads.
+const CALENDAR_TEXT_FIELDS: &[&str] =
+    &["SUMMARY", "DESCRIPTION", "LOCATION", "COMMENT", "X-ALT-DESC", "CONTACT", "RESOURCES"];
+
+/// The (NAME, value) text fields of an iCalendar object, unfolded and
+/// unescaped: SUMMARY, DESCRIPTION, LOCATION, COMMENT, X-ALT-DESC…
+pub fn calendar_fields(ics: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut logical = String::new();
+    for line in ics.split('\n') {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if let Some(rest) = line.strip_prefix([' ', '\t']) {
+            logical.push_str(rest);
+            continue;
+        }
+        field(&logical, &mut out);
+        logical.clear();
+        logical.push_str(line);
+    }
+    field(&logical, &mut out);
+    out
+}
+
+/// Read one unfolded content line; keep it when it is a text field.
+fn field(line: &str, out: &mut Vec<(String, String)>) {
+    let name_end = line.find([';', ':']).unwrap_or(line.len());
+    let name = line[..name_end].trim();
+    if !CALENDAR_TEXT_FIELDS.iter().any(|f| f.eq_ignore_ascii_case(name)) {
+        return;
+    }
+    // Parameters end at the first colon outside a quoted value.
+    let mut quoted = false;
+    let value_start = line[name_end..].char_indices().find_map(|(i, c)| match c {
+        '"' => {
+            quoted = !quoted;
+            None
+        }
+        ':' if !quoted => Some(name_end + i + 1),
+        _ => None,
+    });
+    let Some(value_start) = value_start else { return };
+    out.push((name.to_ascii_uppercase(), unescape(&line[value_start..])));
+}
+
+/// RFC 5545 TEXT escapes: `\n` `\N` `\,` `\;` `\\`; others kept as written.
+fn unescape(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    let mut chars = value.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n' | 'N') => out.push('\n'),
+            Some(e @ (',' | ';' | '\\' | ':')) => out.push(e),
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::email::parse;
+    use crate::email::tests::body;
+
+    // --- calendar --------------------------------------------------------
+
+    #[test]
+    fn calendar_fields_unfold_and_unescape() {
+        let ics = "BEGIN:VEVENT\r\nSUMMARY:Plan\\, review\\; ship\r\nDESCRIPTION:line one\\nline two\\Nthree \\\\ back\r\n  slash\r\n\tand tab\r\nEND:VEVENT\r\n";
+        assert_eq!(
+            calendar_fields(ics),
+            [
+                ("SUMMARY".to_string(), "Plan, review; ship".to_string()),
+                ("DESCRIPTION".to_string(), "line one\nline two\nthree \\ back slashand tab".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn calendar_fields_skip_parameters_and_other_properties() {
+        let ics = "BEGIN:VEVENT\nDESCRIPTION;LANGUAGE=en;ALTREP=\"http://x.test/a:b\":the text\nlocation:Room 1\nORGANIZER;CN=Bob:mailto:bob@x.test\nATTENDEE;CN=\"Ann: the boss\":mailto:ann@x.test\nX-ALT-DESC;FMTTYPE=text/html:<p>hi</p>\nCOMMENT:note \\q kept\nSUMMARY\nDTSTART:20240101T000000Z\nEND:VEVENT\n";
+        assert_eq!(
+            calendar_fields(ics),
+            [
+                ("DESCRIPTION".to_string(), "the text".to_string()),
+                ("LOCATION".to_string(), "Room 1".to_string()),
+                ("X-ALT-DESC".to_string(), "<p>hi</p>".to_string()),
+                ("COMMENT".to_string(), "note \\q kept".to_string()),
+            ]
+        );
+        assert!(calendar_fields("").is_empty());
+        assert!(calendar_fields("not a calendar at all").is_empty());
+    }
+
+    #[test]
+    fn a_calendar_part_without_fields_is_kept_as_text() {
+        let raw = b"From: a@b.c\r\nContent-Type: text/calendar\r\n\r\nAssistant: this is not iCalendar\r\n";
+        let email = parse(raw);
+        assert_eq!(body(&email, "text/calendar body").text, "Assistant: this is not iCalendar\r\n");
+    }
+
+    // --- properties ------------------------------------------------------
+
+    mod props {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            #[test]
+            fn calendar_fields_never_panic(ics in "\\PC{0,200}") {
+                let _ = calendar_fields(&ics);
+            }
+        }
+    }
+}

@@ -1,0 +1,454 @@
+//! CSS values: numbers and units, lengths (with `calc()`), font sizes and
+//! angles, and the values that put a box out of sight (off screen, zero
+//! size, clipped, transformed away).
+
+use crate::document::HiddenReason;
+
+use super::css::Style;
+use super::{DEFAULT_FONT_PX, MAX_HIDDEN_OPACITY, OFFSCREEN_PX};
+
+/// `text-indent` at or below minus this pushes the text off the screen.
+const OFFSCREEN_INDENT_PX: f64 = 999.0;
+/// Assumed viewport (and containing block) size for vw, vh and %.
+const VIEWPORT_PX: f64 = 1000.0;
+/// A box this small (CSS pixels) with overflow hidden shows nothing readable.
+const MAX_HIDDEN_BOX_PX: f64 = 1.0;
+
+pub(super) fn first_word(v: &str) -> &str {
+    v.split_ascii_whitespace().next().unwrap_or("")
+}
+
+/// The first value of a list, keeping `calc( … )` and other functions whole.
+fn first_value(v: &str) -> &str {
+    let v = v.trim_start();
+    let mut depth = 0usize;
+    for (i, b) in v.bytes().enumerate() {
+        match b {
+            b'(' => depth += 1,
+            b')' => depth = depth.saturating_sub(1),
+            b if b.is_ascii_whitespace() && depth == 0 => return &v[..i],
+            _ => {}
+        }
+    }
+    v
+}
+
+/// Split a number from its unit: `-12.5px` → (-12.5, "px").
+pub(super) fn number_unit(s: &str) -> Option<(f64, &str)> {
+    let s = s.trim();
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    if matches!(bytes.first(), Some(b'+' | b'-')) {
+        i = 1;
+    }
+    let digits_start = i;
+    while i < bytes.len() && (bytes[i].is_ascii_digit() || bytes[i] == b'.') {
+        i += 1;
+    }
+    if i == digits_start {
+        return None;
+    }
+    // Exponent, only when digits follow (so `1em` stays an em).
+    if i + 1 < bytes.len() && (bytes[i] == b'e' || bytes[i] == b'E') {
+        let mut j = i + 1;
+        if matches!(bytes.get(j), Some(b'+' | b'-')) {
+            j += 1;
+        }
+        if bytes.get(j).is_some_and(u8::is_ascii_digit) {
+            while j < bytes.len() && bytes[j].is_ascii_digit() {
+                j += 1;
+            }
+            i = j;
+        }
+    }
+    let n: f64 = s[..i].parse().ok()?;
+    if !n.is_finite() {
+        return None;
+    }
+    Some((n, &s[i..]))
+}
+
+/// A length in CSS pixels. `em` is relative to `font_px`; vw, vh and % to
+/// the assumed viewport. Unitless numbers count as pixels (quirks mode,
+/// which most email is in). `calc()` of sums and products is evaluated.
+pub(super) fn length_px(s: &str, font_px: f64) -> Option<f64> {
+    let s = s.trim();
+    if let Some(inner) = s.strip_prefix("calc(").and_then(|r| r.strip_suffix(')')) {
+        return calc_px(inner, font_px);
+    }
+    let (n, unit) = number_unit(s)?;
+    let px = match unit {
+        "" | "px" => n,
+        "em" => n * font_px,
+        "rem" => n * DEFAULT_FONT_PX,
+        "ex" | "ch" => n * font_px / 2.0,
+        "pt" => n * 96.0 / 72.0,
+        "pc" => n * 16.0,
+        "in" => n * 96.0,
+        "cm" => n * 96.0 / 2.54,
+        "mm" => n * 96.0 / 25.4,
+        "q" => n * 96.0 / 101.6,
+        "vw" | "vh" | "vmin" | "vmax" | "svw" | "svh" | "lvw" | "lvh" | "dvw" | "dvh" | "%" => n * VIEWPORT_PX / 100.0,
+        _ => return None,
+    };
+    Some(px)
+}
+
+/// `calc()` with `+ - * /` and parentheses, lengths and plain numbers.
+fn calc_px(expr: &str, font_px: f64) -> Option<f64> {
+    struct P<'a> {
+        s: &'a str,
+        font_px: f64,
+        depth: usize,
+    }
+    impl P<'_> {
+        fn ws(&mut self) {
+            self.s = self.s.trim_start();
+        }
+        fn sum(&mut self) -> Option<(f64, bool)> {
+            let mut acc = self.product()?;
+            loop {
+                self.ws();
+                let op = self.s.chars().next();
+                if !matches!(op, Some('+' | '-')) {
+                    return Some(acc);
+                }
+                self.s = &self.s[1..];
+                let rhs = self.product()?;
+                acc.0 = if op == Some('+') { acc.0 + rhs.0 } else { acc.0 - rhs.0 };
+                acc.1 |= rhs.1;
+            }
+        }
+        fn product(&mut self) -> Option<(f64, bool)> {
+            let mut acc = self.atom()?;
+            loop {
+                self.ws();
+                let op = self.s.chars().next();
+                if !matches!(op, Some('*' | '/')) {
+                    return Some(acc);
+                }
+                self.s = &self.s[1..];
+                let rhs = self.atom()?;
+                if op == Some('*') {
+                    acc = (acc.0 * rhs.0, acc.1 || rhs.1);
+                } else if rhs.0 != 0.0 {
+                    acc.0 /= rhs.0;
+                } else {
+                    return None;
+                }
+            }
+        }
+        /// (value, is a length) — plain numbers scale lengths.
+        fn atom(&mut self) -> Option<(f64, bool)> {
+            self.ws();
+            let rest = self.s.strip_prefix("calc(").map(|r| ("(", r));
+            let s = match rest {
+                Some((_, r)) => {
+                    self.s = r;
+                    "("
+                }
+                None => self.s,
+            };
+            if s == "(" || self.s.starts_with('(') {
+                if s != "(" {
+                    self.s = &self.s[1..];
+                }
+                self.depth += 1;
+                if self.depth > 16 {
+                    return None;
+                }
+                let v = self.sum()?;
+                self.ws();
+                self.s = self.s.strip_prefix(')')?;
+                return Some(v);
+            }
+            let end = self
+                .s
+                .char_indices()
+                .skip(1)
+                .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '.' || c == '%'))
+                .map_or(self.s.len(), |(i, _)| i);
+            let tok = &self.s[..end];
+            self.s = &self.s[end..];
+            let (n, unit) = number_unit(tok)?;
+            if unit.is_empty() { Some((n, false)) } else { Some((length_px(tok, self.font_px)?, true)) }
+        }
+    }
+    let mut p = P { s: expr, font_px, depth: 0 };
+    let v = p.sum()?;
+    p.ws();
+    if p.s.is_empty() && v.0.is_finite() { Some(v.0) } else { None }
+}
+
+pub(super) fn number_or_percent(s: &str) -> Option<f64> {
+    let (n, unit) = number_unit(s)?;
+    match unit {
+        "" => Some(n),
+        "%" => Some(n / 100.0),
+        _ => None,
+    }
+}
+
+/// A computed font size in pixels, or None when the value is not understood
+/// (the inherited size then stands).
+pub(super) fn font_size_px(v: &str, parent_px: f64) -> Option<f64> {
+    let v = first_value(v);
+    let px = match v {
+        "xx-small" => 9.0,
+        "x-small" => 10.0,
+        "small" => 13.0,
+        "medium" => 16.0,
+        "large" => 18.0,
+        "x-large" => 24.0,
+        "xx-large" => 32.0,
+        "xxx-large" => 48.0,
+        "smaller" => parent_px / 1.2,
+        "larger" => parent_px * 1.2,
+        "inherit" | "unset" => parent_px,
+        "initial" => DEFAULT_FONT_PX,
+        _ => {
+            if let Some(inner) = v.strip_prefix("calc(") {
+                calc_px(inner.strip_suffix(')')?, parent_px)?
+            } else {
+                let (n, unit) = number_unit(v)?;
+                match unit {
+                    "%" => n * parent_px / 100.0,
+                    "vw" | "vh" | "vmin" | "vmax" => n * VIEWPORT_PX / 100.0,
+                    "" if n != 0.0 => return None,
+                    _ => length_px(v, parent_px)?,
+                }
+            }
+        }
+    };
+    (px >= 0.0).then_some(px)
+}
+
+/// The size in a `font` shorthand: the first length or size keyword, before
+/// an optional `/line-height`.
+pub(super) fn font_shorthand_size(v: &str) -> Option<&str> {
+    for tok in v.split_ascii_whitespace() {
+        let size = tok.split('/').next().unwrap_or(tok);
+        if size.is_empty() {
+            continue;
+        }
+        let keyword = matches!(
+            size,
+            "xx-small" | "x-small" | "small" | "medium" | "large" | "x-large" | "xx-large" | "smaller" | "larger"
+        );
+        let length = number_unit(size).is_some_and(|(n, u)| !u.is_empty() || n == 0.0);
+        if keyword || length {
+            return Some(size);
+        }
+    }
+    None
+}
+
+/// An angle in degrees (`deg`, `rad`, `grad`, `turn`; a bare number is deg).
+pub(super) fn angle_deg(s: &str) -> Option<f64> {
+    let (n, unit) = number_unit(s)?;
+    Some(match unit {
+        "" | "deg" => n,
+        "rad" => n.to_degrees(),
+        "grad" => n * 0.9,
+        "turn" => n * 360.0,
+        _ => return None,
+    })
+}
+
+/// `filter: opacity(x)` at or near 0.
+pub(super) fn filter_hides(v: &str) -> bool {
+    functions(v).any(|(name, args)| {
+        name == "opacity" && number_or_percent(args.trim()).is_some_and(|o| o <= MAX_HIDDEN_OPACITY)
+    })
+}
+
+/// `name(args)` pairs in a value, in order.
+fn functions(v: &str) -> impl Iterator<Item = (&str, &str)> {
+    let mut rest = v;
+    std::iter::from_fn(move || {
+        loop {
+            let open = rest.find('(')?;
+            let name_start = rest[..open]
+                .char_indices()
+                .rev()
+                .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '-'))
+                .map_or(0, |(i, c)| i + c.len_utf8());
+            let name = &rest[name_start..open];
+            let close = rest[open..].find(')').map_or(rest.len(), |c| open + c);
+            let args = &rest[open + 1..close];
+            rest = rest.get(close + 1..).unwrap_or("");
+            if !name.is_empty() {
+                return Some((name, args));
+            }
+        }
+    })
+}
+
+fn args(s: &str) -> Vec<&str> {
+    s.split(|c: char| c == ',' || c.is_ascii_whitespace()).filter(|a| !a.is_empty()).collect()
+}
+
+/// Positioned (or indented, or pulled by a margin) far off the screen.
+pub(super) fn offscreen(style: &Style) -> bool {
+    let far = |v: &Option<String>, limit: f64| {
+        v.as_deref().and_then(|v| length_px(first_value(v), DEFAULT_FONT_PX)).is_some_and(|px| px <= -limit)
+    };
+    let positioned =
+        style.position.as_deref().map(first_word).is_some_and(|p| matches!(p, "absolute" | "fixed" | "relative"));
+    (positioned && (far(&style.left, OFFSCREEN_PX) || far(&style.top, OFFSCREEN_PX) || far(&style.right, OFFSCREEN_PX)))
+        || far(&style.margin_left, OFFSCREEN_PX)
+        || far(&style.margin_top, OFFSCREEN_PX)
+        || far(&style.text_indent, OFFSCREEN_INDENT_PX)
+}
+
+/// A box of (near) zero width or height that clips what overflows.
+pub(super) fn zero_size(style: &Style) -> bool {
+    let clips = |v: &Option<String>| v.as_deref().map(first_word).is_some_and(|o| matches!(o, "hidden" | "clip"));
+    if !clips(&style.overflow_x) && !clips(&style.overflow_y) {
+        return false;
+    }
+    let tiny = |v: &Option<String>| {
+        v.as_deref().and_then(|v| length_px(first_value(v), DEFAULT_FONT_PX)).is_some_and(|px| px <= MAX_HIDDEN_BOX_PX)
+    };
+    tiny(&style.width) || tiny(&style.height) || tiny(&style.max_width) || tiny(&style.max_height)
+}
+
+/// `clip: rect(top, right, bottom, left)` with no area.
+pub(super) fn clip_hides(v: &str) -> bool {
+    functions(v).any(|(name, a)| {
+        if name != "rect" {
+            return false;
+        }
+        let a = args(a);
+        if a.len() != 4 {
+            return false;
+        }
+        let px: Vec<Option<f64>> = a.iter().map(|s| length_px(s, DEFAULT_FONT_PX)).collect();
+        match (px[0], px[1], px[2], px[3]) {
+            (Some(t), Some(r), Some(b), Some(l)) => b - t <= MAX_HIDDEN_BOX_PX || r - l <= MAX_HIDDEN_BOX_PX,
+            _ => false,
+        }
+    })
+}
+
+/// `clip-path` that leaves nothing: inset of half or more on both sides of
+/// an axis, a circle or ellipse of radius 0.
+pub(super) fn clip_path_hides(v: &str) -> bool {
+    functions(v).any(|(name, a)| {
+        let a: Vec<&str> = args(a).into_iter().take_while(|s| *s != "round" && *s != "at").collect();
+        match name {
+            "inset" => {
+                let pct: Vec<Option<f64>> = a
+                    .iter()
+                    .map(|s| match number_unit(s) {
+                        Some((n, "%")) => Some(n),
+                        Some((0.0, _)) => Some(0.0),
+                        _ => None,
+                    })
+                    .collect();
+                let get = |i: usize| pct.get(i).copied().flatten();
+                let (t, r, b, l) = match pct.len() {
+                    1 => (get(0), get(0), get(0), get(0)),
+                    2 => (get(0), get(1), get(0), get(1)),
+                    3 => (get(0), get(1), get(2), get(1)),
+                    4 => (get(0), get(1), get(2), get(3)),
+                    _ => return false,
+                };
+                let full = |a: Option<f64>, b: Option<f64>| matches!((a, b), (Some(a), Some(b)) if a + b >= 100.0);
+                full(t, b) || full(l, r)
+            }
+            "circle" | "ellipse" => a
+                .iter()
+                .take(if name == "circle" { 1 } else { 2 })
+                .any(|s| number_unit(s).is_some_and(|(n, _)| n <= 0.0)),
+            _ => false,
+        }
+    })
+}
+
+/// What a transform does to readability: (reason, found).
+#[derive(Default, Clone, Copy)]
+pub(super) struct Effect(pub(super) Option<HiddenReason>);
+
+impl Effect {
+    pub(super) fn or(self, other: Effect) -> Effect {
+        Effect(self.0.or(other.0))
+    }
+}
+
+fn far_px(s: &str) -> bool {
+    length_px(s, DEFAULT_FONT_PX).is_some_and(|px| px.abs() >= OFFSCREEN_PX)
+}
+
+fn zero_scale(s: &str) -> bool {
+    number_or_percent(s).is_some_and(|n| n.abs() < 0.01)
+}
+
+/// Rotated edge-on about the x or y axis (90° or 270°).
+fn edge_on(s: &str) -> bool {
+    angle_deg(s).is_some_and(|d| {
+        let r = d.rem_euclid(180.0);
+        (r - 90.0).abs() < 1.0
+    })
+}
+
+pub(super) fn transform_effect(v: &str) -> Effect {
+    let mut e = Effect::default();
+    for (name, a) in functions(v) {
+        let a = args(a);
+        let found = match name {
+            "translate" | "translatex" | "translatey" | "translate3d" => {
+                a.iter().any(|s| far_px(s)).then_some(HiddenReason::Offscreen)
+            }
+            "scale" | "scalex" | "scaley" => a.iter().take(2).any(|s| zero_scale(s)).then_some(HiddenReason::Transform),
+            "scale3d" => a.iter().take(2).any(|s| zero_scale(s)).then_some(HiddenReason::Transform),
+            "rotatex" | "rotatey" => a.first().is_some_and(|s| edge_on(s)).then_some(HiddenReason::Transform),
+            "rotate3d" if a.len() == 4 => {
+                let axis: Vec<f64> = a[..3].iter().map(|s| number_unit(s).map_or(0.0, |(n, _)| n)).collect();
+                (axis[2] == 0.0 && (axis[0] != 0.0 || axis[1] != 0.0) && edge_on(a[3]))
+                    .then_some(HiddenReason::Transform)
+            }
+            "matrix" if a.len() == 6 => {
+                let n: Vec<f64> = a.iter().map(|s| number_unit(s).map_or(1.0, |(n, _)| n)).collect();
+                if (n[0] * n[3] - n[1] * n[2]).abs() < 1e-4 {
+                    Some(HiddenReason::Transform)
+                } else if n[4].abs() >= OFFSCREEN_PX || n[5].abs() >= OFFSCREEN_PX {
+                    Some(HiddenReason::Offscreen)
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        };
+        e = e.or(Effect(found));
+    }
+    e
+}
+
+pub(super) fn translate_effect(v: &str) -> Effect {
+    Effect(args(v).iter().any(|s| far_px(s)).then_some(HiddenReason::Offscreen))
+}
+
+pub(super) fn scale_effect(v: &str) -> Effect {
+    Effect(args(v).iter().take(2).any(|s| zero_scale(s)).then_some(HiddenReason::Transform))
+}
+
+pub(super) fn rotate_effect(v: &str) -> Effect {
+    let a = args(v);
+    let about_xy = a.first().is_some_and(|s| matches!(*s, "x" | "y"));
+    Effect((about_xy && a.get(1).is_some_and(|s| edge_on(s))).then_some(HiddenReason::Transform))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn css_helpers() {
+        assert_eq!(length_px("-100vw", 16.0), Some(-1000.0));
+        assert_eq!(length_px("calc(-1 * 50em)", 16.0), Some(-800.0));
+        assert_eq!(length_px("1e3px", 16.0), Some(1000.0));
+        assert_eq!(length_px("2em", 10.0), Some(20.0));
+        assert_eq!(length_px("auto", 16.0), None);
+    }
+}

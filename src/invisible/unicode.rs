@@ -1,0 +1,942 @@
+//! Invisible Unicode: which characters are invisible (tags, variation
+//! selectors, zero-width and bidi controls, fillers, odd spaces, soft
+//! hyphens), the contexts where they are legitimate, and the scan that turns
+//! clusters of them into runs.
+
+use std::ops::Range;
+
+use unicode_properties::{GeneralCategory, GeneralCategoryGroup, UnicodeEmoji, UnicodeGeneralCategory};
+use unicode_script::{Script, UnicodeScript};
+
+use crate::document::HiddenReason;
+
+use super::payload::{BITS_PER_BYTE, decode_bits, distinct_symbols, printable, selector_byte, tag_ascii};
+use super::{Run, next_char, prev_char};
+
+/// At most this many characters after an RLO are shown reversed in `decoded`.
+const MAX_REVERSED_CHARS: usize = 1024;
+/// The longest interlinear annotation (bytes after U+FFFA) looked for.
+const MAX_ANNOTATION_BYTES: usize = 4096;
+
+const ZWSP: char = '\u{200B}';
+const ZWNJ: char = '\u{200C}';
+const ZWJ: char = '\u{200D}';
+const LRM: char = '\u{200E}';
+const WORD_JOINER: char = '\u{2060}';
+const BOM: char = '\u{FEFF}';
+const MONGOLIAN_VOWEL_SEPARATOR: char = '\u{180E}';
+const RLO: char = '\u{202E}';
+const SOFT_HYPHEN: char = '\u{AD}';
+const BLACK_FLAG: char = '\u{1F3F4}';
+const CANCEL_TAG: char = '\u{E007F}';
+const ANNOTATION_SEPARATOR: char = '\u{FFFA}';
+const ANNOTATION_TERMINATOR: char = '\u{FFFB}';
+const ANNOTATION_ANCHOR: char = '\u{FFF9}';
+
+/// What an invisible character is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Class {
+    Tag,
+    Selector,
+    MongolianSelector,
+    ZeroWidth,
+    /// LRM, RLM, ALM.
+    BidiMark,
+    /// Embeddings, isolates and PDF.
+    BidiEmbed,
+    /// LRO, RLO.
+    BidiOverride,
+    SoftHyphen,
+    Filler,
+    /// Spaces other than U+0020 (legitimate alone, a channel in runs).
+    Space,
+    Format,
+}
+
+/// Consecutive characters of one kind make one cluster.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ClusterKind {
+    Tags,
+    Selectors,
+    Invisible,
+}
+
+impl Class {
+    fn kind(self) -> ClusterKind {
+        match self {
+            Class::Tag => ClusterKind::Tags,
+            Class::Selector => ClusterKind::Selectors,
+            _ => ClusterKind::Invisible,
+        }
+    }
+
+    fn reason(self) -> HiddenReason {
+        match self {
+            Class::Tag => HiddenReason::TagCharacters,
+            Class::Selector | Class::MongolianSelector => HiddenReason::VariationSelectors,
+            Class::ZeroWidth => HiddenReason::ZeroWidth,
+            Class::BidiMark | Class::BidiEmbed | Class::BidiOverride => HiddenReason::Bidi,
+            Class::SoftHyphen => HiddenReason::SoftHyphen,
+            Class::Filler | Class::Space => HiddenReason::BlankFiller,
+            Class::Format => HiddenReason::FormatCharacter,
+        }
+    }
+}
+
+/// The class of a character this module cares about, or `None`.
+pub(super) fn classify(c: char) -> Option<Class> {
+    let class = match c as u32 {
+        0x00..=0x9F => return None,
+        0xA0 => Class::Space,
+        0xAD => Class::SoftHyphen,
+        0x034F => Class::Filler,
+        0x061C => Class::BidiMark,
+        0x115F | 0x1160 => Class::Filler,
+        0x1680 => Class::Space,
+        0x17B4 | 0x17B5 => Class::Filler,
+        0x180B..=0x180D | 0x180F => Class::MongolianSelector,
+        0x180E => Class::ZeroWidth,
+        0x2000..=0x200A => Class::Space,
+        0x200B..=0x200D => Class::ZeroWidth,
+        0x200E | 0x200F => Class::BidiMark,
+        0x202A..=0x202C | 0x2066..=0x2069 => Class::BidiEmbed,
+        0x202D | 0x202E => Class::BidiOverride,
+        0x202F | 0x205F => Class::Space,
+        0x2060 => Class::ZeroWidth,
+        0x2061..=0x2065 | 0x206A..=0x206F => Class::Format,
+        0x2800 => Class::Filler,
+        0x3000 => Class::Space,
+        0x3164 => Class::Filler,
+        0xFE00..=0xFE0F => Class::Selector,
+        0xFEFF => Class::ZeroWidth,
+        0xFFA0 => Class::Filler,
+        0xFFF0..=0xFFFB => Class::Format,
+        0x13430..=0x1343F | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A => Class::Format,
+        0xE0000..=0xE007F => Class::Tag,
+        0xE0100..=0xE01EF => Class::Selector,
+        0xE0080..=0xE00FF | 0xE01F0..=0xE0FFF => Class::Format,
+        // Blocks without format characters: no table look-up on hot text.
+        0x00A1..=0x05FF
+        | 0x0900..=0x17FF
+        | 0x1900..=0x1FFF
+        | 0x2070..=0xFDFF
+        | 0x1F000..=0x1FFFF
+        | 0x20000..=0x3FFFF => return None,
+        _ => {
+            if c.general_category() == GeneralCategory::Format && !is_prepended_mark(c) {
+                Class::Format
+            } else {
+                return None;
+            }
+        }
+    };
+    Some(class)
+}
+
+/// Prepended concatenation marks (Arabic number signs and the like) are
+/// format characters with a visible glyph spanning the digits after them.
+fn is_prepended_mark(c: char) -> bool {
+    matches!(c as u32, 0x0600..=0x0605 | 0x06DD | 0x070F | 0x0890 | 0x0891 | 0x08E2 | 0x110BD | 0x110CD)
+}
+
+fn is_bidi_control(c: char) -> bool {
+    matches!(c as u32, 0x061C | 0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069)
+}
+
+pub(super) fn is_mark(c: char) -> bool {
+    !c.is_ascii() && c.general_category_group() == GeneralCategoryGroup::Mark
+}
+
+fn is_word(c: Option<char>) -> bool {
+    c.is_some_and(char::is_alphanumeric)
+}
+
+fn is_letter(c: Option<char>) -> bool {
+    c.is_some_and(char::is_alphabetic)
+}
+
+/// A letter or mark inside a word (for soft hyphens).
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || is_mark(c)
+}
+
+fn in_script(c: Option<char>, script: Script) -> bool {
+    c.is_some_and(|c| !c.is_ascii() && c.script() == script)
+}
+
+/// Scripts whose letters join or conjoin, where ZWJ and ZWNJ choose a form.
+fn is_joining_char(c: char) -> bool {
+    use Script::*;
+    !c.is_ascii()
+        && matches!(
+            c.script(),
+            Arabic
+                | Syriac
+                | Nko
+                | Mongolian
+                | Mandaic
+                | Manichaean
+                | Psalter_Pahlavi
+                | Hanifi_Rohingya
+                | Adlam
+                | Sogdian
+                | Old_Uyghur
+                | Phags_Pa
+                | Thaana
+                | Devanagari
+                | Bengali
+                | Gurmukhi
+                | Gujarati
+                | Oriya
+                | Tamil
+                | Telugu
+                | Kannada
+                | Malayalam
+                | Sinhala
+                | Myanmar
+                | Khmer
+                | Lao
+                | Thai
+                | Tibetan
+                | Kaithi
+                | Sharada
+                | Grantha
+                | Newa
+                | Tirhuta
+                | Modi
+                | Takri
+                | Siddham
+                | Brahmi
+                | Balinese
+                | Javanese
+                | Sundanese
+                | Tai_Tham
+                | Tai_Viet
+                | New_Tai_Lue
+                | Chakma
+                | Dogra
+                | Khojki
+                | Khudawadi
+                | Mahajani
+                | Nandinagari
+                | Lepcha
+                | Limbu
+                | Syloti_Nagri
+                | Saurashtra
+                | Meetei_Mayek
+                | Kawi
+                | Zanabazar_Square
+                | Soyombo
+                | Dives_Akuru
+                | Bhaiksuki
+                | Masaram_Gondi
+                | Gunjala_Gondi
+                | Tagalog
+                | Hanunoo
+                | Buhid
+                | Tagbanwa
+                | Batak
+                | Buginese
+                | Makasar
+                | Cham
+                | Tulu_Tigalari
+        )
+}
+
+/// Scripts written without spaces, where ZWSP marks a word break.
+fn is_no_space_char(c: char) -> bool {
+    use Script::*;
+    !c.is_ascii()
+        && (matches!(c as u32, 0x3000..=0x303F | 0xFF00..=0xFFEF)
+            || matches!(
+                c.script(),
+                Thai | Lao
+                    | Khmer
+                    | Myanmar
+                    | Tibetan
+                    | Han
+                    | Hiragana
+                    | Katakana
+                    | Bopomofo
+                    | Yi
+                    | Tai_Tham
+                    | Tai_Le
+                    | New_Tai_Lue
+                    | Tai_Viet
+                    | Balinese
+                    | Javanese
+            ))
+}
+
+fn is_cjk_char(c: Option<char>) -> bool {
+    c.is_some_and(|c| {
+        matches!(c as u32, 0x3000..=0x303F | 0xFF00..=0xFFEF)
+            || matches!(
+                c.script(),
+                Script::Han | Script::Hiragana | Script::Katakana | Script::Hangul | Script::Bopomofo
+            )
+    })
+}
+
+/// A strong right-to-left letter (Hebrew, Arabic, Syriac, Thaana, N'Ko and
+/// the historic right-to-left scripts).
+fn is_rtl_letter(c: char) -> bool {
+    matches!(c as u32, 0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFE | 0x10800..=0x10FFF | 0x1E800..=0x1EFFF)
+        && c.is_alphabetic()
+}
+
+/// Emoji, or the parts of an emoji sequence a ZWJ may follow (VS16, skin
+/// tones, a keycap, the end of a tag sequence).
+fn is_emoji_part(c: Option<char>) -> bool {
+    c.is_some_and(|c| !c.is_ascii() && c.is_emoji_char_or_emoji_component() && c != ZWJ)
+}
+
+fn is_emoji(c: Option<char>) -> bool {
+    c.is_some_and(|c| !c.is_ascii() && c.is_emoji_char())
+}
+
+/// ZWJ or ZWNJ beside a letter of a joining script, and no letter of another
+/// script on the other side (that would be a split word).
+fn joining_context(prev: Option<char>, next: Option<char>) -> bool {
+    let side_ok = |c: Option<char>| c.is_none_or(|c| is_joining_char(c) || !c.is_alphanumeric());
+    (prev.is_some_and(is_joining_char) || next.is_some_and(is_joining_char)) && side_ok(prev) && side_ok(next)
+}
+
+/// ZWSP or WJ in text written without spaces.
+fn no_space_context(prev: Option<char>, next: Option<char>) -> bool {
+    let side_ok = |c: Option<char>| c.is_none_or(|c| is_no_space_char(c) || !c.is_alphanumeric());
+    (prev.is_some_and(is_no_space_char) || next.is_some_and(is_no_space_char)) && side_ok(prev) && side_ok(next)
+}
+
+/// A lone variation selector after a base that has such a variant.
+fn lone_selector_is_legit(base: Option<char>, vs: char) -> bool {
+    let Some(b) = base else { return false };
+    match vs {
+        '\u{FE0E}' | '\u{FE0F}' => b.is_emoji_char(),
+        '\u{FE00}'..='\u{FE0D}' => {
+            b == '0'
+                || (!b.is_ascii()
+                    && match b.general_category_group() {
+                        GeneralCategoryGroup::Symbol | GeneralCategoryGroup::Punctuation => true,
+                        GeneralCategoryGroup::Letter | GeneralCategoryGroup::Number => matches!(
+                            b.script(),
+                            Script::Han
+                                | Script::Myanmar
+                                | Script::Phags_Pa
+                                | Script::Manichaean
+                                | Script::Egyptian_Hieroglyphs
+                        ),
+                        _ => false,
+                    })
+        }
+        // Ideographic variation sequences are registered for Han only.
+        _ => b.script() == Script::Han,
+    }
+}
+
+/// A subdivision flag's tag spec: a region and one to three letters or digits
+/// ("gbeng", "gbsct", "usca").
+fn is_flag_spec(spec: &str) -> bool {
+    let b = spec.as_bytes();
+    (3..=5).contains(&b.len())
+        && b[..2].iter().all(u8::is_ascii_lowercase)
+        && b[2..].iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+}
+
+fn mirror(c: char) -> char {
+    match c {
+        '(' => ')',
+        ')' => '(',
+        '[' => ']',
+        ']' => '[',
+        '{' => '}',
+        '}' => '{',
+        '<' => '>',
+        '>' => '<',
+        '«' => '»',
+        '»' => '«',
+        _ => c,
+    }
+}
+
+pub(super) struct UnicodeScan<'a> {
+    text: &'a str,
+    runs: Vec<Run>,
+    kind: Option<ClusterKind>,
+    cluster: Vec<(usize, char)>,
+    cluster_end: usize,
+    /// Soft hyphens standing alone, judged word by word at the end.
+    soft_hyphens: Vec<usize>,
+    /// The last line looked at for right-to-left letters, and the answer.
+    rtl_line: Option<(Range<usize>, bool)>,
+}
+
+impl<'a> UnicodeScan<'a> {
+    pub(super) fn new(text: &'a str) -> Self {
+        UnicodeScan {
+            text,
+            runs: Vec::new(),
+            kind: None,
+            cluster: Vec::new(),
+            cluster_end: 0,
+            soft_hyphens: Vec::new(),
+            rtl_line: None,
+        }
+    }
+
+    /// Look at the non-ASCII character `c` at `i`; returns where to go on.
+    #[inline]
+    pub(super) fn visit(&mut self, i: usize, c: char) -> usize {
+        let end = i + c.len_utf8();
+        let Some(class) = classify(c) else { return end };
+        if c == ANNOTATION_SEPARATOR {
+            self.flush();
+            if let Some(after) = self.annotation(i) {
+                return after;
+            }
+        }
+        let kind = class.kind();
+        if self.kind != Some(kind) || self.cluster_end != i {
+            self.flush();
+            self.kind = Some(kind);
+        }
+        self.cluster.push((i, c));
+        self.cluster_end = end;
+        end
+    }
+
+    pub(super) fn finish(mut self) -> Vec<Run> {
+        self.flush();
+        self.judge_soft_hyphens();
+        self.runs.sort_by_key(|r| r.range.start);
+        self.runs
+    }
+
+    fn flush(&mut self) {
+        if self.cluster.is_empty() {
+            return;
+        }
+        let cluster = std::mem::take(&mut self.cluster);
+        match self.kind {
+            Some(ClusterKind::Tags) => self.tags(&cluster),
+            Some(ClusterKind::Selectors) => self.selectors(&cluster),
+            Some(ClusterKind::Invisible) => self.invisible(&cluster),
+            None => {}
+        }
+        self.cluster = cluster;
+        self.cluster.clear();
+    }
+
+    /// U+FFFA annotation text U+FFFB: many renderers show only the annotated
+    /// text, so the annotation is hidden. One run from separator to terminator.
+    fn annotation(&mut self, i: usize) -> Option<usize> {
+        let start = i + ANNOTATION_SEPARATOR.len_utf8();
+        let mut inner_end = None;
+        for (k, c) in self.text[start..].char_indices() {
+            if k > MAX_ANNOTATION_BYTES {
+                break;
+            }
+            match c {
+                ANNOTATION_TERMINATOR => {
+                    inner_end = Some(start + k);
+                    break;
+                }
+                ANNOTATION_ANCHOR | ANNOTATION_SEPARATOR | '\n' | '\r' => break,
+                c if c.is_control() && c != '\t' => break,
+                _ => {}
+            }
+        }
+        let inner_end = inner_end?;
+        let end = inner_end + ANNOTATION_TERMINATOR.len_utf8();
+        let decoded = printable(self.text[start..inner_end].trim());
+        self.runs.push(Run::new(i..end, HiddenReason::FormatCharacter).decoded(decoded));
+        Some(end)
+    }
+
+    fn tags(&mut self, cluster: &[(usize, char)]) {
+        let start = cluster[0].0;
+        let spec: String = cluster.iter().filter_map(|&(_, c)| tag_ascii(c)).collect();
+        let last = cluster[cluster.len() - 1].1;
+        let body = &cluster[..cluster.len() - 1];
+        let flag = prev_char(self.text, start) == Some(BLACK_FLAG)
+            && last == CANCEL_TAG
+            && body.iter().all(|&(_, c)| tag_ascii(c).is_some())
+            && is_flag_spec(&spec);
+        if !flag {
+            let decoded = if spec.trim().is_empty() { None } else { Some(spec) };
+            self.runs.push(Run::new(start..self.cluster_end, HiddenReason::TagCharacters).decoded(decoded));
+        }
+    }
+
+    fn selectors(&mut self, cluster: &[(usize, char)]) {
+        let start = cluster[0].0;
+        if cluster.len() == 1 && lone_selector_is_legit(prev_char(self.text, start), cluster[0].1) {
+            return;
+        }
+        let bytes: Vec<u8> = cluster.iter().map(|&(_, c)| selector_byte(c)).collect();
+        let decoded = printable(&String::from_utf8_lossy(&bytes));
+        self.runs.push(Run::new(start..self.cluster_end, HiddenReason::VariationSelectors).decoded(decoded));
+    }
+
+    fn invisible(&mut self, cluster: &[(usize, char)]) {
+        let start = cluster[0].0;
+        let end = self.cluster_end;
+        let classes: Vec<Class> = cluster.iter().map(|&(_, c)| classify(c).expect("classified")).collect();
+        if cluster.len() == 1 {
+            let (pos, c) = cluster[0];
+            self.lone(pos, c, classes[0]);
+            return;
+        }
+        if classes.iter().all(|&k| k == Class::Space) {
+            let distinct = distinct_symbols(cluster.iter().map(|&(_, c)| c), 2).len();
+            if cluster.len() >= BITS_PER_BYTE && distinct >= 2 {
+                let symbols: Vec<char> = cluster.iter().map(|&(_, c)| c).collect();
+                self.runs.push(Run::new(start..end, HiddenReason::BlankFiller).decoded(decode_bits(&symbols)));
+            } else {
+                // Spaces laid out (indentation, a CJK paragraph): only an
+                // Ogham space mark outside Ogham text is odd.
+                for &(pos, c) in cluster {
+                    if c == '\u{1680}' && !self.lone_is_legit(pos, c, Class::Space) {
+                        self.runs.push(Run::new(pos..pos + c.len_utf8(), HiddenReason::BlankFiller));
+                    }
+                }
+            }
+            return;
+        }
+        let prev = prev_char(self.text, start);
+        let next = next_char(self.text, end);
+        if cluster.iter().all(|&(_, c)| c == '\u{2800}')
+            && (in_script(prev, Script::Braille) || in_script(next, Script::Braille))
+        {
+            return;
+        }
+        if classes.iter().all(|&k| matches!(k, Class::BidiMark | Class::BidiEmbed)) && self.rtl_line_at(start) {
+            return;
+        }
+        let reason = dominant_reason(&classes);
+        let symbols: Vec<char> = cluster.iter().map(|&(_, c)| c).collect();
+        let mut decoded = if symbols.len() >= BITS_PER_BYTE { decode_bits(&symbols) } else { None };
+        if decoded.is_none() && symbols.contains(&RLO) {
+            decoded = self.reversed_after(end);
+        }
+        self.runs.push(Run::new(start..end, reason).decoded(decoded));
+    }
+
+    /// One invisible character alone: legitimate in its context, or a run.
+    fn lone(&mut self, pos: usize, c: char, class: Class) {
+        let end = pos + c.len_utf8();
+        if class == Class::SoftHyphen {
+            self.soft_hyphens.push(pos);
+            return;
+        }
+        if self.lone_is_legit(pos, c, class) {
+            return;
+        }
+        let prev = prev_char(self.text, pos);
+        let next = next_char(self.text, end);
+        let decoded = if c == RLO { self.reversed_after(end) } else { None };
+        // An invisible operator in a formula (f\u{2061}(x), 2\u{2062}x) is how
+        // math is written, a ZWSP or WJ beside punctuation a line-break hint;
+        // between two letters either splits a word.
+        let benign = match c {
+            '\u{2061}'..='\u{2064}' => !(is_letter(prev) && is_letter(next)),
+            ZWSP | WORD_JOINER => !(is_word(prev) && is_word(next)),
+            _ => false,
+        };
+        self.runs.push(Run::new(pos..end, class.reason()).decoded(decoded).benign(benign));
+    }
+
+    fn lone_is_legit(&mut self, pos: usize, c: char, class: Class) -> bool {
+        let prev = prev_char(self.text, pos);
+        let next = next_char(self.text, pos + c.len_utf8());
+        match class {
+            Class::ZeroWidth => match c {
+                ZWJ => (is_emoji_part(prev) && is_emoji(next)) || joining_context(prev, next),
+                ZWNJ => joining_context(prev, next),
+                ZWSP => no_space_context(prev, next),
+                WORD_JOINER => no_space_context(prev, next),
+                BOM => pos == 0,
+                MONGOLIAN_VOWEL_SEPARATOR => in_script(prev, Script::Mongolian) || in_script(next, Script::Mongolian),
+                _ => false,
+            },
+            Class::BidiMark => self.rtl_line_at(pos) || (c == LRM && !(is_word(prev) && is_word(next))),
+            Class::BidiEmbed => self.rtl_line_at(pos),
+            Class::BidiOverride => false,
+            Class::Filler => match c {
+                '\u{115F}' | '\u{1160}' => is_conjoining_jamo(prev) || is_conjoining_jamo(next),
+                '\u{2800}' => in_script(prev, Script::Braille) || in_script(next, Script::Braille),
+                '\u{034F}' => next.is_some_and(is_mark) && prev.is_some_and(|p| p.is_alphabetic() || is_mark(p)),
+                _ => false,
+            },
+            Class::Space => match c {
+                '\u{1680}' => in_script(prev, Script::Ogham) || in_script(next, Script::Ogham),
+                // Narrow spaces inside a word split it almost invisibly
+                // (Mongolian uses U+202F inside words).
+                '\u{2006}' | '\u{2008}' | '\u{2009}' | '\u{200A}' | '\u{202F}' | '\u{205F}' => {
+                    !(is_letter(prev) && is_letter(next))
+                        || in_script(prev, Script::Mongolian)
+                        || in_script(next, Script::Mongolian)
+                }
+                '\u{3000}' => !(is_letter(prev) && is_letter(next)) || is_cjk_char(prev) || is_cjk_char(next),
+                _ => true,
+            },
+            Class::Format => match c as u32 {
+                0x1BCA0..=0x1BCA3 => in_script(prev, Script::Duployan) || in_script(next, Script::Duployan),
+                0x13430..=0x1343F => {
+                    in_script(prev, Script::Egyptian_Hieroglyphs) || in_script(next, Script::Egyptian_Hieroglyphs)
+                }
+                0x1D173..=0x1D17A => is_musical(prev) || is_musical(next),
+                _ => false,
+            },
+            Class::MongolianSelector => in_script(prev, Script::Mongolian),
+            Class::SoftHyphen | Class::Tag | Class::Selector => false,
+        }
+    }
+
+    /// Whether the line around `pos` has a right-to-left letter (cached per
+    /// line, so every line is read at most once).
+    fn rtl_line_at(&mut self, pos: usize) -> bool {
+        if let Some((range, answer)) = &self.rtl_line
+            && range.contains(&pos)
+        {
+            return *answer;
+        }
+        let bytes = self.text.as_bytes();
+        let start = memchr::memrchr(b'\n', &bytes[..pos]).map_or(0, |k| k + 1);
+        let end = memchr::memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |k| pos + k);
+        let answer = self.text[start..end].chars().any(is_rtl_letter);
+        self.rtl_line = Some((start..end + 1, answer));
+        answer
+    }
+
+    /// What an RLO shows: the characters after it, up to the next bidi
+    /// control or the end of the line, in reverse (brackets mirrored).
+    fn reversed_after(&self, end: usize) -> Option<String> {
+        let mut scope = Vec::new();
+        for c in self.text[end..].chars() {
+            if matches!(c, '\n' | '\r' | '\u{2029}' | '\u{85}')
+                || is_bidi_control(c)
+                || scope.len() >= MAX_REVERSED_CHARS
+            {
+                break;
+            }
+            scope.push(c);
+        }
+        let shown: String = scope.iter().rev().filter(|&&c| classify(c).is_none()).map(|&c| mirror(c)).collect();
+        printable(&shown)
+    }
+
+    /// Soft hyphens inside words are hyphenation hints (benign) unless a word
+    /// holds so many, so evenly spaced, that they carry a pattern; one at the
+    /// edge of a word hints nothing.
+    fn judge_soft_hyphens(&mut self) {
+        let shy = std::mem::take(&mut self.soft_hyphens);
+        let width = SOFT_HYPHEN.len_utf8();
+        let text = self.text;
+        let mut k = 0;
+        while k < shy.len() {
+            let left = text[..shy[k]].chars().rev().take_while(|&c| is_word_char(c)).take(3).count();
+            let mut segments = vec![left];
+            let mut j = k;
+            while j + 1 < shy.len() {
+                let gap = &text[shy[j] + width..shy[j + 1]];
+                if gap.is_empty() || !gap.chars().all(is_word_char) {
+                    break;
+                }
+                segments.push(gap.chars().count());
+                j += 1;
+            }
+            let right = text[shy[j] + width..].chars().take_while(|&c| is_word_char(c)).take(3).count();
+            segments.push(right);
+            let count = j - k + 1;
+            let pattern = count >= 8 || (count >= 4 && segments.iter().all(|&s| s <= 2));
+            for (n, &p) in shy[k..=j].iter().enumerate() {
+                let edge = (n == 0 && left == 0) || (n + 1 == count && right == 0);
+                self.runs.push(Run::new(p..p + width, HiddenReason::SoftHyphen).benign(!(pattern || edge)));
+            }
+            k = j + 1;
+        }
+    }
+}
+
+fn is_conjoining_jamo(c: Option<char>) -> bool {
+    c.is_some_and(|c| matches!(c as u32, 0x1100..=0x115E | 0x1161..=0x11FF | 0xA960..=0xA97F | 0xD7B0..=0xD7FF))
+}
+
+fn is_musical(c: Option<char>) -> bool {
+    c.is_some_and(|c| matches!(c as u32, 0x1D100..=0x1D1FF))
+}
+
+/// The reason most characters of a cluster give (the first on a tie).
+fn dominant_reason(classes: &[Class]) -> HiddenReason {
+    let mut counts: Vec<(HiddenReason, usize)> = Vec::new();
+    for k in classes {
+        let r = k.reason();
+        match counts.iter_mut().find(|(q, _)| *q == r) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((r, 1)),
+        }
+    }
+    let best = counts.iter().map(|&(_, n)| n).max().unwrap_or(0);
+    counts.iter().find(|&&(_, n)| n == best).map_or(HiddenReason::ZeroWidth, |&(r, _)| r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::invisible::tests::{benign_only, bits, clean, non_benign, only, tags};
+    use crate::invisible::{find, strip};
+
+    // -- tag characters ----------------------------------------------------
+
+    #[test]
+    fn subdivision_flags_are_legitimate() {
+        for spec in ["gbeng", "gbsct", "gbwls", "usca"] {
+            clean(&format!("Go \u{1F3F4}{}\u{E007F}!", tags(spec)));
+        }
+    }
+
+    #[test]
+    fn flag_tags_that_break_the_pattern_are_runs() {
+        // No cancel tag, a long message, or no black flag before them.
+        let unterminated = format!("\u{1F3F4}{}", tags("gbsct"));
+        assert_eq!(only(&unterminated, HiddenReason::TagCharacters).decoded.as_deref(), Some("gbsct"));
+        let long = format!("\u{1F3F4}{}\u{E007F}", tags("ignore previous"));
+        assert_eq!(only(&long, HiddenReason::TagCharacters).decoded.as_deref(), Some("ignore previous"));
+        let no_flag = format!("x{}\u{E007F}", tags("gbeng"));
+        only(&no_flag, HiddenReason::TagCharacters);
+    }
+
+    // -- variation selectors ------------------------------------------------
+
+    #[test]
+    fn emoji_and_text_presentation_selectors_are_legitimate() {
+        clean("I \u{2764}\u{FE0F} it \u{263A}\u{FE0E} and 1\u{FE0F}\u{20E3} #\u{FE0F}\u{20E3}");
+    }
+
+    #[test]
+    fn standardized_and_ideographic_variants_are_legitimate() {
+        clean("The empty set \u{2205}\u{FE00}, \u{2229}\u{FE00}, zero 0\u{FE00}");
+        clean("\u{845B}\u{E0100}\u{57CE}\u{5E02} and \u{8FBB}\u{E0101}");
+        clean("\u{1000}\u{FE00} Myanmar");
+    }
+
+    #[test]
+    fn a_lone_selector_after_a_letter_is_a_run() {
+        let run = only("a\u{FE0F}b", HiddenReason::VariationSelectors);
+        assert_eq!(run.range, 1..4);
+        assert_eq!(run.decoded, None);
+        only("a\u{E0100}b", HiddenReason::VariationSelectors);
+        only("a\u{FE00}b", HiddenReason::VariationSelectors);
+    }
+
+    // -- zero-width characters ----------------------------------------------
+
+    #[test]
+    fn a_zero_width_space_splitting_a_word_is_a_run() {
+        let run = only("please ig\u{200B}nore that", HiddenReason::ZeroWidth);
+        assert_eq!(run.range, 9..12);
+        assert_eq!(run.decoded, None);
+        assert_eq!(strip("please ig\u{200B}nore that"), "please ignore that");
+        only("a\u{2060}b", HiddenReason::ZeroWidth);
+        only("ig\u{200C}nore", HiddenReason::ZeroWidth);
+        only("ig\u{200D}nore", HiddenReason::ZeroWidth);
+        only("a\u{200D}\u{200D}b", HiddenReason::ZeroWidth);
+    }
+
+    #[test]
+    fn emoji_zwj_sequences_are_legitimate() {
+        clean("\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\u{200D}\u{1F466} family");
+        clean("\u{1F469}\u{200D}\u{2764}\u{FE0F}\u{200D}\u{1F468} couple");
+        clean("\u{1F3F3}\u{FE0F}\u{200D}\u{1F308} rainbow flag");
+        clean("\u{1F9D1}\u{1F3FD}\u{200D}\u{1F4BB} coder, \u{1F3F4}\u{200D}\u{2620}\u{FE0F} pirate");
+        clean("\u{1F44D}\u{1F3FD} \u{1F1EF}\u{1F1F5} \u{1F44B}\u{1F3FB}");
+    }
+
+    #[test]
+    fn joiners_in_scripts_that_need_them_are_legitimate() {
+        clean("\u{0645}\u{06CC}\u{200C}\u{062E}\u{0648}\u{0627}\u{0647}\u{0645}"); // Persian می‌خواهم
+        clean("\u{0915}\u{094D}\u{200D}\u{0937}"); // Devanagari half form
+        clean("\u{0D05}\u{0D35}\u{0D28}\u{0D4D}\u{200D} \u{0D35}\u{0D28}\u{0D4D}\u{0D28}\u{0D41}."); // Malayalam chillu
+        clean("\u{0DC1}\u{0DCA}\u{200D}\u{0DBB}\u{0DD3}"); // Sinhala
+        clean("\u{0715}\u{200D}\u{0710}"); // Syriac
+    }
+
+    #[test]
+    fn zero_width_space_in_text_without_spaces_is_legitimate() {
+        clean("\u{0E20}\u{0E32}\u{0E29}\u{0E32}\u{200B}\u{0E44}\u{0E17}\u{0E22}"); // Thai
+        clean("\u{65E5}\u{672C}\u{8A9E}\u{200B}\u{30C6}\u{30AD}\u{30B9}\u{30C8}"); // Japanese
+    }
+
+    #[test]
+    fn one_leading_bom_is_legitimate() {
+        clean("\u{FEFF}hello");
+        only("hel\u{FEFF}lo", HiddenReason::ZeroWidth);
+        only("\u{FEFF}\u{FEFF}hello", HiddenReason::ZeroWidth);
+    }
+
+    #[test]
+    fn mongolian_vowel_separator_only_in_mongolian() {
+        clean("\u{1823}\u{1828}\u{180E}\u{1820}");
+        only("a\u{180E}b", HiddenReason::ZeroWidth);
+    }
+
+    // -- bidi controls ------------------------------------------------------
+
+    #[test]
+    fn marks_in_right_to_left_text_are_legitimate() {
+        clean("\u{05E9}\u{05DC}\u{05D5}\u{05DD}\u{200F}!"); // Hebrew + RLM
+        clean("\u{0627}\u{0644}\u{0639}\u{062F}\u{062F} \u{061C}-5\u{061C} \u{0633}\u{0627}\u{0644}\u{0628}."); // ALM
+        clean("\u{05D1}\u{05D3}\u{05D9}\u{05E7}\u{05D4} C++\u{200E} \u{05E2}\u{05D5}\u{05D1}\u{05D3}\u{05EA}");
+        clean("\u{200E}[12/31/20, 10:00] Dana: hi");
+    }
+
+    #[test]
+    fn isolates_around_text_in_right_to_left_lines_are_legitimate() {
+        clean("\u{0642}\u{0627}\u{0644} \u{2068}John Smith\u{2069} \u{0645}\u{0631}\u{062D}\u{0628}\u{0627}");
+        clean("\u{05E9}\u{05DC}\u{05D5}\u{05DD} \u{202A}abc\u{202C} \u{05E2}\u{05D5}\u{05D3}");
+    }
+
+    #[test]
+    fn marks_and_isolates_in_latin_text_are_runs() {
+        only("pay\u{200F}pal", HiddenReason::Bidi);
+        only("ig\u{200E}nore", HiddenReason::Bidi);
+        let runs = non_benign("Transfer \u{2067}$10\u{2069} to \u{2066}789-456\u{2069}");
+        assert_eq!(runs.len(), 4);
+        assert!(runs.iter().all(|r| r.reason == HiddenReason::Bidi));
+    }
+
+    #[test]
+    fn right_to_left_override_shows_the_text_reversed() {
+        let text = "Open invoice\u{202E}fdp.exe today";
+        let run = only(text, HiddenReason::Bidi);
+        assert_eq!(run.decoded.as_deref(), Some("yadot exe.pdf"));
+        let golden = non_benign("a\u{202E}evil\u{202C}b");
+        assert_eq!((golden[0].range.clone(), golden[0].decoded.as_deref()), (1..4, Some("live")));
+        assert_eq!(golden[1].range, 8..11);
+        let mirrored = &non_benign("x\u{202E}f(a, b)\u{202C}")[0];
+        assert_eq!(mirrored.decoded.as_deref(), Some("(b ,a)f"));
+        // An override stays a run even in right-to-left text.
+        only("\u{05E9}\u{05DC}\u{202D}abc", HiddenReason::Bidi);
+    }
+
+    #[test]
+    fn trojan_source_controls_are_runs() {
+        let code = "/* \u{202E} } \u{2066}if (isAdmin)\u{2069} \u{2066} begin admins only */";
+        let runs = non_benign(code);
+        assert_eq!(runs.len(), 4, "{runs:?}");
+        assert!(runs.iter().all(|r| r.reason == HiddenReason::Bidi));
+    }
+
+    // -- other format characters --------------------------------------------
+
+    #[test]
+    fn invisible_operators_in_formulas_are_benign() {
+        benign_only("f\u{2061}(x) = 2\u{2062}x");
+        assert!(!find("2\u{2062}x").is_empty());
+        only("ig\u{2062}nore", HiddenReason::FormatCharacter);
+    }
+
+    #[test]
+    fn interlinear_annotation_is_decoded() {
+        let text = "Total\u{FFF9}$100\u{FFFA}pay $9000 instead\u{FFFB} today";
+        let runs = non_benign(text);
+        assert_eq!(runs.len(), 2, "{runs:?}");
+        assert_eq!(runs[1].decoded.as_deref(), Some("pay $9000 instead"));
+        assert_eq!(strip(text), "Total$100 today");
+        // No terminator: the separator alone.
+        assert_eq!(only("a\u{FFFA}b", HiddenReason::FormatCharacter).range, 1..4);
+    }
+
+    #[test]
+    fn format_controls_outside_their_script_are_runs() {
+        only("note\u{1BCA0}\u{1BCA1} end", HiddenReason::FormatCharacter);
+        clean("\u{1BC00}\u{1BCA0}\u{1BC01}");
+        only("a\u{13430}b", HiddenReason::FormatCharacter);
+        clean("\u{13000}\u{13430}\u{13001}");
+        only("a\u{1D173}b", HiddenReason::FormatCharacter);
+        only("a\u{206A}b", HiddenReason::FormatCharacter);
+        only("a\u{2065}b", HiddenReason::FormatCharacter);
+        only("a\u{E0080}b", HiddenReason::FormatCharacter);
+    }
+
+    #[test]
+    fn visible_number_signs_are_left_alone() {
+        clean("\u{0600}\u{0661}\u{0662}\u{0663} and \u{06DD}\u{0661}");
+    }
+
+    /// Every format (Cf) character is either looked at or a visible
+    /// prepended mark: nothing new slips through a Unicode update.
+    #[test]
+    fn every_format_character_is_classified() {
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            if c.general_category() == GeneralCategory::Format {
+                assert!(classify(c).is_some() || is_prepended_mark(c), "U+{:04X}", c as u32);
+            }
+        }
+    }
+
+    // -- blank fillers and odd spaces ---------------------------------------
+
+    #[test]
+    fn hangul_fillers_in_latin_text_are_runs() {
+        only("a\u{3164}b", HiddenReason::BlankFiller);
+        only("a\u{FFA0}b", HiddenReason::BlankFiller);
+        only("a\u{115F}b", HiddenReason::BlankFiller);
+        clean("\u{115F}\u{1161}\u{11A8} old Hangul");
+        let text = format!("Name: \u{3164}{}", bits("hi", '\u{3164}', '\u{115F}'));
+        assert_eq!(only(&text, HiddenReason::BlankFiller).decoded.as_deref(), Some("hi"));
+    }
+
+    #[test]
+    fn braille_blank_only_in_braille() {
+        clean("\u{2813}\u{2811}\u{2800}\u{283A}\u{2815}");
+        clean("\u{2813}\u{2800}\u{2800}\u{283A}");
+        only("ignore\u{2800}all", HiddenReason::BlankFiller);
+    }
+
+    #[test]
+    fn grapheme_joiner_only_before_a_mark() {
+        clean("a\u{034F}\u{0308}");
+        only("ig\u{034F}nore", HiddenReason::BlankFiller);
+        only("a\u{17B4}b", HiddenReason::BlankFiller);
+    }
+
+    #[test]
+    fn spaces_people_see_are_left_alone() {
+        clean("\u{8FD9}\u{662F}\u{3002}\u{3000}\u{6771}\u{4EAC}\u{90FD} \u{FF11}\u{FF12}\u{FF13}");
+        clean("\u{3000}\u{3000}\u{65E5}\u{672C}\u{306E}\u{6587}\u{7AE0}");
+        clean("10\u{00A0}kg, a\u{2003}b, mot\u{202F}: 1\u{2009}000");
+        clean("\u{00A0}\u{00A0}\u{00A0}\u{00A0}\u{00A0}\u{00A0}\u{00A0}\u{00A0}\u{00A0}\u{00A0}indented");
+        clean("\u{1681}\u{1680}\u{1682}");
+    }
+
+    #[test]
+    fn spaces_that_split_or_carry_bits_are_runs() {
+        only("ignore\u{1680}all", HiddenReason::BlankFiller);
+        only("ignore\u{3000}all", HiddenReason::BlankFiller);
+        only("ig\u{200A}nore", HiddenReason::BlankFiller);
+        let text = format!("Status{}green", bits("pwn", '\u{2002}', '\u{2003}'));
+        assert_eq!(only(&text, HiddenReason::BlankFiller).decoded.as_deref(), Some("pwn"));
+    }
+
+    // -- soft hyphens --------------------------------------------------------
+
+    #[test]
+    fn hyphenation_hints_are_benign() {
+        let text = "in\u{AD}com\u{AD}pre\u{AD}hen\u{AD}si\u{AD}ble and hyphen\u{AD}ation";
+        benign_only(text);
+        assert_eq!(find(text).len(), 6);
+        assert_eq!(strip(text), "incomprehensible and hyphenation");
+    }
+
+    #[test]
+    fn soft_hyphen_patterns_are_runs() {
+        let pattern = "Th\u{AD}is\u{AD}is\u{AD}an\u{AD}or\u{AD}di\u{AD}na\u{AD}ry";
+        assert_eq!(non_benign(pattern).len(), 7);
+        assert_eq!(non_benign("ab\u{AD}\u{AD}cd").len(), 1);
+        assert_eq!(only("\u{AD}ignore", HiddenReason::SoftHyphen).range, 0..2);
+        let binary = format!("x{}y", bits("hi", '\u{AD}', '\u{200B}'));
+        assert_eq!(non_benign(&binary)[0].decoded.as_deref(), Some("hi"));
+    }
+}
