@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::format::{CheckReport, check_reader, terminal_safe};
+use crate::escape::terminal_safe;
+use crate::format::{CheckReport, check_reader};
 use crate::input::{Input, ReadError};
 
 /// The file-name suffix a directory walk collects.

@@ -1391,28 +1391,6 @@ pub fn iso8601_millis(ms: i64) -> String {
     )
 }
 
-/// Make text safe to print on a terminal: C0 and C1 controls, DEL and the
-/// bidi controls become visible escapes, so a label cannot repaint the screen.
-pub fn terminal_safe(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{0}'..='\u{1f}'
-            | '\u{7f}'..='\u{9f}'
-            | '\u{061c}'
-            | '\u{200e}'
-            | '\u{200f}'
-            | '\u{202a}'..='\u{202e}'
-            | '\u{2066}'..='\u{2069}' => out.push_str(&format!("\\u{:04x}", c as u32)),
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1629,11 +1607,6 @@ mod tests {
         assert_eq!(iso8601_millis(0), "1970-01-01T00:00:00.000Z");
         assert_eq!(iso8601_millis(1_796_076_535_123), "2026-11-30T22:08:55.123Z");
         assert_eq!(iso8601_millis(951_782_400_000), "2000-02-29T00:00:00.000Z");
-    }
-
-    #[test]
-    fn terminal_safe_escapes_controls_and_bidi() {
-        assert_eq!(terminal_safe("a\u{1b}[2Jb\nc\u{202e}d é"), "a\\u001b[2Jb\\nc\\u202ed é");
     }
 
     #[test]

@@ -1137,7 +1137,7 @@ pub fn summary(o: &Outcome) -> String {
     let mut s = format!("{} {} ({})", o.decision.as_str().to_uppercase(), o.tool, o.category.as_str());
     for r in &o.reasons {
         s.push_str("\n  - ");
-        s.push_str(&crate::format::terminal_safe(r));
+        s.push_str(&crate::escape::terminal_safe(r));
     }
     s.push('\n');
     s

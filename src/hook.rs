@@ -465,7 +465,7 @@ fn user_prompt(prompt: &str, session_id: Option<&str>, opts: &Options) -> Answer
                 "reason": format!(
                     "inertbox: this prompt carries hidden text ({}) that a person cannot see but a model would read: \"{}\". Retype the prompt without it and send again.",
                     why.describe(),
-                    crate::detect::shown(&payload)
+                    crate::escape::shown(&payload)
                 ),
             })),
         };
@@ -486,7 +486,7 @@ fn user_prompt(prompt: &str, session_id: Option<&str>, opts: &Options) -> Answer
 }
 
 fn label(source: Option<&str>) -> String {
-    format!("\"{}\"", crate::format::terminal_safe(source.unwrap_or("(unknown source)")))
+    format!("\"{}\"", crate::escape::terminal_safe(source.unwrap_or("(unknown source)")))
 }
 
 /// The text a tool returned. Known shapes give their text first, as a

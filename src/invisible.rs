@@ -34,13 +34,14 @@ use std::ops::Range;
 
 use crate::document::HiddenReason;
 
-mod escape;
+mod ansi;
 mod payload;
 mod terminal;
 mod unicode;
 
+use crate::escape::classify;
 use terminal::Terminal;
-use unicode::{UnicodeScan, classify};
+use unicode::UnicodeScan;
 
 /// `strip` re-scans its own output until nothing is found; removing a run can
 /// only change the context of its neighbours, so two or three passes settle
@@ -346,11 +347,11 @@ pub fn changed_lines(before: &str, after: &str) -> Vec<(usize, String, String)> 
         let n = new.get(j).copied().unwrap_or("");
         if cleaned_line == n {
             if *line != n {
-                out.push((i + 1, crate::detect::shown(line), crate::detect::shown(n)));
+                out.push((i + 1, crate::escape::shown(line), crate::escape::shown(n)));
             }
             j += 1;
         } else {
-            out.push((i + 1, crate::detect::shown(line), crate::detect::shown(&cleaned_line)));
+            out.push((i + 1, crate::escape::shown(line), crate::escape::shown(&cleaned_line)));
             if new.get(j).is_some_and(|n| n.starts_with(cleaned_line.as_ref())) {
                 j += 1;
             }

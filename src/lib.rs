@@ -56,6 +56,7 @@ pub mod detect;
 pub mod document;
 pub mod email;
 pub mod entities;
+pub mod escape;
 pub mod fence;
 pub mod format;
 pub mod gate;

@@ -7,7 +7,7 @@ use anstyle::{AnsiColor, Style};
 use serde_json::{Value, json};
 
 use crate::detect::{Report, Severity, Verdict};
-use crate::format::terminal_safe;
+use crate::escape::terminal_safe;
 
 const BOLD: Style = Style::new().bold();
 const DIM: Style = Style::new().dimmed();
@@ -34,7 +34,7 @@ pub fn source_line(r: &Report) -> String {
         Some(e) => {
             let from = e.from.first().map(String::as_str).unwrap_or("(no sender)");
             let subject = e.subject.as_deref().unwrap_or("(no subject)");
-            format!("email from {}: \"{}\"", terminal_safe(from), terminal_safe(&crate::detect::shown(subject)))
+            format!("email from {}: \"{}\"", terminal_safe(from), terminal_safe(&crate::escape::shown(subject)))
         }
         None => format!("{} {}", r.kind.as_str(), terminal_safe(&r.source)),
     }
@@ -70,7 +70,7 @@ pub fn human(r: &Report) -> String {
         let _ = writeln!(s, "         {}", terminal_safe(&why));
         let _ = writeln!(s, "         \"{}\"", terminal_safe(&f.text));
         if let Some(d) = &f.decoded {
-            let _ = writeln!(s, "         decoded: \"{}\"", terminal_safe(&crate::detect::shown(d)));
+            let _ = writeln!(s, "         decoded: \"{}\"", terminal_safe(&crate::escape::shown(d)));
         }
     }
     if r.findings_omitted > 0 {
@@ -123,7 +123,7 @@ pub fn sarif(reports: &[(String, Report)]) -> String {
                 let _ = write!(message, "; hidden: {}", h.describe());
             }
             if let Some(d) = &f.decoded {
-                let _ = write!(message, "; decoded: {}", crate::detect::shown(d));
+                let _ = write!(message, "; decoded: {}", crate::escape::shown(d));
             }
             results.push(json!({
                 "ruleId": f.rule,

@@ -90,7 +90,7 @@ fn advisory_scan(input: &Input, bytes: Option<Vec<u8>>, source: &str, cap: u64) 
             f.code.as_str(),
             f.rule,
             f.line,
-            format::terminal_safe(&f.text)
+            inertbox::escape::terminal_safe(&f.text)
         );
     }
 }

@@ -29,11 +29,6 @@ pub const DEFAULT_BLOCK_AT: u32 = 50;
 /// Findings kept per report; the score still counts every one (bounded output
 /// for inputs with 100k tiny findings).
 const MAX_FINDINGS: usize = 200;
-/// Characters of matched text quoted in a finding.
-const MAX_QUOTE: usize = 200;
-/// A quoted run of invisible characters is counted this far; a longer one
-/// ends the quote (`(65536+ invisible characters)…`).
-const MAX_RUN_COUNTED: usize = 1 << 16;
 /// Decoded text attached to a finding is cut to about this many bytes
 /// around what matched.
 const MAX_EXCERPT: usize = 1024;
@@ -511,7 +506,7 @@ fn place(part: &Part, h: Hit, (start, end, hidden_by): (usize, usize, Option<Hid
         end,
         line: 0,
         column: 0,
-        text: shown(written),
+        text: crate::escape::shown(written),
         hidden: hidden_by.is_some(),
         hidden_by,
         why: h.why,
@@ -564,7 +559,7 @@ fn link_findings(doc: &Document) -> Vec<(&'static str, Finding)> {
                 end,
                 line: 0,
                 column: 0,
-                text: shown(url),
+                text: crate::escape::shown(url),
                 hidden: true,
                 hidden_by: Some(HiddenReason::Attribute),
                 why: h.why,
@@ -596,51 +591,6 @@ pub(crate) fn excerpt(text: &str, at: std::ops::Range<usize>) -> String {
     format!("{open}{}{close}", &text[start..end])
 }
 
-/// Text as written, made printable: invisible and control characters become
-/// `\u{…}` escapes (a long run of them is shown by its ends and its length),
-/// long text is cut with an ellipsis.
-pub fn shown(s: &str) -> String {
-    let hidden = |c: char| c.is_control() && c != '\n' && c != '\t' || is_invisible(c);
-    let mut chars = s.chars().peekable();
-    let mut out = String::new();
-    let mut n = 0;
-    while let Some(c) = chars.next() {
-        if n >= MAX_QUOTE {
-            out.push('…');
-            break;
-        }
-        n += 1;
-        if !hidden(c) {
-            out.push(c);
-            continue;
-        }
-        // A run of hidden characters, counted up to a bound: a finding on
-        // a megabyte run costs what one on a short run does (the quote
-        // ends after a run that long).
-        let mut run = vec![c];
-        while run.len() < MAX_RUN_COUNTED
-            && let Some(d) = chars.next_if(|&d| hidden(d))
-        {
-            run.push(d);
-        }
-        if run.len() > 3 {
-            let last = run[run.len() - 1];
-            let more = if chars.peek().is_some_and(|&d| hidden(d)) { "+" } else { "" };
-            let k = run.len();
-            out.push_str(&format!("\\u{{{:x}}}…\\u{{{:x}}} ({k}{more} invisible characters)", c as u32, last as u32));
-            if !more.is_empty() {
-                out.push('…');
-                break;
-            }
-        } else {
-            for d in run {
-                out.push_str(&format!("\\u{{{:x}}}", d as u32));
-            }
-        }
-    }
-    out
-}
-
 /// The first non-ASCII byte at or after `from`, eight bytes at a time.
 pub(crate) fn next_non_ascii(b: &[u8], from: usize) -> Option<usize> {
     let mut i = from;
@@ -652,15 +602,6 @@ pub(crate) fn next_non_ascii(b: &[u8], from: usize) -> Option<usize> {
         i += 8;
     }
     b.get(i..)?.iter().position(|c| !c.is_ascii()).map(|p| i + p)
-}
-
-/// Characters that render as nothing.
-pub fn is_invisible(c: char) -> bool {
-    use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
-    matches!(c, '\u{115f}' | '\u{1160}' | '\u{3164}' | '\u{ffa0}' | '\u{2800}' | '\u{034f}' | '\u{17b4}' | '\u{17b5}')
-        || ('\u{fe00}'..='\u{fe0f}').contains(&c)
-        || ('\u{e0100}'..='\u{e01ef}').contains(&c)
-        || c.general_category() == GeneralCategory::Format
 }
 
 /// Findings from the Document's hidden spans.
@@ -858,12 +799,6 @@ mod tests {
             assert_eq!(Code::parse(c.as_str()), Some(c));
         }
         assert_eq!(Code::parse("nope"), None);
-    }
-
-    #[test]
-    fn shown_escapes_invisible_characters() {
-        assert_eq!(shown("a\u{200b}b\u{e0041}\u{1b}"), "a\\u{200b}b\\u{e0041}\\u{1b}");
-        assert_eq!(shown("x\u{e0041}\u{e0042}\u{e0043}\u{e0044}y"), "x\\u{e0041}…\\u{e0044} (4 invisible characters)y");
     }
 
     fn scanned(raw: String, kind: Kind) -> (Document, Report) {

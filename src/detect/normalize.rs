@@ -307,11 +307,6 @@ pub(crate) fn skeleton_ascii(c: char) -> Option<char> {
     Some(char::from(SKELETON_ASCII[i].1))
 }
 
-/// Zero-width and other format characters that split words invisibly.
-fn is_invisible(c: char) -> bool {
-    super::is_invisible(c) || matches!(c, '\u{00ad}')
-}
-
 fn is_combining(c: char) -> bool {
     use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
     matches!(c.general_category(), GeneralCategory::NonspacingMark | GeneralCategory::EnclosingMark)
@@ -587,7 +582,7 @@ fn folded_any_with(s: &str, step4: Step4) -> Normalized {
     let mut src_of_cleaned = OffsetMap::default();
     let clean = |cleaned: &mut String, src_of_cleaned: &mut OffsetMap, i: usize, c: char| {
         if !c.is_ascii() {
-            if is_invisible(c) || is_combining(c) {
+            if crate::escape::is_invisible(c) || is_combining(c) {
                 return;
             }
             let c = latin_lookalike(c).unwrap_or(c);
@@ -875,7 +870,11 @@ fn has_folding_chars(s: &str) -> bool {
     let mut seen: std::collections::HashMap<char, bool> = std::collections::HashMap::new();
     for c in s.chars().filter(|c| !c.is_ascii()) {
         let folds = *seen.entry(c).or_insert_with(|| {
-            c == RLO || is_invisible(c) || is_combining(c) || latin_lookalike(c).is_some() || c == '\u{130}'
+            c == RLO
+                || crate::escape::is_invisible(c)
+                || is_combining(c)
+                || latin_lookalike(c).is_some()
+                || c == '\u{130}'
         });
         if folds {
             return true;

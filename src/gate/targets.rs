@@ -211,7 +211,7 @@ pub fn targets_of(call: &Call) -> (Vec<(TargetKind, String)>, Vec<String>) {
         if changed {
             folded_notes.push(format!(
                 "look-alike letters in the arguments were read as Latin: {:?} → {:?}",
-                crate::detect::shown(raw),
+                crate::escape::shown(raw),
                 t
             ));
         }
@@ -353,13 +353,13 @@ fn targets_in(t: &str, layer: usize, found: &mut BTreeSet<(TargetKind, String)>)
 }
 
 /// An address match `m` in `t` whose neighbours continue it: a letter,
-/// digit, `_`, `-`, a format character or a dot other than `.` after it; a
+/// digit, `_`, `-`, an invisible character or a dot other than `.` after it; a
 /// `:`, `@`, `!` or `%` before it.
 fn runs_on(t: &str, m: std::ops::Range<usize>) -> bool {
     let after = t[m.end..].chars().next().is_some_and(|c| {
         c.is_alphanumeric()
             || matches!(c, '_' | '-' | '\u{3002}' | '\u{ff61}' | '\u{fe52}' | '\u{ff0e}' | '\u{2024}')
-            || matches!(c, '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{2060}'..='\u{2064}' | '\u{feff}')
+            || crate::escape::is_invisible(c)
     });
     // A route (`@evil.test:me@…`, `evil!me@…`) or another `@` just before;
     // `mailto:` and `to:` are not routes.
@@ -419,7 +419,7 @@ fn shown(s: &str) -> String {
     if out.len() < s.len() {
         out.push('…');
     }
-    crate::detect::shown(&out)
+    crate::escape::shown(&out)
 }
 
 /// Links `urls_in` does not take, each a white-space-separated word: a

@@ -9,9 +9,9 @@ use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
 use crate::document::HiddenReason;
 
-use super::escape::{BEL, ESC, Seq, StrKind, Style, csi_count, csi_numbers, parse_c1, parse_esc};
+use super::ansi::{BEL, ESC, Seq, StrKind, Style, csi_count, csi_numbers, parse_c1, parse_esc};
 use super::payload::{base64_decode, printable};
-use super::unicode::{Class, classify, is_mark};
+use super::unicode::is_mark;
 use super::{Run, char_at, is_c1};
 
 /// Rows of the modelled terminal: the cursor cannot move above the top of the
@@ -764,7 +764,7 @@ fn char_width(c: char) -> usize {
     if c.is_ascii() {
         return 1;
     }
-    if is_mark(c) || classify(c).is_some_and(|k| k != Class::Space) || c.general_category() == GeneralCategory::Format {
+    if is_mark(c) || crate::escape::is_invisible(c) || c.general_category() == GeneralCategory::Format {
         return 0;
     }
     let wide = matches!(

@@ -5,10 +5,11 @@
 
 use std::ops::Range;
 
-use unicode_properties::{GeneralCategory, GeneralCategoryGroup, UnicodeEmoji, UnicodeGeneralCategory};
+use unicode_properties::{GeneralCategoryGroup, UnicodeEmoji, UnicodeGeneralCategory};
 use unicode_script::{Script, UnicodeScript};
 
 use crate::document::HiddenReason;
+use crate::escape::{Class, classify};
 
 use super::payload::{BITS_PER_BYTE, decode_bits, distinct_symbols, printable, selector_byte, tag_ascii};
 use super::{Run, next_char, prev_char};
@@ -32,26 +33,6 @@ const CANCEL_TAG: char = '\u{E007F}';
 const ANNOTATION_SEPARATOR: char = '\u{FFFA}';
 const ANNOTATION_TERMINATOR: char = '\u{FFFB}';
 const ANNOTATION_ANCHOR: char = '\u{FFF9}';
-
-/// What an invisible character is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Class {
-    Tag,
-    Selector,
-    MongolianSelector,
-    ZeroWidth,
-    /// LRM, RLM, ALM.
-    BidiMark,
-    /// Embeddings, isolates and PDF.
-    BidiEmbed,
-    /// LRO, RLO.
-    BidiOverride,
-    SoftHyphen,
-    Filler,
-    /// Spaces other than U+0020 (legitimate alone, a channel in runs).
-    Space,
-    Format,
-}
 
 /// Consecutive characters of one kind make one cluster.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,62 +62,6 @@ impl Class {
             Class::Format => HiddenReason::FormatCharacter,
         }
     }
-}
-
-/// The class of a character this module cares about, or `None`.
-pub(super) fn classify(c: char) -> Option<Class> {
-    let class = match c as u32 {
-        0x00..=0x9F => return None,
-        0xA0 => Class::Space,
-        0xAD => Class::SoftHyphen,
-        0x034F => Class::Filler,
-        0x061C => Class::BidiMark,
-        0x115F | 0x1160 => Class::Filler,
-        0x1680 => Class::Space,
-        0x17B4 | 0x17B5 => Class::Filler,
-        0x180B..=0x180D | 0x180F => Class::MongolianSelector,
-        0x180E => Class::ZeroWidth,
-        0x2000..=0x200A => Class::Space,
-        0x200B..=0x200D => Class::ZeroWidth,
-        0x200E | 0x200F => Class::BidiMark,
-        0x202A..=0x202C | 0x2066..=0x2069 => Class::BidiEmbed,
-        0x202D | 0x202E => Class::BidiOverride,
-        0x202F | 0x205F => Class::Space,
-        0x2060 => Class::ZeroWidth,
-        0x2061..=0x2065 | 0x206A..=0x206F => Class::Format,
-        0x2800 => Class::Filler,
-        0x3000 => Class::Space,
-        0x3164 => Class::Filler,
-        0xFE00..=0xFE0F => Class::Selector,
-        0xFEFF => Class::ZeroWidth,
-        0xFFA0 => Class::Filler,
-        0xFFF0..=0xFFFB => Class::Format,
-        0x13430..=0x1343F | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A => Class::Format,
-        0xE0000..=0xE007F => Class::Tag,
-        0xE0100..=0xE01EF => Class::Selector,
-        0xE0080..=0xE00FF | 0xE01F0..=0xE0FFF => Class::Format,
-        // Blocks without format characters: no table look-up on hot text.
-        0x00A1..=0x05FF
-        | 0x0900..=0x17FF
-        | 0x1900..=0x1FFF
-        | 0x2070..=0xFDFF
-        | 0x1F000..=0x1FFFF
-        | 0x20000..=0x3FFFF => return None,
-        _ => {
-            if c.general_category() == GeneralCategory::Format && !is_prepended_mark(c) {
-                Class::Format
-            } else {
-                return None;
-            }
-        }
-    };
-    Some(class)
-}
-
-/// Prepended concatenation marks (Arabic number signs and the like) are
-/// format characters with a visible glyph spanning the digits after them.
-fn is_prepended_mark(c: char) -> bool {
-    matches!(c as u32, 0x0600..=0x0605 | 0x06DD | 0x070F | 0x0890 | 0x0891 | 0x08E2 | 0x110BD | 0x110CD)
 }
 
 fn is_bidi_control(c: char) -> bool {
@@ -870,8 +795,8 @@ mod tests {
     #[test]
     fn every_format_character_is_classified() {
         for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
-            if c.general_category() == GeneralCategory::Format {
-                assert!(classify(c).is_some() || is_prepended_mark(c), "U+{:04X}", c as u32);
+            if c.general_category() == unicode_properties::GeneralCategory::Format {
+                assert!(classify(c).is_some() || crate::escape::is_prepended_mark(c), "U+{:04X}", c as u32);
             }
         }
     }
