@@ -85,6 +85,76 @@ fn scan_adversarial(b: Bencher, which: &str) {
     });
 }
 
+/// The invisible-character scan (`invisible::find`) on 4 MiB of each kind
+/// of text: ordinary text in three scripts, terminal output, and the runs an
+/// attacker writes.
+#[divan::bench(args = [
+    "ascii", "cjk", "cyrillic", "coloured_log", "progress_redraws", "zwsp_between_letters",
+    "one_long_zw_run", "rlo_each_char", "soft_hyphens", "clear_screens", "backspace_storms",
+    "unterminated_annotations", "tags_run", "selectors_run", "fillers_run",
+])]
+fn invisible_find(b: Bencher, which: &str) {
+    let unit = match which {
+        "ascii" => "The quick brown fox jumps over the lazy dog, then files a report (ok=1; id=42).\n",
+        "cjk" => "\u{65E5}\u{672C}\u{8A9E}\u{306E}\u{6587}\u{7AE0}\u{3002}\n",
+        "cyrillic" => "\u{041F}\u{0440}\u{0438}\u{0432}\u{0435}\u{0442} \u{043C}\u{0438}\u{0440}\n",
+        "coloured_log" => "\u{1b}[32mINFO\u{1b}[0m request served in 12ms path=/api\n",
+        "progress_redraws" => "Downloading 10%\r\u{1b}[KDownloading 20%\r",
+        "zwsp_between_letters" => "a\u{200B}",
+        "one_long_zw_run" => "\u{200B}\u{200C}\u{200D}",
+        "rlo_each_char" => "a\u{202E}",
+        "soft_hyphens" => "ab\u{AD}",
+        "clear_screens" => "\u{1b}[2J",
+        "backspace_storms" => "abcdef\u{8}\u{8}\u{8}\u{8}\u{8}\u{8}\u{8}\u{8}",
+        "unterminated_annotations" => "\u{FFFA}abc",
+        "tags_run" => "\u{E0061}",
+        "selectors_run" => "\u{E0151}",
+        _ => "\u{3164}\u{115F}",
+    };
+    let text = unit.repeat((4 << 20) / unit.len());
+    b.counter(BytesCount::new(text.len())).bench(|| inertbox::invisible::find(black_box(&text)));
+}
+
+/// A 50 KB HTML email (multipart/alternative) parsed: headers, MIME walk,
+/// decoding (`email::parse`, before rendering and scanning).
+#[divan::bench]
+fn email_parse_50k_html(b: Bencher) {
+    let data = include_bytes!("../fixtures/scan/newsletter-50k.eml");
+    b.counter(BytesCount::new(data.len())).bench(|| inertbox::email::parse(black_box(data)));
+}
+
+/// MIME shapes an attacker writes, 4 MiB each: many empty parts, nesting,
+/// boundary near misses, encoded words, header floods.
+#[divan::bench(args = [
+    "empty_parts", "nested_multiparts", "nested_messages", "boundary_near_misses",
+    "encoded_words", "header_lines", "content_type_lines",
+])]
+fn email_parse_adversarial(b: Bencher, which: &str) {
+    const SIZE: usize = 4 << 20;
+    let fill = |head: &str, unit: &str| head.to_string() + &unit.repeat((SIZE - head.len()) / unit.len());
+    let multipart = "From: a@b.c\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n";
+    let raw = match which {
+        "empty_parts" => fill(multipart, "--b\r\n\r\n"),
+        "nested_multiparts" => {
+            let mut nested = String::from("From: a@b.c\r\n");
+            for i in 0.. {
+                let unit = format!("Content-Type: multipart/mixed; boundary=b{i}\r\n\r\n--b{i}\r\n");
+                if nested.len() + unit.len() > SIZE {
+                    break;
+                }
+                nested.push_str(&unit);
+            }
+            nested
+        }
+        "nested_messages" => fill("From: a@b.c\r\n", "Content-Type: message/rfc822\r\n\r\n"),
+        "boundary_near_misses" => fill(multipart, "-b-b-b-b-b-b-b-b-b-b-b-b-b-b-b-b-b\r\n"),
+        "encoded_words" => fill("From: a@b.c\r\nSubject: ", "=?utf-8?q?a?= "),
+        "header_lines" => fill("From: a@b.c\r\n", "X-A: b\r\n"),
+        _ => fill("From: a@b.c\r\n", "Content-Type: message/rfc822; x=1\r\n"),
+    };
+    b.counter(BytesCount::new(raw.len())).bench(|| inertbox::email::parse(black_box(raw.as_bytes())));
+}
+
 /// `serve --ndjson`: one small scan request answered, in process (the bar is
 /// 20,000 a second on one core).
 #[divan::bench]
