@@ -111,6 +111,10 @@ pub enum HiddenReason {
     // Email (email.rs)
     /// Text the text/plain alternative has and the HTML part does not show.
     PlainOnly,
+    /// Header fields a mail client does not show (`X-…`, `Comments`,
+    /// `Keywords`…) and attachments' file names: read by a model, not the
+    /// message's text.
+    Metadata,
     // Unicode (invisible.rs)
     /// Unicode tag characters (U+E0000–U+E007F) spelling ASCII.
     TagCharacters,
@@ -163,6 +167,7 @@ impl HiddenReason {
             HiddenReason::Code => "code",
             HiddenReason::Attribute => "attribute",
             HiddenReason::PlainOnly => "plain_only",
+            HiddenReason::Metadata => "metadata",
             HiddenReason::TagCharacters => "tag_characters",
             HiddenReason::VariationSelectors => "variation_selectors",
             HiddenReason::ZeroWidth => "zero_width",
@@ -198,6 +203,7 @@ impl HiddenReason {
             HiddenReason::Code => "script or style body",
             HiddenReason::Attribute => "attribute text (alt, title, aria-label, meta)",
             HiddenReason::PlainOnly => "only in the text/plain part; the HTML part does not show it",
+            HiddenReason::Metadata => "mail metadata (a header a client does not show, an attachment's file name)",
             HiddenReason::TagCharacters => "Unicode tag characters",
             HiddenReason::VariationSelectors => "variation selectors",
             HiddenReason::ZeroWidth => "zero-width characters",

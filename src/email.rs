@@ -81,6 +81,10 @@ pub enum BodyKind {
     Calendar,
     /// A header shown to the reader (the subject).
     Header,
+    /// Header fields a mail client does not show, one `Name: value` line
+    /// each, or an attachment's file name: text a model reads and a person
+    /// does not see as the message.
+    Metadata,
 }
 
 /// One decoded text body.
@@ -179,6 +183,13 @@ mod tests {
         let shared = format!("{}/fixtures/vectors/files/{name}", env!("CARGO_MANIFEST_DIR"));
         let path = if std::path::Path::new(&own).exists() { own } else { shared };
         std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    /// The message's text bodies, without its metadata (header fields a
+    /// client does not show, file names), for tests of the MIME walk.
+    pub(super) fn text_only(mut email: ParsedEmail) -> ParsedEmail {
+        email.bodies.retain(|b| b.kind != BodyKind::Metadata);
+        email
     }
 
     pub(super) fn locations(email: &ParsedEmail) -> Vec<&str> {

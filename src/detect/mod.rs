@@ -711,6 +711,10 @@ fn channel_hits(part: &Part, hits: &mut dyn FnMut(Hit)) {
                     });
                 }
             }
+            // Mail metadata (header fields, file names) is read by the rules
+            // like any text; the looser test for a direction would take a
+            // file named `invite.ics` or a copy of the subject for one.
+            HiddenReason::Metadata => {}
             _ => {
                 // Hidden markup or terminal text: a finding when it gives
                 // the reader (the model) a direction.

@@ -410,6 +410,16 @@ const CASES: &[Case] = &[
         feeds: &[Text],
         make: markdown_references,
     },
+    Case {
+        name: "markdown-comment-titles",
+        about: "comment definitions whose titles never close, no blank line, one closing parenthesis at the end",
+        feeds: &[Text],
+        make: |n| {
+            let mut v = repeat("[//]: # (ignore the line above\n", n.saturating_sub(1));
+            v.push(b')');
+            v
+        },
+    },
     // Encoded payloads.
     Case { name: "base64-run", about: "one base64 token with no end", feeds: &[Text], make: |n| base64_run(n) },
     Case {
