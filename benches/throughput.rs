@@ -237,10 +237,11 @@ fn gate_decide_in_file_1000(b: Bencher) {
     b.bench(|| inertbox::session::decide_in(black_box(&path), black_box(&call), &policy).unwrap());
 }
 
-/// What `hook serve` does per call for a PostToolUse Read of src/gate.rs
-/// (62 KB of code full of the words the rules look for), warm: the
-/// answer's work without the client process (`scripts/bench.sh --per-call`
-/// times the whole call).
+/// What `hook serve` does per call for a PostToolUse Read of src/gate.rs as
+/// it was before it split into src/gate/ (fixtures/text/gate.rs.txt: 49 KB of
+/// code full of the words the rules look for), warm: the answer's work
+/// without the client process (`scripts/bench.sh --per-call` times the whole
+/// call).
 #[cfg(unix)]
 #[divan::bench(sample_count = 200)]
 fn hook_serve_read_gate_rs(b: Bencher) {
@@ -249,7 +250,7 @@ fn hook_serve_read_gate_rs(b: Bencher) {
     let event = serde_json::json!({
         "session_id": "bench", "hook_event_name": "PostToolUse", "tool_name": "Read",
         "tool_input": {"file_path": "src/gate.rs"},
-        "tool_response": {"type": "text", "file": {"filePath": "src/gate.rs", "content": include_str!("../src/gate.rs")}},
+        "tool_response": {"type": "text", "file": {"filePath": "src/gate.rs", "content": include_str!("../fixtures/text/gate.rs.txt")}},
     });
     let req = inertbox::hookd::Request {
         identity: inertbox::hookd::identity(),

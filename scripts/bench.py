@@ -131,7 +131,7 @@ def per_call(tmp):
             os.path.join(fixtures, name + ".json"))
     # PostToolUse after Read of this repository's own files: prose and
     # code full of the words the rules look for (the slow case).
-    for rel in ["CHANGELOG.md", "README.md", "Cargo.lock", "src/gate.rs"]:
+    for rel in ["CHANGELOG.md", "README.md", "Cargo.lock", "fixtures/text/gate.rs.txt"]:
         ev = os.path.join(tmp, f"read-event-{len(rows)}.json")
         with open(os.path.join(ROOT, rel), encoding="utf-8") as f:
             hook_event(ev, "Read", f.read())

@@ -1240,7 +1240,7 @@ mod tests {
         ];
         let bits: Vec<&str> = DISGUISES.into_iter().chain(others).collect();
         let mut rng = crate::testing::Lcg::new(99);
-        let files = ["src/gate.rs", "README.md", "fixtures/corpus/scan-dev.jsonl"].map(|f| {
+        let files = ["fixtures/text/gate.rs.txt", "README.md", "fixtures/corpus/scan-dev.jsonl"].map(|f| {
             std::fs::read_to_string(format!("{}/{f}", env!("CARGO_MANIFEST_DIR"))).expect("a repository file")
         });
         let texts = (0..100_000).map(|_| rng.join(&bits, 20)).chain(files);

@@ -1,0 +1,217 @@
+//! A tool call: its shapes in JSON, its label as a read's source, and what
+//! its arguments say beyond their targets (a request body, SQL that changes
+//! data, a command line that only reads).
+
+use serde_json::Value;
+
+use super::targets::fold_confusables;
+use super::{GateError, MAX_ARG_DEPTH, shell};
+
+/// A tool call: the tool's name and its arguments.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call {
+    pub tool: String,
+    pub args: Value,
+}
+
+/// Parse a call: `{"tool", "args"}`, `{"name", "arguments"}` (arguments may
+/// be a JSON string, as OpenAI sends them), `{"name", "input"}` or Claude
+/// Code's `{"tool_name", "tool_input"}`.
+pub fn parse_call(json: &str) -> Result<Call, GateError> {
+    let v: Value = serde_json::from_str(json).map_err(|e| GateError::CallJson(e.to_string()))?;
+    call_from_value(&v)
+}
+
+pub fn call_from_value(v: &Value) -> Result<Call, GateError> {
+    let obj = v.as_object().ok_or(GateError::CallNoName)?;
+    let tool = ["tool", "name", "tool_name"]
+        .iter()
+        .find_map(|k| obj.get(*k).and_then(Value::as_str))
+        .ok_or(GateError::CallNoName)?
+        .to_string();
+    let mut args = ["args", "arguments", "input", "tool_input", "parameters"]
+        .iter()
+        .find_map(|k| obj.get(*k).cloned())
+        .unwrap_or(Value::Null);
+    if let Value::String(s) = &args
+        && let Ok(parsed) = serde_json::from_str::<Value>(s)
+    {
+        args = parsed;
+    }
+    Ok(Call { tool, args })
+}
+
+/// A call as a read's source: the tool and its argument values, as
+/// `read_file(bill-march.txt)` (at most 200 characters of values).
+pub fn call_label(call: &Call) -> String {
+    fn leaves(v: &Value, out: &mut Vec<String>, budget: &mut usize) {
+        if *budget == 0 {
+            return;
+        }
+        match v {
+            Value::String(s) => out.push(s.chars().take(*budget).collect()),
+            Value::Number(n) => out.push(n.to_string()),
+            Value::Array(a) => a.iter().for_each(|x| leaves(x, out, budget)),
+            Value::Object(o) => o.values().for_each(|x| leaves(x, out, budget)),
+            _ => return,
+        }
+        if let Some(last) = out.last() {
+            *budget = budget.saturating_sub(last.chars().count() + 2);
+        }
+    }
+    let mut values = Vec::new();
+    leaves(&call.args, &mut values, &mut 200);
+    let inner: String = values.join(", ").split_whitespace().collect::<Vec<_>>().join(" ");
+    if inner.is_empty() { call.tool.clone() } else { format!("{}({inner})", call.tool) }
+}
+
+/// Does a fetch carry a body out: a method other than GET, HEAD or
+/// OPTIONS, or a non-empty body, data, form or JSON argument?
+pub(super) fn sends_body(args: &Value) -> bool {
+    // At any depth (`{"options": {"method": "POST", "body": …}}`, `init`),
+    // under any spelling (`http_method`, `requestBody`, `post-data`).
+    fn walk(v: &Value, depth: usize) -> bool {
+        let Some(o) = v.as_object() else { return false };
+        if depth > MAX_ARG_DEPTH {
+            return true;
+        }
+        o.iter().any(|(k, v)| {
+            let k: String = k.chars().filter(|c| c.is_ascii_alphanumeric()).collect::<String>().to_ascii_lowercase();
+            let filled = match v {
+                Value::Null | Value::Bool(false) => false,
+                Value::String(s) => !s.is_empty(),
+                Value::Array(a) => !a.is_empty(),
+                Value::Object(m) => !m.is_empty(),
+                _ => true,
+            };
+            let method = k == "method" || k.ends_with("method") || k == "verb";
+            if method {
+                return v
+                    .as_str()
+                    .is_some_and(|m| !matches!(m.to_ascii_uppercase().as_str(), "GET" | "HEAD" | "OPTIONS"));
+            }
+            let body = matches!(
+                k.as_str(),
+                "body"
+                    | "data"
+                    | "json"
+                    | "form"
+                    | "payload"
+                    | "postdata"
+                    | "formdata"
+                    | "requestbody"
+                    | "files"
+                    | "upload"
+                    | "multipart"
+                    | "submit"
+                    | "fields"
+            ) || k.ends_with("body");
+            (body && filled) || walk(v, depth + 1)
+        })
+    }
+    walk(args, 0)
+}
+
+/// SQL in `t` that changes data, schema or access: a statement word with
+/// the word SQL puts after it (`DELETE FROM`, `DROP TABLE`, `UPDATE t SET`,
+/// `INSERT INTO`, `GRANT … TO`, `SELECT … INTO`, `SET ROLE`, `ATTACH
+/// DATABASE`, `PRAGMA`, …) anywhere: after a comment, inside a `WITH`, an
+/// `EXPLAIN` or a `DO` block; or a function that writes or runs. English
+/// that merely uses the words (`get the update from Bob`) is not SQL.
+pub(super) fn sql_change(t: &str) -> Option<String> {
+    const OBJECTS: [&str; 19] = [
+        "TABLE",
+        "DATABASE",
+        "SCHEMA",
+        "INDEX",
+        "VIEW",
+        "USER",
+        "ROLE",
+        "FUNCTION",
+        "TRIGGER",
+        "PROCEDURE",
+        "EXTENSION",
+        "SEQUENCE",
+        "POLICY",
+        "TEMP",
+        "TEMPORARY",
+        "OR",
+        "IF",
+        "UNIQUE",
+        "MATERIALIZED",
+    ];
+    const FUNCTIONS: [&str; 5] = ["PG_TERMINATE_BACKEND", "LO_EXPORT", "LO_IMPORT", "DBLINK_EXEC", "PG_WRITE_FILE"];
+    let cleaned = t.replace("/*", " ").replace("*/", " ").replace("--", " ");
+    let words: Vec<String> = cleaned
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty() && w.len() <= 32)
+        .map(str::to_ascii_uppercase)
+        .collect();
+    let at = |i: usize| words.get(i).map_or("", String::as_str);
+    let mut selecting = false;
+    let mut inserting = false;
+    for i in 0..words.len() {
+        let (w, next) = (at(i), at(i + 1));
+        let hit = match w {
+            "DELETE" => next == "FROM",
+            "DROP" | "CREATE" | "ALTER" | "TRUNCATE" | "RENAME" => OBJECTS.contains(&next),
+            "UPDATE" => at(i + 2) == "SET",
+            "INSERT" | "UPSERT" | "REPLACE" => {
+                inserting = true;
+                next == "INTO"
+            }
+            "GRANT" | "REVOKE" => (i + 1..i + 6).any(|j| matches!(at(j), "ON" | "TO")),
+            "INTO" => selecting && !inserting,
+            "SET" => matches!(next, "ROLE" | "SESSION"),
+            "ATTACH" => next == "DATABASE",
+            "VACUUM" => next == "INTO",
+            "LOAD" => next == "DATA",
+            "PRAGMA" => !next.is_empty(),
+            "MERGE" => next == "INTO",
+            f => FUNCTIONS.contains(&f),
+        };
+        if hit {
+            return Some(if next.is_empty() { w.to_string() } else { format!("{w} {next}") });
+        }
+        selecting |= w == "SELECT";
+    }
+    None
+}
+
+/// A local command: the call gives its command line(s) under `command` or
+/// `cmd` (and nothing else that could be code), and every line only reads
+/// (`shell::is_read_only`: read-only commands, no expansion, substitution
+/// or redirection).
+pub(super) fn is_local_command(call: &Call) -> bool {
+    let Some(o) = call.args.as_object() else { return false };
+    let mut lines = Vec::new();
+    for (k, v) in o {
+        match (k.as_str(), v) {
+            ("command" | "cmd", Value::String(s)) => lines.push(s.as_str()),
+            ("command" | "cmd", Value::Array(a)) => {
+                for x in a {
+                    match x.as_str() {
+                        Some(s) => lines.push(s),
+                        None => return false,
+                    }
+                }
+            }
+            ("description" | "timeout" | "run_in_background" | "cwd", _) => {}
+            _ => return false,
+        }
+    }
+    !lines.is_empty() && lines.iter().all(|l| shell::is_read_only(&fold_confusables(l).0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn call_shapes() {
+        assert_eq!(parse_call(r#"{"name":"x","arguments":"{\"a\":1}"}"#).unwrap().args, serde_json::json!({"a":1}));
+        assert_eq!(parse_call(r#"{"tool_name":"Bash","tool_input":{"command":"ls"}}"#).unwrap().tool, "Bash");
+        assert!(matches!(parse_call("{}"), Err(GateError::CallNoName)));
+        assert!(matches!(parse_call("nope"), Err(GateError::CallJson(_))));
+    }
+}

@@ -1,0 +1,359 @@
+//! The ledger: what the agent read and what the user typed or trusted, the
+//! traits every session backend implements, and the entities typed text
+//! may trust.
+
+use serde::{Deserialize, Serialize};
+
+use super::targets::{self, emails_in, words};
+use crate::detect::Verdict;
+use crate::document::{Entity, EntityKind};
+
+/// The version a format 1 session file (one JSON object, the serialized
+/// [`Ledger`]) carries; format 2 is text (`crate::session`).
+pub(crate) const LEDGER_VERSION: u32 = 1;
+
+/// Something the agent read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReadEntry {
+    pub id: String,
+    pub source: String,
+    pub verdict: Verdict,
+    #[serde(with = "compact_entities")]
+    pub entities: Vec<Entity>,
+    /// The content's own sender (an email's From), when known.
+    #[serde(default)]
+    pub sender: Vec<String>,
+}
+
+/// What was read, and what the user typed or trusted.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Ledger {
+    #[serde(default)]
+    pub version: u32,
+    #[serde(default)]
+    pub reads: Vec<ReadEntry>,
+    /// Entities from text the user typed or trusted.
+    #[serde(default, with = "compact_entities")]
+    pub trusted: Vec<Entity>,
+    #[serde(default)]
+    pub next_id: u64,
+}
+
+impl Ledger {
+    /// Record content that was read; returns its id.
+    pub fn add_read(&mut self, source: &str, verdict: Verdict, entities: Vec<Entity>, sender: Vec<String>) -> String {
+        self.next_id += 1;
+        let id = format!("r{}", self.next_id);
+        self.reads.push(ReadEntry { id: id.clone(), source: source.to_string(), verdict, entities, sender });
+        id
+    }
+
+    /// Record text the user typed or vouched for.
+    pub fn trust_text(&mut self, text: &str) {
+        let mut have: std::collections::HashSet<Entity> = self.trusted.iter().cloned().collect();
+        for e in typed_entities(text) {
+            if have.insert(e.clone()) {
+                self.trusted.push(e);
+            }
+        }
+    }
+
+    /// Forget one read; false when there is no such id.
+    pub fn forget(&mut self, id: &str) -> bool {
+        let before = self.reads.len();
+        self.reads.retain(|r| r.id != id);
+        self.reads.len() != before
+    }
+
+    pub fn reset(&mut self) {
+        *self = Ledger { version: LEDGER_VERSION, ..Ledger::default() };
+    }
+}
+
+/// An entity as a decision sees it, borrowed where it can be.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EntityRef<'a> {
+    pub kind: EntityKind,
+    pub value: std::borrow::Cow<'a, str>,
+    /// Every mention was in hidden text.
+    pub hidden: bool,
+}
+
+/// What a decision needs to know about a session: an in-memory [`Ledger`]
+/// or a session file read in place ([`crate::session::SessionFile`]).
+///
+/// The `any_*` walks call `f` with each item until it returns true, and say
+/// whether it did (a walk over a long session is the decision's largest
+/// cost, so it is one loop inside the implementation, not an iterator).
+pub trait History {
+    /// Untrusted content was read (and not forgotten).
+    fn any_read(&self) -> bool;
+    /// Some of it had a review or block verdict.
+    fn injected(&self) -> bool;
+    /// The senders of what was read (an email's From).
+    fn any_sender(&self, f: &mut dyn FnMut(&str) -> bool) -> bool;
+    /// Entities of text the user typed or trusted.
+    fn any_trusted(&self, f: &mut dyn FnMut(&EntityRef) -> bool) -> bool;
+    /// Entities of what was read.
+    fn any_untrusted(&self, f: &mut dyn FnMut(&EntityRef) -> bool) -> bool;
+}
+
+/// What adds to a session: a [`Ledger`], a session file, or a session
+/// file opened only to append ([`crate::session::Appender`]).
+pub trait Recorder {
+    /// Record content that was read; returns its id.
+    fn add_read(&mut self, source: &str, verdict: Verdict, entities: Vec<Entity>, sender: Vec<String>) -> String;
+    /// Record text the user typed or vouched for.
+    fn trust_text(&mut self, text: &str);
+    /// Record scanned content as read: its source, verdict and entities,
+    /// and its sender when it is an email by declaration
+    /// ([`declared_sender`]). Every front end records a read this way.
+    fn add_report(&mut self, report: &crate::detect::Report, declared_email: bool) -> String {
+        let sender = declared_sender(report.email.as_ref(), declared_email);
+        self.add_read(&report.source, report.verdict, report.entities.to_vec(), sender)
+    }
+}
+
+/// What edits a session: forgetting needs to know what is in it.
+pub trait Journal: Recorder {
+    /// Forget one read; false when there is no such id.
+    fn forget(&mut self, id: &str) -> bool;
+    /// Forget everything.
+    fn reset(&mut self);
+}
+
+fn entity_ref(e: &Entity) -> EntityRef<'_> {
+    EntityRef { kind: e.kind, value: std::borrow::Cow::Borrowed(&e.value), hidden: e.hidden }
+}
+
+impl History for Ledger {
+    fn any_read(&self) -> bool {
+        !self.reads.is_empty()
+    }
+
+    fn injected(&self) -> bool {
+        self.reads.iter().any(|r| r.verdict != Verdict::Allow)
+    }
+
+    fn any_sender(&self, f: &mut dyn FnMut(&str) -> bool) -> bool {
+        self.reads.iter().flat_map(|r| &r.sender).any(|s| f(s))
+    }
+
+    fn any_trusted(&self, f: &mut dyn FnMut(&EntityRef) -> bool) -> bool {
+        self.trusted.iter().any(|e| f(&entity_ref(e)))
+    }
+
+    fn any_untrusted(&self, f: &mut dyn FnMut(&EntityRef) -> bool) -> bool {
+        self.reads.iter().flat_map(|r| &r.entities).any(|e| f(&entity_ref(e)))
+    }
+}
+
+impl Recorder for Ledger {
+    fn add_read(&mut self, source: &str, verdict: Verdict, entities: Vec<Entity>, sender: Vec<String>) -> String {
+        Ledger::add_read(self, source, verdict, entities, sender)
+    }
+
+    fn trust_text(&mut self, text: &str) {
+        Ledger::trust_text(self, text)
+    }
+}
+
+impl Journal for Ledger {
+    fn forget(&mut self, id: &str) -> bool {
+        Ledger::forget(self, id)
+    }
+
+    fn reset(&mut self) {
+        Ledger::reset(self)
+    }
+}
+
+/// Entities in a format 1 session file (JSON) as short strings, `e:addr@x`,
+/// `u:https://…`, `d:example.com`, `p:+1415…`, with format 2's kind letters
+/// (upper case when every mention was hidden). Format 1 is still read, and
+/// is how a [`Ledger`] serializes.
+mod compact_entities {
+    use serde::de::{SeqAccess, Visitor};
+    use serde::{Deserializer, Serializer};
+
+    use crate::document::{Entity, EntityKind};
+
+    pub fn serialize<S: Serializer>(v: &[Entity], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(v.iter().map(|e| format!("{}:{}", e.kind.letter(e.hidden), e.value)))
+    }
+
+    fn parse<E: serde::de::Error>(s: &str) -> Result<Entity, E> {
+        let (k, value) = s.split_once(':').ok_or_else(|| E::custom(format!("entity {s:?} has no kind")))?;
+        let letter = match k.as_bytes() {
+            &[l] => l,
+            _ => 0,
+        };
+        let kind =
+            EntityKind::from_letter(letter).ok_or_else(|| E::custom(format!("entity {s:?} has an unknown kind")))?;
+        Ok(Entity { kind, value: value.to_string(), hidden: letter.is_ascii_uppercase() })
+    }
+
+    /// A string borrowed from the input when it has no escapes.
+    struct Text<'de>(std::borrow::Cow<'de, str>);
+
+    impl<'de> serde::Deserialize<'de> for Text<'de> {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = Text<'de>;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("a string")
+                }
+                fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Text<'de>, E> {
+                    Ok(Text(std::borrow::Cow::Borrowed(v)))
+                }
+                fn visit_str<E>(self, v: &str) -> Result<Text<'de>, E> {
+                    Ok(Text(std::borrow::Cow::Owned(v.to_string())))
+                }
+            }
+            d.deserialize_str(V)
+        }
+    }
+
+    struct List;
+
+    impl<'de> Visitor<'de> for List {
+        type Value = Vec<Entity>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a list of \"k:value\" entity strings")
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<Entity>, A::Error> {
+            let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+            while let Some(Text(s)) = seq.next_element::<Text<'de>>()? {
+                out.push(parse(&s)?);
+            }
+            Ok(out)
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Entity>, D::Error> {
+        d.deserialize_seq(List)
+    }
+}
+
+/// What text the user typed or vouched for may trust: the entities a
+/// person sees in it (read as its kind is sniffed, so text that reads as
+/// HTML hides what a browser hides), outside any INERTBOX wrapper pasted
+/// into it (wrapped content was read, not typed; a wrapper runs to its own
+/// end anchor, or to the end of the text). Every front end's trust goes
+/// through here.
+pub(crate) fn typed_entities(text: &str) -> Vec<Entity> {
+    let report = crate::format::check_bytes(text.as_bytes());
+    let mut typed = if report.wrappers.is_empty() {
+        text.to_string()
+    } else {
+        crate::format::outside_wrappers(text, &report.wrappers)
+    };
+    // A begin anchor the parser did not take (line ends a clipboard
+    // changed, a quoted or indented paste): what follows it was pasted,
+    // not typed.
+    if let Some(at) = typed.find("INERTBOX v1 begin") {
+        typed.truncate(typed[..at].rfind('\n').map_or(0, |n| n + 1));
+    }
+    let mut doc = crate::document::Document::load(typed.into_bytes(), crate::document::Kind::Auto, "user");
+    // A pasted email is the text a person sees: what its encodings hide
+    // (a base64 body, an encoded header) was never read by them.
+    if doc.kind == crate::document::Kind::Email {
+        doc = crate::document::Document::load(doc.raw.to_vec(), crate::document::Kind::Text, "user");
+    }
+    let mut out: Vec<Entity> = doc.entities.iter().filter(|e| !e.hidden).cloned().collect();
+    // Links typed without a scheme (as a call's are read), accounts and
+    // words: in the first `MAX_TYPED_WORDS` bytes of what a person sees.
+    let visible = doc.visible_text();
+    let visible = &visible[..visible.floor_char_boundary(MAX_TYPED_WORDS)];
+    let mut have: std::collections::HashSet<String> =
+        out.iter().filter(|e| e.kind == EntityKind::Url).map(|e| e.value.clone()).collect();
+    for link in targets::schemeless_links_in(visible) {
+        if have.insert(link.clone()) {
+            out.push(Entity { kind: EntityKind::Url, value: link, hidden: false });
+        }
+    }
+    // The words, then each account typed as one word (`DE89 3704 …` as
+    // `de893704…`), within the cap (lower-casing can lengthen text).
+    let mut w = words(visible);
+    for a in targets::accounts_in(visible) {
+        w.push_str(&a.to_lowercase());
+        w.push(' ');
+    }
+    if w.len() > MAX_TYPED_WORDS {
+        let end = w[..w.floor_char_boundary(MAX_TYPED_WORDS)].rfind(' ').unwrap_or(0);
+        w.truncate(end + 1);
+    }
+    if w.len() > 1 {
+        out.push(Entity { kind: EntityKind::Words, value: w, hidden: false });
+    }
+    out
+}
+
+/// How many bytes of words typed text keeps (the rest names nothing).
+const MAX_TYPED_WORDS: usize = 64 * 1024;
+
+/// The sender a read names: an email's From (its bare addresses), whom
+/// the gate lets the agent write to, only for content that is an email by
+/// declaration (`--type email`, a `*.eml` file, a mail tool's output, a
+/// caller that says `type: email`). Content that merely looks like an
+/// email (any text that starts with `From:` and `Subject:` lines) is still
+/// read as one, findings and all, but names no sender: anyone can write
+/// those lines into a web page or a file.
+pub fn declared_sender(email: Option<&crate::document::EmailMeta>, declared_email: bool) -> Vec<String> {
+    match email {
+        Some(e) if declared_email => addresses(&e.from),
+        _ => Vec::new(),
+    }
+}
+
+/// The bare addresses in display strings like `"Name" <a@x>`.
+pub fn addresses(display: &[String]) -> Vec<String> {
+    // `"keys@evil.test (via Docs)" <noreply@docs.example>` is from the
+    // address in angle brackets: the display name is anyone's to write.
+    let address = |d: &str| {
+        let d = match (d.rfind('<'), d.rfind('>')) {
+            (Some(open), Some(close)) if open < close => &d[open + 1..close],
+            _ => d,
+        };
+        emails_in(d).first().map(|m| d[m.clone()].to_lowercase())
+    };
+    display.iter().filter_map(|d| address(d)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A format 1 session (JSON) round-trips through the compact entity strings:
+    /// kinds, hidden flags, escaped and non-ASCII values, byte for byte; an
+    /// entity string without a known kind is an error, not a silent drop.
+    #[test]
+    fn session_entities_round_trip() {
+        let ents = vec![
+            Entity { kind: EntityKind::Email, value: "a@b.test".into(), hidden: false },
+            Entity { kind: EntityKind::Url, value: "https://x.test/?q=\"1\"\\é".into(), hidden: true },
+            Entity { kind: EntityKind::Domain, value: "x.test".into(), hidden: false },
+            Entity { kind: EntityKind::Phone, value: "+1 415 555 0100".into(), hidden: true },
+        ];
+        let mut ledger = Ledger { version: LEDGER_VERSION, ..Ledger::default() };
+        ledger.add_read("page", Verdict::Block, ents.clone(), vec!["s@b.test".into()]);
+        ledger.add_read("empty", Verdict::Allow, Vec::new(), Vec::new());
+        let json = serde_json::to_string(&ledger).unwrap();
+        assert!(
+            json.contains(r#""entities":["e:a@b.test","U:https://x.test/?q=\"1\"\\é","d:x.test","P:+1 415 555 0100"]"#),
+            "{json}"
+        );
+        let back: Ledger = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, ledger);
+        assert_eq!(back.reads[0].entities, ents);
+        assert!(back.reads[1].entities.is_empty());
+        assert_eq!(serde_json::to_string(&back).unwrap(), json);
+        let bad = json.replace("d:x.test", "x.test");
+        assert!(serde_json::from_str::<Ledger>(&bad).unwrap_err().to_string().contains("has no kind"));
+        let bad = json.replace("d:x.test", "z:x.test");
+        assert!(serde_json::from_str::<Ledger>(&bad).unwrap_err().to_string().contains("unknown kind"));
+    }
+}

@@ -1,0 +1,447 @@
+//! Deciding in a session file as it is read: whole lines parsed a chunk
+//! at a time under the file's lock, keeping only which reads mention the
+//! call's targets.
+
+use std::borrow::Cow;
+use std::fs::File;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use super::HEADER;
+use super::file::{SessionFile, lock};
+use super::record::{Records, Span, entity, parse, read_number, unescape};
+use crate::detect::Verdict;
+use crate::gate::{self, Call, Facts, GateError, Outcome, Policy, Wanted};
+
+/// How much of a session file [`decide_in`] reads at a time.
+const CHUNK: usize = 16 * 1024;
+
+/// Decide a call against the session file at `path`: the decision
+/// `gate::decide` makes with [`SessionFile::open`]'s session, found while
+/// the file is read a chunk at a time under its lock, without holding it
+/// (a 1,000-read session is 111 KB, whose fresh pages a gate process
+/// paid for). A file that is not version 2, or that has something wrong
+/// with it, is read whole by [`SessionFile::open`], whose errors say what
+/// and where.
+pub fn decide_in(path: &Path, call: &Call, policy: &Policy) -> Result<Outcome, GateError> {
+    let plan = gate::plan(call, policy);
+    let facts = facts_in(path, &plan.wanted)?;
+    Ok(gate::judge(call, plan, &facts, policy))
+}
+
+/// [`decide_in`] with the reads of other session files counted too
+/// (whether any, whether one looked like an injection): the hook's file of
+/// events whose session id could not be read. Only `path`'s own trust,
+/// senders and mentions count; another file never makes a call more
+/// trusted.
+pub fn decide_in_all(path: &Path, others: &[PathBuf], call: &Call, policy: &Policy) -> Result<Outcome, GateError> {
+    let plan = gate::plan(call, policy);
+    let facts = facts_in_all(path, others, &plan.wanted)?;
+    Ok(gate::judge(call, plan, &facts, policy))
+}
+
+/// [`facts_in`] of `path`, with whether the `others` read anything and
+/// whether it looked like an injection.
+pub(crate) fn facts_in_all(path: &Path, others: &[PathBuf], wanted: &Wanted) -> Result<Facts, GateError> {
+    let mut facts = facts_in(path, wanted)?;
+    for p in others {
+        let f = facts_in(p, &Wanted::default())?;
+        facts.any_read |= f.any_read;
+        facts.injected |= f.injected;
+    }
+    Ok(facts)
+}
+
+/// What the session file at `path` says about these targets (none: only
+/// whether anything was read), read as [`decide_in`] reads it.
+pub(crate) fn facts_in(path: &Path, wanted: &Wanted) -> Result<Facts, GateError> {
+    let streamed = {
+        let _lock = match lock(path) {
+            Ok(l) => l,
+            // No directory for the file yet (the first call of a session
+            // in a new state directory): nothing was ever recorded there,
+            // since a writer makes the directory before its first record.
+            // A missing session means nothing was read.
+            Err(_) if path.parent().is_some_and(|d| !d.as_os_str().is_empty() && !d.exists()) => {
+                return Ok(Facts::none(wanted.len()));
+            }
+            Err(e) => return Err(e),
+        };
+        match File::open(path) {
+            Ok(f) => stream(f, wanted, CHUNK),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(Facts::none(wanted.len())),
+            Err(_) => None,
+        }
+    };
+    match streamed {
+        Some(f) => Ok(f),
+        None => Ok(gate::facts(&SessionFile::open(path)?, wanted)),
+    }
+}
+
+/// What a version 2 session read from `f` says about these targets, or
+/// none when it is not a version 2 session, cannot be read or is corrupt.
+/// Whole lines are parsed as they arrive, `chunk` bytes at a time (more
+/// when one line is longer).
+fn stream(mut f: impl std::io::Read, wanted: &Wanted, chunk: usize) -> Option<Facts> {
+    let mut buf = vec![0; chunk.max(HEADER.len())];
+    let (mut have, mut lines, mut total, mut last_id) = (0, 0, 0u64, 0);
+    let mut tally = Tally::new(wanted);
+    loop {
+        if have == buf.len() {
+            buf.resize(2 * have, 0);
+        }
+        let n = match f.read(&mut buf[have..]) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return None,
+        };
+        have += n;
+        total += n as u64;
+        if lines == 0 {
+            if n > 0 && have < HEADER.len() {
+                continue;
+            }
+            if !buf[..have].starts_with(HEADER.as_bytes()) {
+                return None;
+            }
+        }
+        if n == 0 {
+            // A last line without its line end was cut off by a crash: an
+            // unreadable read, as `SessionFile::from_text` counts it.
+            if have > 0 {
+                tally.torn(last_id);
+            }
+            return Some(tally.facts());
+        }
+        if total > u64::from(u32::MAX) {
+            return None;
+        }
+        let Some(end) = buf[..have].iter().rposition(|&b| b == b'\n').map(|i| i + 1) else { continue };
+        let text = std::str::from_utf8(&buf[..end]).ok()?;
+        let from = if lines == 0 { HEADER.len() } else { 0 };
+        let (id, records) = parse(text, from, lines, last_id, &mut tally).ok()?;
+        (last_id, lines) = (id, lines + records + usize::from(lines == 0));
+        buf.copy_within(end..have, 0);
+        have -= end;
+    }
+}
+
+/// What [`stream`] keeps of the records it is told: the reads (to forget
+/// one) and which ranges of the targets' index each read mentions.
+struct Tally<'p> {
+    wanted: &'p Wanted,
+    /// Each read's id number, the id's length (`r07` is not `r7`) and
+    /// whether its verdict was review or block.
+    reads: Vec<(u64, u32, bool)>,
+    /// Per read (by ordinal into `reads`): forgotten.
+    forgotten: Vec<bool>,
+    /// (read ordinal, slots of the index, the read's sender rather than an
+    /// entity).
+    hits: Vec<(u32, Range<u32>, bool)>,
+    /// Slots a trust record mentions.
+    trusted: Vec<Range<u32>>,
+    /// Items now belong to a trust record.
+    in_trust: bool,
+}
+
+impl<'p> Tally<'p> {
+    fn new(wanted: &'p Wanted) -> Tally<'p> {
+        Tally {
+            wanted,
+            reads: Vec::new(),
+            forgotten: Vec::new(),
+            hits: Vec::new(),
+            trusted: Vec::new(),
+            in_trust: false,
+        }
+    }
+
+    /// The read that stands for a last record cut off by a crash (the id
+    /// the whole-file reader gives it; nothing after it can forget it).
+    fn torn(&mut self, last_id: u64) {
+        let id_len = format!("r{}", last_id + 1).len() as u32;
+        self.reads.push((last_id + 1, id_len, true));
+        self.forgotten.push(false);
+    }
+
+    fn facts(self) -> Facts {
+        let live = |n: u32| !self.forgotten[n as usize];
+        let mut facts = Facts::none(self.wanted.len());
+        facts.any_read = self.forgotten.iter().any(|f| !f);
+        facts.injected = self.reads.iter().enumerate().any(|(n, r)| r.2 && live(n as u32));
+        let live_hits =
+            |sender: bool| self.hits.iter().filter(move |h| h.2 == sender && live(h.0)).map(|h| h.1.clone());
+        facts.in_content = self.wanted.covered(live_hits(false));
+        facts.sender = self.wanted.covered(live_hits(true));
+        facts.trusted = self.wanted.covered(self.trusted);
+        facts
+    }
+}
+
+impl Records for Tally<'_> {
+    fn read(&mut self, id: Span, n: u64, _: Span, verdict: Verdict) {
+        self.reads.push((n, id.end - id.start, verdict != Verdict::Allow));
+        self.forgotten.push(false);
+        self.in_trust = false;
+    }
+
+    fn trust(&mut self) {
+        self.in_trust = true;
+    }
+
+    fn item(&mut self, text: &str, letter: u8, value: Span, escapes: bool) {
+        if self.wanted.is_empty() {
+            // A call without targets asks only whether anything was read.
+            return;
+        }
+        let value = &text[value.start as usize..value.end as usize];
+        let value = if escapes { unescape(value) } else { Cow::Borrowed(value) };
+        // The read these items belong to (none in a trust record).
+        let read = self.reads.len().wrapping_sub(1) as u32;
+        let (wanted, hits, trusted) = (self.wanted, &mut self.hits, &mut self.trusted);
+        if letter == b's' {
+            if !self.in_trust {
+                wanted.sender(&value, &mut |r| hits.push((read, r, true)));
+            }
+        } else if let Some(e) = entity(letter, value) {
+            if self.in_trust {
+                wanted.trusted_by(&e, &mut |r| trusted.push(r));
+            } else {
+                wanted.mentioned_by(&e, &mut |r| hits.push((read, r, false)));
+            }
+        }
+    }
+
+    fn end(&mut self) {}
+
+    fn forget(&mut self, _: &str, id: &str) -> bool {
+        let Some(n) = read_number(id).and_then(|k| k.parse::<u64>().ok()) else { return false };
+        let len = id.len() as u32;
+        match self.reads.binary_search_by_key(&n, |r| r.0) {
+            Ok(at) if self.reads[at].1 == len => {
+                self.forgotten[at] = true;
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::EntityKind;
+    use crate::gate::{History, Journal, LEDGER_VERSION, Ledger, Recorder, decide};
+    use crate::session::TORN_SOURCE;
+    use crate::session::tests::{ent, fresh};
+    use crate::testing::Lcg;
+
+    /// Text mangled anywhere is read or refused, never a panic, and what is
+    /// read is a fixed point (writing it again gives the same ledger).
+    #[test]
+    fn mangled_text_never_panics() {
+        let mut base = fresh();
+        base.add_read("p\tq", Verdict::Block, vec![ent(EntityKind::Email, "a@b.test", false)], vec!["s@b.test".into()]);
+        base.trust_text("mail me@home.test");
+        base.add_read("r", Verdict::Allow, Vec::new(), Vec::new());
+        base.forget("r1");
+        let text = base.text().to_string();
+        let bits = ["\t", "\n", "\\", "r", "t", "f", "e:", "s:", "x", "é", "allow", "r1", ":", ""];
+        let plans = [
+            r#"{"tool":"send_email","args":{"to":"s@b.test","cc":"me@home.test","body":"see a@b.test"}}"#,
+            r#"{"tool":"web_fetch","args":{"url":"https://b.test/x?q=1","note":"call +1 415 555 0100"}}"#,
+        ]
+        .map(|c| crate::gate::plan(&crate::gate::parse_call(c).unwrap(), &Policy::default()));
+        let mut rng = Lcg::new(3);
+        let (mut read, mut streamed_ok, mut mentioned, mut torn_read) = (0, 0, 0, 0);
+        for _ in 0..20_000 {
+            let mut t = text.clone();
+            for _ in 0..1 + rng.below(3) {
+                let mut at = rng.below(t.len() + 1);
+                while !t.is_char_boundary(at) {
+                    at -= 1;
+                }
+                let cut = (at + rng.below(3)).min(t.len());
+                let cut = (at..=cut).rev().find(|&c| t.is_char_boundary(c)).unwrap_or(at);
+                t.replace_range(at..cut, bits[rng.below(bits.len())]);
+            }
+            let streamed =
+                stream(Pieces { b: t.as_bytes(), rng: Lcg::new(t.len() as u64) }, &plans[0].wanted, 1 + rng.below(64));
+            let streamed_too = stream(t.as_bytes(), &plans[1].wanted, 1 + rng.below(64));
+            let v2 = t.starts_with(HEADER);
+            let torn = v2 && !t.ends_with('\n');
+            match SessionFile::from_text(t) {
+                Ok(s) => {
+                    read += 1;
+                    let _ = s.any_read() && s.injected();
+                    let l = s.ledger();
+                    let again = SessionFile::from_text(s.text().to_string()).unwrap();
+                    assert_eq!(again.ledger(), l);
+                    // Read as it streams by, a version 2 session gives what
+                    // the whole file gives; anything else is left to it.
+                    if v2 {
+                        streamed_ok += 1;
+                        // A mangled last line end reads as a torn record.
+                        torn_read += usize::from(torn);
+                        let f = streamed.as_ref().unwrap();
+                        mentioned += usize::from(f.in_content.iter().chain(&f.sender).chain(&f.trusted).any(|&b| b));
+                        assert_eq!(streamed, Some(crate::gate::facts(&s, &plans[0].wanted)), "{}", s.text());
+                        assert_eq!(streamed_too, Some(crate::gate::facts(&s, &plans[1].wanted)), "{}", s.text());
+                    } else {
+                        assert_eq!((streamed, streamed_too), (None, None));
+                    }
+                }
+                Err(_) => assert_eq!((streamed, streamed_too), (None, None)),
+            }
+        }
+        assert!(read > 1_000, "{read}");
+        assert!(streamed_ok > 1_000 && mentioned > 500, "{streamed_ok} {mentioned}");
+        assert!(torn_read > 100, "{torn_read}");
+        // Bytes that are not UTF-8 are left to the whole-file read (an error).
+        let mut bad = text.into_bytes();
+        bad.extend_from_slice(b"t\te:\xff@x.test\n");
+        assert_eq!(stream(&bad[..], &plans[0].wanted, 16), None);
+    }
+
+    /// `decide_in` on every kind of file: none yet, version 1, a line longer
+    /// than its chunk, a corrupt one (the whole-file read's error, word for
+    /// word).
+    #[test]
+    fn deciding_in_a_file_reads_every_kind_of_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let policy = Policy::default();
+        let call = crate::gate::parse_call(r#"{"tool":"send_email","args":{"to":"pay@evil.test"}}"#).unwrap();
+        let missing = dir.path().join("missing");
+        assert_eq!(decide_in(&missing, &call, &policy).unwrap(), decide(&call, &Ledger::default(), &policy));
+        assert!(!missing.exists());
+
+        let mut l = Ledger { version: LEDGER_VERSION, ..Ledger::default() };
+        l.add_read("x", Verdict::Block, vec![ent(EntityKind::Email, "pay@evil.test", false)], Vec::new());
+        let v1 = dir.path().join("v1");
+        std::fs::write(&v1, serde_json::to_string(&l).unwrap()).unwrap();
+        let o = decide_in(&v1, &call, &policy).unwrap();
+        assert_eq!(o, decide(&call, &l, &policy));
+        assert_eq!(o.decision, crate::gate::Decision::Block);
+
+        let mut f = fresh();
+        f.add_read(
+            &"long ".repeat(10_000),
+            Verdict::Review,
+            vec![ent(EntityKind::Email, "pay@evil.test", true)],
+            Vec::new(),
+        );
+        f.add_read("y", Verdict::Allow, Vec::new(), Vec::new());
+        let long = dir.path().join("long");
+        std::fs::write(&long, f.text()).unwrap();
+        assert!(f.text().lines().nth(1).unwrap().len() > 2 * CHUNK);
+        assert_eq!(decide_in(&long, &call, &policy).unwrap(), decide(&call, &f, &policy));
+
+        let corrupt = dir.path().join("corrupt");
+        let text = f.text().replace("\tallow\t", "\tmaybe\t");
+        std::fs::write(&corrupt, &text).unwrap();
+        let err = decide_in(&corrupt, &call, &policy).unwrap_err().to_string();
+        assert_eq!(err, SessionFile::open(&corrupt).err().unwrap().to_string());
+        assert!(err.contains("line 3: unknown verdict \"maybe\""), "{err}");
+    }
+
+    /// A last record cut off by a crash (no line end) is dropped and counted
+    /// as a read of unreadable content with a review verdict, by the
+    /// whole-file reader and the streaming one alike: later calls are
+    /// judged as after an injection, and no call fails on the file.
+    #[test]
+    fn a_torn_last_record_counts_as_an_unreadable_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let policy = Policy::default();
+        let send = crate::gate::parse_call(r#"{"tool":"send_email","args":{"to":"new@else.test"}}"#).unwrap();
+        let whole = "inertbox-session 2\nr\tr1\tallow\tpage\te:a@b.test\n";
+        for torn in ["r\tr2\tallow\tsrc", "t\te:me@ho", "f\tr", "r", "\t\t\\"] {
+            let text = format!("{whole}{torn}");
+            let s = SessionFile::from_text(text.clone()).unwrap();
+            let l = s.ledger();
+            assert_eq!(l.reads.len(), 2, "{text:?}");
+            assert_eq!((l.reads[1].id.as_str(), l.reads[1].verdict), ("r2", Verdict::Review));
+            assert_eq!(l.reads[1].source, TORN_SOURCE);
+            assert!(l.trusted.is_empty(), "a torn trust record trusts nothing");
+            let path = dir.path().join("torn");
+            std::fs::write(&path, &text).unwrap();
+            let o = decide_in(&path, &send, &policy).unwrap();
+            assert_eq!(o, decide(&send, &s, &policy));
+            assert_eq!(o.decision, crate::gate::Decision::Block, "{text:?}");
+            // The clean file, for comparison: clean content, a confirm.
+            std::fs::write(&path, whole).unwrap();
+            assert_eq!(decide_in(&path, &send, &policy).unwrap().decision, crate::gate::Decision::Confirm);
+        }
+        // Bytes that are not UTF-8 in the torn record are that record's.
+        let path = dir.path().join("bytes");
+        let mut text = whole.as_bytes().to_vec();
+        text.extend_from_slice(b"r\tr2\tallow\t\xe2\x82");
+        std::fs::write(&path, &text).unwrap();
+        assert_eq!(decide_in(&path, &send, &policy).unwrap().decision, crate::gate::Decision::Block);
+        let mut s = SessionFile::open(&path).unwrap();
+        assert!(s.injected());
+        // The next change rewrites the file without the torn bytes.
+        s.trust_text("write to me@home.test");
+        s.commit().unwrap();
+        drop(s);
+        let after = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            after,
+            format!("{whole}r\tr2\treview\t{TORN_SOURCE}\nt\te:me@home.test\td:home.test\tw: write to me-home-test \n")
+        );
+        assert_eq!(SessionFile::open(&path).unwrap().ledger().reads.len(), 2);
+    }
+
+    /// A file cut off anywhere after its header, as a crash mid-append
+    /// leaves it, is read, and read alike whole and streamed.
+    #[test]
+    fn a_session_cut_anywhere_reads_alike_whole_and_streamed() {
+        let mut base = fresh();
+        base.add_read("p\tq", Verdict::Allow, vec![ent(EntityKind::Email, "a@b.test", false)], vec!["s@b.test".into()]);
+        base.trust_text("mail me@home.test");
+        base.add_read("r é", Verdict::Block, vec![ent(EntityKind::Url, "https://x.test/é", true)], Vec::new());
+        base.forget("r1");
+        let text = base.text().to_string();
+        let plan = crate::gate::plan(
+            &crate::gate::parse_call(r#"{"tool":"send_email","args":{"to":"s@b.test","cc":"me@home.test"}}"#).unwrap(),
+            &Policy::default(),
+        );
+        for cut in HEADER.len()..=text.len() {
+            let bytes = &text.as_bytes()[..cut];
+            let streamed = stream(bytes, &plan.wanted, 7).unwrap_or_else(|| panic!("cut at {cut}"));
+            let lossy = String::from_utf8_lossy(bytes).into_owned();
+            let s = SessionFile::from_text(lossy).unwrap_or_else(|e| panic!("cut at {cut}: {e}"));
+            assert_eq!(streamed, crate::gate::facts(&s, &plan.wanted), "cut at {cut}");
+            let torn = !bytes.ends_with(b"\n");
+            assert_eq!(s.ledger().reads.iter().any(|r| r.source == TORN_SOURCE), torn, "cut at {cut}");
+        }
+    }
+
+    /// A session whose directory is not made yet (the first call of a
+    /// session in a new state directory) has read nothing: no error.
+    #[test]
+    fn a_session_in_a_directory_not_made_yet_read_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("not/made/yet.session");
+        let call = crate::gate::parse_call(r#"{"tool":"send_email","args":{"to":"pay@evil.test"}}"#).unwrap();
+        let policy = Policy::default();
+        assert_eq!(decide_in(&path, &call, &policy).unwrap(), decide(&call, &Ledger::default(), &policy));
+        assert!(!dir.path().join("not").exists(), "a decision creates nothing");
+    }
+
+    /// A reader that gives a few bytes at a time, as a pipe or a file being
+    /// written may.
+    struct Pieces<'a> {
+        b: &'a [u8],
+        rng: Lcg,
+    }
+
+    impl std::io::Read for Pieces<'_> {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            let n = (1 + self.rng.below(7)).min(out.len()).min(self.b.len());
+            out[..n].copy_from_slice(&self.b[..n]);
+            self.b = &self.b[n..];
+            Ok(n)
+        }
+    }
+}
