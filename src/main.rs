@@ -9,18 +9,44 @@ use clap::Parser as _;
 
 mod cli;
 
+use anyhow::{Context as _, Result};
+
 use cli::args::{Cli, Cmd, GateArgs, HookArgs, HookCmd, args_fast};
-use cli::{emit, fail};
+use cli::{EXIT_CANNOT, emit};
 
 fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().collect();
-    if let Some(a) = args_fast::<HookArgs>(&args, &["hook", "claude"]) {
-        return cli::hook::claude(a);
+    let done = if let Some(a) = args_fast::<HookArgs>(&args, &["hook", "claude"]) {
+        cli::hook::claude(a)
+    } else if let Some(a) = args_fast::<GateArgs>(&args, &["gate"]) {
+        cli::gate::run(a)
+    } else {
+        run(Cli::parse_from(args).cmd)
+    };
+    // Could not run: one line on stderr (what failed, then its causes),
+    // nothing on stdout, exit 2.
+    done.unwrap_or_else(|e| {
+        eprintln!("inertbox: {}", said_once(&e));
+        ExitCode::from(EXIT_CANNOT)
+    })
+}
+
+/// An error and its causes, `what: why: why`, each cause said once: the
+/// library's errors name their cause in their own message already.
+fn said_once(e: &anyhow::Error) -> String {
+    let mut msg = e.to_string();
+    for cause in e.chain().skip(1) {
+        let c = cause.to_string();
+        if !msg.contains(&c) {
+            msg.push_str(": ");
+            msg.push_str(&c);
+        }
     }
-    if let Some(a) = args_fast::<GateArgs>(&args, &["gate"]) {
-        return cli::gate::run(a);
-    }
-    match Cli::parse_from(args).cmd {
+    msg
+}
+
+fn run(cmd: Cmd) -> Result<ExitCode> {
+    match cmd {
         Cmd::Wrap(a) => cli::wrap::run(a),
         Cmd::Check(a) => cli::check::run(a),
         Cmd::Scan(a) => cli::scan::run(a),
@@ -38,10 +64,10 @@ fn main() -> ExitCode {
         }
         Cmd::Man => {
             let mut out = Vec::new();
-            match clap_mangen::Man::new(<Cli as clap::CommandFactory>::command()).render(&mut out) {
-                Ok(()) => emit(&out, ExitCode::SUCCESS),
-                Err(e) => fail(&format!("cannot render the manual: {e}")),
-            }
+            clap_mangen::Man::new(<Cli as clap::CommandFactory>::command())
+                .render(&mut out)
+                .context("cannot render the manual")?;
+            emit(&out, ExitCode::SUCCESS)
         }
     }
 }

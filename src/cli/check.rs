@@ -4,12 +4,14 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+use anyhow::Result;
+
 use inertbox::checkrun;
 
 use super::args::{CheckArgs, CheckFormat};
 use super::{EXIT_CANNOT, emit};
 
-pub fn run(a: CheckArgs) -> ExitCode {
+pub fn run(a: CheckArgs) -> Result<ExitCode> {
     let (targets, problems) = checkrun::collect_targets(&a.paths);
     let checked = checkrun::check_targets(targets);
     let code = checkrun::exit_code(&checked, &problems);
@@ -27,7 +29,7 @@ pub fn run(a: CheckArgs) -> ExitCode {
             for line in checkrun::human_lines(&checked, &problems, a.quiet) {
                 let _ = writeln!(err, "{line}");
             }
-            ExitCode::from(code)
+            Ok(ExitCode::from(code))
         }
     }
 }

@@ -3,13 +3,15 @@
 
 use std::process::ExitCode;
 
+use anyhow::Result;
+
 use inertbox::Document;
 use inertbox::input::{Input, lossy};
 
 use super::args::FenceArgs;
-use super::{declared_email, emit, fail, record};
+use super::{declared_email, emit, record};
 
-pub fn run(a: FenceArgs) -> ExitCode {
+pub fn run(a: FenceArgs) -> Result<ExitCode> {
     use inertbox::fence;
     if let Some(text) = &a.inline {
         let mut out = fence::inline(&lossy(text));
@@ -18,22 +20,16 @@ pub fn run(a: FenceArgs) -> ExitCode {
     }
     let input = Input::from_arg(a.file.as_deref());
     let source = a.source.as_ref().map(lossy);
-    let doc = match Document::read_and_load(&input, a.kind, Some(a.max_bytes), source) {
-        Ok(d) => d,
-        Err(e) => return fail(&e.to_string()),
-    };
+    let doc = Document::read_and_load(&input, a.kind, Some(a.max_bytes), source)?;
     let report = inertbox::detect::scan(&doc, &inertbox::detect::Options::default());
     if let Some(session) = &a.session
         && let Err(e) = record(session, [(&report, declared_email(a.kind, &input))])
     {
-        return fail(&e);
+        return Err(e);
     }
     let opts =
         fence::Options { source: doc.source.clone(), mode: a.mode, keep_hidden: a.keep_hidden, render: a.format };
-    let fenced = match fence::fence(&doc, report, &opts) {
-        Ok(f) => f,
-        Err(e) => return fail(&e.to_string()),
-    };
+    let fenced = fence::fence(&doc, report, &opts)?;
     let out = if a.json {
         let mut s = serde_json::to_string_pretty(&fenced).expect("fence serializes");
         s.push('\n');

@@ -5,19 +5,21 @@
 use std::io;
 use std::process::ExitCode;
 
+use anyhow::{Context as _, Result};
+
 use inertbox::gate::Policy;
 
 use super::args::{HookArgs, HookServeArgs};
-use super::{emit, fail, load_policy};
+use super::{emit, load_policy};
 
-pub fn claude(a: HookArgs) -> ExitCode {
+pub fn claude(a: HookArgs) -> Result<ExitCode> {
     // Hooks must answer; a policy that cannot be loaded makes PreToolUse
     // ask (the other events add a note), never a silent allow.
     let (policy, policy_error) = match load_policy(a.policy.as_deref()) {
         Ok(p) => (p, None),
         Err(e) => {
             eprintln!("inertbox: {e}; using the default policy and asking before every tool call");
-            (Policy::default(), Some(e))
+            (Policy::default(), Some(e.to_string()))
         }
     };
     let mut input = Vec::new();
@@ -63,32 +65,30 @@ pub fn claude(a: HookArgs) -> ExitCode {
 }
 
 #[cfg(unix)]
-pub fn serve(a: HookServeArgs) -> ExitCode {
+pub fn serve(a: HookServeArgs) -> Result<ExitCode> {
     use inertbox::hookd;
     if a.stop {
         return if hookd::ask_to_stop() {
-            ExitCode::SUCCESS
+            Ok(ExitCode::SUCCESS)
         } else {
             eprintln!("inertbox: no hook server of this build answers");
-            ExitCode::from(1)
+            Ok(ExitCode::from(1))
         };
     }
     if a.detach {
-        return match hookd::start_detached(a.idle) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => fail(&format!("hook serve: {e}")),
-        };
+        hookd::start_detached(a.idle).map_err(anyhow::Error::msg).context("hook serve")?;
+        return Ok(ExitCode::SUCCESS);
     }
     match hookd::serve(std::time::Duration::from_secs(a.idle * 60), !a.quiet) {
         Ok(hookd::Ended::AlreadyRunning) => {
             eprintln!("inertbox: a hook server answers already");
-            ExitCode::SUCCESS
+            Ok(ExitCode::SUCCESS)
         }
-        Err(e) => fail(&format!("hook serve: {e}")),
+        Err(e) => Err(e).context("hook serve"),
     }
 }
 
 #[cfg(not(unix))]
-pub fn serve(_: HookServeArgs) -> ExitCode {
-    fail("hook serve: needs a Unix socket; on this system `hook claude` answers in its own process")
+pub fn serve(_: HookServeArgs) -> Result<ExitCode> {
+    anyhow::bail!("hook serve: needs a Unix socket; on this system `hook claude` answers in its own process")
 }

@@ -3,18 +3,16 @@
 use std::io;
 use std::process::ExitCode;
 
-use super::args::McpArgs;
-use super::{fail, load_policy};
+use anyhow::{Context as _, Result};
 
-pub fn run(a: McpArgs) -> ExitCode {
-    let policy = match load_policy(a.policy.as_deref()) {
-        Ok(p) => p,
-        Err(e) => return fail(&e),
-    };
+use super::args::McpArgs;
+use super::load_policy;
+
+pub fn run(a: McpArgs) -> Result<ExitCode> {
+    let policy = load_policy(a.policy.as_deref())?;
     let stdin = io::stdin();
     match inertbox::mcp::serve(policy, a.max_bytes, stdin.lock(), io::stdout().lock()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => fail(&format!("mcp: {e}")),
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e).context("mcp"),
+        _ => Ok(ExitCode::SUCCESS),
     }
 }

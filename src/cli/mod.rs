@@ -1,11 +1,15 @@
 //! The command line's run functions, one file per subcommand, each taking
 //! its parsed arguments and returning the exit code (0 ok, 1 the answer is
-//! no, 2 could not run). Shared here: writing stdout, failing with exit 2,
-//! loading a policy, and what makes an input an email by declaration.
+//! no) or the error that made it unable to run (`main` prints it and exits
+//! 2). Errors are anyhow's here, with context, and the library's own
+//! thiserror enums below. Shared here: writing stdout, loading a policy,
+//! and what makes an input an email by declaration.
 
 use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
+
+use anyhow::{Context as _, Result};
 
 use inertbox::detect::Report;
 use inertbox::document::Kind;
@@ -27,24 +31,18 @@ pub mod wrap;
 pub const EXIT_CANNOT: u8 = 2;
 
 /// Write data to stdout in one go; a closed pipe is quiet and keeps `code`.
-pub fn emit(out: &[u8], code: ExitCode) -> ExitCode {
+pub fn emit(out: &[u8], code: ExitCode) -> Result<ExitCode> {
     match io::stdout().lock().write_all(out) {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => fail(&format!("cannot write output: {e}")),
-        _ => code,
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e).context("cannot write output"),
+        _ => Ok(code),
     }
 }
 
-/// Report a could-not-run error on stderr and exit 2.
-pub fn fail(msg: &str) -> ExitCode {
-    eprintln!("inertbox: {msg}");
-    ExitCode::from(EXIT_CANNOT)
-}
-
-pub fn load_policy(path: Option<&Path>) -> Result<inertbox::gate::Policy, String> {
-    match path {
-        Some(p) => inertbox::gate::Policy::load(p).map_err(|e| e.to_string()),
-        None => Ok(inertbox::gate::Policy::default()),
-    }
+pub fn load_policy(path: Option<&Path>) -> Result<inertbox::gate::Policy> {
+    Ok(match path {
+        Some(p) => inertbox::gate::Policy::load(p)?,
+        None => inertbox::gate::Policy::default(),
+    })
 }
 
 /// Is this input an email by declaration: `--type email`, or a file named
@@ -58,10 +56,10 @@ pub fn declared_email(kind: Kind, input: &Input) -> bool {
 
 /// Record scanned content as read in a session file (opened to append):
 /// each report with whether its input is an email by declaration.
-pub fn record<'a>(session: &Path, reads: impl IntoIterator<Item = (&'a Report, bool)>) -> Result<(), String> {
-    let mut file = inertbox::session::Appender::open(session).map_err(|e| e.to_string())?;
+pub fn record<'a>(session: &Path, reads: impl IntoIterator<Item = (&'a Report, bool)>) -> Result<()> {
+    let mut file = inertbox::session::Appender::open(session)?;
     for (report, declared) in reads {
         file.add_report(report, declared);
     }
-    file.commit().map_err(|e| e.to_string())
+    Ok(file.commit()?)
 }

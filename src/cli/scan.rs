@@ -5,13 +5,15 @@ use std::ffi::OsString;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+use anyhow::{Context as _, Result, bail};
+
 use inertbox::Document;
 use inertbox::input::{Input, lossy};
 
 use super::args::{FailOn, ScanArgs, ScanFormat};
-use super::{declared_email, emit, fail, record};
+use super::{declared_email, emit, record};
 
-pub fn run(a: ScanArgs) -> ExitCode {
+pub fn run(a: ScanArgs) -> Result<ExitCode> {
     use inertbox::detect::{self, Code, Verdict};
     if a.clean {
         return run_clean(&a.files, a.dry_run);
@@ -25,12 +27,12 @@ pub fn run(a: ScanArgs) -> ExitCode {
             Some(c) => ignore.push(c),
             None => {
                 let known: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
-                return fail(&format!("--ignore: unknown finding code {name:?} (known: {})", known.join(", ")));
+                bail!("--ignore: unknown finding code {name:?} (known: {})", known.join(", "));
             }
         }
     }
     if a.review_at > a.block_at {
-        return fail("--review-at must not be above --block-at");
+        bail!("--review-at must not be above --block-at");
     }
     let kind = a.kind;
     let opts = detect::Options { review_at: a.review_at, block_at: a.block_at, ignore };
@@ -40,17 +42,14 @@ pub fn run(a: ScanArgs) -> ExitCode {
         a.files.iter().map(|f| Input::from_arg(Some(f))).collect()
     };
     if inputs.iter().filter(|i| i.is_stdin()).count() > 1 {
-        return fail("stdin (`-`) can be read only once");
+        bail!("stdin (`-`) can be read only once");
     }
     let source = a.source.as_ref().map(lossy);
-    let reports = match detect::scan_inputs(&inputs, kind, a.max_bytes, source.as_deref(), &opts) {
-        Ok(r) => r,
-        Err(e) => return fail(&e.to_string()),
-    };
+    let reports = detect::scan_inputs(&inputs, kind, a.max_bytes, source.as_deref(), &opts)?;
     if let Some(session) = &a.session
         && let Err(e) = record(session, reports.iter().zip(&inputs).map(|((_, r), i)| (r, declared_email(a.kind, i))))
     {
-        return fail(&e);
+        return Err(e);
     }
     let format = if a.json { ScanFormat::Json } else { a.format.unwrap_or(ScanFormat::Human) };
     let out = match format {
@@ -71,23 +70,20 @@ pub fn run(a: ScanArgs) -> ExitCode {
         io::stdout().lock().write_all(out.as_bytes())
     };
     match written {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => fail(&format!("cannot write output: {e}")),
-        _ => code,
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e).context("cannot write output"),
+        _ => Ok(code),
     }
 }
 
 /// `scan --clean`: rewrite files without their invisible content.
-fn run_clean(files: &[OsString], dry_run: bool) -> ExitCode {
+fn run_clean(files: &[OsString], dry_run: bool) -> Result<ExitCode> {
     let mut plans = Vec::new();
     for f in files {
         let input = Input::from_arg(Some(f));
-        let Input::Path(path) = &input else { return fail("--clean rewrites files; it cannot read stdin") };
-        let raw = match Document::read(&input, None) {
-            Ok(d) => d.raw,
-            Err(e) => return fail(&e.to_string()),
-        };
+        let Input::Path(path) = &input else { bail!("--clean rewrites files; it cannot read stdin") };
+        let raw = Document::read(&input, None)?.raw;
         let Ok(text) = String::from_utf8(raw) else {
-            return fail(&format!("{input}: not valid UTF-8; --clean rewrites text files only"));
+            bail!("{input}: not valid UTF-8; --clean rewrites text files only");
         };
         if let Some(cleaned) = inertbox::invisible::clean(&text) {
             plans.push((path.clone(), input.label(), text, cleaned));
@@ -105,9 +101,9 @@ fn run_clean(files: &[OsString], dry_run: bool) -> ExitCode {
     }
     for (path, label, before, after) in &plans {
         if let Err(e) = inertbox::input::replace_file(path, after.as_bytes()) {
-            return fail(&format!("cannot rewrite {label:?}: {e} (the file is unchanged)"));
+            bail!("cannot rewrite {label:?}: {e} (the file is unchanged)");
         }
         eprintln!("inertbox: cleaned {label}: removed {} bytes of invisible content", before.len() - after.len());
     }
-    ExitCode::SUCCESS
+    Ok(ExitCode::SUCCESS)
 }

@@ -4,22 +4,17 @@
 use std::io;
 use std::process::ExitCode;
 
-use super::args::ServeArgs;
-use super::{fail, load_policy};
+use anyhow::{Context as _, Result};
 
-pub fn run(a: ServeArgs) -> ExitCode {
-    let policy = match load_policy(a.policy.as_deref()) {
-        Ok(p) => p,
-        Err(e) => return fail(&e),
-    };
+use super::args::ServeArgs;
+use super::load_policy;
+
+pub fn run(a: ServeArgs) -> Result<ExitCode> {
+    let policy = load_policy(a.policy.as_deref())?;
     let _ = a.ndjson;
-    let server = match inertbox::serve::Server::new(policy, a.max_bytes) {
-        Ok(s) => s,
-        Err(e) => return fail(&format!("serve: {e}")),
-    };
+    let server = inertbox::serve::Server::new(policy, a.max_bytes).context("serve")?;
     match inertbox::serve::serve(server, io::stdin().lock(), io::stdout().lock()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => fail(&format!("serve: {e}")),
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e).context("serve"),
+        _ => Ok(ExitCode::SUCCESS),
     }
 }

@@ -2,18 +2,17 @@
 
 use std::process::ExitCode;
 
+use anyhow::Result;
+
 use inertbox::Document;
 use inertbox::input::Input;
 
 use super::args::UnwrapArgs;
-use super::{emit, fail};
+use super::emit;
 
-pub fn run(a: UnwrapArgs) -> ExitCode {
+pub fn run(a: UnwrapArgs) -> Result<ExitCode> {
     let input = Input::from_arg(a.file.as_deref());
-    let doc = match Document::read(&input, Some(a.max_bytes)) {
-        Ok(d) => d,
-        Err(e) => return fail(&e.to_string()),
-    };
+    let doc = Document::read(&input, Some(a.max_bytes))?;
     let text = String::from_utf8_lossy(&doc.raw);
     match inertbox::unwrap::first_json(&text) {
         Some(v) => {
@@ -23,7 +22,7 @@ pub fn run(a: UnwrapArgs) -> ExitCode {
         }
         None => {
             eprintln!("inertbox: no JSON object or array in the reply");
-            ExitCode::from(1)
+            Ok(ExitCode::from(1))
         }
     }
 }

@@ -4,28 +4,22 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+use anyhow::Result;
+
 use inertbox::Document;
 use inertbox::format::{self, COLLISION_WARNING, WrapError, WrapOptions};
 use inertbox::input::{Input, lossy};
 
 use super::args::WrapArgs;
-use super::fail;
 
-pub fn run(a: WrapArgs) -> ExitCode {
+pub fn run(a: WrapArgs) -> Result<ExitCode> {
     let input = Input::from_arg(a.file.as_deref());
     let opts = WrapOptions {
         source: a.source.as_ref().map(lossy).unwrap_or_else(|| input.label()),
         timestamp: a.timestamp.then(format::timestamp_now),
     };
     // With --scan, stdin is read once and used for both.
-    let stdin_bytes = if a.scan && input.is_stdin() {
-        match Document::read(&input, None) {
-            Ok(d) => Some(d.raw),
-            Err(e) => return fail(&e.to_string()),
-        }
-    } else {
-        None
-    };
+    let stdin_bytes = if a.scan && input.is_stdin() { Some(Document::read(&input, None)?.raw) } else { None };
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let wrapped = match &stdin_bytes {
@@ -45,12 +39,12 @@ pub fn run(a: WrapArgs) -> ExitCode {
         }
         // The reader went away: end quietly with wrap's own verdict.
         Err(WrapError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => return fail(&e.to_string()),
+        Err(e) => return Err(e.into()),
     };
     if a.scan {
         advisory_scan(&input, stdin_bytes, &opts.source, a.max_bytes);
     }
-    code
+    Ok(code)
 }
 
 /// `wrap --scan`: findings on stderr, never touching stdout or the exit code.
