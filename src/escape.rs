@@ -1,5 +1,5 @@
 //! What a person cannot see, and how text is shown so they can: the one
-//! definition of an invisible character ([`classify`], [`is_invisible`])
+//! definition of an invisible character (`classify`, [`is_invisible`])
 //! and the two ways text is escaped for display, a quote in a finding
 //! ([`shown`]) and a label on a terminal ([`terminal_safe`]). A leaf:
 //! every module that needs these calls them here.

@@ -5,20 +5,27 @@
 //!
 //! 1. [`input`]: where bytes come from, the size cap, replacing files.
 //! 2. [`document`]: the one [`Document`] (types only).
-//! 3. [`load`]: bytes to a Document, the one caller of [`email`], [`html`],
-//!    [`invisible`] and [`entities`].
-//! 4. [`detect`]: findings and a verdict ([`report`] prints them).
+//! 3. [`load`]: bytes to a Document, the one caller of `email`, `html`,
+//!    `invisible` and `entities` (and `escape`, a leaf every module uses).
+//! 4. [`detect`]: findings and a verdict (`report` prints them).
 //! 5. [`fence`]: content for a prompt, in a boundary it cannot forge.
 //! 6. [`gate`]: allow, confirm or block for a tool call; [`session`] keeps
 //!    its ledger in a file.
 //! 7. [`guard`]: the façade every front end uses (read, fence, check,
 //!    trust, forget, reset, over any ledger).
-//! 8. Front ends: [`serve`], [`mcp`], [`hook`] (Claude Code) and `hookd`
-//!    (its server); the command line is `src/main.rs` and `src/cli/`.
+//! 8. Front ends: `serve`, `mcp`, `hook` (Claude Code) and `hookd` (its
+//!    server); the command line is `src/main.rs` and `src/cli/`.
 //!
-//! Beside the flow: [`format`], the INERTBOX v1 wrapped-document format
-//! (`wrap`, `check`; [`checkrun`] walks the inputs), and [`unwrap`], the
+//! Beside the flow: [`format`](mod@format), the INERTBOX v1 wrapped-document format
+//! (`wrap`, `check`; `checkrun` walks the inputs), and [`unwrap`], the
 //! JSON in a model's reply.
+//!
+//! The library's API is what a program embedding inertbox needs: reading
+//! ([`input`], [`document`], [`load`]), [`detect`], [`fence`], [`gate`],
+//! [`guard`], [`session`], [`format`](mod@format), [`unwrap`]. The loaders' parts
+//! (`email`, `html`, `invisible`, `entities`, `escape`) and the front ends
+//! (`serve`, `mcp`, `hook`, `hookd`, `report`, `checkrun`) are public for
+//! the binary, the tests and the benchmarks, and left out of the docs.
 #![forbid(unsafe_code)]
 
 /// A closed set of names for a library enum (`--type`, `--mode`,
@@ -51,27 +58,38 @@ macro_rules! choices {
     };
 }
 
+#[doc(hidden)]
 pub mod checkrun;
 pub mod detect;
 pub mod document;
+#[doc(hidden)]
 pub mod email;
+#[doc(hidden)]
 pub mod entities;
+#[doc(hidden)]
 pub mod escape;
 pub mod fence;
 pub mod format;
 pub mod gate;
 pub mod guard;
+#[doc(hidden)]
 pub mod hook;
 #[cfg(unix)]
+#[doc(hidden)]
 pub mod hookd;
+#[doc(hidden)]
 pub mod html;
 pub mod input;
+#[doc(hidden)]
 pub mod invisible;
 pub mod load;
+#[doc(hidden)]
 pub mod mcp;
 pub(crate) mod patterns;
 pub(crate) mod prebuilt;
+#[doc(hidden)]
 pub mod report;
+#[doc(hidden)]
 pub mod serve;
 pub mod session;
 #[doc(hidden)]
