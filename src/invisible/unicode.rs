@@ -488,9 +488,13 @@ impl<'a> UnicodeScan<'a> {
             Class::BidiEmbed => self.rtl_line_at(pos),
             Class::BidiOverride => false,
             Class::Filler => match c {
+                '\u{034F}' => next.is_some_and(is_mark) && prev.is_some_and(|p| p.is_alphabetic() || is_mark(p)),
+                // One blank that splits no word (a blank name, a spacer
+                // line, the empty Braille cell named in prose) carries
+                // nothing; between two letters it hides a word boundary.
+                _ if !(is_word(prev) && is_word(next)) => true,
                 '\u{115F}' | '\u{1160}' => is_conjoining_jamo(prev) || is_conjoining_jamo(next),
                 '\u{2800}' => in_script(prev, Script::Braille) || in_script(next, Script::Braille),
-                '\u{034F}' => next.is_some_and(is_mark) && prev.is_some_and(|p| p.is_alphabetic() || is_mark(p)),
                 _ => false,
             },
             Class::Space => match c {
@@ -818,6 +822,10 @@ mod tests {
         clean("\u{2813}\u{2811}\u{2800}\u{283A}\u{2815}");
         clean("\u{2813}\u{2800}\u{2800}\u{283A}");
         only("ignore\u{2800}all", HiddenReason::BlankFiller);
+        // One blank by a space or a line end splits no word: nothing hidden.
+        clean("The empty cell \u{2800} (U+2800) separates words.");
+        clean("Name: \u{3164}\nBio: hi");
+        clean("line one\n\u{3164}\nline two");
     }
 
     #[test]
