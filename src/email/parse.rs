@@ -656,9 +656,12 @@ impl<'i> Walker<'i> {
         }
         let within = name.map(|n| format!("attachment \"{n}\" > ")).unwrap_or_default();
         for (field, value) in fields {
+            // Outlook's X-ALT-DESC (FMTTYPE=text/html) is the description
+            // as HTML: rendered, so what its markup hides is hidden text.
+            let kind = if field == "X-ALT-DESC" { BodyKind::Html } else { BodyKind::Calendar };
             self.push(Body {
                 location: format!("{}{within}calendar {field}", ctx.prefix),
-                kind: BodyKind::Calendar,
+                kind,
                 text: value,
                 raw: raw.clone(),
                 alternative: None,
