@@ -133,3 +133,33 @@ proptest! {
         let _ = detect::Options::default();
     }
 }
+
+// --- datamark --------------------------------------------------------------
+
+/// Every space separator (general category Zs) but U+0020, and the tab.
+const SPACES: &[char] = &[
+    '\t', '\u{A0}', '\u{1680}', '\u{2000}', '\u{2001}', '\u{2002}', '\u{2003}', '\u{2004}', '\u{2005}', '\u{2006}',
+    '\u{2007}', '\u{2008}', '\u{2009}', '\u{200A}', '\u{202F}', '\u{205F}', '\u{3000}', ' ',
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Datamark marks every space, whichever space separator or tab it is
+    /// written with, and deletes none: words stay apart.
+    #[test]
+    fn datamark_marks_every_space(
+        words in prop::collection::vec("[a-z]{1,8}", 1..12),
+        seps in prop::collection::vec(prop::sample::select(SPACES), 12),
+    ) {
+        let mut text = words[0].clone();
+        for (w, s) in words[1..].iter().zip(&seps) {
+            text.push(*s);
+            text.push_str(w);
+        }
+        let doc = Document::load(text.clone().into_bytes(), Kind::Text, "t");
+        let out = fence::render(&fence::body(&doc, false), "n", "t", Verdict::Allow, Mode::Datamark, Render::Xml);
+        let inner = out.lines().nth(1).unwrap();
+        prop_assert_eq!(inner, words.join("\u{2c6}"), "{:?}", text);
+    }
+}
