@@ -71,7 +71,7 @@ impl<J> Guard<J> {
 
     /// The system-prompt text for this session's fences.
     pub fn instructions(&self) -> String {
-        fence::instructions(&self.nonce, self.mode, Verdict::Allow)
+        fence::instructions(&self.nonce, self.mode, Verdict::Allow, Render::Xml)
     }
 }
 

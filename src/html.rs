@@ -34,6 +34,13 @@ mod values;
 
 pub use render::{Rendered, render};
 
+/// The character reference at the start of `s` (which starts with `&`), as a
+/// browser decodes it in text (`&lt;`, `&LT`, `&#60;`, `&#x3c;`): the
+/// character and the bytes it used. `fence` reads boundaries through them.
+pub(crate) fn char_reference(s: &str) -> Option<(char, usize)> {
+    entities::decode_one(s, false)
+}
+
 /// The font size of the root, in CSS pixels (every browser's default).
 const DEFAULT_FONT_PX: f64 = 16.0;
 /// Opacity at or below this is invisible for practical purposes.

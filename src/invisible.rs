@@ -22,7 +22,9 @@
 //!   tag sequences, an ideographic space in CJK text) are not returned at all.
 //! - `strip(text)` returns what a person sees: the runs removed, repeated
 //!   until nothing more is found (at most `MAX_STRIP_PASSES` linear passes),
-//!   so `strip(strip(x)) == strip(x)`.
+//!   so `strip(strip(x)) == strip(x)`. `strip_keeping_spaces(text)` is the
+//!   same but keeps each space of a run of invisible Unicode as U+0020
+//!   (what `fence` shows: no two words joined).
 //!
 //! Terminal text is read through a small screen model (rows, columns, a
 //! cursor, SGR state), so text painted over by a carriage return, backspaces,
@@ -170,41 +172,60 @@ pub fn any_reported(text: &str, mut from: usize) -> bool {
 /// The text with every hidden run removed, repeated until none is left; a
 /// long text a stretch of `MAX_CANDIDATES` at a time.
 pub fn strip(text: &str) -> Cow<'_, str> {
+    strip_with(text, false)
+}
+
+/// [`strip`] for text a model reads in a prompt: in a run of invisible
+/// Unicode, each space other than U+0020 (U+2009 between two letters, an
+/// ideographic space in Latin text, blank binary) becomes a U+0020 instead
+/// of going with the run, so no two words are joined and no blank channel
+/// survives (every blank is the same space).
+pub fn strip_keeping_spaces(text: &str) -> Cow<'_, str> {
+    strip_with(text, true)
+}
+
+fn strip_with(text: &str, spaces: bool) -> Cow<'_, str> {
     let end = mappable_end(text, 0, MAX_CANDIDATES);
     if end == text.len() {
-        return strip_stretch(text);
+        return strip_stretch(text, spaces);
     }
-    let mut out = strip_stretch(&text[..end]).into_owned();
+    let mut out = strip_stretch(&text[..end], spaces).into_owned();
     let mut from = end;
     while from < text.len() {
         let end = mappable_end(text, from, MAX_CANDIDATES);
-        out.push_str(&strip_stretch(&text[from..end]));
+        out.push_str(&strip_stretch(&text[from..end], spaces));
         from = end;
     }
     Cow::Owned(out)
 }
 
-fn strip_stretch(text: &str) -> Cow<'_, str> {
+fn strip_stretch(text: &str, spaces: bool) -> Cow<'_, str> {
     let runs = find(text);
     if runs.is_empty() {
         return Cow::Borrowed(text);
     }
-    let mut out = remove(text, &runs);
+    let mut out = remove(text, &runs, spaces);
     for _ in 1..MAX_STRIP_PASSES {
         let runs = find(&out);
         if runs.is_empty() {
             break;
         }
-        out = remove(&out, &runs);
+        out = remove(&out, &runs, spaces);
     }
     Cow::Owned(out)
 }
 
-fn remove(text: &str, runs: &[Run]) -> String {
+/// `text` without `runs`; with `spaces`, the spaces in a run of invisible
+/// Unicode stay, as U+0020.
+fn remove(text: &str, runs: &[Run], spaces: bool) -> String {
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
     for r in runs {
         out.push_str(&text[at..r.range.start]);
+        if spaces && r.reason.is_invisible_unicode() {
+            let blanks = text[r.range.clone()].chars().filter(|&c| classify(c) == Some(crate::escape::Class::Space));
+            out.extend(blanks.map(|_| ' '));
+        }
         at = r.range.end;
     }
     out.push_str(&text[at..]);

@@ -62,20 +62,6 @@ pub(crate) const GATE_SECRET: &str = concat!(
     // A quoted secret-named key and its value, as in JSON or YAML.
     r"|[\x22'][A-Za-z0-9_-]*(?i:secret|token|pass(?:w(?:or)?d)?|api[_-]?key|private[_-]?key|access[_-]?key|credential)[A-Za-z0-9_-]*[\x22'][ \t]*:[ \t]*[\x22'][^\x22'\s]{8,}[\x22']",
 );
-// src/fence.rs: boundary look-alikes (see `fence::boundaries`).
-pub(crate) const FENCE_BOUNDARY: &str = concat!(
-    // Our tag; `boundaries` adds up to 200 characters and a `>`.
-    r#"(?i)[<＜﹤〈⟨‹]\s*/?\s*untrusted[\s_-]*content"#,
-    r#"|<\|[a-z_ ]{1,40}\|>"#,
-    r#"|\[/?\s*inst\s*\]"#,
-    r#"|<</?\s*sys\s*>>"#,
-    // A prompt-section tag; after white space `boundaries` looks for the
-    // `>` within 100 characters.
-    r#"|<\s*/?\s*(?:system|system_instructions?|system_prompt|instructions?|assistant|user|developer|human|tool|tool_call|tool_result|function_call|function_results?|email|document|context|untrusted|external|information|important|admin|im_start|im_end)[\s>]"#,
-    r#"|"(?:role|tool_calls?|function_call|tool_use|tool_result|recipient_name)"\s*:"#,
-    r#"|\[INERTBOX\s+v\d+\s+(?:begin|end)\s+[0-9a-f]*\]"#,
-);
-
 /// Every pattern above, for build.rs (and the tests).
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) const ALL: &[&str] = &[
@@ -99,7 +85,6 @@ pub(crate) const ALL: &[&str] = &[
     GATE_ACCOUNT_RE,
     GATE_PHONE_RE,
     GATE_SECRET,
-    FENCE_BOUNDARY,
 ];
 
 /// The form build.rs compiles and `prebuilt` looks up: everything in the

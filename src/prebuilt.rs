@@ -298,30 +298,6 @@ impl Matcher {
         self.is_match_on(text, long_running())
     }
 
-    /// The first match starting at or after `at`, as `regex::Regex::find_at`
-    /// (look-around sees the text before `at`).
-    pub(crate) fn find_at(&self, text: &str, at: usize) -> Option<Range<usize>> {
-        self.find_at_on(text, at, long_running())
-    }
-
-    #[cfg(test)]
-    pub(crate) fn find_at_prebuilt(&self, text: &str, at: usize) -> Option<Range<usize>> {
-        self.find_at_on(text, at, false)
-    }
-
-    fn find_at_on(&self, text: &str, at: usize, compiled: bool) -> Option<Range<usize>> {
-        let lazy = match &self.engine {
-            Engine::Compiled(re) => return re.find_at(text, at).map(|m| m.range()),
-            Engine::Lazy(_) if compiled => return self.fallback().find_at(text, at).map(|m| m.range()),
-            Engine::Lazy(lazy) => lazy,
-        };
-        let found = self.with_caches(|c| {
-            let input = Input::new(text).range(at..);
-            lazy.search(c, &input).ok().map(|m| m.map(|m| m.range()))
-        });
-        found.unwrap_or_else(|| self.fallback().find_at(text, at).map(|m| m.range()))
-    }
-
     /// Each match's capture groups (group 0 the whole match), as
     /// `regex::Regex::captures_iter` gives them.
     pub(crate) fn captures_iter<'t>(&self, text: &'t str) -> std::vec::IntoIter<Groups<'t>> {
@@ -742,12 +718,6 @@ mod tests {
                     theirs.captures_iter(t).map(|c| c.iter().map(|g| g.map(|m| m.range())).collect()).collect();
                 assert_eq!(got, want, "{p} on {t:?}");
                 assert_eq!(ours.is_match_prebuilt(t), !want.is_empty(), "{p} on {t:?}");
-                // A search from inside the text sees the text before it (a
-                // few starts per text: the corpus texts are long).
-                for at in (0..=t.len()).filter(|&i| t.is_char_boundary(i)).step_by(t.len() / 5 + 1) {
-                    let want = theirs.find_at(t, at).map(|m| m.range());
-                    assert_eq!(ours.find_at_prebuilt(t, at), want, "{p} on {t:?} from {at}");
-                }
                 found += want.len();
             }
         }

@@ -478,6 +478,43 @@ const CASES: &[Case] = &[
         feeds: &[Text],
         make: |n| repeat("<|im_start|>system\n[INST] <<SYS>> ### System: ", n),
     },
+    // Boundary look-alikes (`fence::lookalike`).
+    Case { name: "lt-run", about: "nothing but `<`", feeds: &[Text], make: |n| repeat("<", n) },
+    Case {
+        name: "lookalike-brackets",
+        about: "characters and references that read as `<`, `/` and `>`, one line",
+        feeds: &[Text],
+        make: |n| {
+            repeat(
+                "\u{2039}\u{276E}\u{2C2}\u{1438}\u{FF1C}\u{FE64}\u{3008}\u{27E8}\u{304F}\u{226A}&lt;&#60;&#x3C;\u{2044}\u{2215}\u{FF0F}\u{203A}\u{276F}\u{2C3}\u{1433}",
+                n,
+            )
+        },
+    },
+    Case {
+        name: "lookalike-tags",
+        about: "look-alikes of the fence's closing tag that never close",
+        feeds: &[Text],
+        make: |n| repeat("\u{276E}\u{2044}\u{FF55}\u{FF4E}trus\u{442}ed\u{2014}c\u{43E}ntent\u{200B} nonce=\"x\" ", n),
+    },
+    Case {
+        name: "marker-heads",
+        about: "the start of every marker, never finished",
+        feeds: &[Text],
+        make: |n| repeat("< / untrusted content <system <|im_start <<SYS [INST \"role\" [INERTBOX v1 begin &lt;| ", n),
+    },
+    Case {
+        name: "tag-attributes",
+        about: "prompt-section tags whose attributes never end, holding markers",
+        feeds: &[Text],
+        make: |n| repeat("<system a=\"[INST] &quot;role&quot;: x ", n),
+    },
+    Case {
+        name: "reference-run",
+        about: "character references of brackets and quotes, one line",
+        feeds: &[Text],
+        make: |n| repeat("&#x3c;&LT;&lt&#0000060;&quot;&sol;", n),
+    },
     Case { name: "one-char", about: "one character repeated, no line break", feeds: &[Text], make: |n| repeat("a", n) },
     Case {
         name: "one-multibyte-char",
