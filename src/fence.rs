@@ -80,7 +80,7 @@ pub fn nonce() -> Result<String, FenceError> {
 
 /// Boundary look-alikes: our own tag in any spelling or case, chat-template
 /// tokens, prompt-section tags, role keys of chat JSON, tool-call JSON,
-/// INERTBOX anchors (`patterns::FENCE_BOUNDARY`, compiled by build.rs).
+/// INERTBOX anchors (`patterns::FENCE_BOUNDARY`, compiled by the build script).
 /// Matched on the text with invisible characters removed.
 ///
 /// Two alternatives end in a bounded run of "anything but `>`", which as

@@ -19,7 +19,8 @@ pub mod hookd;
 pub mod html;
 pub mod invisible;
 pub mod mcp;
-pub(crate) mod patterns;
+/// The fixed patterns the build script compiles with the rules.
+pub(crate) use inertbox_rules::patterns;
 pub(crate) mod prebuilt;
 pub mod report;
 pub mod serve;

@@ -1,7 +1,8 @@
 //! The scanner's regexes (the rules, their context patterns and the fixed
-//! patterns in `patterns.rs`), compiled at build time and rebuilt here.
+//! patterns in `inertbox_rules::patterns`), compiled at build time and
+//! rebuilt here.
 //!
-//! build.rs writes each pattern's forward and reverse Thompson NFA, state
+//! The build script writes each pattern's forward and reverse Thompson NFA, state
 //! by state (for the rules, with `.` as a byte class of one whole
 //! character, which is smaller). Rebuilding an NFA from its states skips
 //! parsing and UTF-8 compilation, about a fifth of the cost of compiling
@@ -16,12 +17,10 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{LazyLock, OnceLock};
 
+use inertbox_rules::blob;
 use regex_automata::hybrid::dfa::{Cache as DfaCache, DFA};
 use regex_automata::nfa::thompson::pikevm::{Cache as VmCache, PikeVM};
-use regex_automata::nfa::thompson::{Builder, NFA, Transition};
 use regex_automata::util::captures::Captures;
-use regex_automata::util::look::Look;
-use regex_automata::util::primitives::StateID;
 use regex_automata::{Anchored, Input, Match, MatchError, MatchKind};
 
 /// Bytes of text searched for rule keys in this process so far.
@@ -52,13 +51,11 @@ pub(crate) fn run_long() {
     SEARCHED.fetch_max(LONG_RUNNING, Ordering::Relaxed);
 }
 
-mod blob;
-
 static BLOB: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/rules.nfa"));
 
 include!(concat!(env!("OUT_DIR"), "/flat.rs"));
 
-/// Blob entry `index`'s pattern as the `regex` crate compiles it (build.rs
+/// Blob entry `index`'s pattern as the `regex` crate compiles it (the build script
 /// writes each out as its parsed syntax: no case-insensitive flag, no Perl
 /// class, so the crate is built without its Unicode tables).
 fn flat(index: usize) -> &'static str {
@@ -98,7 +95,7 @@ impl Lazy {
     fn rev(&self) -> Option<&DFA> {
         self.rev
             .get_or_init(|| {
-                let rev = Reader { b: self.rev_nfa, at: 0 }.nfa()?;
+                let rev = blob::Reader::new(self.rev_nfa).nfa()?;
                 // As regex-automata's own lazy-DFA regex builds its reverse half.
                 DFA::builder()
                     .configure(DFA::config().prefilter(None).specialize_start_states(false).match_kind(MatchKind::All))
@@ -195,7 +192,7 @@ struct Caches {
 }
 
 impl Matcher {
-    /// The matcher for a pattern as build.rs compiled it (a rule's
+    /// The matcher for a pattern as the build script compiled it (a rule's
     /// `final_pattern`, a context pattern's `context_pattern`): from the
     /// blob entry made from it, else compiled now.
     pub(crate) fn new(pattern: &str) -> Matcher {
@@ -209,7 +206,7 @@ impl Matcher {
     /// A fixed pattern's matcher (one of `patterns::ALL`).
     pub(crate) fn by_pattern(pattern: &str) -> Matcher {
         let m = Matcher::new(&crate::patterns::blob_form(pattern));
-        debug_assert!(m.is_prebuilt(), "add this pattern to patterns::ALL so build.rs compiles it: {pattern}");
+        debug_assert!(m.is_prebuilt(), "add this pattern to patterns::ALL so the build script compiles it: {pattern}");
         m
     }
 
@@ -525,120 +522,10 @@ fn captures_compiled(re: &regex::Regex, text: &str, mut each: impl FnMut(&[Optio
 /// The blob entry made from this pattern (its number, and the forward
 /// lazy DFA with the reverse NFA's bytes kept for later), if any.
 fn from_blob(pattern: &str) -> Option<(usize, Lazy)> {
-    let rest = BLOB.strip_prefix(blob::MAGIC)?;
-    let count = u32::from_le_bytes(rest.get(..4)?.try_into().ok()?) as usize;
-    let (index, data) = rest.get(4..)?.split_at_checked(count * blob::ENTRY)?;
-    let hash = blob::fnv1a(pattern.as_bytes()).to_le_bytes();
-    let (i, entry) = index.chunks_exact(blob::ENTRY).enumerate().find(|(_, e)| e[..8] == hash)?;
-    let start = u32::from_le_bytes(entry[8..12].try_into().ok()?) as usize;
-    let end = u32::from_le_bytes(entry[12..16].try_into().ok()?) as usize;
-    let data: &'static [u8] = data.get(start..end)?;
-    let mut r = Reader { b: data, at: 0 };
+    let (i, data) = blob::entry(BLOB, pattern)?;
+    let mut r = blob::Reader::new(data);
     let fwd = DFA::builder().build_from_nfa(r.nfa()?).ok()?;
-    Some((i, Lazy { fwd, rev_nfa: &data[r.at..], rev: OnceLock::new() }))
-}
-
-/// Reads an NFA as build.rs's `encode` writes it (see `blob`).
-struct Reader<'a> {
-    b: &'a [u8],
-    at: usize,
-}
-
-impl Reader<'_> {
-    fn byte(&mut self) -> Option<u8> {
-        let v = *self.b.get(self.at)?;
-        self.at += 1;
-        Some(v)
-    }
-
-    fn varint(&mut self) -> Option<u64> {
-        let mut v = 0u64;
-        for shift in (0..64).step_by(7) {
-            let b = self.byte()?;
-            v |= u64::from(b & 0x7f) << shift;
-            if b < 0x80 {
-                return Some(v);
-            }
-        }
-        None
-    }
-
-    fn usize(&mut self) -> Option<usize> {
-        usize::try_from(self.varint()?).ok()
-    }
-
-    fn id(&mut self) -> Option<StateID> {
-        StateID::new(self.usize()?).ok()
-    }
-
-    /// A state id written as a distance from state `from`.
-    fn target(&mut self, from: usize) -> Option<StateID> {
-        let z = self.varint()?;
-        let d = (z >> 1) as i64 ^ -((z & 1) as i64);
-        StateID::new(usize::try_from(i64::try_from(from).ok()? + d).ok()?).ok()
-    }
-
-    fn transition(&mut self, from: usize) -> Option<Transition> {
-        let start = self.byte()?;
-        let end = self.byte()?;
-        Some(Transition { start, end, next: self.target(from)? })
-    }
-
-    /// One NFA, its states added to a builder in their original order, so
-    /// every state keeps its id.
-    fn nfa(&mut self) -> Option<NFA> {
-        let states = self.usize()?;
-        let anchored = self.id()?;
-        let unanchored = self.id()?;
-        let pattern_start = self.id()?;
-        let flags = self.byte()?;
-        let mut b = Builder::new();
-        b.set_reverse(flags & blob::REVERSE != 0);
-        b.set_utf8(flags & blob::UTF8 != 0);
-        b.start_pattern().ok()?;
-        for i in 0..states {
-            let added = match self.byte()? {
-                blob::BYTE_RANGE => {
-                    let t = self.transition(i)?;
-                    b.add_range(t)
-                }
-                blob::SPARSE => {
-                    let n = self.usize()?;
-                    let ts = (0..n).map(|_| self.transition(i)).collect::<Option<Vec<_>>>()?;
-                    b.add_sparse(ts)
-                }
-                blob::LOOK => {
-                    let look = Look::from_repr(u32::try_from(self.varint()?).ok()?)?;
-                    let next = self.target(i)?;
-                    b.add_look(next, look)
-                }
-                blob::UNION => {
-                    let n = self.usize()?;
-                    let alts = (0..n).map(|_| self.target(i)).collect::<Option<Vec<_>>>()?;
-                    b.add_union(alts)
-                }
-                blob::CAPTURE_START => {
-                    let group = u32::try_from(self.varint()?).ok()?;
-                    let next = self.target(i)?;
-                    b.add_capture_start(next, group, None)
-                }
-                blob::CAPTURE_END => {
-                    let group = u32::try_from(self.varint()?).ok()?;
-                    let next = self.target(i)?;
-                    b.add_capture_end(next, group)
-                }
-                blob::FAIL => b.add_fail(),
-                blob::MATCH => b.add_match(),
-                _ => return None,
-            }
-            .ok()?;
-            if added.as_usize() != i {
-                return None;
-            }
-        }
-        b.finish_pattern(pattern_start).ok()?;
-        b.build(anchored, unanchored).ok()
-    }
+    Some((i, Lazy { fwd, rev_nfa: r.rest(), rev: OnceLock::new() }))
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! The keys (lowercase literals, one of which every match contains) are
 //! searched in one pass over the text; a rule's regex runs only in windows
 //! around its keys' hits, and only in those that hold a string of each set
-//! build.rs found every match of the rule holds (`required.rs`), so clean
+//! the build script found every match of the rule holds, so clean
 //! text costs one linear pass. Patterns use no lookaround (linear-time
 //! regex) and run on the `plain` form (and on the `folded` form to catch
 //! disguises).
@@ -15,7 +15,7 @@ use std::sync::{LazyLock, OnceLock};
 use aho_corasick::AhoCorasick;
 
 use super::normalize::{self, Normalized};
-use super::{Code, Hit, Severity};
+use super::{Code, Hit};
 use crate::document::Part;
 use crate::prebuilt::{self, Matcher};
 
@@ -26,38 +26,18 @@ const WINDOW: usize = 160;
 /// so the folded form and the offset maps stay bounded.
 const PIECE: usize = 1 << 20;
 
-/// One rule.
-pub struct Rule {
-    pub id: &'static str,
-    pub code: Code,
-    pub severity: Severity,
-    /// Lowercase literals; every match of `pattern` contains one.
-    pub keys: &'static [&'static str],
-    /// A regex over the normalised (lowercase) text.
-    pub pattern: &'static str,
-    pub why: &'static str,
-}
+pub use inertbox_rules::Rule;
+use inertbox_rules::keys;
+use inertbox_rules::text::{self, final_pattern};
 
-macro_rules! rule {
-    ($id:literal, $code:ident, $sev:ident, [$($k:literal),+ $(,)?], $pat:expr, $why:literal) => {
-        Rule { id: $id, code: Code::$code, severity: Severity::$sev, keys: &[$($k),+], pattern: $pat, why: $why }
-    };
-}
+/// The rule table (crates/inertbox-rules/src/table.rs).
+pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(inertbox_rules::table);
 
-/// The rule table (in `rules/table.rs`).
-pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(table::table);
-
-mod table;
-mod text;
-
-use text::final_pattern;
-
-mod keys;
-
-// The tables build.rs works out from the rule table: with `keys.rs`
-// RULE_COUNT, KEY_TEXT, KEY_ENDS, WOKEN_ENDS, WOKEN, and for the ASCII keys
-// and the others their INDEX, TRIPLES, TWO, RUNS and ORDER; with
-// `required.rs` REQ_TEXT, REQ_STR_ENDS, REQ_SET_ENDS and REQ_RULE_ENDS.
+// The tables the build script works out from the rule table: with
+// `inertbox_rules::keys` RULE_COUNT, KEY_TEXT, KEY_ENDS, WOKEN_ENDS, WOKEN,
+// and for the ASCII keys and the others their INDEX, TRIPLES, TWO, RUNS and
+// ORDER; with build/required.rs REQ_TEXT, REQ_STR_ENDS, REQ_SET_ENDS and
+// REQ_RULE_ENDS.
 include!(concat!(env!("OUT_DIR"), "/rule_keys.rs"));
 
 /// Item `i` of a list laid end to end, by where each item ends.
@@ -79,8 +59,8 @@ fn rules_woken_by(key: usize) -> &'static [u8] {
 }
 
 /// The sets of strings every match of a rule holds, line breaks read as
-/// spaces (build.rs works them out with `required.rs`), each set as its
-/// strings.
+/// spaces (the build script works them out, build/required.rs), each set
+/// as its strings.
 fn required(rule: usize) -> impl Iterator<Item = impl Iterator<Item = &'static str>> {
     span(&REQ_RULE_ENDS, rule).map(|set| span(&REQ_SET_ENDS, set).map(|s| &REQ_TEXT[span(&REQ_STR_ENDS, s)]))
 }
@@ -283,7 +263,7 @@ fn find_keys(text: &str) -> impl Iterator<Item = (usize, Range<usize>)> + '_ {
 
 /// A rule's regex, made the first time a key of the rule is seen (most
 /// texts wake few rules, so start-up stays short for hooks and the gate),
-/// from the NFAs build.rs compiled.
+/// from the NFAs the build script compiled.
 fn regex_for(rule: usize) -> &'static Matcher {
     REGEXES[rule].get_or_init(|| Matcher::new(&final_pattern(RULES[rule].pattern)))
 }
@@ -407,7 +387,7 @@ pub fn is_directive(text: &str) -> bool {
     IMPERATIVE.is_match(&n.text)
 }
 
-/// A context pattern's matcher (build.rs compiles them with the rules).
+/// A context pattern's matcher (the build script compiles them with the rules).
 fn context_matcher(pattern: &str) -> Matcher {
     Matcher::new(&text::context_pattern(pattern))
 }
@@ -765,8 +745,9 @@ mod tests {
 
     #[test]
     fn build_time_key_tables_are_the_rule_tables() {
-        // What build.rs wrote is what `keys.rs` works out from the table
-        // the library runs (a stale or mis-written table fails here).
+        // What the build script wrote is what `inertbox_rules::keys` works
+        // out from the table the library runs (a stale or mis-written table
+        // fails here).
         assert_eq!(RULE_COUNT, RULES.len());
         let rule_keys: Vec<&[&str]> = RULES.iter().map(|r| r.keys).collect();
         let (all, key_rules) = keys::keys_and_rules(&rule_keys);
@@ -1071,7 +1052,7 @@ mod prebuilt_tests {
     use super::*;
     use crate::prebuilt;
 
-    /// Every rule and context pattern, in the form build.rs compiled.
+    /// Every rule and context pattern, in the form the build script compiled.
     fn entries() -> Vec<String> {
         let rules = RULES.iter().map(|r| final_pattern(r.pattern));
         rules.chain(text::CONTEXT.iter().map(|p| text::context_pattern(p))).collect()
@@ -1088,7 +1069,7 @@ mod prebuilt_tests {
             .collect();
         let mut rng = crate::testing::Lcg::new(17);
         let keys: Vec<&str> = (0..KEY_ENDS.len()).map(key).collect();
-        // Glue with characters of every UTF-8 length: build.rs writes a
+        // Glue with characters of every UTF-8 length: the build script writes a
         // rule's `.` as byte classes, which must still take whole characters.
         let glue = [
             " ",
@@ -1160,7 +1141,7 @@ mod prebuilt_tests {
         assert!(found > 2000, "too few matches to compare: {found}");
     }
 
-    /// A long-running process compiles each pattern as build.rs wrote it
+    /// A long-running process compiles each pattern as the build script wrote it
     /// out (no case-insensitive flag, no Perl class: the `regex` crate is
     /// built without its Unicode tables); the matches and groups are those
     /// of the pattern as written.
@@ -1203,7 +1184,7 @@ mod prebuilt_tests {
 
     #[test]
     fn every_match_holds_its_rules_required_strings() {
-        // The strings build.rs found every match must hold are in every
+        // The strings the build script found every match must hold are in every
         // match: on the corpus and 6,000 texts of keys and glue, each match
         // of each rule (line breaks read as spaces) holds a string of each
         // of its rule's sets. A window without one is skipped, so a wrong
