@@ -299,6 +299,7 @@ pub fn tools() -> Value {
 
 /// Serve on stdin/stdout until end of input.
 pub fn serve(policy: Policy, input: impl BufRead, output: impl Write) -> std::io::Result<()> {
+    crate::run_as_server();
     use crate::serve::{Line, serve_lines};
     let mut server = Server::new(policy);
     serve_lines(input, output, MAX_MESSAGE, |line| match line {

@@ -2,19 +2,22 @@
 //! patterns in `inertbox_rules::patterns`), compiled at build time and
 //! rebuilt here.
 //!
-//! The build script writes each pattern's forward and reverse Thompson NFA, state
-//! by state (for the rules, with `.` as a byte class of one whole
-//! character, which is smaller). Rebuilding an NFA from its states skips
-//! parsing and UTF-8 compilation, about a fifth of the cost of compiling
-//! the pattern; the NFAs then run as lazy DFAs (the engine the `regex`
-//! crate itself picks for these patterns). A pattern whose blob entry is
-//! missing or was made from another pattern is compiled from its text
-//! instead, so a stale blob can cost time, never a wrong answer. The
-//! tests check every entry finds what the `regex` crate finds.
+//! The build script writes each pattern's forward and reverse Thompson
+//! NFA, state by state (for the rules, with `.` as a byte class of one
+//! whole character, which is smaller), in the layout of
+//! `inertbox_rules::blob`. Rebuilding an NFA from its states skips parsing
+//! and UTF-8 compilation, about a fifth of the cost of compiling the
+//! pattern; in a one-shot process the NFAs then run as lazy DFAs (the
+//! engine the `regex` crate itself picks for these patterns), and a server
+//! compiles the patterns with the `regex` crate instead (`SERVER` says
+//! which, once per process). A pattern whose blob entry is missing or was
+//! made from another pattern is compiled from its text instead, so a stale
+//! blob can cost time, never a wrong answer. The tests check every entry
+//! finds what the `regex` crate finds, both ways.
 
 use std::cell::RefCell;
 use std::ops::Range;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{LazyLock, OnceLock};
 
 use inertbox_rules::blob;
@@ -23,32 +26,33 @@ use regex_automata::nfa::thompson::pikevm::{Cache as VmCache, PikeVM};
 use regex_automata::util::captures::Captures;
 use regex_automata::{Anchored, Input, Match, MatchError, MatchKind};
 
-/// Bytes of text searched for rule keys in this process so far.
-static SEARCHED: AtomicUsize = AtomicUsize::new(0);
+/// Is this process a server? Set once, before its first request, by the
+/// servers (`hook serve`, `mcp`, `serve`: see `run_as_server`) and never
+/// unset; a one-shot command (`scan`, `fence`, `gate`, `hook claude`)
+/// leaves it unset. It decides, for the whole process, how every pattern
+/// runs (docs/engines.md has the numbers):
+///
+/// - one-shot: each pattern's build-time NFAs, rebuilt when the pattern is
+///   first needed and run as lazy DFAs; the rule keys found by their first
+///   bytes; a woken rule's window dropped when it lacks the strings every
+///   match needs. Nothing is built that the text does not need: a hook
+///   answers in about a millisecond.
+/// - server: each pattern compiled by the `regex` crate when first needed
+///   (its literal prefilters search faster once built), the rule keys
+///   found with an Aho-Corasick DFA (about 1.5 ms to build, then faster
+///   than the first-bytes search), no required-strings check (with the
+///   regexes compiled it costs more than the searches it saves). The
+///   building is paid once, for many requests.
+static SERVER: AtomicBool = AtomicBool::new(false);
 
-/// After this many bytes a process counts as long-running (a server, a
-/// batch scan): it then compiles patterns with the `regex` crate, whose
-/// literal prefilters search faster, and builds the key DFA. A hook or a
-/// one-file scan stays on the cheap-to-build path.
-const LONG_RUNNING: usize = 2 << 20;
-
-pub(crate) fn searched(bytes: usize) {
-    SEARCHED.fetch_add(bytes, Ordering::Relaxed);
+/// Run every pattern as a server does, from now on (see `SERVER`).
+pub(crate) fn run_as_server() {
+    SERVER.store(true, Ordering::Relaxed);
 }
 
-/// Bytes of text searched for rule keys in this process so far.
-pub(crate) fn searched_so_far() -> usize {
-    SEARCHED.load(Ordering::Relaxed)
-}
-
-pub(crate) fn long_running() -> bool {
-    SEARCHED.load(Ordering::Relaxed) >= LONG_RUNNING
-}
-
-/// Count this process as long-running from now on (`hook serve`: it will
-/// answer many calls, so it compiles its patterns once, up front).
-pub(crate) fn run_long() {
-    SEARCHED.fetch_max(LONG_RUNNING, Ordering::Relaxed);
+/// Does this process run its patterns as a server does (see `SERVER`)?
+pub(crate) fn serving() -> bool {
+    SERVER.load(Ordering::Relaxed)
 }
 
 static BLOB: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/rules.nfa"));
@@ -215,14 +219,14 @@ impl Matcher {
         matches!(self.engine, Engine::Lazy(_))
     }
 
-    /// The pattern compiled now: once the process runs long, or when the
-    /// blob's reverse NFA cannot be read or a lazy DFA stops (neither
-    /// happens with these patterns).
+    /// The pattern compiled by the `regex` crate: a server's engine, and a
+    /// one-shot process's when the blob's reverse NFA cannot be read or a
+    /// lazy DFA stops (neither happens with these patterns).
     fn fallback(&self) -> &regex::Regex {
         self.fallback.get_or_init(|| compile(flat(self.index)))
     }
 
-    /// Compile the pattern now, as a long-running process will use it.
+    /// Compile the pattern now, as a server runs it.
     pub(crate) fn compile_now(&self) {
         if self.is_prebuilt() {
             self.fallback();
@@ -231,7 +235,7 @@ impl Matcher {
 
     /// Leftmost-first matches, not overlapping, as `regex::Regex::find_iter`.
     pub(crate) fn for_each_match(&self, text: &str, each: impl FnMut(Range<usize>)) {
-        self.find_iter_on(text, long_running(), each)
+        self.find_iter_on(text, serving(), each)
     }
 
     /// The matches, as `regex::Regex::find_iter` gives them.
@@ -241,22 +245,22 @@ impl Matcher {
         out.into_iter()
     }
 
-    /// `for_each_match` on the build-time automata even in a long-running
-    /// process (the tests compare them with the `regex` crate).
+    /// `for_each_match` on the build-time automata, as a one-shot process
+    /// runs them (the tests compare them with the `regex` crate).
     #[cfg(test)]
     pub(crate) fn find_iter_prebuilt(&self, text: &str, each: impl FnMut(Range<usize>)) {
         self.find_iter_on(text, false, each)
     }
 
-    /// Matches as a long-running process finds them (the written-out
-    /// pattern compiled by the `regex` crate).
+    /// Matches as a server finds them (the written-out pattern compiled by
+    /// the `regex` crate).
     #[cfg(test)]
-    pub(crate) fn find_iter_long_running(&self, text: &str, each: impl FnMut(Range<usize>)) {
+    pub(crate) fn find_iter_server(&self, text: &str, each: impl FnMut(Range<usize>)) {
         self.find_iter_on(text, true, each)
     }
 
     #[cfg(test)]
-    pub(crate) fn captures_iter_long_running(&self, text: &str, each: impl FnMut(&[Option<Range<usize>>])) {
+    pub(crate) fn captures_iter_server(&self, text: &str, each: impl FnMut(&[Option<Range<usize>>])) {
         self.captures_iter_on(text, true, each)
     }
 
@@ -292,13 +296,13 @@ impl Matcher {
     }
 
     pub(crate) fn is_match(&self, text: &str) -> bool {
-        self.is_match_on(text, long_running())
+        self.is_match_on(text, serving())
     }
 
     /// The first match starting at or after `at`, as `regex::Regex::find_at`
     /// (look-around sees the text before `at`).
     pub(crate) fn find_at(&self, text: &str, at: usize) -> Option<Range<usize>> {
-        self.find_at_on(text, at, long_running())
+        self.find_at_on(text, at, serving())
     }
 
     #[cfg(test)]
@@ -323,7 +327,7 @@ impl Matcher {
     /// `regex::Regex::captures_iter` gives them.
     pub(crate) fn captures_iter<'t>(&self, text: &'t str) -> std::vec::IntoIter<Groups<'t>> {
         let mut out = Vec::new();
-        self.captures_iter_on(text, long_running(), |g| out.push(Groups { text, groups: g.to_vec() }));
+        self.captures_iter_on(text, serving(), |g| out.push(Groups { text, groups: g.to_vec() }));
         out.into_iter()
     }
 

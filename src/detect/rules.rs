@@ -100,27 +100,23 @@ static OTHER_KEYS: Keys = Keys {
     dfa: OnceLock::new(),
 };
 
-/// The keys are searched by their first bytes (`Pairs`) until the process
-/// has searched this much text (one text or several); then with an
-/// Aho-Corasick DFA, built once. The pair search costs nothing to set up
-/// (an Aho-Corasick NFA of the 509 keys took 0.6 ms to build, a third of a
+/// Some of the keys, and how to find them: in a one-shot process by their
+/// first bytes (`Pairs`), in a server with an Aho-Corasick DFA, built once
+/// (see `prebuilt::SERVER`). The pair search costs nothing to set up (an
+/// Aho-Corasick NFA of the 509 keys took 0.6 ms to build, a third of a
 /// small hook's time) and runs at a few ns a byte; the DFA searches faster
-/// but takes about 1.5 ms to build: a hook (a fresh process per tool call,
-/// a few KB) never earns it back; a server, a batch scan or one big file
-/// soon does.
-const DFA_FROM: usize = 256 << 10;
-
-/// Some of the keys, and how to find them.
+/// but takes about 1.5 ms to build, which a hook (a fresh process per tool
+/// call, a few KB) never earns back and a server soon does.
 struct Keys {
     pairs: Pairs,
     dfa: OnceLock<AhoCorasick>,
 }
 
 impl Keys {
-    /// The leftmost-longest key at or after `at`, as (key index, range).
-    fn find(&self, text: &str, at: usize) -> Option<(usize, Range<usize>)> {
+    /// The leftmost-longest key at or after `at`, as (key index, range),
+    /// found with the DFA or by the first bytes.
+    fn find(&self, text: &str, at: usize, dfa: bool) -> Option<(usize, Range<usize>)> {
         let index = self.pairs.index;
-        let dfa = self.dfa.get().is_some() || text.len() >= DFA_FROM || prebuilt::searched_so_far() >= DFA_FROM;
         if !dfa {
             return self.pairs.find(text.as_bytes(), at).map(|(k, r)| (usize::from(index[k]), r));
         }
@@ -220,10 +216,15 @@ impl Pairs {
 /// Every key in `text`, leftmost-longest and not overlapping, as one
 /// automaton over all keys would find them: of the two automata's next
 /// keys, the one that starts first (the longer on a tie) is taken, and
-/// the search goes on after it.
+/// the search goes on after it. With the keys' DFAs in a server, by their
+/// first bytes in a one-shot process.
 fn find_keys(text: &str) -> impl Iterator<Item = (usize, Range<usize>)> + '_ {
+    find_keys_with(text, prebuilt::serving())
+}
+
+/// `find_keys` with the DFAs (`dfa`) or by the first bytes.
+fn find_keys_with(text: &str, dfa: bool) -> impl Iterator<Item = (usize, Range<usize>)> + '_ {
     let ascii = text.is_ascii();
-    prebuilt::searched(text.len());
     let mut at = 0;
     // Each automaton's next key from where it last looked; None once it
     // has no more.
@@ -235,7 +236,7 @@ fn find_keys(text: &str) -> impl Iterator<Item = (usize, Range<usize>)> + '_ {
         }
         let refresh = |slot: &mut Option<Option<(usize, Range<usize>)>>, keys: &Keys| {
             if slot.as_ref().is_none_or(|m| m.as_ref().is_some_and(|(_, r)| r.start < at)) {
-                *slot = Some(keys.find(text, at));
+                *slot = Some(keys.find(text, at, dfa));
             }
         };
         refresh(&mut next_ascii, &ASCII_KEYS);
@@ -279,8 +280,8 @@ pub fn warm() {
     }
 }
 
-/// Compile every rule and context pattern as a long-running process runs
-/// them (`hook serve`, before its first answer).
+/// Compile every rule and context pattern as a server runs them (`hook
+/// serve`, before its first answer).
 pub(crate) fn warm_compiled() {
     for i in 0..RULES.len() {
         regex_for(i).compile_now();
@@ -327,11 +328,11 @@ pub fn matches(text: &str) -> Vec<Match> {
     }
     // Windows that cannot hold a match of their rule are dropped (most
     // rules need more words than the key that woke them), which spares a
-    // fresh process rebuilding and running the rule's automaton. A
-    // long-running process has its regexes compiled already, and there the
-    // check costs more than the searches it saves (prose scanned 12% slower).
+    // one-shot process rebuilding and running the rule's automaton. A
+    // server compiles its regexes once, and there the check costs more than
+    // the searches it saves (docs/engines.md).
     let mut flat: Option<Vec<u8>> = None;
-    let check = !prebuilt::long_running();
+    let check = !prebuilt::serving();
     for (r, ws) in windows.iter_mut().enumerate() {
         if !check || ws.is_empty() || span(&REQ_RULE_ENDS, r).is_empty() {
             continue;
@@ -716,8 +717,8 @@ mod tests {
             one.find_iter(text).map(|m| (m.pattern().as_usize(), m.range())).collect()
         };
         let mut rng = crate::testing::Lcg::new(7);
-        // Short texts go through one kind of automaton, long ones another;
-        // the texts joined make a long one.
+        // Each text searched both ways (by first bytes, with the DFAs); the
+        // texts joined make a long one.
         let mut long = String::new();
         for _ in 0..3000 {
             let mut text = String::new();
@@ -731,16 +732,18 @@ mod tests {
                     _ => text.push_str(["ı", " ", "é", "x", "\n", "忽"][rng.below(6)]),
                 }
             }
-            assert_eq!(find_keys(&text).collect::<Vec<_>>(), keys_in_one_automaton(&text), "{text:?}");
+            for dfa in [false, true] {
+                let found: Vec<_> = find_keys_with(&text, dfa).collect();
+                assert_eq!(found, keys_in_one_automaton(&text), "{text:?}, dfa {dfa}");
+            }
             long.push_str(&text);
         }
-        // Repeated until it is long enough for the DFA.
-        while long.len() < DFA_FROM {
-            long = long.repeat(2);
+        let long = long.repeat(2);
+        for dfa in [false, true] {
+            let found: Vec<_> = find_keys_with(&long, dfa).collect();
+            assert!(found.len() > 3000);
+            assert_eq!(found, keys_in_one_automaton(&long), "dfa {dfa}");
         }
-        let found: Vec<_> = find_keys(&long).collect();
-        assert!(found.len() > 3000);
-        assert_eq!(found, keys_in_one_automaton(&long));
     }
 
     #[test]
@@ -1141,10 +1144,10 @@ mod prebuilt_tests {
         assert!(found > 2000, "too few matches to compare: {found}");
     }
 
-    /// A long-running process compiles each pattern as the build script wrote it
-    /// out (no case-insensitive flag, no Perl class: the `regex` crate is
-    /// built without its Unicode tables); the matches and groups are those
-    /// of the pattern as written.
+    /// A server compiles each pattern as the build script wrote it out (no
+    /// case-insensitive flag, no Perl class: the `regex` crate is built
+    /// without its Unicode tables); the matches and groups are those of the
+    /// pattern as written.
     #[test]
     fn the_written_out_patterns_find_what_the_patterns_find() {
         let mut texts = texts();
@@ -1168,11 +1171,11 @@ mod prebuilt_tests {
             let theirs = prebuilt::compile(&p);
             for t in &texts {
                 let mut got = Vec::new();
-                ours.find_iter_long_running(t, |r| got.push(r));
+                ours.find_iter_server(t, |r| got.push(r));
                 let want: Vec<_> = theirs.find_iter(t).map(|m| m.range()).collect();
                 assert_eq!(got, want, "{p} on {t:?}");
                 let mut got = Vec::new();
-                ours.captures_iter_long_running(t, |g| got.push(g.to_vec()));
+                ours.captures_iter_server(t, |g| got.push(g.to_vec()));
                 let want: Vec<Vec<_>> =
                     theirs.captures_iter(t).map(|c| c.iter().map(|g| g.map(|m| m.range())).collect()).collect();
                 assert_eq!(got, want, "{p} on {t:?}");
