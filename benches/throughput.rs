@@ -40,7 +40,11 @@ fn check_verify(b: Bencher, len: usize) {
     });
 }
 
-/// Ordinary English prose (fixtures/scan/prose.txt), repeated.
+/// Ordinary English prose (fixtures/scan/prose.txt), repeated. The scan
+/// benchmarks run a server's engines (`inertbox::run_as_server`: each
+/// pattern compiled once, the key DFA): a benchmark answers many calls in
+/// one process, as a server does. A one-shot command's engines are timed
+/// in fresh processes by scripts/bench.sh (docs/engines.md).
 fn prose(len: usize) -> Vec<u8> {
     include_bytes!("../fixtures/scan/prose.txt").iter().copied().cycle().take(len).collect()
 }
@@ -48,6 +52,7 @@ fn prose(len: usize) -> Vec<u8> {
 #[divan::bench(args = [64 << 10, 4 << 20])]
 fn scan_prose(b: Bencher, len: usize) {
     let data = prose(len);
+    inertbox::run_as_server();
     inertbox::detect::rules::warm();
     b.counter(BytesCount::new(len)).bench(|| {
         let doc = inertbox::Document::load(black_box(data.clone()), inertbox::document::Kind::Text, "bench");
@@ -56,13 +61,14 @@ fn scan_prose(b: Bencher, len: usize) {
 }
 
 /// A 65 KB HTML newsletter email (multipart/alternative), loaded and scanned,
-/// as a library in a running process does it (a server, a batch scan): after
-/// the first 256 KB the rule keys are searched with their DFA. 500 samples, so
-/// the median is not the noise of this shared machine's moment. One email in
-/// a fresh process (the NFA, cold caches) is timed by scripts/bench.sh.
+/// as a server does it (the regexes compiled, the rule keys searched with
+/// their DFA). 500 samples, so the median is not the noise of this shared
+/// machine's moment. One email in a fresh process (a one-shot command's
+/// engines, cold caches) is timed by scripts/bench.sh.
 #[divan::bench(sample_count = 500)]
 fn scan_email_50k(b: Bencher) {
     let data = include_bytes!("../fixtures/scan/newsletter-50k.eml").to_vec();
+    inertbox::run_as_server();
     inertbox::detect::rules::warm();
     b.counter(BytesCount::new(data.len())).bench(|| {
         let doc = inertbox::Document::load(black_box(data.clone()), inertbox::document::Kind::Auto, "bench");
@@ -78,6 +84,7 @@ fn scan_adversarial(b: Bencher, which: &str) {
         "one_char" => vec![b'a'; 10 << 20],
         _ => "x\u{200b}y ".repeat(100_000).into_bytes(),
     };
+    inertbox::run_as_server();
     inertbox::detect::rules::warm();
     b.counter(BytesCount::new(data.len())).bench(|| {
         let doc = inertbox::Document::load(black_box(data.clone()), inertbox::document::Kind::Text, "bench");
@@ -162,6 +169,7 @@ fn serve_small_scan(b: Bencher) {
     let mut server = inertbox::serve::Server::new(inertbox::gate::Policy::default(), 1 << 20).unwrap();
     let line =
         r#"{"id":1,"op":"scan","content":"Hi Dana, the invoice for April is attached. Thanks, Sam","record":false}"#;
+    inertbox::run_as_server();
     server.handle_line(line);
     inertbox::detect::rules::warm();
     b.bench_local(|| server.handle_line(black_box(line)));

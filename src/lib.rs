@@ -85,7 +85,8 @@ pub mod invisible;
 pub mod load;
 #[doc(hidden)]
 pub mod mcp;
-pub(crate) mod patterns;
+/// The fixed patterns the build script compiles with the rules.
+pub(crate) use inertbox_rules::patterns;
 pub(crate) mod prebuilt;
 #[doc(hidden)]
 pub mod report;
@@ -95,6 +96,18 @@ pub mod session;
 #[doc(hidden)]
 pub mod testing;
 pub mod unwrap;
+
+/// Run the scanner's patterns as a server does, for the rest of this
+/// process: each compiled by the `regex` crate and the rule keys searched
+/// with a DFA, built once and then faster than a one-shot command's
+/// engines (docs/engines.md). `serve`, `mcp` and `hook serve` call it
+/// before their first request; a program that embeds the library and
+/// answers many requests calls it once at start. Without it every search
+/// runs the one-shot engines, which build nothing the text does not need.
+/// Either way the findings are the same.
+pub fn run_as_server() {
+    prebuilt::run_as_server();
+}
 
 pub use document::Document;
 pub use format::{CheckReport, Stamp, WrapError, WrapOptions, WrapperReport, check_bytes, check_reader, wrap_bytes};

@@ -277,6 +277,7 @@ pub fn tools() -> Value {
 
 /// Serve on stdin/stdout until end of input.
 pub fn serve(policy: Policy, max_bytes: u64, input: impl BufRead, output: impl Write) -> std::io::Result<()> {
+    crate::run_as_server();
     use crate::serve::{Line, serve_lines};
     let mut server = Server::new(policy, max_bytes).map_err(std::io::Error::other)?;
     serve_lines(input, output, MAX_MESSAGE, |line| match line {

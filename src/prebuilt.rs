@@ -1,64 +1,65 @@
 //! The scanner's regexes (the rules, their context patterns and the fixed
-//! patterns in `patterns.rs`), compiled at build time and rebuilt here.
+//! patterns in `inertbox_rules::patterns`), compiled at build time and
+//! rebuilt here.
 //!
-//! build.rs writes each pattern's forward and reverse Thompson NFA, state
-//! by state (for the rules, with `.` as a byte class of one whole
-//! character, which is smaller). Rebuilding an NFA from its states skips
-//! parsing and UTF-8 compilation, about a fifth of the cost of compiling
-//! the pattern; the NFAs then run as lazy DFAs (the engine the `regex`
-//! crate itself picks for these patterns). A pattern whose blob entry is
-//! missing or was made from another pattern is compiled from its text
-//! instead, so a stale blob can cost time, never a wrong answer. The
-//! tests check every entry finds what the `regex` crate finds.
+//! The build script writes each pattern's forward and reverse Thompson
+//! NFA, state by state (for the rules, with `.` as a byte class of one
+//! whole character, which is smaller), in the layout of
+//! `inertbox_rules::blob`. Rebuilding an NFA from its states skips parsing
+//! and UTF-8 compilation, about a fifth of the cost of compiling the
+//! pattern; in a one-shot process the NFAs then run as lazy DFAs (the
+//! engine the `regex` crate itself picks for these patterns), and a server
+//! compiles the patterns with the `regex` crate instead (`SERVER` says
+//! which, once per process). A pattern whose blob entry is missing or was
+//! made from another pattern is compiled from its text instead, so a stale
+//! blob can cost time, never a wrong answer. The tests check every entry
+//! finds what the `regex` crate finds, both ways.
 
 use std::cell::RefCell;
 use std::ops::Range;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{LazyLock, OnceLock};
 
+use inertbox_rules::blob;
 use regex_automata::hybrid::dfa::{Cache as DfaCache, DFA};
 use regex_automata::nfa::thompson::pikevm::{Cache as VmCache, PikeVM};
-use regex_automata::nfa::thompson::{Builder, NFA, Transition};
 use regex_automata::util::captures::Captures;
-use regex_automata::util::look::Look;
-use regex_automata::util::primitives::StateID;
 use regex_automata::{Anchored, Input, Match, MatchError, MatchKind};
 
-/// Bytes of text searched for rule keys in this process so far.
-static SEARCHED: AtomicUsize = AtomicUsize::new(0);
+/// Is this process a server? Set once, before its first request, by the
+/// servers (`hook serve`, `mcp`, `serve`: see `run_as_server`) and never
+/// unset; a one-shot command (`scan`, `fence`, `gate`, `hook claude`)
+/// leaves it unset. It decides, for the whole process, how every pattern
+/// runs (docs/engines.md has the numbers):
+///
+/// - one-shot: each pattern's build-time NFAs, rebuilt when the pattern is
+///   first needed and run as lazy DFAs; the rule keys found by their first
+///   bytes; a woken rule's window dropped when it lacks the strings every
+///   match needs. Nothing is built that the text does not need: a hook
+///   answers in about a millisecond.
+/// - server: each pattern compiled by the `regex` crate when first needed
+///   (its literal prefilters search faster once built), the rule keys
+///   found with an Aho-Corasick DFA (about 1.5 ms to build, then faster
+///   than the first-bytes search), no required-strings check (with the
+///   regexes compiled it costs more than the searches it saves). The
+///   building is paid once, for many requests.
+static SERVER: AtomicBool = AtomicBool::new(false);
 
-/// After this many bytes a process counts as long-running (a server, a
-/// batch scan): it then compiles patterns with the `regex` crate, whose
-/// literal prefilters search faster, and builds the key DFA. A hook or a
-/// one-file scan stays on the cheap-to-build path.
-const LONG_RUNNING: usize = 2 << 20;
-
-pub(crate) fn searched(bytes: usize) {
-    SEARCHED.fetch_add(bytes, Ordering::Relaxed);
+/// Run every pattern as a server does, from now on (see `SERVER`).
+pub(crate) fn run_as_server() {
+    SERVER.store(true, Ordering::Relaxed);
 }
 
-/// Bytes of text searched for rule keys in this process so far.
-pub(crate) fn searched_so_far() -> usize {
-    SEARCHED.load(Ordering::Relaxed)
+/// Does this process run its patterns as a server does (see `SERVER`)?
+pub(crate) fn serving() -> bool {
+    SERVER.load(Ordering::Relaxed)
 }
-
-pub(crate) fn long_running() -> bool {
-    SEARCHED.load(Ordering::Relaxed) >= LONG_RUNNING
-}
-
-/// Count this process as long-running from now on (`hook serve`: it will
-/// answer many calls, so it compiles its patterns once, up front).
-pub(crate) fn run_long() {
-    SEARCHED.fetch_max(LONG_RUNNING, Ordering::Relaxed);
-}
-
-mod blob;
 
 static BLOB: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/rules.nfa"));
 
 include!(concat!(env!("OUT_DIR"), "/flat.rs"));
 
-/// Blob entry `index`'s pattern as the `regex` crate compiles it (build.rs
+/// Blob entry `index`'s pattern as the `regex` crate compiles it (the build script
 /// writes each out as its parsed syntax: no case-insensitive flag, no Perl
 /// class, so the crate is built without its Unicode tables).
 fn flat(index: usize) -> &'static str {
@@ -98,7 +99,7 @@ impl Lazy {
     fn rev(&self) -> Option<&DFA> {
         self.rev
             .get_or_init(|| {
-                let rev = Reader { b: self.rev_nfa, at: 0 }.nfa()?;
+                let rev = blob::Reader::new(self.rev_nfa).nfa()?;
                 // As regex-automata's own lazy-DFA regex builds its reverse half.
                 DFA::builder()
                     .configure(DFA::config().prefilter(None).specialize_start_states(false).match_kind(MatchKind::All))
@@ -195,7 +196,7 @@ struct Caches {
 }
 
 impl Matcher {
-    /// The matcher for a pattern as build.rs compiled it (a rule's
+    /// The matcher for a pattern as the build script compiled it (a rule's
     /// `final_pattern`, a context pattern's `context_pattern`): from the
     /// blob entry made from it, else compiled now.
     pub(crate) fn new(pattern: &str) -> Matcher {
@@ -209,7 +210,7 @@ impl Matcher {
     /// A fixed pattern's matcher (one of `patterns::ALL`).
     pub(crate) fn by_pattern(pattern: &str) -> Matcher {
         let m = Matcher::new(&crate::patterns::blob_form(pattern));
-        debug_assert!(m.is_prebuilt(), "add this pattern to patterns::ALL so build.rs compiles it: {pattern}");
+        debug_assert!(m.is_prebuilt(), "add this pattern to patterns::ALL so the build script compiles it: {pattern}");
         m
     }
 
@@ -218,14 +219,14 @@ impl Matcher {
         matches!(self.engine, Engine::Lazy(_))
     }
 
-    /// The pattern compiled now: once the process runs long, or when the
-    /// blob's reverse NFA cannot be read or a lazy DFA stops (neither
-    /// happens with these patterns).
+    /// The pattern compiled by the `regex` crate: a server's engine, and a
+    /// one-shot process's when the blob's reverse NFA cannot be read or a
+    /// lazy DFA stops (neither happens with these patterns).
     fn fallback(&self) -> &regex::Regex {
         self.fallback.get_or_init(|| compile(flat(self.index)))
     }
 
-    /// Compile the pattern now, as a long-running process will use it.
+    /// Compile the pattern now, as a server runs it.
     pub(crate) fn compile_now(&self) {
         if self.is_prebuilt() {
             self.fallback();
@@ -234,7 +235,7 @@ impl Matcher {
 
     /// Leftmost-first matches, not overlapping, as `regex::Regex::find_iter`.
     pub(crate) fn for_each_match(&self, text: &str, each: impl FnMut(Range<usize>)) {
-        self.find_iter_on(text, long_running(), each)
+        self.find_iter_on(text, serving(), each)
     }
 
     /// The matches, as `regex::Regex::find_iter` gives them.
@@ -244,22 +245,22 @@ impl Matcher {
         out.into_iter()
     }
 
-    /// `for_each_match` on the build-time automata even in a long-running
-    /// process (the tests compare them with the `regex` crate).
+    /// `for_each_match` on the build-time automata, as a one-shot process
+    /// runs them (the tests compare them with the `regex` crate).
     #[cfg(test)]
     pub(crate) fn find_iter_prebuilt(&self, text: &str, each: impl FnMut(Range<usize>)) {
         self.find_iter_on(text, false, each)
     }
 
-    /// Matches as a long-running process finds them (the written-out
-    /// pattern compiled by the `regex` crate).
+    /// Matches as a server finds them (the written-out pattern compiled by
+    /// the `regex` crate).
     #[cfg(test)]
-    pub(crate) fn find_iter_long_running(&self, text: &str, each: impl FnMut(Range<usize>)) {
+    pub(crate) fn find_iter_server(&self, text: &str, each: impl FnMut(Range<usize>)) {
         self.find_iter_on(text, true, each)
     }
 
     #[cfg(test)]
-    pub(crate) fn captures_iter_long_running(&self, text: &str, each: impl FnMut(&[Option<Range<usize>>])) {
+    pub(crate) fn captures_iter_server(&self, text: &str, each: impl FnMut(&[Option<Range<usize>>])) {
         self.captures_iter_on(text, true, each)
     }
 
@@ -295,14 +296,14 @@ impl Matcher {
     }
 
     pub(crate) fn is_match(&self, text: &str) -> bool {
-        self.is_match_on(text, long_running())
+        self.is_match_on(text, serving())
     }
 
     /// Each match's capture groups (group 0 the whole match), as
     /// `regex::Regex::captures_iter` gives them.
     pub(crate) fn captures_iter<'t>(&self, text: &'t str) -> std::vec::IntoIter<Groups<'t>> {
         let mut out = Vec::new();
-        self.captures_iter_on(text, long_running(), |g| out.push(Groups { text, groups: g.to_vec() }));
+        self.captures_iter_on(text, serving(), |g| out.push(Groups { text, groups: g.to_vec() }));
         out.into_iter()
     }
 
@@ -501,120 +502,10 @@ fn captures_compiled(re: &regex::Regex, text: &str, mut each: impl FnMut(&[Optio
 /// The blob entry made from this pattern (its number, and the forward
 /// lazy DFA with the reverse NFA's bytes kept for later), if any.
 fn from_blob(pattern: &str) -> Option<(usize, Lazy)> {
-    let rest = BLOB.strip_prefix(blob::MAGIC)?;
-    let count = u32::from_le_bytes(rest.get(..4)?.try_into().ok()?) as usize;
-    let (index, data) = rest.get(4..)?.split_at_checked(count * blob::ENTRY)?;
-    let hash = blob::fnv1a(pattern.as_bytes()).to_le_bytes();
-    let (i, entry) = index.chunks_exact(blob::ENTRY).enumerate().find(|(_, e)| e[..8] == hash)?;
-    let start = u32::from_le_bytes(entry[8..12].try_into().ok()?) as usize;
-    let end = u32::from_le_bytes(entry[12..16].try_into().ok()?) as usize;
-    let data: &'static [u8] = data.get(start..end)?;
-    let mut r = Reader { b: data, at: 0 };
+    let (i, data) = blob::entry(BLOB, pattern)?;
+    let mut r = blob::Reader::new(data);
     let fwd = DFA::builder().build_from_nfa(r.nfa()?).ok()?;
-    Some((i, Lazy { fwd, rev_nfa: &data[r.at..], rev: OnceLock::new() }))
-}
-
-/// Reads an NFA as build.rs's `encode` writes it (see `blob`).
-struct Reader<'a> {
-    b: &'a [u8],
-    at: usize,
-}
-
-impl Reader<'_> {
-    fn byte(&mut self) -> Option<u8> {
-        let v = *self.b.get(self.at)?;
-        self.at += 1;
-        Some(v)
-    }
-
-    fn varint(&mut self) -> Option<u64> {
-        let mut v = 0u64;
-        for shift in (0..64).step_by(7) {
-            let b = self.byte()?;
-            v |= u64::from(b & 0x7f) << shift;
-            if b < 0x80 {
-                return Some(v);
-            }
-        }
-        None
-    }
-
-    fn usize(&mut self) -> Option<usize> {
-        usize::try_from(self.varint()?).ok()
-    }
-
-    fn id(&mut self) -> Option<StateID> {
-        StateID::new(self.usize()?).ok()
-    }
-
-    /// A state id written as a distance from state `from`.
-    fn target(&mut self, from: usize) -> Option<StateID> {
-        let z = self.varint()?;
-        let d = (z >> 1) as i64 ^ -((z & 1) as i64);
-        StateID::new(usize::try_from(i64::try_from(from).ok()? + d).ok()?).ok()
-    }
-
-    fn transition(&mut self, from: usize) -> Option<Transition> {
-        let start = self.byte()?;
-        let end = self.byte()?;
-        Some(Transition { start, end, next: self.target(from)? })
-    }
-
-    /// One NFA, its states added to a builder in their original order, so
-    /// every state keeps its id.
-    fn nfa(&mut self) -> Option<NFA> {
-        let states = self.usize()?;
-        let anchored = self.id()?;
-        let unanchored = self.id()?;
-        let pattern_start = self.id()?;
-        let flags = self.byte()?;
-        let mut b = Builder::new();
-        b.set_reverse(flags & blob::REVERSE != 0);
-        b.set_utf8(flags & blob::UTF8 != 0);
-        b.start_pattern().ok()?;
-        for i in 0..states {
-            let added = match self.byte()? {
-                blob::BYTE_RANGE => {
-                    let t = self.transition(i)?;
-                    b.add_range(t)
-                }
-                blob::SPARSE => {
-                    let n = self.usize()?;
-                    let ts = (0..n).map(|_| self.transition(i)).collect::<Option<Vec<_>>>()?;
-                    b.add_sparse(ts)
-                }
-                blob::LOOK => {
-                    let look = Look::from_repr(u32::try_from(self.varint()?).ok()?)?;
-                    let next = self.target(i)?;
-                    b.add_look(next, look)
-                }
-                blob::UNION => {
-                    let n = self.usize()?;
-                    let alts = (0..n).map(|_| self.target(i)).collect::<Option<Vec<_>>>()?;
-                    b.add_union(alts)
-                }
-                blob::CAPTURE_START => {
-                    let group = u32::try_from(self.varint()?).ok()?;
-                    let next = self.target(i)?;
-                    b.add_capture_start(next, group, None)
-                }
-                blob::CAPTURE_END => {
-                    let group = u32::try_from(self.varint()?).ok()?;
-                    let next = self.target(i)?;
-                    b.add_capture_end(next, group)
-                }
-                blob::FAIL => b.add_fail(),
-                blob::MATCH => b.add_match(),
-                _ => return None,
-            }
-            .ok()?;
-            if added.as_usize() != i {
-                return None;
-            }
-        }
-        b.finish_pattern(pattern_start).ok()?;
-        b.build(anchored, unanchored).ok()
-    }
+    Some((i, Lazy { fwd, rev_nfa: r.rest(), rev: OnceLock::new() }))
 }
 
 #[cfg(test)]

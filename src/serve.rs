@@ -159,6 +159,7 @@ pub(crate) fn serve_lines(
 
 /// Serve until end of input.
 pub fn serve(mut server: Server, input: impl BufRead, output: impl Write) -> std::io::Result<()> {
+    crate::run_as_server();
     serve_lines(input, output, MAX_LINE, |line| match line {
         Line::Text(l) if l.trim().is_empty() => None,
         Line::Text(l) => Some(server.handle_line(l)),

@@ -14,6 +14,7 @@ pub mod normalize;
 pub mod obfuscation;
 
 pub mod rules;
+mod skeleton_ascii;
 
 use serde::Serialize;
 
@@ -33,114 +34,14 @@ const MAX_FINDINGS: usize = 200;
 /// around what matched.
 const MAX_EXCERPT: usize = 1024;
 
-/// The stable finding codes scripts branch on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Code {
-    Override,
-    RoleHijack,
-    FakeBoundary,
-    AddressedToAi,
-    FalseAuthority,
-    MemoryPoisoning,
-    PromptLeak,
-    Secrecy,
-    ActionRequest,
-    Exfiltration,
-    EncodedPayload,
-    SmuggledText,
-    HiddenText,
-    Obfuscated,
-    InvisibleChars,
-    BidiOverride,
-}
+pub use inertbox_rules::{Code, Severity};
 
-impl Code {
-    pub const ALL: [Code; 16] = [
-        Code::Override,
-        Code::RoleHijack,
-        Code::FakeBoundary,
-        Code::AddressedToAi,
-        Code::FalseAuthority,
-        Code::MemoryPoisoning,
-        Code::PromptLeak,
-        Code::Secrecy,
-        Code::ActionRequest,
-        Code::Exfiltration,
-        Code::EncodedPayload,
-        Code::SmuggledText,
-        Code::HiddenText,
-        Code::Obfuscated,
-        Code::InvisibleChars,
-        Code::BidiOverride,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Code::Override => "override",
-            Code::RoleHijack => "role_hijack",
-            Code::FakeBoundary => "fake_boundary",
-            Code::AddressedToAi => "addressed_to_ai",
-            Code::FalseAuthority => "false_authority",
-            Code::MemoryPoisoning => "memory_poisoning",
-            Code::PromptLeak => "prompt_leak",
-            Code::Secrecy => "secrecy",
-            Code::ActionRequest => "action_request",
-            Code::Exfiltration => "exfiltration",
-            Code::EncodedPayload => "encoded_payload",
-            Code::SmuggledText => "smuggled_text",
-            Code::HiddenText => "hidden_text",
-            Code::Obfuscated => "obfuscated",
-            Code::InvisibleChars => "invisible_chars",
-            Code::BidiOverride => "bidi_override",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Code> {
-        Code::ALL.into_iter().find(|c| c.as_str() == s)
-    }
-}
-
-/// How much a finding weighs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Low,
-    Medium,
-    High,
-}
-
-impl Severity {
-    pub fn points(self) -> f64 {
-        match self {
-            Severity::Low => LOW_POINTS,
-            Severity::Medium => MEDIUM_POINTS,
-            Severity::High => HIGH_POINTS,
-        }
-    }
-
-    /// One step lower (a quoted example of an attack).
-    pub fn lower(self) -> Severity {
-        match self {
-            Severity::High => Severity::Medium,
-            _ => Severity::Low,
-        }
-    }
-
-    /// One step higher (an instruction hidden from the reader).
-    pub fn higher(self) -> Severity {
-        match self {
-            Severity::Low => Severity::Medium,
-            _ => Severity::High,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Low => "low",
-            Severity::Medium => "medium",
-            Severity::High => "high",
-        }
+/// The points a finding of this severity adds to the score.
+fn points(severity: Severity) -> f64 {
+    match severity {
+        Severity::Low => LOW_POINTS,
+        Severity::Medium => MEDIUM_POINTS,
+        Severity::High => HIGH_POINTS,
     }
 }
 
@@ -469,7 +370,7 @@ fn score_counts<'a>(rules: impl Iterator<Item = &'a [u64; 3]>) -> (u32, bool) {
         let mut n = 0;
         for sev in [Severity::High, Severity::Medium, Severity::Low] {
             for _ in 0..counts[sev as usize].min(MAX_REPEATS.saturating_sub(n)) {
-                total += sev.points() * 0.5f64.powi(n as i32);
+                total += points(sev) * 0.5f64.powi(n as i32);
                 n += 1;
             }
         }

@@ -4,7 +4,7 @@
 //! The keys (lowercase literals, one of which every match contains) are
 //! searched in one pass over the text; a rule's regex runs only in windows
 //! around its keys' hits, and only in those that hold a string of each set
-//! build.rs found every match of the rule holds (`required.rs`), so clean
+//! the build script found every match of the rule holds, so clean
 //! text costs one linear pass. Patterns use no lookaround (linear-time
 //! regex) and run on the `plain` form (and on the `folded` form to catch
 //! disguises).
@@ -15,7 +15,7 @@ use std::sync::{LazyLock, OnceLock};
 use aho_corasick::AhoCorasick;
 
 use super::normalize::{self, Normalized};
-use super::{Code, Hit, Severity};
+use super::{Code, Hit};
 use crate::document::Part;
 use crate::prebuilt::{self, Matcher};
 
@@ -26,38 +26,18 @@ const WINDOW: usize = 160;
 /// so the folded form and the offset maps stay bounded.
 const PIECE: usize = 1 << 20;
 
-/// One rule.
-pub struct Rule {
-    pub id: &'static str,
-    pub code: Code,
-    pub severity: Severity,
-    /// Lowercase literals; every match of `pattern` contains one.
-    pub keys: &'static [&'static str],
-    /// A regex over the normalised (lowercase) text.
-    pub pattern: &'static str,
-    pub why: &'static str,
-}
+pub use inertbox_rules::Rule;
+use inertbox_rules::keys;
+use inertbox_rules::text::{self, final_pattern};
 
-macro_rules! rule {
-    ($id:literal, $code:ident, $sev:ident, [$($k:literal),+ $(,)?], $pat:expr, $why:literal) => {
-        Rule { id: $id, code: Code::$code, severity: Severity::$sev, keys: &[$($k),+], pattern: $pat, why: $why }
-    };
-}
+/// The rule table (crates/inertbox-rules/src/table.rs).
+pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(inertbox_rules::table);
 
-/// The rule table (in `rules/table.rs`).
-pub static RULES: LazyLock<Vec<Rule>> = LazyLock::new(table::table);
-
-mod table;
-mod text;
-
-use text::final_pattern;
-
-mod keys;
-
-// The tables build.rs works out from the rule table: with `keys.rs`
-// RULE_COUNT, KEY_TEXT, KEY_ENDS, WOKEN_ENDS, WOKEN, and for the ASCII keys
-// and the others their INDEX, TRIPLES, TWO, RUNS and ORDER; with
-// `required.rs` REQ_TEXT, REQ_STR_ENDS, REQ_SET_ENDS and REQ_RULE_ENDS.
+// The tables the build script works out from the rule table: with
+// `inertbox_rules::keys` RULE_COUNT, KEY_TEXT, KEY_ENDS, WOKEN_ENDS, WOKEN,
+// and for the ASCII keys and the others their INDEX, TRIPLES, TWO, RUNS and
+// ORDER; with build/required.rs REQ_TEXT, REQ_STR_ENDS, REQ_SET_ENDS and
+// REQ_RULE_ENDS.
 include!(concat!(env!("OUT_DIR"), "/rule_keys.rs"));
 
 /// Item `i` of a list laid end to end, by where each item ends.
@@ -79,8 +59,8 @@ fn rules_woken_by(key: usize) -> &'static [u8] {
 }
 
 /// The sets of strings every match of a rule holds, line breaks read as
-/// spaces (build.rs works them out with `required.rs`), each set as its
-/// strings.
+/// spaces (the build script works them out, build/required.rs), each set
+/// as its strings.
 fn required(rule: usize) -> impl Iterator<Item = impl Iterator<Item = &'static str>> {
     span(&REQ_RULE_ENDS, rule).map(|set| span(&REQ_SET_ENDS, set).map(|s| &REQ_TEXT[span(&REQ_STR_ENDS, s)]))
 }
@@ -120,27 +100,23 @@ static OTHER_KEYS: Keys = Keys {
     dfa: OnceLock::new(),
 };
 
-/// The keys are searched by their first bytes (`Pairs`) until the process
-/// has searched this much text (one text or several); then with an
-/// Aho-Corasick DFA, built once. The pair search costs nothing to set up
-/// (an Aho-Corasick NFA of the 509 keys took 0.6 ms to build, a third of a
+/// Some of the keys, and how to find them: in a one-shot process by their
+/// first bytes (`Pairs`), in a server with an Aho-Corasick DFA, built once
+/// (see `prebuilt::SERVER`). The pair search costs nothing to set up (an
+/// Aho-Corasick NFA of the 509 keys took 0.6 ms to build, a third of a
 /// small hook's time) and runs at a few ns a byte; the DFA searches faster
-/// but takes about 1.5 ms to build: a hook (a fresh process per tool call,
-/// a few KB) never earns it back; a server, a batch scan or one big file
-/// soon does.
-const DFA_FROM: usize = 256 << 10;
-
-/// Some of the keys, and how to find them.
+/// but takes about 1.5 ms to build, which a hook (a fresh process per tool
+/// call, a few KB) never earns back and a server soon does.
 struct Keys {
     pairs: Pairs,
     dfa: OnceLock<AhoCorasick>,
 }
 
 impl Keys {
-    /// The leftmost-longest key at or after `at`, as (key index, range).
-    fn find(&self, text: &str, at: usize) -> Option<(usize, Range<usize>)> {
+    /// The leftmost-longest key at or after `at`, as (key index, range),
+    /// found with the DFA or by the first bytes.
+    fn find(&self, text: &str, at: usize, dfa: bool) -> Option<(usize, Range<usize>)> {
         let index = self.pairs.index;
-        let dfa = self.dfa.get().is_some() || text.len() >= DFA_FROM || prebuilt::searched_so_far() >= DFA_FROM;
         if !dfa {
             return self.pairs.find(text.as_bytes(), at).map(|(k, r)| (usize::from(index[k]), r));
         }
@@ -240,10 +216,15 @@ impl Pairs {
 /// Every key in `text`, leftmost-longest and not overlapping, as one
 /// automaton over all keys would find them: of the two automata's next
 /// keys, the one that starts first (the longer on a tie) is taken, and
-/// the search goes on after it.
+/// the search goes on after it. With the keys' DFAs in a server, by their
+/// first bytes in a one-shot process.
 fn find_keys(text: &str) -> impl Iterator<Item = (usize, Range<usize>)> + '_ {
+    find_keys_with(text, prebuilt::serving())
+}
+
+/// `find_keys` with the DFAs (`dfa`) or by the first bytes.
+fn find_keys_with(text: &str, dfa: bool) -> impl Iterator<Item = (usize, Range<usize>)> + '_ {
     let ascii = text.is_ascii();
-    prebuilt::searched(text.len());
     let mut at = 0;
     // Each automaton's next key from where it last looked; None once it
     // has no more.
@@ -255,7 +236,7 @@ fn find_keys(text: &str) -> impl Iterator<Item = (usize, Range<usize>)> + '_ {
         }
         let refresh = |slot: &mut Option<Option<(usize, Range<usize>)>>, keys: &Keys| {
             if slot.as_ref().is_none_or(|m| m.as_ref().is_some_and(|(_, r)| r.start < at)) {
-                *slot = Some(keys.find(text, at));
+                *slot = Some(keys.find(text, at, dfa));
             }
         };
         refresh(&mut next_ascii, &ASCII_KEYS);
@@ -283,7 +264,7 @@ fn find_keys(text: &str) -> impl Iterator<Item = (usize, Range<usize>)> + '_ {
 
 /// A rule's regex, made the first time a key of the rule is seen (most
 /// texts wake few rules, so start-up stays short for hooks and the gate),
-/// from the NFAs build.rs compiled.
+/// from the NFAs the build script compiled.
 fn regex_for(rule: usize) -> &'static Matcher {
     REGEXES[rule].get_or_init(|| Matcher::new(&final_pattern(RULES[rule].pattern)))
 }
@@ -299,8 +280,8 @@ pub fn warm() {
     }
 }
 
-/// Compile every rule and context pattern as a long-running process runs
-/// them (`hook serve`, before its first answer).
+/// Compile every rule and context pattern as a server runs them (`hook
+/// serve`, before its first answer).
 pub(crate) fn warm_compiled() {
     for i in 0..RULES.len() {
         regex_for(i).compile_now();
@@ -347,11 +328,11 @@ pub fn matches(text: &str) -> Vec<Match> {
     }
     // Windows that cannot hold a match of their rule are dropped (most
     // rules need more words than the key that woke them), which spares a
-    // fresh process rebuilding and running the rule's automaton. A
-    // long-running process has its regexes compiled already, and there the
-    // check costs more than the searches it saves (prose scanned 12% slower).
+    // one-shot process rebuilding and running the rule's automaton. A
+    // server compiles its regexes once, and there the check costs more than
+    // the searches it saves (docs/engines.md).
     let mut flat: Option<Vec<u8>> = None;
-    let check = !prebuilt::long_running();
+    let check = !prebuilt::serving();
     for (r, ws) in windows.iter_mut().enumerate() {
         if !check || ws.is_empty() || span(&REQ_RULE_ENDS, r).is_empty() {
             continue;
@@ -407,7 +388,7 @@ pub fn is_directive(text: &str) -> bool {
     IMPERATIVE.is_match(&n.text)
 }
 
-/// A context pattern's matcher (build.rs compiles them with the rules).
+/// A context pattern's matcher (the build script compiles them with the rules).
 fn context_matcher(pattern: &str) -> Matcher {
     Matcher::new(&text::context_pattern(pattern))
 }
@@ -736,8 +717,8 @@ mod tests {
             one.find_iter(text).map(|m| (m.pattern().as_usize(), m.range())).collect()
         };
         let mut rng = crate::testing::Lcg::new(7);
-        // Short texts go through one kind of automaton, long ones another;
-        // the texts joined make a long one.
+        // Each text searched both ways (by first bytes, with the DFAs); the
+        // texts joined make a long one.
         let mut long = String::new();
         for _ in 0..3000 {
             let mut text = String::new();
@@ -751,22 +732,25 @@ mod tests {
                     _ => text.push_str(["ı", " ", "é", "x", "\n", "忽"][rng.below(6)]),
                 }
             }
-            assert_eq!(find_keys(&text).collect::<Vec<_>>(), keys_in_one_automaton(&text), "{text:?}");
+            for dfa in [false, true] {
+                let found: Vec<_> = find_keys_with(&text, dfa).collect();
+                assert_eq!(found, keys_in_one_automaton(&text), "{text:?}, dfa {dfa}");
+            }
             long.push_str(&text);
         }
-        // Repeated until it is long enough for the DFA.
-        while long.len() < DFA_FROM {
-            long = long.repeat(2);
+        let long = long.repeat(2);
+        for dfa in [false, true] {
+            let found: Vec<_> = find_keys_with(&long, dfa).collect();
+            assert!(found.len() > 3000);
+            assert_eq!(found, keys_in_one_automaton(&long), "dfa {dfa}");
         }
-        let found: Vec<_> = find_keys(&long).collect();
-        assert!(found.len() > 3000);
-        assert_eq!(found, keys_in_one_automaton(&long));
     }
 
     #[test]
     fn build_time_key_tables_are_the_rule_tables() {
-        // What build.rs wrote is what `keys.rs` works out from the table
-        // the library runs (a stale or mis-written table fails here).
+        // What the build script wrote is what `inertbox_rules::keys` works
+        // out from the table the library runs (a stale or mis-written table
+        // fails here).
         assert_eq!(RULE_COUNT, RULES.len());
         let rule_keys: Vec<&[&str]> = RULES.iter().map(|r| r.keys).collect();
         let (all, key_rules) = keys::keys_and_rules(&rule_keys);
@@ -1071,7 +1055,7 @@ mod prebuilt_tests {
     use super::*;
     use crate::prebuilt;
 
-    /// Every rule and context pattern, in the form build.rs compiled.
+    /// Every rule and context pattern, in the form the build script compiled.
     fn entries() -> Vec<String> {
         let rules = RULES.iter().map(|r| final_pattern(r.pattern));
         rules.chain(text::CONTEXT.iter().map(|p| text::context_pattern(p))).collect()
@@ -1088,7 +1072,7 @@ mod prebuilt_tests {
             .collect();
         let mut rng = crate::testing::Lcg::new(17);
         let keys: Vec<&str> = (0..KEY_ENDS.len()).map(key).collect();
-        // Glue with characters of every UTF-8 length: build.rs writes a
+        // Glue with characters of every UTF-8 length: the build script writes a
         // rule's `.` as byte classes, which must still take whole characters.
         let glue = [
             " ",
@@ -1160,10 +1144,10 @@ mod prebuilt_tests {
         assert!(found > 2000, "too few matches to compare: {found}");
     }
 
-    /// A long-running process compiles each pattern as build.rs wrote it
-    /// out (no case-insensitive flag, no Perl class: the `regex` crate is
-    /// built without its Unicode tables); the matches and groups are those
-    /// of the pattern as written.
+    /// A server compiles each pattern as the build script wrote it out (no
+    /// case-insensitive flag, no Perl class: the `regex` crate is built
+    /// without its Unicode tables); the matches and groups are those of the
+    /// pattern as written.
     #[test]
     fn the_written_out_patterns_find_what_the_patterns_find() {
         let mut texts = texts();
@@ -1187,11 +1171,11 @@ mod prebuilt_tests {
             let theirs = prebuilt::compile(&p);
             for t in &texts {
                 let mut got = Vec::new();
-                ours.find_iter_long_running(t, |r| got.push(r));
+                ours.find_iter_server(t, |r| got.push(r));
                 let want: Vec<_> = theirs.find_iter(t).map(|m| m.range()).collect();
                 assert_eq!(got, want, "{p} on {t:?}");
                 let mut got = Vec::new();
-                ours.captures_iter_long_running(t, |g| got.push(g.to_vec()));
+                ours.captures_iter_server(t, |g| got.push(g.to_vec()));
                 let want: Vec<Vec<_>> =
                     theirs.captures_iter(t).map(|c| c.iter().map(|g| g.map(|m| m.range())).collect()).collect();
                 assert_eq!(got, want, "{p} on {t:?}");
@@ -1203,7 +1187,7 @@ mod prebuilt_tests {
 
     #[test]
     fn every_match_holds_its_rules_required_strings() {
-        // The strings build.rs found every match must hold are in every
+        // The strings the build script found every match must hold are in every
         // match: on the corpus and 6,000 texts of keys and glue, each match
         // of each rule (line breaks read as spaces) holds a string of each
         // of its rule's sets. A window without one is skipped, so a wrong

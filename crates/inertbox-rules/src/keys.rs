@@ -1,13 +1,12 @@
-//! The rule keys' search tables, worked out from the rule table: by
-//! build.rs, which writes them into the binary (working them out took
-//! about 0.2 ms of every process that scans), and by the tests, which check
-//! what build.rs wrote. Standard library only (build.rs includes it).
-
-#![allow(dead_code)]
+//! The rule keys' search tables, worked out from the rule table: by the
+//! build script, which writes them into the binary (working them out took
+//! about 0.2 ms of every process that scans), and by the library's tests,
+//! which check what the build script wrote. The library's key search reads
+//! them with `bit` and `triple`.
 
 /// Every key once, in order of first appearance, and for each the rules
 /// (by index) that list it.
-pub(crate) fn keys_and_rules<'a>(rule_keys: &[&[&'a str]]) -> (Vec<&'a str>, Vec<Vec<usize>>) {
+pub fn keys_and_rules<'a>(rule_keys: &[&[&'a str]]) -> (Vec<&'a str>, Vec<Vec<usize>>) {
     let mut keys: Vec<&str> = Vec::new();
     let mut key_rules: Vec<Vec<usize>> = Vec::new();
     for (i, ks) in rule_keys.iter().enumerate() {
@@ -27,7 +26,7 @@ pub(crate) fn keys_and_rules<'a>(rule_keys: &[&[&'a str]]) -> (Vec<&'a str>, Vec
 /// For each key, the rules a hit of it wakes: its own and those of every
 /// key inside it (the search is leftmost-longest and not overlapping, so a
 /// key found stands for the keys inside it as well), sorted.
-pub(crate) fn woken(keys: &[&str], key_rules: &[Vec<usize>]) -> Vec<Vec<usize>> {
+pub fn woken(keys: &[&str], key_rules: &[Vec<usize>]) -> Vec<Vec<usize>> {
     keys.iter()
         .enumerate()
         .map(|(key, outer)| {
@@ -45,27 +44,27 @@ pub(crate) fn woken(keys: &[&str], key_rules: &[Vec<usize>]) -> Vec<Vec<usize>> 
 }
 
 /// Bits in each of `Tables::triples` and `Tables::two`.
-pub(crate) const BITS: usize = 1 << 16;
+pub const BITS: usize = 1 << 16;
 
 /// One group of keys (the ASCII ones, or the others) and how to find them:
 /// see `Pairs` in rules.rs.
 #[derive(Debug, PartialEq)]
-pub(crate) struct Tables {
+pub struct Tables {
     /// Each key's index in the whole key list.
-    pub(crate) index: Vec<u16>,
+    pub index: Vec<u16>,
     /// Bit `triple(a, b, c)` set when some key starts with the three bytes.
-    pub(crate) triples: Vec<u64>,
+    pub triples: Vec<u64>,
     /// Bit `pair` set when some key is the two bytes.
-    pub(crate) two: Vec<u64>,
+    pub two: Vec<u64>,
     /// (prefix, start, end) of each prefix's run in `order`, by prefix (see
     /// `prefix`).
-    pub(crate) runs: Vec<(u32, u16, u16)>,
+    pub runs: Vec<(u32, u16, u16)>,
     /// Keys (by position in `index`) by prefix, longest first within one.
-    pub(crate) order: Vec<u16>,
+    pub order: Vec<u16>,
 }
 
 /// The tables for the keys `pick` chooses. Every key has at least two bytes.
-pub(crate) fn tables(keys: &[&str], pick: impl Fn(&str) -> bool) -> Tables {
+pub fn tables(keys: &[&str], pick: impl Fn(&str) -> bool) -> Tables {
     let index: Vec<u16> = (0..keys.len()).filter(|&i| pick(keys[i])).map(|i| i as u16).collect();
     let key = |k: u16| keys[index[k as usize] as usize].as_bytes();
     let pair = |k: &[u8]| u16::from_be_bytes([k[0], k[1]]);
@@ -91,7 +90,7 @@ pub(crate) fn tables(keys: &[&str], pick: impl Fn(&str) -> bool) -> Tables {
 
 /// A key's run: its first three bytes (big-endian), or for a two-byte key
 /// its two bytes above 2^24 (no three-byte prefix is that large).
-pub(crate) fn prefix(k: &[u8]) -> u32 {
+pub fn prefix(k: &[u8]) -> u32 {
     match *k {
         [a, b, c, ..] => u32::from_be_bytes([0, a, b, c]),
         [a, b] => 1 << 24 | u32::from(u16::from_be_bytes([a, b])),
@@ -101,7 +100,7 @@ pub(crate) fn prefix(k: &[u8]) -> u32 {
 
 /// The bit of three bytes in `Tables::triples` (a multiplicative hash to
 /// 16 bits; a collision only costs a look).
-pub(crate) fn triple(a: u8, b: u8, c: u8) -> u16 {
+pub fn triple(a: u8, b: u8, c: u8) -> u16 {
     (u32::from_le_bytes([a, b, c, 0]).wrapping_mul(0x9e37_79b1) >> 16) as u16
 }
 
@@ -109,12 +108,12 @@ fn set_bit(bits: &mut [u64], i: u16) {
     bits[usize::from(i) >> 6] |= 1 << (i & 63);
 }
 
-pub(crate) fn bit(bits: &[u64], i: u16) -> bool {
+pub fn bit(bits: &[u64], i: u16) -> bool {
     bits[usize::from(i) >> 6] & (1 << (i & 63)) != 0
 }
 
 /// The most ASCII bytes any non-ASCII key starts with: a search for those
 /// keys looks only at positions at most this far before a non-ASCII byte.
-pub(crate) fn non_ascii_lead(keys: &[&str]) -> usize {
+pub fn non_ascii_lead(keys: &[&str]) -> usize {
     keys.iter().filter_map(|k| k.bytes().position(|b| !b.is_ascii())).max().unwrap_or(0)
 }

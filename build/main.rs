@@ -3,100 +3,47 @@
 //! Parsing and compiling the rule regexes costs about 0.45 ms a rule, and a
 //! hook or a gate is a fresh process on every tool call: an ordinary source
 //! file wakes ten to twenty rules, which made a PostToolUse answer 10–45 ms.
-//! Here each rule's pattern (from `src/detect/rules/table.rs`, rewritten as
-//! `src/detect/rules/text.rs` says) becomes a forward and a reverse Thompson
-//! NFA, written state by state into `$OUT_DIR/rules.nfa`. At run time
-//! `src/detect/prebuilt.rs` rebuilds the NFAs from those states (no parsing,
-//! no UTF-8 compilation) and runs them as lazy DFAs. The format is private
-//! to this crate: `prebuilt.rs` reads exactly what `encode` writes, and a
-//! test checks every rule finds what the `regex` crate finds.
+//! Here each pattern the scanner runs (the rules, rewritten as
+//! `inertbox_rules::text::final_pattern` says, their context patterns and
+//! the fixed patterns in `inertbox_rules::patterns`) becomes a forward and
+//! a reverse Thompson NFA, written state by state into `$OUT_DIR/rules.nfa`
+//! (the layout is `inertbox_rules::blob`'s). At run time `src/prebuilt.rs`
+//! rebuilds the NFAs from those states (no parsing, no UTF-8 compilation)
+//! and runs them as lazy DFAs; a test checks every pattern finds what the
+//! `regex` crate finds. Also written: each pattern as a server compiles it
+//! (`flat.rs`) and the rule keys' tables (`rule_keys.rs`).
 
-use std::io::Write;
-
-use regex_automata::nfa::thompson::{self, NFA, State, WhichCaptures};
-use regex_automata::util::primitives::PatternID;
+use inertbox_rules::{Rule, blob, keys, patterns, text};
+use regex_automata::nfa::thompson::{self, NFA, WhichCaptures};
 use regex_automata::util::syntax;
 
-// The rule table, as the library sees it, with stand-ins for what the
-// table names: `rule!` keeps only the id and the pattern.
-#[allow(dead_code)]
-struct Rule {
-    id: &'static str,
-    keys: &'static [&'static str],
-    pattern: &'static str,
-}
-
-macro_rules! rule {
-    ($id:literal, $code:ident, $sev:ident, [$($k:literal),+ $(,)?], $pat:expr, $why:literal) => {
-        Rule { id: $id, keys: &[$($k),+], pattern: $pat }
-    };
-}
-
-#[path = "src/detect/rules/text.rs"]
-mod text;
-
-#[path = "src/detect/rules/table.rs"]
-mod table;
-
-#[path = "src/patterns.rs"]
-#[allow(dead_code)]
-mod patterns;
-
-#[path = "src/prebuilt/blob.rs"]
-mod blob;
-
-#[path = "src/detect/rules/keys.rs"]
-mod keys;
-
-#[path = "src/detect/rules/required.rs"]
 mod required;
 
 fn main() {
-    println!("cargo:rerun-if-changed=build.rs");
-    println!("cargo:rerun-if-changed=src/detect/rules/text.rs");
-    println!("cargo:rerun-if-changed=src/detect/rules/table.rs");
-    println!("cargo:rerun-if-changed=src/patterns.rs");
-    println!("cargo:rerun-if-changed=src/prebuilt/blob.rs");
-    println!("cargo:rerun-if-changed=src/detect/rules/keys.rs");
-    println!("cargo:rerun-if-changed=src/detect/rules/required.rs");
-    let rules = table::table();
+    // The rule table and the blob's layout are a build-dependency: cargo
+    // runs this again when they change.
+    println!("cargo:rerun-if-changed=build");
+    let rules = inertbox_rules::table();
     key_tables(&rules);
-    // An index first (each pattern's hash, and where its two NFAs start
-    // and end), so a pattern is found without reading the others; the
-    // layout is in src/prebuilt/blob.rs.
-    let mut index = Vec::new();
-    let mut data = Vec::new();
     // The rules, their context patterns, then the fixed patterns.
     let patterns = rules
         .iter()
         .map(|r| (r.id, text::final_pattern(r.pattern)))
         .chain(text::CONTEXT.iter().map(|p| ("context pattern", text::context_pattern(p))))
         .chain(patterns::ALL.iter().map(|p| ("fixed pattern", patterns::blob_form(p))));
-    let mut count = 0u32;
+    let mut nfas = blob::Writer::default();
     let mut flat = Vec::new();
     for (n, (id, pattern)) in patterns.enumerate() {
-        count += 1;
         flat.push(flat_form(id, &pattern));
         // The rules (compiled with `.` matching a line break, no inline
         // flags) get the smaller any-character automaton; the others are
         // compiled as written.
         let source = if n < rules.len() { any_char_as_bytes(&pattern) } else { pattern.clone() };
-        let start = data.len();
-        for reverse in [false, true] {
-            let nfa = compile(&source, reverse).unwrap_or_else(|e| panic!("{id} does not compile: {e}"));
-            encode(&nfa, &mut data);
-        }
-        index.extend_from_slice(&blob::fnv1a(pattern.as_bytes()).to_le_bytes());
-        index.extend_from_slice(&(start as u32).to_le_bytes());
-        index.extend_from_slice(&(data.len() as u32).to_le_bytes());
+        let [forward, reverse] =
+            [false, true].map(|rev| compile(&source, rev).unwrap_or_else(|e| panic!("{id} does not compile: {e}")));
+        nfas.add(&pattern, &forward, &reverse);
     }
-    let mut out = Vec::new();
-    out.extend_from_slice(blob::MAGIC);
-    out.extend_from_slice(&count.to_le_bytes());
-    out.extend_from_slice(&index);
-    out.extend_from_slice(&data);
-    let path = std::path::Path::new(&std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("rules.nfa");
-    std::fs::File::create(&path).and_then(|mut f| f.write_all(&out)).expect("OUT_DIR is writable");
+    write("rules.nfa", nfas.finish());
     let mut ends = Vec::new();
     let mut end = 0;
     for f in &flat {
@@ -105,7 +52,7 @@ fn main() {
     }
     let src = format!(
         "/// The blob's patterns as the `regex` crate compiles them in a long-running\n\
-         /// process, end to end, in blob order (build.rs, `flat_form`).\n\
+         /// process, end to end, in blob order (build/main.rs, `flat_form`).\n\
          static FLAT_TEXT: &str = {:?};\n\
          /// Where each pattern ends in `FLAT_TEXT`.\n\
          static FLAT_ENDS: [u32; {}] = [{}];\n",
@@ -113,9 +60,13 @@ fn main() {
         ends.len(),
         ends.join(", ")
     );
-    let path = std::path::Path::new(&std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("flat.rs");
-    std::fs::write(path, src).expect("OUT_DIR is writable");
-    skeletons();
+    write("flat.rs", src.into_bytes());
+}
+
+/// Write a file into `$OUT_DIR`.
+fn write(name: &str, bytes: Vec<u8>) {
+    let path = std::path::Path::new(&std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join(name);
+    std::fs::write(path, bytes).expect("OUT_DIR is writable");
 }
 
 /// A pattern written out as its syntax tree after parsing (the `Display`
@@ -169,9 +120,8 @@ fn flat_form(id: &str, pattern: &str) -> String {
     flat
 }
 
-/// The rule keys' search tables (`src/detect/rules/keys.rs` works them
-/// out) and the strings each rule's every match holds
-/// (`src/detect/rules/required.rs`): `$OUT_DIR/rule_keys.rs`, integers and
+/// The rule keys' search tables (`inertbox_rules::keys` works them out)
+/// and the strings each rule's every match holds (`required.rs`): `$OUT_DIR/rule_keys.rs`, integers and
 /// strings, so the loader relocates nothing in them.
 fn key_tables(rules: &[Rule]) {
     let rule_keys: Vec<&[&str]> = rules.iter().map(|r| r.keys).collect();
@@ -250,35 +200,7 @@ fn key_tables(rules: &[Rule]) {
         "/// The most ASCII bytes a non-ASCII key starts with.\nconst OTHER_LEAD: usize = {};\n",
         keys::non_ascii_lead(&all)
     ));
-    let path = std::path::Path::new(&std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("rule_keys.rs");
-    std::fs::write(path, out).expect("OUT_DIR is writable");
-}
-
-/// The characters whose UTS #39 skeleton (unicode-security's) is one ASCII
-/// character, with that character, sorted: `$OUT_DIR/skeleton_ascii.rs`.
-/// That is all the scanner and the gate ask of a skeleton. unicode-security
-/// keeps its confusables as a table of slices, 6,700 pointers the loader
-/// relocates in every process (40 pages copied on write, about a tenth of a
-/// millisecond per hook call); a plain array needs none.
-fn skeletons() {
-    let mut rows = String::new();
-    let mut n = 0;
-    for c in (0..=0x10ffff).filter_map(char::from_u32) {
-        let mut buf = [0u8; 4];
-        let mut skel = unicode_security::confusable_detection::skeleton(c.encode_utf8(&mut buf));
-        if let (Some(one), None) = (skel.next(), skel.next())
-            && one.is_ascii()
-        {
-            rows.push_str(&format!("    ({:#x}, {:#04x}),\n", u32::from(c), one as u8));
-            n += 1;
-        }
-    }
-    let src = format!(
-        "/// Characters whose skeleton is one ASCII character (build.rs).\npub(crate) static SKELETON_ASCII: [(u32, u8); {n}] = [\n{rows}];\n"
-    );
-    let path =
-        std::path::Path::new(&std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("skeleton_ascii.rs");
-    std::fs::write(path, src).expect("OUT_DIR is writable");
+    write("rule_keys.rs", out.into_bytes());
 }
 
 /// The NFA the `regex` crate would build for the pattern (dot matches a
@@ -377,71 +299,4 @@ fn any_char_as_bytes(p: &str) -> String {
         i += 1;
     }
     out
-}
-
-fn varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push(v as u8 | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-/// A state id as its distance from the state that names it (most point
-/// to a near neighbour, so this is one byte).
-fn target(out: &mut Vec<u8>, from: usize, to: usize) {
-    let d = to as i64 - from as i64;
-    varint(out, ((d << 1) ^ (d >> 63)) as u64);
-}
-
-/// One NFA, as src/prebuilt/blob.rs lays it out.
-fn encode(nfa: &NFA, out: &mut Vec<u8>) {
-    varint(out, nfa.states().len() as u64);
-    varint(out, nfa.start_anchored().as_usize() as u64);
-    varint(out, nfa.start_unanchored().as_usize() as u64);
-    varint(out, nfa.start_pattern(PatternID::ZERO).expect("one pattern").as_usize() as u64);
-    out.push(if nfa.is_reverse() { blob::REVERSE } else { 0 } | if nfa.is_utf8() { blob::UTF8 } else { 0 });
-    for (i, s) in nfa.states().iter().enumerate() {
-        match s {
-            State::ByteRange { trans } => {
-                out.extend_from_slice(&[blob::BYTE_RANGE, trans.start, trans.end]);
-                target(out, i, trans.next.as_usize());
-            }
-            State::Sparse(sparse) => {
-                out.push(blob::SPARSE);
-                varint(out, sparse.transitions.len() as u64);
-                for t in sparse.transitions.iter() {
-                    out.extend_from_slice(&[t.start, t.end]);
-                    target(out, i, t.next.as_usize());
-                }
-            }
-            State::Look { look, next } => {
-                out.push(blob::LOOK);
-                varint(out, u64::from(look.as_repr()));
-                target(out, i, next.as_usize());
-            }
-            State::Union { alternates } => {
-                out.push(blob::UNION);
-                varint(out, alternates.len() as u64);
-                for a in alternates.iter() {
-                    target(out, i, a.as_usize());
-                }
-            }
-            State::BinaryUnion { alt1, alt2 } => {
-                out.push(blob::UNION);
-                varint(out, 2);
-                target(out, i, alt1.as_usize());
-                target(out, i, alt2.as_usize());
-            }
-            State::Capture { next, group_index, slot, .. } => {
-                // Even slots open a group, odd ones close it.
-                out.push(if slot.as_usize() % 2 == 0 { blob::CAPTURE_START } else { blob::CAPTURE_END });
-                varint(out, group_index.as_usize() as u64);
-                target(out, i, next.as_usize());
-            }
-            State::Fail => out.push(blob::FAIL),
-            State::Match { .. } => out.push(blob::MATCH),
-            State::Dense(_) => panic!("a Thompson NFA from the compiler never holds dense states"),
-        }
-    }
 }

@@ -1,14 +1,14 @@
 //! What every match of a pattern must hold, worked out from its syntax tree
-//! by build.rs: a few sets of strings, and every match holds a string of
-//! each set (with its line breaks read as spaces). A window a key woke that
-//! holds no string of one of the sets cannot hold a match, so the rule's
-//! automaton is neither built nor run there (see `rules::matches`).
-//! Standard library and regex-syntax only (build.rs includes it).
+//! by the build script: a few sets of strings, and every match holds a
+//! string of each set (with its line breaks read as spaces). A window a key
+//! woke that holds no string of one of the sets cannot hold a match, so the
+//! rule's automaton is neither built nor run there (see `rules::matches` in
+//! the library, and its test that every match holds its rule's strings).
 
 use regex_syntax::hir::{Class, Hir, HirKind};
 
 /// A set of strings (one of which every match holds).
-pub(crate) type Set = Vec<Vec<u8>>;
+type Set = Vec<Vec<u8>>;
 
 /// A set grows no larger than this (strings spelled with a few character
 /// choices, `[ \n]` spaces, case-insensitive letters).
@@ -20,7 +20,7 @@ const KEEP: usize = 3;
 
 /// The sets for a pattern (as the rules compile it: lowercase text, `.`
 /// matching newlines); empty when nothing is required.
-pub(crate) fn required_sets(pattern: &str) -> Vec<Set> {
+pub(super) fn required_sets(pattern: &str) -> Vec<Set> {
     let Ok(hir) = regex_syntax::ParserBuilder::new().dot_matches_new_line(true).build().parse(pattern) else {
         return Vec::new();
     };

@@ -1,0 +1,94 @@
+//! The text of the rule patterns: shared words, the rewrite every pattern
+//! gets before it is compiled, and the context patterns the scanner reads
+//! around a match.
+
+/// Words that name an instruction-like thing.
+pub const INSTR: &str = r"(?:[a-z]*struct[a-z]*|instrucciones|directions?|directives?|prompts?|rules|guidelines|commands?|orders|constraints|restrictions|programming|guidance|policies|system (?:prompt|message)|context|conversations?|messages|tasks?)";
+/// Instruction words alone (no "context", "messages"…), for rules where a
+/// looser word would read as ordinary prose.
+pub const INSTR_STRICT: &str = r"(?:[a-z]*struct[a-z]*|instrucciones|directions?|directives?|prompts?|rules|guidelines|commands?|orders|system (?:prompt|message))";
+/// Words that point back at earlier instructions specifically.
+pub const PRIOR_STRICT: &str =
+    r"(?:previous|prior|preceding|above|earlier|initial|original|old|existing|foregoing|system|developer)";
+/// Words that point back at what came before.
+pub const PRIOR: &str = r"(?:previous|prior|preceding|above|earlier|initial|original|old|existing|current|foregoing|all|any|every|your|the|these|those|system|developer|anteriores|previas)";
+
+/// CJK and other scripts' prompt-leak phrases (no word boundaries there).
+pub const LEAK_CJK: &str = r"系统提示(?:词)?|系統提示|システムプロンプト|시스템 ?프롬프트|sistem (?:isteminin|istemi|mesajını|mesajı|talimatlarını|talimatları)|системн(?:ый|ое|ые) (?:промпт|сообщение|инструкции)";
+
+/// A `String` made `'static` (the rule table lives for the whole program).
+pub(crate) fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
+/// The pattern as compiled: spaces also match line breaks, `\b` is ASCII.
+pub fn final_pattern(p: &str) -> String {
+    ascii_word_boundaries(&spaces_match_newlines(p))
+}
+
+/// Rules are written with plain spaces; the normalised text keeps line
+/// breaks, so a space in a pattern (outside a character class) also matches
+/// a newline, and a class holding a space also holds a newline.
+fn spaces_match_newlines(p: &str) -> String {
+    let mut out = String::with_capacity(p.len() + 16);
+    let mut in_class = false;
+    let mut escaped = false;
+    for c in p.chars() {
+        if escaped {
+            out.push(c);
+            escaped = false;
+            continue;
+        }
+        match c {
+            '\\' => {
+                escaped = true;
+                out.push(c);
+            }
+            '[' if !in_class => {
+                in_class = true;
+                out.push(c);
+            }
+            ']' if in_class => {
+                in_class = false;
+                out.push(c);
+            }
+            ' ' if in_class => out.push_str(" \n"),
+            ' ' => out.push_str("[ \n]"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `\b` as an ASCII word boundary: the lazy DFA supports it (a Unicode `\b`
+/// sends every search to the slower PikeVM). Rule boundaries all sit next to
+/// ASCII letters or spaces; scripts without spaces use no `\b`.
+fn ascii_word_boundaries(p: &str) -> String {
+    p.replace("\\b", "(?-u:\\b)")
+}
+
+// The context patterns: what surrounds a match (quotation cues, defences,
+// orders). The build script compiles them with the rules.
+
+/// A sentence that starts with an order, or text addressed to an AI.
+pub const IMPERATIVE: &str = r"(?:^|[.!?:;\n]\s?)(?:please |kindly |you must |you should |now |also |first |then )?(?:ignore|disregard|forget|forward|send|e-?mail|reply|respond|tell|say|include|append|visit|open|click|download|run|execute|call|delete|remove|transfer|pay|upload|post|share|print|output|summari[sz]e|recommend|rate|mention|do not|don't|never|always|make sure|remember|grant|approve|confirm|create|book|invite|fetch|copy|move|update|give|provide|show|reveal|disclose|use|stop|treat|follow|obey|comply|describe the|praise|rank|add)\b|\b(?:ai|assistant|agent|model|llm|chatgpt|claude|gpt|copilot|gemini|bot)s?(?: reading this)?\s?[:,]";
+
+/// Words before a quotation that mark it as an example, not an order.
+pub const QUOTE_CUE: &str = r"\b(?:say|says|said|saying|such as|like|e\.g\.|eg|for example|for instance|example|examples|phrases?|contains?|containing|attacks?|injections?|jailbreaks?|payloads?|strings?|known as|called|wrote|writes|reads|asks?|attempts?|detects?|detected|flags?|flagged|catches|matches|pattern|patterns|classic|common|typical|lines? like|text like|messages? (?:that|which)|emails? (?:that|which)|rule|rules|signature|test|tests|sample|samples|classifier|canary)\b";
+
+/// Words right after an override that make it a defence ("ignore any
+/// instructions in the retrieved document").
+pub const DEFENSIVE_AFTER: &str = r"^.{0,30}?\b(?:in|inside|within|from|contained in|embedded in|found in|that appear in|coming from|of) (?:the |any |this |these |such |a |an )?(?:user(?:'s)? (?:content|input|data|messages?|text|documents?)|untrusted|external|retrieved|third-party|tool (?:output|results?)|web ?(?:pages?|content|results?)?|websites?|emails?|documents?|content|data|inputs?|pages?|texts?|messages?|files?|search results?|fences?|fenced|quoted|wrapped|boundar)";
+
+/// Words right before a match that negate or defend ("never ignore your
+/// instructions", "do not follow requests to ignore").
+pub const DEFENSIVE_BEFORE: &str = r"(?:\b(?:never|not|don't|do not|doesn't|does not|won't|will not|cannot|can't|refuse to|shouldn't|should not|must not|mustn't|no need to|avoid|without)\b(?: \w+){0,3} ?|\b(?:requests?|attempts?|tries|trying|instructions?|anything|text|content|messages?) (?:to|that (?:ask|tell)s? (?:you|it|the model) to) ?)$";
+
+/// The context patterns (the build script compiles them with the rules).
+pub const CONTEXT: [&str; 4] = [IMPERATIVE, QUOTE_CUE, DEFENSIVE_AFTER, DEFENSIVE_BEFORE];
+
+/// A context pattern as compiled: `.` stays on its line (they were written
+/// for the `regex` crate's defaults), `\b` is ASCII so the lazy DFA runs it.
+pub fn context_pattern(p: &str) -> String {
+    format!("(?-s:{})", ascii_word_boundaries(p))
+}
