@@ -9,6 +9,7 @@
 //! never print.
 
 pub mod decode;
+pub mod lexicon;
 pub mod links;
 pub mod normalize;
 pub mod obfuscation;

@@ -379,13 +379,14 @@ fn ceil_char(s: &str, mut i: usize) -> usize {
 }
 
 /// Does this text give its reader a direction? (Any rule, or an order at
-/// the start of a sentence, or words addressed to an AI.)
+/// the start of a sentence, or words addressed to an AI, or, in any of the
+/// lexicons' languages, words that pair into a direction: `detect::lexicon`.)
 pub fn is_directive(text: &str) -> bool {
     let n = normalize::folded(text);
     if !matches(&n.text).is_empty() {
         return true;
     }
-    IMPERATIVE.is_match(&n.text)
+    IMPERATIVE.is_match(&n.text) || super::lexicon::is_directive(&n.text)
 }
 
 /// A context pattern's matcher (the build script compiles them with the rules).

@@ -17,6 +17,7 @@
 
 pub mod blob;
 pub mod keys;
+pub mod lexicon;
 pub mod patterns;
 mod table;
 pub mod text;
