@@ -37,6 +37,9 @@ const MAX_CACHED_STYLES: usize = 512;
 /// Earlier siblings kept per open element for `+` and `~` (a search past
 /// them is unsure).
 const MAX_KEPT_SIBLINGS: usize = 256;
+/// Pages up to this size are read twice when a selector needs what comes
+/// later (`:last-child`); a larger page saves the second read.
+const MAX_READ_AHEAD: usize = 4 << 20;
 /// Classes of an element counted for its descendants' quick test.
 const MAX_TOKEN_CLASSES: usize = 64;
 /// The frames every page has: the document, `<html>` and `<body>` (made up
@@ -76,8 +79,9 @@ impl Rendered {
 pub fn render(html: &[u8], base: usize) -> Rendered {
     let sheet = Sheet::from_html(html);
     // `:last-child`, `:empty` and the like need the rest of the page: one
-    // read ahead (the same walk, styles left out) records it first.
-    let after = sheet.uses_after.then(|| read_ahead(html));
+    // read ahead (the same walk, styles left out) records it first. Past
+    // MAX_READ_AHEAD bytes such rules are unsure (they may hide, not show).
+    let after = (sheet.uses_after && html.len() <= MAX_READ_AHEAD).then(|| read_ahead(html));
     let mut r = Renderer::new(base, sheet);
     r.after = after;
     let r = walk(html, r);
@@ -704,7 +708,11 @@ impl Renderer {
         let loc = st.raw(bytes.clone());
         // lol_html gives `<foreignObject>` the HTML namespace of what it holds.
         let svg_attrs = svg || tag == "foreignobject";
-        let mut attrs = read_attrs(el, html, &st.sheet.attr_names, svg_attrs);
+        // The read ahead needs the page's shape only.
+        let mut attrs = match st.recorder {
+            None => read_attrs(el, html, &st.sheet.attr_names, svg_attrs),
+            Some(_) => Attrs::default(),
+        };
         st.links.append(&mut attrs.links);
         let seq = st.element_seq;
         st.element_seq += 1;
@@ -729,7 +737,7 @@ impl Renderer {
             st.place(n, &tag);
         }
         let block = is_block(&tag);
-        if block {
+        if block && st.recorder.is_none() {
             st.out.line_break(frame.c.break_reason(), loc.clone());
         }
         if st.recorder.is_none() {
@@ -1041,6 +1049,10 @@ impl Renderer {
         let id = self.next_id;
         self.next_id += 1;
         let parent = self.top().c;
+        if self.recorder.is_some() {
+            let node = self.make_node(tag, attrs, at, place);
+            return (Frame::new(id, parent), Some(Rc::new(node)));
+        }
         let styled = !self.sheet.is_empty();
         let mut hits = std::mem::take(&mut self.hits);
         hits.rules.clear();
@@ -1327,7 +1339,8 @@ fn svg_presentation(name: &str) -> Option<(u32, &'static str)> {
 fn read_attrs(el: &Element, html: &[u8], tested: &FastSet<Box<str>>, svg: bool) -> Attrs {
     let mut a = Attrs::default();
     let mut seen: u32 = 0;
-    let mut tested_seen: FastSet<Box<str>> = FastSet::default();
+    // Made on first use: seeding a hasher for every element costs.
+    let mut tested_seen: Option<FastSet<Box<str>>> = None;
     let source = |loc: Option<lol_html::html_content::SourceLocation>| {
         loc.and_then(|l| html.get(l.bytes())).and_then(|b| std::str::from_utf8(b).ok())
     };
@@ -1363,7 +1376,7 @@ fn read_attrs(el: &Element, html: &[u8], tested: &FastSet<Box<str>>, svg: bool) 
             decode_entities(&raw, true, &mut s);
             s
         };
-        if !tested.is_empty() && tested.contains(name) && tested_seen.insert(name.into()) {
+        if !tested.is_empty() && tested.contains(name) && tested_seen.get_or_insert_default().insert(name.into()) {
             a.tested.push((name.into(), value().into()));
         }
         if let Some(bit) = single_attr_bit(name) {
