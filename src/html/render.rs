@@ -1502,8 +1502,11 @@ fn own_reason(tag: &str, svg: bool, attrs: &Attrs, style: &Style) -> Option<Hidd
         "script" | "style" => return Some(HiddenReason::Code),
         "template" => return Some(HiddenReason::Template),
         "noscript" => return Some(HiddenReason::Noscript),
-        // Fallback content and UA `display:none` elements.
-        "noembed" | "noframes" | "iframe" | "datalist" | "rp" => return Some(HiddenReason::DisplayNone),
+        // Fallback content (never drawn by a browser that draws the element)
+        // and UA `display:none` elements.
+        "noembed" | "noframes" | "iframe" | "datalist" | "rp" | "canvas" | "video" | "audio" if !svg => {
+            return Some(HiddenReason::DisplayNone);
+        }
         // SVG titles and descriptions are tooltips and metadata.
         "title" | "desc" | "metadata" if svg => return Some(HiddenReason::Attribute),
         // SVG definitions are drawn only where something refers to them.

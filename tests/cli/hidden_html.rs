@@ -250,6 +250,19 @@ fn svg_drawn_at_no_size_or_not_at_all_hides_its_text() {
 }
 
 #[test]
+fn fallback_content_a_browser_never_draws_hides() {
+    assert_all_hidden(
+        "",
+        &[
+            "<canvas width=300 height=150>ORDER</canvas>",
+            "<video src=a.mp4>ORDER</video>",
+            "<audio src=a.mp3><p>ORDER</p></audio>",
+        ],
+        "display_none",
+    );
+}
+
+#[test]
 fn a_box_sized_to_nothing_that_clips_hides() {
     assert_all_hidden(
         "",
