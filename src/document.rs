@@ -101,6 +101,8 @@ pub enum HiddenReason {
     AriaHidden,
     /// `<template>` content.
     Template,
+    /// The content of a closed `<details>` (all but its `<summary>`).
+    ClosedDetails,
     /// `<noscript>` content.
     Noscript,
     /// `<script>` or `<style>` bodies.
@@ -163,6 +165,7 @@ impl HiddenReason {
             HiddenReason::HiddenAttribute => "hidden_attribute",
             HiddenReason::AriaHidden => "aria_hidden",
             HiddenReason::Template => "template",
+            HiddenReason::ClosedDetails => "closed_details",
             HiddenReason::Noscript => "noscript",
             HiddenReason::Code => "code",
             HiddenReason::Attribute => "attribute",
@@ -199,6 +202,7 @@ impl HiddenReason {
             HiddenReason::HiddenAttribute => "hidden attribute",
             HiddenReason::AriaHidden => "aria-hidden",
             HiddenReason::Template => "inside <template>",
+            HiddenReason::ClosedDetails => "inside a closed <details>",
             HiddenReason::Noscript => "inside <noscript>",
             HiddenReason::Code => "script or style body",
             HiddenReason::Attribute => "attribute text (alt, title, aria-label, meta)",

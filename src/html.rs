@@ -13,23 +13,27 @@
 //!
 //! How: one quick scan collects the rules of every `<style>` block (so a rule
 //! placed after the element it hides still applies), then lol_html streams the
-//! document once. An element stack of our own, kept in step with lol_html's
-//! through end-tag handlers, carries what each element passes to its children:
-//! a hiding reason (inherited, the outermost wins), and the computed
-//! visibility, font size, text colour and background that a child may change.
+//! document once (twice when a selector needs what comes later, such as
+//! `:last-child`: a first pass records it). An element stack of our own,
+//! kept in step with lol_html's through end-tag handlers, carries what each
+//! element passes to its children: a hiding reason (inherited, the outermost
+//! wins), and the computed visibility, font size, colours, opacity, scale and
+//! background that a child may change; and what selectors see of each open
+//! element and its earlier siblings (`select.rs` matches them, right to left,
+//! within a step budget).
 //!
-//! Limits, each erring towards a reading a person would recognise: only
-//! simple selectors (`tag`, `.class`, `#id` and compounds of them) from
-//! `<style>` apply; rules with combinators, attribute selectors or
-//! pseudo-classes are ignored. Implied end tags (a `<div>` closing an open
-//! `<p>`) are not modelled, so such a `<p>` ends where lol_html ends it.
-//! Closed `<details>` bodies count as visible. Lengths in vw, vh and % assume
-//! a 1000 px viewport.
+//! Limits, each erring towards reporting hidden: a rule we cannot be sure
+//! matches (`:has()`, an unknown selector, past a limit) may hide, never
+//! show. Implied end tags (a `<div>` closing an open `<p>`) are not
+//! modelled, so such a `<p>` ends where lol_html ends it. Linked style
+//! sheets are not fetched. Lengths in vw, vh and % assume a 1000 px
+//! viewport.
 
 mod colour;
 mod css;
 mod entities;
 mod render;
+mod select;
 mod values;
 
 pub use render::{Rendered, render};
@@ -41,12 +45,20 @@ pub(crate) fn char_reference(s: &str) -> Option<(char, usize)> {
     entities::decode_one(s, false)
 }
 
+/// Maps keyed by what a page names (classes, attributes, selectors): foldhash,
+/// seeded per process, rather than SipHash, for the many lookups an element
+/// makes.
+type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+type FastSet<K> = std::collections::HashSet<K, foldhash::fast::RandomState>;
+
 /// The font size of the root, in CSS pixels (every browser's default).
 const DEFAULT_FONT_PX: f64 = 16.0;
 /// Opacity at or below this is invisible for practical purposes.
 const MAX_HIDDEN_OPACITY: f64 = 0.1;
 /// A box moved this far left or up (CSS pixels) is off any screen.
 const OFFSCREEN_PX: f64 = 1000.0;
+/// Text smaller than this (in CSS pixels, after transforms) cannot be read.
+const MIN_READABLE_FONT_PX: f64 = 4.0;
 
 /// Does this look like HTML (for kind sniffing)? A document type or an
 /// `<html>`, `<head>` or `<body>` tag near the start says so; otherwise it

@@ -6,6 +6,10 @@ use super::values::{angle_deg, number_or_percent, number_unit};
 
 /// Euclidean RGB distance under which text is lost in its background.
 pub(super) const NEAR_COLOUR_DISTANCE: f64 = 30.0;
+/// Luminance contrast (WCAG's ratio, 1 to 21) under which text is lost in
+/// its background however far apart the hues: yellow on white is 1.07,
+/// `#eee` on white 1.16, `#ddd` 1.35.
+pub(super) const MIN_CONTRAST: f64 = 1.15;
 /// Text this transparent is invisible on any background.
 pub(super) const MAX_HIDDEN_ALPHA: f64 = 0.1;
 
@@ -43,6 +47,21 @@ impl Rgba {
 
     pub(super) fn distance(self, other: Rgba) -> f64 {
         ((self.r - other.r).powi(2) + (self.g - other.g).powi(2) + (self.b - other.b).powi(2)).sqrt()
+    }
+
+    /// Relative luminance of the (opaque) colour, 0 to 1.
+    fn luminance(self) -> f64 {
+        let lin = |c: f64| {
+            let c = (c / 255.0).clamp(0.0, 1.0);
+            if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
+        };
+        0.2126 * lin(self.r) + 0.7152 * lin(self.g) + 0.0722 * lin(self.b)
+    }
+
+    /// The contrast ratio of two opaque colours, 1 (none) to 21.
+    pub(super) fn contrast(self, other: Rgba) -> f64 {
+        let (a, b) = (self.luminance(), other.luminance());
+        (a.max(b) + 0.05) / (a.min(b) + 0.05)
     }
 }
 
@@ -328,5 +347,8 @@ mod tests {
         assert_eq!(parse_colour_or("#FFF", BLACK), Some(WHITE));
         assert_eq!(parse_colour_or("rgb(255, 255, 255)", BLACK), Some(WHITE));
         assert_eq!(parse_colour_or("hsl(0 0% 100%)", BLACK), Some(WHITE));
+        let c = |v: &str| parse_colour_or(v, BLACK).unwrap().contrast(WHITE);
+        assert!((c("black") - 21.0).abs() < 0.01);
+        assert!(c("#ffff00") < MIN_CONTRAST && c("#eeeeee") > MIN_CONTRAST && c("#dddddd") > 1.3);
     }
 }

@@ -1,52 +1,62 @@
-//! CSS: the properties that can hide text, declarations, and a stylesheet
-//! of simple rules gathered from every `<style>` block.
+//! CSS: the properties that can hide text, declarations, and a style
+//! sheet of the rules of every `<style>` block (nested rules, `@media`,
+//! `@layer` and `@supports` followed), indexed for matching with
+//! [`select`](super::select) and applied in cascade order.
 
-use std::collections::HashMap;
+use std::rc::Rc;
 
-use super::render::Attrs;
-use super::values::{font_shorthand_size, length_px};
-use super::{DEFAULT_FONT_PX, OFFSCREEN_PX};
+use crate::document::HiddenReason;
 
-/// Style rules kept from `<style>` blocks (real pages have a few hundred).
-const MAX_SELECTORS: usize = 4096;
-/// Rules tried per element and index bucket (the latest, which win ties).
-const MAX_CANDIDATES_PER_BUCKET: usize = 64;
-/// Nesting of `@media`/`@supports` blocks followed into.
+use super::select::{self, Comb, Complex, Match, Matcher, Node, Parsed, Ref, Selector, Tree};
+use super::values::{
+    clip_hides, clip_path_hides, filter_hides, first_word, font_shorthand_size, font_size_px, length_px,
+    number_or_percent, scale_effect, scale_factor, transform_effect,
+};
+use super::{DEFAULT_FONT_PX, FastMap, FastSet, MAX_HIDDEN_OPACITY, MIN_READABLE_FONT_PX, OFFSCREEN_PX};
+
+/// Nesting of rules and at-rule blocks followed into.
 const MAX_CSS_NESTING: usize = 8;
 
 /// The cascaded values of the properties that can hide text (lowercase,
 /// unescaped). Later `set` calls win, so callers apply the cascade in order.
 #[derive(Debug, Default, Clone)]
 pub(super) struct Style {
-    pub(super) display: Option<String>,
-    pub(super) content_visibility: Option<String>,
-    pub(super) visibility: Option<String>,
-    pub(super) opacity: Option<String>,
-    pub(super) filter: Option<String>,
-    pub(super) font_size: Option<String>,
-    pub(super) color: Option<String>,
-    pub(super) fill: Option<String>,
-    pub(super) background: Option<String>,
-    pub(super) background_image: Option<String>,
-    pub(super) position: Option<String>,
-    pub(super) left: Option<String>,
-    pub(super) top: Option<String>,
-    pub(super) right: Option<String>,
-    pub(super) margin_left: Option<String>,
-    pub(super) margin_top: Option<String>,
-    pub(super) text_indent: Option<String>,
-    pub(super) transform: Option<String>,
-    pub(super) translate: Option<String>,
-    pub(super) scale: Option<String>,
-    pub(super) rotate: Option<String>,
-    pub(super) width: Option<String>,
-    pub(super) height: Option<String>,
-    pub(super) max_width: Option<String>,
-    pub(super) max_height: Option<String>,
-    pub(super) overflow_x: Option<String>,
-    pub(super) overflow_y: Option<String>,
-    pub(super) clip: Option<String>,
-    pub(super) clip_path: Option<String>,
+    pub(super) display: Option<Rc<str>>,
+    pub(super) content_visibility: Option<Rc<str>>,
+    pub(super) visibility: Option<Rc<str>>,
+    pub(super) opacity: Option<Rc<str>>,
+    pub(super) filter: Option<Rc<str>>,
+    pub(super) font_size: Option<Rc<str>>,
+    pub(super) color: Option<Rc<str>>,
+    pub(super) fill: Option<Rc<str>>,
+    pub(super) background: Option<Rc<str>>,
+    pub(super) background_image: Option<Rc<str>>,
+    pub(super) position: Option<Rc<str>>,
+    pub(super) left: Option<Rc<str>>,
+    pub(super) top: Option<Rc<str>>,
+    pub(super) right: Option<Rc<str>>,
+    pub(super) margin_left: Option<Rc<str>>,
+    pub(super) margin_top: Option<Rc<str>>,
+    pub(super) text_indent: Option<Rc<str>>,
+    pub(super) transform: Option<Rc<str>>,
+    pub(super) translate: Option<Rc<str>>,
+    pub(super) scale: Option<Rc<str>>,
+    pub(super) rotate: Option<Rc<str>>,
+    pub(super) width: Option<Rc<str>>,
+    pub(super) height: Option<Rc<str>>,
+    pub(super) max_width: Option<Rc<str>>,
+    pub(super) max_height: Option<Rc<str>>,
+    pub(super) overflow_x: Option<Rc<str>>,
+    pub(super) overflow_y: Option<Rc<str>>,
+    pub(super) clip: Option<Rc<str>>,
+    pub(super) clip_path: Option<Rc<str>>,
+    pub(super) zoom: Option<Rc<str>>,
+    /// SVG's paint for text (`fill`) and its opacity.
+    pub(super) svg_fill: Option<Rc<str>>,
+    pub(super) fill_opacity: Option<Rc<str>>,
+    pub(super) stroke: Option<Rc<str>>,
+    /// SVG's `viewBox` attribute (not a CSS property).
+    pub(super) viewbox: Option<Rc<str>>,
 }
 
 /// The property name, lowercased and unescaped, if it can hide text (checked
@@ -109,11 +119,15 @@ fn is_relevant_property(p: &str) -> bool {
             | "clip"
             | "clip-path"
             | "-webkit-clip-path"
+            | "zoom"
+            | "fill"
+            | "fill-opacity"
+            | "stroke"
     )
 }
 
 impl Style {
-    pub(super) fn set(&mut self, prop: &str, value: String) {
+    pub(super) fn set(&mut self, prop: &str, value: Rc<str>) {
         let v = Some(value);
         let value = v.as_deref().unwrap_or("");
         match prop {
@@ -125,7 +139,7 @@ impl Style {
             "font-size" => self.font_size = v,
             "font" => {
                 if let Some(size) = font_shorthand_size(value) {
-                    self.font_size = Some(size.to_string());
+                    self.font_size = Some(size.into());
                 }
             }
             "color" => self.color = v,
@@ -142,7 +156,7 @@ impl Style {
             "right" => self.right = v,
             "inset" => {
                 let parts: Vec<&str> = split_top(value, b' ').into_iter().filter(|t| !t.is_empty()).collect();
-                let get = |i: usize| parts.get(i).map(|s| s.to_string());
+                let get = |i: usize| parts.get(i).map(|s| Rc::from(*s));
                 self.top = get(0);
                 self.right = get(1).or(get(0));
                 self.left = get(3).or(get(1)).or(get(0));
@@ -151,7 +165,7 @@ impl Style {
             "margin-top" => self.margin_top = v,
             "margin" => {
                 let parts: Vec<&str> = split_top(value, b' ').into_iter().filter(|t| !t.is_empty()).collect();
-                let get = |i: usize| parts.get(i).map(|s| s.to_string());
+                let get = |i: usize| parts.get(i).map(|s| Rc::from(*s));
                 self.margin_top = get(0);
                 self.margin_left = get(3).or(get(1)).or(get(0));
             }
@@ -166,14 +180,19 @@ impl Style {
             "max-height" => self.max_height = v,
             "overflow" => {
                 let mut parts = value.split_ascii_whitespace();
-                let x = parts.next().map(str::to_string);
-                self.overflow_y = parts.next().map(str::to_string).or(x.clone());
+                let x: Option<Rc<str>> = parts.next().map(Rc::from);
+                self.overflow_y = parts.next().map(Rc::from).or(x.clone());
                 self.overflow_x = x;
             }
             "overflow-x" => self.overflow_x = v,
             "overflow-y" => self.overflow_y = v,
             "clip" => self.clip = v,
             "clip-path" | "-webkit-clip-path" => self.clip_path = v,
+            "zoom" => self.zoom = v,
+            "fill" => self.svg_fill = v,
+            "fill-opacity" => self.fill_opacity = v,
+            "stroke" => self.stroke = v,
+            "viewbox" => self.viewbox = v,
             _ => {}
         }
     }
@@ -183,7 +202,7 @@ impl Style {
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Decl {
     pub(super) prop: String,
-    pub(super) value: String,
+    pub(super) value: Rc<str>,
     pub(super) important: bool,
 }
 
@@ -241,7 +260,7 @@ pub(super) fn split_top(s: &str, sep: u8) -> Vec<&str> {
 
 /// Resolve CSS escapes: `\` + up to 6 hex digits (+ one whitespace), or
 /// `\` + any other character for itself.
-fn css_unescape(s: &str) -> std::borrow::Cow<'_, str> {
+pub(super) fn css_unescape(s: &str) -> std::borrow::Cow<'_, str> {
     if !s.contains('\\') {
         return std::borrow::Cow::Borrowed(s);
     }
@@ -307,134 +326,132 @@ pub(super) fn parse_declarations(block: &str) -> Vec<Decl> {
             if let Some(i) = decls.iter().position(|d: &Decl| d.prop == prop && d.important == important) {
                 decls.remove(i);
             }
-            decls.push(Decl { prop, value, important });
+            decls.push(Decl { prop, value: value.into(), important });
         }
     }
     decls
 }
 
-/// A compound selector of a tag, ids and classes (`div.a#b`, `.a.b`, `*`).
-#[derive(Debug, Clone)]
-struct Selector {
-    tag: Option<String>,
-    ids: Vec<String>,
-    classes: Vec<String>,
-    specificity: u32,
+/// Steps of selector matching a page may take per byte of it (and any page
+/// this many more): past them, every rule of a bucket an element falls in
+/// that could hide, hides (unsure), so a sheet built to be slow costs time
+/// in proportion to the page and never shows what it hides.
+const MATCH_STEPS_PER_BYTE: u64 = 2;
+const MATCH_STEPS_BASE: u64 = 1 << 16;
+/// Selectors kept whole (a framework's sheet has a few thousand). Past them
+/// a rule is kept only as what it could hide, for the elements its last
+/// compound names (unsure).
+const MAX_RULES: usize = 1 << 14;
+/// A nested rule's selector longer than this once its parents are put in
+/// is read without them (unsure).
+const MAX_NESTED_SELECTOR: usize = 4096;
+/// Ancestor tokens checked before a selector is matched.
+const MAX_ANCESTOR_TOKENS: usize = 4;
+/// The cascade layer of rules outside any `@layer` (they win over layers).
+const UNLAYERED: u32 = u32::MAX;
+
+/// One selector of a style rule, with the declarations of every rule that
+/// has the same selector text under the same conditions.
+#[derive(Debug)]
+struct Rule {
+    sel: Selector,
+    /// Tokens ([`token`]) its ancestors must carry.
+    ancestors: Vec<u64>,
+    layer: u32,
     /// Source position of the latest rule merged in.
     order: usize,
-    /// The declarations of every rule with this selector, the last value
-    /// of each property only.
-    decls: Vec<Decl>,
+    /// The last value of each property only (shared by the selectors of
+    /// one rule until one of them merges another rule in).
+    decls: Rc<Vec<Decl>>,
 }
 
-impl Selector {
-    fn parse(s: &str, order: usize) -> Option<Selector> {
-        let s = s.trim();
-        if s.is_empty() {
-            return None;
-        }
-        let mut sel =
-            Selector { tag: None, ids: Vec::new(), classes: Vec::new(), specificity: 0, order, decls: Vec::new() };
-        let bytes = s.as_bytes();
-        let ident_end = |from: usize| {
-            let mut i = from;
-            while i < bytes.len() {
-                let b = bytes[i];
-                if b == b'\\' {
-                    // An escape: up to 6 hex digits and one space, or one character.
-                    let hex = bytes[i + 1..].iter().take(6).take_while(|b| b.is_ascii_hexdigit()).count();
-                    i += 1 + hex.max(1);
-                    if hex > 0 && bytes.get(i).is_some_and(u8::is_ascii_whitespace) {
-                        i += 1;
-                    }
-                } else if b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b >= 0x80 {
-                    i += 1;
-                } else {
-                    break;
-                }
-            }
-            i.min(bytes.len())
-        };
-        let mut i = 0;
-        if bytes[0] == b'*' {
-            i = 1;
-        } else if bytes[0].is_ascii_alphabetic() {
-            let end = ident_end(0);
-            sel.tag = Some(css_unescape(&s[..end]).to_ascii_lowercase());
-            i = end;
-        }
-        while i < bytes.len() {
-            let kind = bytes[i];
-            if kind != b'.' && kind != b'#' {
-                // Combinators, attribute selectors, pseudo-classes: not ours.
-                return None;
-            }
-            let end = ident_end(i + 1);
-            if end == i + 1 || !s.is_char_boundary(end) {
-                return None;
-            }
-            let name = css_unescape(&s[i + 1..end]).into_owned();
-            if kind == b'.' {
-                sel.classes.push(name)
-            } else {
-                sel.ids.push(name)
-            }
-            i = end;
-        }
-        let (ids, classes, tags) = (sel.ids.len() as u32, sel.classes.len() as u32, u32::from(sel.tag.is_some()));
-        sel.specificity = ids.min(255) << 16 | classes.min(255) << 8 | tags;
-        Some(sel)
-    }
-
-    /// Selectors that match the same elements with the same specificity
-    /// share one entry (so repeating a rule cannot crowd others out).
-    fn key(&self) -> String {
-        let mut ids = self.ids.clone();
-        ids.sort();
-        let mut classes = self.classes.clone();
-        classes.sort();
-        format!("{:?}|{ids:?}|{classes:?}|{}", self.tag, self.specificity)
-    }
-
+impl Rule {
     /// Merge declarations in: a later value of a property replaces the
     /// earlier one (and moves to the end, keeping shorthand order).
     fn add_decls(&mut self, decls: &[Decl], order: usize) {
         self.order = order;
+        let mine = Rc::make_mut(&mut self.decls);
         for d in decls {
-            self.decls.retain(|old| !(old.prop == d.prop && old.important == d.important));
-            self.decls.push(d.clone());
+            mine.retain(|old| !(old.prop == d.prop && old.important == d.important));
+            mine.push(d.clone());
         }
-    }
-
-    fn matches(&self, tag: &str, id: Option<&str>, classes: &[&str]) -> bool {
-        self.tag.as_deref().is_none_or(|t| t == tag)
-            && self.ids.iter().all(|i| id == Some(i.as_str()))
-            && self.classes.iter().all(|c| classes.binary_search(&c.as_str()).is_ok())
     }
 }
 
-/// Rules from every `<style>` block, indexed by the most selective part
-/// of each selector.
+/// Rules an element falls in, by the most selective part of their subject.
+#[derive(Debug, Default)]
+struct Bucket {
+    rules: Vec<usize>,
+    /// What rules past [`MAX_RULES`] for this bucket could hide.
+    overflow: Option<HiddenReason>,
+    /// What any of its rules could hide (worked out when the matching
+    /// budget runs out).
+    summary: Option<Option<HiddenReason>>,
+}
+
+/// The rules that match an element, in cascade order, and what rules that
+/// could not be matched (past a limit) might hide.
+#[derive(Debug, Default)]
+pub(super) struct Hits {
+    pub(super) rules: Vec<(usize, Match)>,
+    pub(super) unplaced: Option<HiddenReason>,
+}
+
+impl Hits {
+    /// Is any answer unsure (so the element has a second, hiding reading)?
+    pub(super) fn any_unsure(&self) -> bool {
+        self.unplaced.is_some() || self.rules.iter().any(|(_, m)| *m == Match::Unsure)
+    }
+}
+
+/// The conditions a block of rules is read under.
+#[derive(Debug, Clone, Copy)]
+struct Ctx {
+    nesting: usize,
+    layer: u32,
+    /// Unsure inside `@scope`, `@container` and the like.
+    cap: Match,
+}
+
+/// One item of a block: a declaration (or an at-rule statement) or a
+/// nested block with its prelude.
+enum Item<'a> {
+    Decl(&'a str),
+    Block(&'a str, &'a str),
+}
+
+/// The rules of every `<style>` block, indexed by the most selective part
+/// of each selector's subject.
 #[derive(Debug, Default)]
 pub(super) struct Sheet {
-    selectors: Vec<Selector>,
-    by_key: HashMap<String, usize>,
+    rules: Vec<Rule>,
+    by_key: FastMap<String, usize>,
+    index: FastMap<Box<str>, usize>,
+    buckets: Vec<Bucket>,
+    /// Attribute names its selectors test (kept for each element).
+    pub(super) attr_names: FastSet<Box<str>>,
+    /// A selector looks at siblings or positions (`+`, `~`, `:nth-child`).
+    pub(super) uses_siblings: bool,
+    /// A selector needs what comes later (`:last-child`, `:empty`).
+    pub(super) uses_after: bool,
+    /// The page declares standards mode: classes and ids match by case.
+    pub(super) standards: bool,
     rules_seen: usize,
-    by_id: HashMap<String, Vec<usize>>,
-    by_class: HashMap<String, Vec<usize>>,
-    by_tag: HashMap<String, Vec<usize>>,
-    universal: Vec<usize>,
-    /// `!important` declarations matched by the element being styled, in
-    /// cascade order, kept between `apply` and `apply_important`.
-    important: Vec<(String, String)>,
+    layers: FastMap<String, u32>,
+    budget: u64,
 }
 
 impl Sheet {
     /// Collect the rules of every `<style>` element. A plain scan: a
     /// `<style>` inside a comment or script is read too, which can only hide
-    /// more.
+    /// more. A sheet placed after what it styles still applies, as it does
+    /// in a browser once the page has loaded.
     pub(super) fn from_html(html: &[u8]) -> Sheet {
-        let mut sheet = Sheet::default();
+        let mut sheet = Sheet {
+            standards: standards_mode(html),
+            budget: MATCH_STEPS_BASE + MATCH_STEPS_PER_BYTE * html.len() as u64,
+            ..Sheet::default()
+        };
         let mut i = 0;
         while let Some(off) = find_ci(&html[i..], b"<style") {
             let at = i + off + 6;
@@ -451,134 +468,510 @@ impl Sheet {
             let body_end = find_ci(&html[body_start..], b"</style").map_or(html.len(), |e| body_start + e);
             if style_media_applies(start_tag) {
                 let css = String::from_utf8_lossy(&html[body_start..body_end]);
-                sheet.add_css(&css, 0);
+                let css = strip_css_comments(&css);
+                sheet.add_block(&css, None, Ctx { nesting: 0, layer: UNLAYERED, cap: Match::Yes });
             }
             i = body_end;
-            if sheet.selectors.len() >= MAX_SELECTORS {
-                break;
-            }
         }
         sheet
     }
 
-    fn add_css(&mut self, css: &str, nesting: usize) {
-        let css = strip_css_comments(css);
-        let bytes = css.as_bytes();
-        let mut i = 0;
-        while i < bytes.len() && self.selectors.len() < MAX_SELECTORS {
-            // Prelude: up to `{` (a rule or block) or `;` (an @-statement).
-            let Some(off) = bytes[i..].iter().position(|&b| b == b'{' || b == b';' || b == b'}') else { break };
-            let prelude = css[i..i + off].trim();
-            let stop = bytes[i + off];
-            if stop != b'{' {
-                i += off + 1;
-                continue;
-            }
-            let open = i + off + 1;
-            let close = matching_brace(bytes, open);
-            let body = &css[open..close];
-            i = (close + 1).min(bytes.len());
-            if let Some(at) = prelude.strip_prefix('@') {
-                let name: String =
-                    at.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-').collect::<String>();
-                let name = name.to_ascii_lowercase();
-                let follow = match name.as_str() {
-                    "media" => media_applies(&at[name.len()..]),
-                    "supports" | "layer" | "container" | "document" | "-moz-document" | "scope" => true,
-                    _ => false,
-                };
-                if follow && nesting < MAX_CSS_NESTING {
-                    self.add_css(body, nesting + 1);
+    pub(super) fn is_empty(&self) -> bool {
+        self.buckets.is_empty()
+    }
+
+    /// Read a block: its declarations make a rule for `parents` (when it
+    /// is a rule's body), then its nested rules and at-rules.
+    fn add_block(&mut self, css: &str, parents: Option<&[(String, Match)]>, ctx: Ctx) {
+        let items = block_items(css);
+        if let Some(parents) = parents {
+            let mut text = String::new();
+            for item in &items {
+                if let Item::Decl(d) = item {
+                    text.push_str(d);
+                    text.push(';');
                 }
-                continue;
             }
-            let decls = parse_declarations(body);
-            if decls.is_empty() {
-                continue;
+            let decls = parse_declarations(&text);
+            if !decls.is_empty() {
+                self.add_rule(parents, &decls, ctx);
             }
-            self.rules_seen += 1;
-            let order = self.rules_seen;
-            for s in split_top(prelude, b',') {
-                let Some(mut sel) = Selector::parse(s, order) else { continue };
-                let key = sel.key();
-                if let Some(&idx) = self.by_key.get(&key) {
-                    self.selectors[idx].add_decls(&decls, order);
+        }
+        for item in items {
+            let (prelude, body) = match item {
+                Item::Block(p, b) => (p, b),
+                Item::Decl(d) => {
+                    self.statement(d, ctx);
                     continue;
                 }
-                sel.add_decls(&decls, order);
-                let idx = self.selectors.len();
-                self.by_key.insert(key, idx);
-                if let Some(id) = sel.ids.first() {
-                    self.by_id.entry(id.clone()).or_default().push(idx);
-                } else if let Some(c) = sel.classes.first() {
-                    self.by_class.entry(c.clone()).or_default().push(idx);
-                } else if let Some(t) = &sel.tag {
-                    self.by_tag.entry(t.clone()).or_default().push(idx);
-                } else {
-                    self.universal.push(idx);
+            };
+            if ctx.nesting >= MAX_CSS_NESTING {
+                continue;
+            }
+            // `<!--` and `-->` around a sheet are ignored by CSS.
+            let prelude = prelude.replace("<!--", " ").replace("-->", " ");
+            let prelude = prelude.trim();
+            let mut inner = Ctx { nesting: ctx.nesting + 1, ..ctx };
+            if let Some(at) = prelude.strip_prefix('@') {
+                let name: String = at.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-').collect();
+                let name = name.to_ascii_lowercase();
+                let rest = at[name.len()..].trim();
+                match name.as_str() {
+                    "media" if !media_applies(rest) => continue,
+                    "media" => {}
+                    "supports" if rest.to_ascii_lowercase().starts_with("not") => inner.cap = Match::Unsure,
+                    "supports" => {}
+                    "layer" => inner.layer = self.layer(rest, ctx.layer),
+                    "scope" | "container" | "document" | "-moz-document" => inner.cap = Match::Unsure,
+                    // Keyframes, font faces, pages, starting styles, unknown.
+                    _ => continue,
                 }
-                self.selectors.push(sel);
+                self.add_block(body, parents, inner);
+                continue;
+            }
+            let selectors = match parents {
+                None => split_top(prelude, b',')
+                    .into_iter()
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(|s| (s.to_string(), Match::Yes))
+                    .collect(),
+                Some(p) => nested_selectors(p, prelude),
+            };
+            if !selectors.is_empty() {
+                self.add_block(body, Some(&selectors), inner);
             }
         }
     }
 
-    /// Apply the normal declarations of matching rules, in cascade order
-    /// (specificity, then source order), and remember the important ones.
-    pub(super) fn apply(&mut self, tag: &str, attrs: &Attrs, style: &mut Style) {
-        self.important.clear();
-        if self.selectors.is_empty() {
+    /// An at-rule statement (`@layer a, b;` orders layers); declarations
+    /// outside any rule mean nothing.
+    fn statement(&mut self, d: &str, ctx: Ctx) {
+        let d = d.trim();
+        if let Some(head) = d.get(..6)
+            && head.eq_ignore_ascii_case("@layer")
+        {
+            for name in d[6..].split(',') {
+                self.layer(name.trim(), ctx.layer);
+            }
+        }
+    }
+
+    /// The rank of a layer by name (inside `parent`): layers rank in the
+    /// order they are first named; an unnamed one is new each time.
+    fn layer(&mut self, name: &str, parent: u32) -> u32 {
+        let next = self.layers.len() as u32 + 1;
+        if name.is_empty() {
+            self.layers.insert(format!("{parent}/#{next}"), next);
+            return next;
+        }
+        *self.layers.entry(format!("{parent}/{name}")).or_insert(next)
+    }
+
+    fn add_rule(&mut self, selectors: &[(String, Match)], decls: &[Decl], ctx: Ctx) {
+        self.rules_seen += 1;
+        let order = self.rules_seen;
+        // A browser drops the whole rule when one selector of its list is
+        // invalid: one we doubt makes every one of them unsure. (Parsed
+        // twice rather than held: a list may be megabytes long.)
+        let doubt = selectors.len() > 1
+            && selectors.iter().any(|(s, _)| match select::parse(s) {
+                Ok(Parsed::Selector(s)) => s.doubt,
+                Ok(_) => false,
+                Err(()) => true,
+            });
+        let shared = Rc::new(decls.to_vec());
+        for (text, cap) in selectors {
+            let mut sel = match select::parse(text) {
+                Ok(Parsed::Selector(s)) => s,
+                Ok(Parsed::PseudoBox | Parsed::Never) => continue,
+                Err(()) => select::approximate(text),
+            };
+            sel.cap = sel.cap.and(*cap).and(ctx.cap);
+            if doubt || sel.doubt {
+                sel.cap = sel.cap.and(Match::Unsure);
+            }
+            let key = format!("{}|{:?}|{text}", ctx.layer, sel.cap);
+            if let Some(&idx) = self.by_key.get(&key) {
+                self.rules[idx].add_decls(decls, order);
+                continue;
+            }
+            let mut names = Vec::new();
+            sel.complex.attribute_names(&mut names);
+            if self.rules.len() >= MAX_RULES {
+                if let Some(why) = decls.iter().find_map(could_hide) {
+                    let b = self.bucket(bucket_key(&sel.complex));
+                    self.buckets[b].overflow.get_or_insert(why);
+                    // An element is looked up by the attribute of its bucket.
+                    self.attr_names.extend(names.into_iter().take(1));
+                }
+                continue;
+            }
+            let bucket = self.bucket(bucket_key(&sel.complex));
+            self.attr_names.extend(names);
+            self.uses_siblings |= sel.complex.uses_siblings();
+            self.uses_after |= sel.complex.uses_after();
+            let rule = Rule {
+                ancestors: ancestor_tokens(&sel.complex),
+                sel,
+                layer: ctx.layer,
+                order,
+                decls: Rc::clone(&shared),
+            };
+            let idx = self.rules.len();
+            self.by_key.insert(key, idx);
+            self.rules.push(rule);
+            self.buckets[bucket].rules.push(idx);
+        }
+    }
+
+    fn bucket(&mut self, key: String) -> usize {
+        if let Some(&b) = self.index.get(key.as_str()) {
+            return b;
+        }
+        self.buckets.push(Bucket::default());
+        self.index.insert(key.into(), self.buckets.len() - 1);
+        self.buckets.len() - 1
+    }
+
+    /// The rules that match `subject` (whose node is `node`), in cascade
+    /// order. `ancestors` counts the tokens of its ancestors when all of
+    /// them are known.
+    pub(super) fn matching(
+        &mut self,
+        tree: &dyn Tree,
+        subject: Ref,
+        node: &Node,
+        ancestors: Option<&FastMap<u64, u32>>,
+        hits: &mut Hits,
+    ) {
+        hits.rules.clear();
+        hits.unplaced = None;
+        if self.buckets.is_empty() {
             return;
         }
-        let id = attrs.id.as_deref().map(str::trim).filter(|s| !s.is_empty());
-        // Sorted and without repeats: a class named twice must not match
-        // twice, and a selector's classes are looked up by binary search
-        // (an element may carry thousands).
-        let mut classes: Vec<&str> =
-            attrs.class.as_deref().map(|c| c.split_ascii_whitespace().collect()).unwrap_or_default();
-        classes.sort_unstable();
-        classes.dedup();
-        let mut hits: Vec<usize> = Vec::new();
-        let mut take = |bucket: Option<&Vec<usize>>| {
-            if let Some(b) = bucket {
-                let from = b.len().saturating_sub(MAX_CANDIDATES_PER_BUCKET);
-                for &idx in &b[from..] {
-                    if self.selectors[idx].matches(tag, id, &classes) {
-                        hits.push(idx);
-                    }
-                }
+        let mut found: Vec<usize> = Vec::new();
+        let mut key = String::new();
+        let mut look = |key: &str| {
+            if let Some(&b) = self.index.get(key) {
+                found.push(b);
             }
         };
-        if let Some(id) = id {
-            take(self.by_id.get(id));
+        if let Some(id) = &node.id {
+            key.clear();
+            key.push('#');
+            key.push_str(&id.to_ascii_lowercase());
+            look(&key);
         }
-        for c in &classes {
-            take(self.by_class.get(*c));
+        let lower = node.lower_classes();
+        for (i, c) in lower.iter().enumerate() {
+            if i > 0 && lower[i - 1] == *c {
+                continue;
+            }
+            key.clear();
+            key.push('.');
+            key.push_str(c);
+            look(&key);
         }
-        take(self.by_tag.get(tag));
-        take(Some(&self.universal));
-        if hits.is_empty() {
-            return;
+        for (name, _) in node.attrs.iter() {
+            key.clear();
+            key.push('[');
+            key.push_str(name);
+            look(&key);
         }
-        hits.sort_by_key(|&i| (self.selectors[i].specificity, self.selectors[i].order));
-        for &i in &hits {
-            for d in &self.selectors[i].decls {
+        look(&node.tag);
+        look("*");
+        let Sheet { rules, buckets, budget, standards, .. } = self;
+        for b in found {
+            let bucket = &mut buckets[b];
+            hits.unplaced = hits.unplaced.or(bucket.overflow);
+            for &r in &bucket.rules {
+                if *budget == 0 {
+                    let summary = *bucket.summary.get_or_insert_with(|| {
+                        bucket.rules.iter().find_map(|&r| rules[r].decls.iter().find_map(could_hide))
+                    });
+                    hits.unplaced = hits.unplaced.or(summary);
+                    break;
+                }
+                *budget -= 1;
+                let rule = &rules[r];
+                if let Some(anc) = ancestors
+                    && !rule.ancestors.iter().all(|t| anc.get(t).is_some_and(|&n| n > 0))
+                {
+                    continue;
+                }
+                let mut m = Matcher { tree, standards: *standards, steps: 0 };
+                let got = m.matches(&rule.sel.complex, subject).and(rule.sel.cap);
+                *budget = budget.saturating_sub(u64::from(m.steps));
+                if got != Match::No {
+                    hits.rules.push((r, got));
+                }
+            }
+        }
+        hits.rules.sort_by_key(|&(r, _)| (rules[r].layer, rules[r].sel.specificity, rules[r].order));
+    }
+
+    /// Apply the matching rules and the inline declarations in cascade
+    /// order: sheet, inline, sheet `!important` (layers reversed), inline
+    /// `!important`. `unsure` counts the rules we are not sure match.
+    pub(super) fn cascade(&self, hits: &Hits, unsure: bool, inline: Option<&[Decl]>, style: &mut Style) {
+        let take = |m: Match| m == Match::Yes || unsure;
+        // A rule we are not sure matches may hide, never show again.
+        let applies = |m: Match, d: &Decl| m == Match::Yes || !restores(d);
+        let mut important = false;
+        for &(r, m) in hits.rules.iter().filter(|(_, m)| take(*m)) {
+            for d in self.rules[r].decls.iter().filter(|d| applies(m, d)) {
                 if d.important {
-                    self.important.push((d.prop.clone(), d.value.clone()));
+                    important = true;
                 } else {
                     style.set(&d.prop, d.value.clone());
                 }
             }
         }
-    }
-
-    /// Stylesheet `!important` declarations beat inline normal ones.
-    pub(super) fn apply_important(&mut self, style: &mut Style) {
-        for (p, v) in self.important.drain(..) {
-            style.set(&p, v);
+        for d in inline.unwrap_or(&[]).iter().filter(|d| !d.important) {
+            style.set(&d.prop, d.value.clone());
+        }
+        if important {
+            let mut imp: Vec<(usize, Match)> = hits.rules.iter().filter(|(_, m)| take(*m)).copied().collect();
+            imp.sort_by_key(|&(r, _)| {
+                (UNLAYERED - self.rules[r].layer, self.rules[r].sel.specificity, self.rules[r].order)
+            });
+            for (r, m) in imp {
+                for d in self.rules[r].decls.iter().filter(|d| d.important && applies(m, d)) {
+                    style.set(&d.prop, d.value.clone());
+                }
+            }
+        }
+        for d in inline.unwrap_or(&[]).iter().filter(|d| d.important) {
+            style.set(&d.prop, d.value.clone());
         }
     }
 }
 
+/// The items of a block at its top level.
+fn block_items(css: &str) -> Vec<Item<'_>> {
+    let b = css.as_bytes();
+    let (mut i, mut start, mut depth, mut quote) = (0, 0, 0usize, 0u8);
+    let mut out = Vec::new();
+    while i < b.len() {
+        let c = b[i];
+        if c == b'\\' {
+            i += 2;
+            continue;
+        }
+        if quote != 0 {
+            if c == quote || c == b'\n' {
+                quote = 0;
+            }
+        } else {
+            match c {
+                b'"' | b'\'' => quote = c,
+                b'(' => depth += 1,
+                b')' => depth = depth.saturating_sub(1),
+                b';' if depth == 0 => {
+                    out.push(Item::Decl(&css[start..i]));
+                    start = i + 1;
+                }
+                b'{' => {
+                    let close = matching_brace(b, i + 1);
+                    out.push(Item::Block(&css[start..i], &css[i + 1..close]));
+                    i = close + 1;
+                    start = i;
+                    depth = 0;
+                    continue;
+                }
+                b'}' => start = i + 1,
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    if start < b.len() {
+        out.push(Item::Decl(&css[start..]));
+    }
+    out
+}
+
+/// A nested rule's selectors with its parents put in: `&` stands for them
+/// (as `:is(…)`), and a selector without `&` is their descendant.
+fn nested_selectors(parents: &[(String, Match)], prelude: &str) -> Vec<(String, Match)> {
+    let list: Vec<&str> = parents.iter().map(|(s, _)| s.as_str()).collect();
+    let is = format!(":is({})", list.join(", "));
+    let cap = parents.iter().map(|(_, m)| *m).min().unwrap_or(Match::Yes);
+    let mut out = Vec::new();
+    for n in split_top(prelude, b',') {
+        let n = n.trim();
+        if n.is_empty() {
+            continue;
+        }
+        let amps = n.bytes().filter(|&b| b == b'&').count().max(1);
+        if n.len() + amps * is.len() > MAX_NESTED_SELECTOR {
+            // Too long to read with its parents: read alone, unsure (it
+            // matches at least what it would with them).
+            out.push((n.replace('&', "*"), Match::Unsure));
+        } else if n.contains('&') {
+            out.push((n.replace('&', &is), cap));
+        } else {
+            out.push((format!("{is} {n}"), cap));
+        }
+    }
+    out
+}
+
+/// The bucket of a selector: its subject's id, else a class, else an
+/// attribute name, else its tag, else the universal bucket.
+fn bucket_key(c: &Complex) -> String {
+    let Some(s) = c.compounds.first() else { return "*".into() };
+    if let Some(id) = s.ids.first() {
+        format!("#{}", id.to_ascii_lowercase())
+    } else if let Some(class) = s.classes.first() {
+        format!(".{}", class.to_ascii_lowercase())
+    } else if let Some(a) = s.attrs.first() {
+        format!("[{}", a.name)
+    } else if let Some(t) = &s.tag {
+        t.to_string()
+    } else {
+        "*".into()
+    }
+}
+
+/// A tag, class or id as a number, case folded (`kind` is b't', b'.' or b'#').
+pub(super) fn token(kind: u8, name: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ u64::from(kind);
+    for b in name.bytes() {
+        h ^= u64::from(b.to_ascii_lowercase());
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// Tokens of the compounds that must be ancestors of the subject (those
+/// joined to their right by a descendant or child combinator).
+fn ancestor_tokens(c: &Complex) -> Vec<u64> {
+    let mut out = Vec::new();
+    for (j, comp) in c.compounds.iter().enumerate().skip(1) {
+        if !matches!(c.combs[j - 1], Comb::Descendant | Comb::Child) {
+            continue;
+        }
+        let tokens = comp
+            .tag
+            .iter()
+            .map(|t| token(b't', t))
+            .chain(comp.ids.iter().map(|i| token(b'#', i)))
+            .chain(comp.classes.iter().map(|c| token(b'.', c)));
+        for t in tokens {
+            if out.len() < MAX_ANCESTOR_TOKENS && !out.contains(&t) {
+                out.push(t);
+            }
+        }
+    }
+    out
+}
+
+/// What a declaration could hide, whatever else applies (for rules that
+/// could not be matched: past a limit, every one that could hide does).
+fn could_hide(d: &Decl) -> Option<HiddenReason> {
+    let v = &*d.value;
+    let word = first_word(v);
+    let far = |v: &str| {
+        v.split_ascii_whitespace().any(|t| length_px(t, DEFAULT_FONT_PX).is_some_and(|px| px <= -OFFSCREEN_PX))
+    };
+    let tiny = |v: &str| length_px(v, DEFAULT_FONT_PX).is_some_and(|px| px <= 1.0);
+    let small_scale = |v: &str| scale_factor(v).is_some_and(|s| s * DEFAULT_FONT_PX < MIN_READABLE_FONT_PX);
+    let why = match d.prop.as_str() {
+        "display" if word == "none" => HiddenReason::DisplayNone,
+        "content-visibility" if word == "hidden" => HiddenReason::DisplayNone,
+        "visibility" if matches!(word, "hidden" | "collapse") => HiddenReason::VisibilityHidden,
+        "opacity" if number_or_percent(v).is_some_and(|o| o <= MAX_HIDDEN_OPACITY) => HiddenReason::Opacity,
+        "filter" | "-webkit-filter" if filter_hides(v) => HiddenReason::Opacity,
+        "font-size" | "font"
+            if font_shorthand_size(v)
+                .or(Some(v))
+                .and_then(|s| font_size_px(s, DEFAULT_FONT_PX))
+                .is_some_and(|px| px < MIN_READABLE_FONT_PX) =>
+        {
+            HiddenReason::FontSize
+        }
+        "color" | "-webkit-text-fill-color" | "fill" | "fill-opacity" | "background" | "background-color" => {
+            HiddenReason::Colour
+        }
+        "left" | "top" | "right" | "inset" | "margin" | "margin-left" | "margin-top" | "text-indent" | "translate"
+            if far(v) =>
+        {
+            HiddenReason::Offscreen
+        }
+        "width" | "height" | "max-width" | "max-height" if tiny(v) => HiddenReason::ZeroSize,
+        "clip" if clip_hides(v) => HiddenReason::Clip,
+        "clip-path" | "-webkit-clip-path" if clip_path_hides(v) => HiddenReason::Clip,
+        "transform" | "-webkit-transform" | "-ms-transform" => {
+            return transform_effect(v).0.or(small_scale(v).then_some(HiddenReason::Transform));
+        }
+        "scale" | "zoom" if small_scale(v) || scale_effect(v).0.is_some() => HiddenReason::Transform,
+        _ => return None,
+    };
+    Some(why)
+}
+
+/// Does a declaration only ever make text easier to see (`display:block`,
+/// `visibility:visible`, a readable size)? Such a value from a rule we are
+/// not sure matches is not applied.
+fn restores(d: &Decl) -> bool {
+    let v = &*d.value;
+    let word = first_word(v);
+    let not_tiny =
+        |v: &str| length_px(v, DEFAULT_FONT_PX).is_some_and(|px| px > 1.0) || word == "auto" || word == "none";
+    match d.prop.as_str() {
+        "display" => word != "none",
+        "content-visibility" => word != "hidden",
+        "visibility" => word == "visible",
+        "opacity" => number_or_percent(v).is_some_and(|o| o >= 1.0),
+        "filter" | "-webkit-filter" => word == "none",
+        "overflow" | "overflow-x" | "overflow-y" => matches!(word, "visible" | "auto" | "scroll"),
+        "position" => word == "static",
+        "transform" | "-webkit-transform" | "-ms-transform" | "translate" | "rotate" => word == "none",
+        "scale" | "zoom" => word == "none" || scale_factor(v).is_some_and(|f| f >= 1.0),
+        "clip" => word == "auto",
+        "clip-path" | "-webkit-clip-path" => word == "none",
+        "font-size" => font_size_px(v, DEFAULT_FONT_PX).is_some_and(|px| px >= DEFAULT_FONT_PX),
+        "width" | "height" | "max-width" | "max-height" => not_tiny(v),
+        "left" | "top" | "right" | "margin-left" | "margin-top" | "text-indent" => {
+            length_px(v, DEFAULT_FONT_PX).is_some_and(|px| px > -OFFSCREEN_PX) || word == "auto"
+        }
+        _ => false,
+    }
+}
+
+/// Is the page in standards mode (`<!DOCTYPE html>` and the strict
+/// doctypes)? Otherwise (no doctype, or an old one) it may be in quirks
+/// mode, where classes and ids match ignoring case.
+fn standards_mode(html: &[u8]) -> bool {
+    let head = &html[..html.len().min(4096)];
+    let head = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
+    let mut rest = head;
+    loop {
+        let trimmed = rest.iter().position(|b| !b.is_ascii_whitespace()).map_or(&rest[rest.len()..], |p| &rest[p..]);
+        if trimmed.starts_with(b"<!--") {
+            match memchr::memmem::find(trimmed, b"-->") {
+                Some(end) => rest = &trimmed[end + 3..],
+                None => return false,
+            }
+            continue;
+        }
+        rest = trimmed;
+        break;
+    }
+    if rest.len() < 9 || !rest[..9].eq_ignore_ascii_case(b"<!doctype") {
+        return false;
+    }
+    let end = rest.iter().position(|&b| b == b'>').unwrap_or(rest.len());
+    let doctype = String::from_utf8_lossy(&rest[9..end]).to_ascii_lowercase();
+    let words: Vec<&str> = doctype.split_ascii_whitespace().collect();
+    words == ["html"]
+        || doctype.contains("about:legacy-compat")
+        || doctype.contains("strict")
+        || doctype.contains("xhtml 1.1")
+        || (doctype.contains("transitional") && doctype.contains("http://www.w3.org/tr/"))
+}
 /// Index of the `}` closing the block that starts at `open` (or the end).
 fn matching_brace(bytes: &[u8], open: usize) -> usize {
     let (mut depth, mut quote, mut i) = (1usize, 0u8, open);
@@ -607,30 +1000,42 @@ fn matching_brace(bytes: &[u8], open: usize) -> usize {
     bytes.len()
 }
 
-/// Does a `@media` block apply on a desktop screen in light mode? Print,
-/// speech, dark mode and narrow (phone) layouts do not.
+/// Does a media query list apply on a desktop screen (1000 px wide) in
+/// light mode? Print, speech, dark mode and narrow (phone) layouts do not;
+/// `not` turns a query round.
 fn media_applies(query: &str) -> bool {
     let q = query.to_ascii_lowercase();
-    if q.contains("print") && !q.contains("screen") && !q.contains("all") {
-        return false;
+    split_top(&q, b',').into_iter().any(|one| media_query_applies(one.trim()))
+}
+
+fn media_query_applies(q: &str) -> bool {
+    let (negate, q) = match q.strip_prefix("not ") {
+        Some(rest) => (true, rest.trim_start()),
+        None => (false, q),
+    };
+    let q = q.strip_prefix("only ").map_or(q, str::trim_start);
+    let mut applies = true;
+    if !q.is_empty() && !q.starts_with('(') {
+        let kind = q.split(|c: char| c.is_ascii_whitespace() || c == '(').next().unwrap_or("");
+        applies = matches!(kind, "all" | "screen");
     }
-    if q.contains("speech") || q.contains("prefers-color-scheme") || q.trim_start().starts_with("not") {
-        return false;
+    // Each `(feature: value)` at the top level.
+    let mut rest = q;
+    while let Some(open) = rest.find('(') {
+        let close = rest[open..].find(')').map_or(rest.len(), |c| open + c);
+        let feature = &rest[open + 1..close];
+        rest = rest.get(close + 1..).unwrap_or("");
+        let (name, value) = feature.split_once(':').unwrap_or((feature, ""));
+        let (name, value) = (name.trim(), value.trim());
+        let px = || length_px(value, DEFAULT_FONT_PX);
+        applies &= match name {
+            "prefers-color-scheme" => value != "dark",
+            "max-width" | "max-device-width" => px().is_none_or(|px| px >= OFFSCREEN_PX),
+            "min-width" | "min-device-width" => px().is_none_or(|px| px <= OFFSCREEN_PX),
+            _ => true,
+        };
     }
-    for key in ["max-width", "max-device-width"] {
-        let mut rest = q.as_str();
-        while let Some(pos) = rest.find(key) {
-            rest = &rest[pos + key.len()..];
-            let v = rest.trim_start().trim_start_matches(':').trim_start();
-            let end = v.find([')', ' ', ',']).unwrap_or(v.len());
-            if let Some(px) = length_px(&v[..end], DEFAULT_FONT_PX)
-                && px < OFFSCREEN_PX
-            {
-                return false;
-            }
-        }
-    }
-    true
+    applies != negate
 }
 
 /// `<style media=…>`: skip print-only sheets.

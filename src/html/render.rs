@@ -3,7 +3,7 @@
 //! why a person would not see it.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::ops::Range;
 use std::rc::Rc;
 
@@ -12,14 +12,17 @@ use lol_html::{HtmlRewriter, MemorySettings, Settings, doc_comments, doc_text, e
 
 use crate::document::{HiddenReason, Span};
 
-use super::colour::{BLACK, MAX_HIDDEN_ALPHA, NEAR_COLOUR_DISTANCE, Rgba, WHITE, background, parse_colour_or};
-use super::css::{Decl, Sheet, Style, parse_declarations};
-use super::entities::decode_entities;
-use super::values::{
-    clip_hides, clip_path_hides, filter_hides, first_word, font_size_px, number_or_percent, offscreen, rotate_effect,
-    scale_effect, transform_effect, translate_effect, zero_size,
+use super::colour::{
+    BLACK, MAX_HIDDEN_ALPHA, MIN_CONTRAST, NEAR_COLOUR_DISTANCE, Rgba, WHITE, background, parse_colour_or,
 };
-use super::{DEFAULT_FONT_PX, MAX_HIDDEN_OPACITY};
+use super::css::{Decl, Hits, Sheet, Style, parse_declarations, token};
+use super::entities::decode_entities;
+use super::select::{self, After, Node, Ref, Step, Tree};
+use super::values::{
+    clip_hides, clip_path_hides, filter_hides, first_word, font_size_px_rem, number_or_percent, number_unit, offscreen,
+    rotate_effect, scale_effect, scale_factor, transform_effect, translate_effect, zero_size,
+};
+use super::{DEFAULT_FONT_PX, FastMap, FastSet, MAX_HIDDEN_OPACITY, MIN_READABLE_FONT_PX};
 
 /// Deeper elements share their 256th ancestor's frame: browsers cap nesting
 /// too (Blink at 512), and the cap keeps memory per document bounded.
@@ -29,10 +32,23 @@ const MAX_DEPTH: usize = 256;
 /// it the rest of the page is withheld (`HiddenReason::Unrendered`), so a
 /// page of a million unclosed tags costs what one of 100,000 does.
 const MAX_PARSER_MEMORY: usize = 32 << 20;
-/// Text smaller than this (in CSS pixels) cannot be read.
-const MIN_READABLE_FONT_PX: f64 = 4.0;
 /// Distinct inline styles whose parse is kept for reuse.
 const MAX_CACHED_STYLES: usize = 512;
+/// Earlier siblings kept per open element for `+` and `~` (a search past
+/// them is unsure).
+const MAX_KEPT_SIBLINGS: usize = 256;
+/// Pages up to this size are read twice when a selector needs what comes
+/// later (`:last-child`); a larger page saves the second read.
+const MAX_READ_AHEAD: usize = 4 << 20;
+/// Classes of an element counted for its descendants' quick test.
+const MAX_TOKEN_CLASSES: usize = 64;
+/// The frames every page has: the document, `<html>` and `<body>` (made up
+/// when the page leaves them out, as a browser does).
+const HTML_FRAME: usize = 1;
+const BODY_FRAME: usize = 2;
+/// `<html>` or `<body>` tags read per page (each adds the attributes the
+/// first lacks; real pages have one, forwarded mail a few).
+const MAX_ROOT_TAGS: usize = 64;
 
 /// HTML as a model reads it, with what a person would not see marked.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -62,7 +78,33 @@ impl Rendered {
 /// Render HTML bytes (UTF-8; invalid bytes become U+FFFD).
 pub fn render(html: &[u8], base: usize) -> Rendered {
     let sheet = Sheet::from_html(html);
-    let state = Rc::new(RefCell::new(Renderer::new(base, sheet)));
+    // `:last-child`, `:empty` and the like need the rest of the page: one
+    // read ahead (the same walk, styles left out) records it first. Past
+    // MAX_READ_AHEAD bytes such rules are unsure (they may hide, not show).
+    let after = (sheet.uses_after && html.len() <= MAX_READ_AHEAD).then(|| read_ahead(html));
+    let mut r = Renderer::new(base, sheet);
+    r.after = after;
+    let r = walk(html, r);
+    let Renderer { out, links, .. } = r;
+    Rendered { text: out.text, spans: out.spans, links }
+}
+
+/// What comes after each element, in document order, with its start offset
+/// (an element whose place is not known has none).
+fn read_ahead(html: &[u8]) -> Vec<(usize, Option<After>)> {
+    let mut r = Renderer::new(0, Sheet::default());
+    r.recorder = Some(Recorder::default());
+    let mut r = walk(html, r);
+    let mut rec = r.recorder.take().unwrap_or_default();
+    for f in r.frames.iter_mut().rev() {
+        rec.close(f);
+    }
+    rec.after
+}
+
+/// One lol_html pass with `r` listening.
+fn walk(html: &[u8], r: Renderer) -> Renderer {
+    let state = Rc::new(RefCell::new(r));
     {
         let on_element = {
             let state = Rc::clone(&state);
@@ -111,8 +153,7 @@ pub fn render(html: &[u8], base: usize) -> Rendered {
         let raw = st.raw(from..html.len());
         st.out.push(&rest, Some(HiddenReason::Unrendered), Some(raw));
     }
-    let Renderer { out, links, .. } = std::mem::replace(&mut *st, Renderer::new(base, Sheet::default()));
-    Rendered { text: out.text, spans: out.spans, links }
+    std::mem::replace(&mut *st, Renderer::new(0, Sheet::default()))
 }
 
 /// Text and spans being built; spans always cover `text` exactly.
@@ -200,11 +241,9 @@ impl Out {
     }
 }
 
-/// What an element passes to its children.
-#[derive(Debug, Clone)]
-struct Frame {
-    /// Matches the end-tag handler registered for this element.
-    id: u64,
+/// What an element computes and passes to its children.
+#[derive(Debug, Clone, Copy)]
+struct Computed {
     /// Hidden with everything inside (the outermost reason).
     hidden: Option<HiddenReason>,
     /// Computed `visibility` is hidden or collapse (a child may undo it).
@@ -213,6 +252,16 @@ struct Frame {
     color: Rgba,
     /// `-webkit-text-fill-color`, which paints over `color` when set.
     fill: Option<Rgba>,
+    /// The element is SVG: its text is painted with `svg_fill`.
+    svg: bool,
+    svg_fill: Rgba,
+    fill_opacity: f64,
+    /// An SVG stroke outlines the text (so an empty fill still shows it).
+    stroke: bool,
+    /// The product of the opacities of the element and its ancestors.
+    opacity: f64,
+    /// How much transforms, `scale` and `zoom` shrink it, all told.
+    scale: f64,
     /// The opaque colour behind this element; `None` when an image or a
     /// gradient is (so the colour test cannot be trusted).
     bg: Option<Rgba>,
@@ -220,42 +269,71 @@ struct Frame {
     text_reason: Option<HiddenReason>,
 }
 
-impl Frame {
-    fn root() -> Frame {
-        let mut f = Frame {
-            id: 0,
+impl Computed {
+    fn root() -> Computed {
+        Computed {
             hidden: None,
             invisible: false,
             font_px: DEFAULT_FONT_PX,
             color: BLACK,
             fill: None,
+            svg: false,
+            svg_fill: BLACK,
+            fill_opacity: 1.0,
+            stroke: false,
+            opacity: 1.0,
+            scale: 1.0,
             bg: Some(WHITE),
             text_reason: None,
-        };
-        f.text_reason = f.compute_text_reason();
-        f
+        }
     }
 
-    fn compute_text_reason(&self) -> Option<HiddenReason> {
+    fn text_reason(&self, closed_details: bool) -> Option<HiddenReason> {
         if self.hidden.is_some() {
             return self.hidden;
+        }
+        if closed_details {
+            return Some(HiddenReason::ClosedDetails);
         }
         if self.invisible {
             return Some(HiddenReason::VisibilityHidden);
         }
+        if self.opacity <= MAX_HIDDEN_OPACITY {
+            return Some(HiddenReason::Opacity);
+        }
         if self.font_px < MIN_READABLE_FONT_PX {
             return Some(HiddenReason::FontSize);
         }
-        let paint = self.fill.unwrap_or(self.color);
+        if self.font_px * self.scale < MIN_READABLE_FONT_PX {
+            return Some(HiddenReason::Transform);
+        }
+        if self.svg && self.stroke {
+            return None;
+        }
+        let mut paint = if self.svg {
+            let mut p = self.svg_fill;
+            p.a *= self.fill_opacity;
+            p
+        } else {
+            self.fill.unwrap_or(self.color)
+        };
+        // Opacity fades the text into what is behind it.
+        paint.a *= self.opacity;
         if paint.a <= MAX_HIDDEN_ALPHA {
             return Some(HiddenReason::Colour);
         }
-        if let Some(bg) = self.bg
-            && paint.over(bg).distance(bg) < NEAR_COLOUR_DISTANCE
-        {
-            return Some(HiddenReason::Colour);
+        if let Some(bg) = self.bg {
+            let seen = paint.over(bg);
+            if seen.distance(bg) < NEAR_COLOUR_DISTANCE || seen.contrast(bg) < MIN_CONTRAST {
+                return Some(HiddenReason::Colour);
+            }
         }
         None
+    }
+
+    /// How hidden: 2 with everything inside, 1 its text only, 0 not.
+    fn rank(&self) -> u8 {
+        if self.hidden.is_some() { 2 } else { u8::from(self.text_reason.is_some()) }
     }
 
     /// Hidden-ness of the line breaks an element makes: only reasons that
@@ -271,8 +349,125 @@ impl Frame {
                     | HiddenReason::Noscript
                     | HiddenReason::Code
                     | HiddenReason::Comment
+                    | HiddenReason::ClosedDetails
             )
         })
+    }
+}
+
+/// Element children seen so far, for positions and sibling combinators.
+#[derive(Debug, Default)]
+struct Kids {
+    /// The latest (at most [`MAX_KEPT_SIBLINGS`]).
+    recent: VecDeque<Rc<Node>>,
+    count: u32,
+    /// By tag id (only when the sheet asks about positions).
+    types: FastMap<u32, u32>,
+    /// The read ahead's: each child's place in document order and tag id.
+    seqs: Vec<(u32, u32)>,
+}
+
+/// An open element.
+#[derive(Debug)]
+struct Frame {
+    /// Matches the end-tag handler registered for this element.
+    id: u64,
+    c: Computed,
+    /// A `<details>` without `open`: all but its first `<summary>` child
+    /// is hidden.
+    closed_details: bool,
+    summary_seen: bool,
+    /// What selectors see of it (when the page has a style sheet).
+    node: Option<Rc<Node>>,
+    kids: Kids,
+    /// The read ahead's: its place in document order, and whether it has
+    /// held an element or text.
+    seq: Option<u32>,
+    nonempty: bool,
+}
+
+impl Frame {
+    fn new(id: u64, c: Computed) -> Frame {
+        Frame {
+            id,
+            c,
+            closed_details: false,
+            summary_seen: false,
+            node: None,
+            kids: Kids::default(),
+            seq: None,
+            nonempty: false,
+        }
+    }
+}
+
+/// The open elements and the element being started, as selectors see them.
+/// `Ref(level, back)`: level 1.. are open elements (`frames[level]`), the
+/// last level is the new element; `back` counts earlier siblings.
+struct View<'a> {
+    frames: &'a [Frame],
+    subject: &'a Node,
+    /// The new element is deeper than the frames kept: its parent and
+    /// siblings are not known.
+    deep: bool,
+}
+
+impl View<'_> {
+    /// Earlier siblings of the element at `level`, and how many of its
+    /// parent's children came before it.
+    fn before(&self, level: usize) -> (usize, u32) {
+        let kids = &self.frames[level - 1].kids;
+        if level == self.frames.len() {
+            (kids.recent.len(), kids.count)
+        } else {
+            (kids.recent.len().saturating_sub(1), kids.count.saturating_sub(1))
+        }
+    }
+}
+
+impl Tree for View<'_> {
+    fn node(&self, e: Ref) -> &Node {
+        let (level, back) = (e.0 as usize, e.1 as usize);
+        if back == 0 {
+            if level == self.frames.len() {
+                return self.subject;
+            }
+            if let Some(n) = &self.frames[level].node {
+                return n;
+            }
+        } else {
+            let (kept, _) = self.before(level);
+            if let Some(n) = self.frames[level - 1].kids.recent.get(kept - back) {
+                return n;
+            }
+        }
+        unreachable!("a Ref is made only for an element the view holds")
+    }
+
+    fn parent(&self, e: Ref) -> Step {
+        let level = e.0 as usize;
+        if level == self.frames.len() && self.deep {
+            return Step::Unknown;
+        }
+        if level <= HTML_FRAME {
+            return Step::None;
+        }
+        Step::At(Ref(level as u32 - 1, 0))
+    }
+
+    fn prev(&self, e: Ref) -> Step {
+        let (level, back) = (e.0 as usize, e.1 as usize);
+        if level <= HTML_FRAME || (level == self.frames.len() && self.deep) {
+            return if level <= HTML_FRAME { Step::None } else { Step::Unknown };
+        }
+        let (kept, count) = self.before(level);
+        if back < kept {
+            Step::At(Ref(level as u32, back as u32 + 1))
+        } else if (count as usize) > kept {
+            Step::Unknown
+        } else {
+            Step::None
+        }
     }
 }
 
@@ -283,11 +478,37 @@ struct Pending {
     decode: bool,
 }
 
+/// What the read ahead records: each element's start, and what comes after
+/// it once its parent has closed (until then, its index and type index
+/// stand in `siblings` and `same_type`).
+#[derive(Default)]
+struct Recorder {
+    after: Vec<(usize, Option<After>)>,
+}
+
+impl Recorder {
+    /// A frame closes: its children learn what came after them, and it
+    /// whether it held anything.
+    fn close(&mut self, f: &mut Frame) {
+        for (seq, tag) in std::mem::take(&mut f.kids.seqs) {
+            if let Some((_, Some(a))) = self.after.get_mut(seq as usize) {
+                a.siblings = f.kids.count.saturating_sub(a.siblings);
+                a.same_type = f.kids.types.get(&tag).copied().unwrap_or(0).saturating_sub(a.same_type);
+            }
+        }
+        if let Some(seq) = f.seq
+            && let Some((_, Some(a))) = self.after.get_mut(seq as usize)
+        {
+            a.empty = !f.nonempty;
+        }
+    }
+}
+
 struct Renderer {
     base: usize,
     out: Out,
     links: Vec<String>,
-    /// frames[0] is the document; never empty.
+    /// frames[0] is the document, [1] `<html>`, [2] `<body>`; never popped.
     frames: Vec<Frame>,
     next_id: u64,
     pending: Option<Pending>,
@@ -299,17 +520,42 @@ struct Renderer {
     seen: usize,
     /// The parser stopped at its memory bound.
     unrendered: bool,
+    /// Tokens of the open elements, for the selectors' quick test, and how
+    /// many open elements have more classes than are counted there (while
+    /// any is open, the quick test is off).
+    ancestors: FastMap<u64, u32>,
+    overfull: usize,
+    hits: Hits,
+    /// Attributes of the page's `<html>` and `<body>` tags so far (a
+    /// later tag adds the ones the first lacks).
+    root_attrs: [Option<Attrs>; 2],
+    root_tags: [usize; 2],
+    /// The root's font size, for `rem`.
+    rem_px: f64,
+    /// An element or text that belongs in the body has been seen (before
+    /// it, `<style>`, `<meta>`… are the head's, not the body's children).
+    in_body: bool,
+    /// What comes after each element (from the read ahead), and the next.
+    after: Option<Vec<(usize, Option<After>)>>,
+    element_seq: usize,
+    recorder: Option<Recorder>,
+    /// Tag names, each allocated once, with an id for counting by tag.
+    tags: FastMap<Box<str>, (Rc<str>, u32)>,
 }
 
-/// The attributes render looks at, entity-decoded.
-#[derive(Default)]
-pub(super) struct Attrs {
+/// The attributes render looks at, entity-decoded; of each, the first (as
+/// a browser reads a tag that repeats one).
+#[derive(Debug, Default, Clone)]
+struct Attrs {
     style: Option<String>,
-    pub(super) class: Option<String>,
-    pub(super) id: Option<String>,
+    class: Option<String>,
+    id: Option<String>,
     hidden: bool,
-    aria_hidden: bool,
-    /// alt, title, aria-label, placeholder, in source order.
+    aria_hidden: Option<bool>,
+    open: bool,
+    checked: bool,
+    disabled: bool,
+    /// alt, title, aria-label, placeholder, and repeated values, in source order.
     texts: Vec<String>,
     kind: Option<String>,
     value: Option<String>,
@@ -321,22 +567,72 @@ pub(super) struct Attrs {
     text_color: Option<String>,
     href: bool,
     links: Vec<String>,
+    /// SVG presentation attributes as the properties they set.
+    presentation: Vec<(&'static str, String)>,
+    /// Attributes the style sheet's selectors test, names lowercase.
+    tested: Vec<(Box<str>, Box<str>)>,
+}
+
+impl Attrs {
+    /// Add what `later` has and this lacks (a repeated `<html>` or `<body>`).
+    fn merge_missing(&mut self, later: Attrs) {
+        macro_rules! keep_first {
+            ($($f:ident),*) => { $( if self.$f.is_none() { self.$f = later.$f; } )* };
+        }
+        keep_first!(style, class, id, aria_hidden, kind, value, name, content, http_equiv, color, bgcolor, text_color);
+        self.hidden |= later.hidden;
+        self.open |= later.open;
+        self.checked |= later.checked;
+        self.disabled |= later.disabled;
+        self.href |= later.href;
+        for (p, v) in later.presentation {
+            if !self.presentation.iter().any(|(q, _)| *q == p) {
+                self.presentation.push((p, v));
+            }
+        }
+        for (n, v) in later.tested {
+            if !self.tested.iter().any(|(m, _)| *m == n) {
+                self.tested.push((n, v));
+            }
+        }
+    }
 }
 
 impl Renderer {
     fn new(base: usize, sheet: Sheet) -> Renderer {
-        Renderer {
+        let root = Computed::root();
+        let mut r = Renderer {
             base,
             out: Out::default(),
             links: Vec::new(),
-            frames: vec![Frame::root()],
+            frames: vec![Frame::new(0, root)],
             next_id: 1,
             pending: None,
             sheet,
             style_cache: HashMap::new(),
             seen: 0,
             unrendered: false,
+            ancestors: FastMap::default(),
+            overfull: 0,
+            hits: Hits::default(),
+            root_attrs: [None, None],
+            root_tags: [0, 0],
+            rem_px: DEFAULT_FONT_PX,
+            in_body: false,
+            after: None,
+            element_seq: 0,
+            recorder: None,
+            tags: FastMap::default(),
+        };
+        // The `<html>` and `<body>` every page has.
+        for tag in ["html", "body"] {
+            let (f, node) = r.element_frame(tag, false, &Attrs::default(), None, None);
+            if let Some(n) = &node {
+                r.place(n, tag);
+            }
+            r.push_frame(f, node, tag);
         }
+        r
     }
 
     fn top(&self) -> &Frame {
@@ -351,6 +647,14 @@ impl Renderer {
     fn on_text(&mut self, t: &TextChunk) {
         let loc = t.source_location().bytes();
         self.seen = self.seen.max(loc.end);
+        if !t.as_str().is_empty() {
+            if let Some(f) = self.frames.last_mut() {
+                f.nonempty = true;
+            }
+            if !self.in_body && self.frames.len() == BODY_FRAME + 1 && !t.as_str().trim().is_empty() {
+                self.in_body = true;
+            }
+        }
         let decode = matches!(t.text_type(), TextType::Data | TextType::RCData);
         match &mut self.pending {
             Some(p) if p.decode == decode && p.raw.end == loc.start => {
@@ -369,10 +673,10 @@ impl Renderer {
 
     fn flush_text(&mut self) {
         let Some(p) = self.pending.take() else { return };
-        if p.text.is_empty() {
+        if p.text.is_empty() || self.recorder.is_some() {
             return;
         }
-        let why = self.top().text_reason;
+        let why = self.top().c.text_reason;
         let raw = self.raw(p.raw);
         if p.decode && p.text.contains('&') {
             let mut s = String::with_capacity(p.text.len());
@@ -386,7 +690,10 @@ impl Renderer {
     fn on_comment(&mut self, c: &Comment) {
         self.flush_text();
         self.seen = self.seen.max(c.source_location().bytes().end);
-        let why = self.top().hidden.unwrap_or(HiddenReason::Comment);
+        if self.recorder.is_some() {
+            return;
+        }
+        let why = self.top().c.hidden.unwrap_or(HiddenReason::Comment);
         let raw = self.raw(c.source_location().bytes());
         self.out.push_hidden_run(&c.text(), why, raw);
     }
@@ -396,36 +703,68 @@ impl Renderer {
         st.flush_text();
         let tag = el.tag_name();
         let svg = el.namespace_uri() == "http://www.w3.org/2000/svg";
-        st.seen = st.seen.max(el.source_location().bytes().end);
-        let loc = st.raw(el.source_location().bytes());
-        let mut attrs = read_attrs(el, html);
+        let bytes = el.source_location().bytes();
+        st.seen = st.seen.max(bytes.end);
+        let loc = st.raw(bytes.clone());
+        // lol_html gives `<foreignObject>` the HTML namespace of what it holds.
+        let svg_attrs = svg || tag == "foreignobject";
+        // The read ahead needs the page's shape only.
+        let mut attrs = match st.recorder {
+            None => read_attrs(el, html, &st.sheet.attr_names, svg_attrs),
+            Some(_) => Attrs::default(),
+        };
         st.links.append(&mut attrs.links);
+        let seq = st.element_seq;
+        st.element_seq += 1;
 
-        let frame = st.element_frame(&tag, svg, &attrs);
-        let block = is_block(&tag);
-        if block {
-            st.out.line_break(frame.break_reason(), loc.clone());
+        if !svg && (tag == "html" || tag == "body") {
+            // One `<html>` and one `<body>` per page: a tag adds its
+            // attributes to the one there is.
+            let texts = std::mem::take(&mut attrs.texts);
+            let level = if tag == "html" { HTML_FRAME } else { BODY_FRAME };
+            st.root_tag(&tag, attrs, bytes.start);
+            if st.recorder.is_none() {
+                let c = st.frames[level].c;
+                st.attribute_texts(&tag, &Attrs { texts, ..Attrs::default() }, &c, loc);
+            }
+            return;
         }
-        st.attribute_texts(&tag, &attrs, &frame, loc.clone());
-
+        if !st.in_body && !is_head_content(&tag) {
+            st.in_body = true;
+        }
+        let (frame, node) = st.element_frame(&tag, svg, &attrs, Some((bytes.start, seq)), None);
+        if let Some(n) = &node {
+            st.place(n, &tag);
+        }
+        let block = is_block(&tag);
+        if block && st.recorder.is_none() {
+            st.out.line_break(frame.c.break_reason(), loc.clone());
+        }
+        if st.recorder.is_none() {
+            st.attribute_texts(&tag, &attrs, &frame.c, loc.clone());
+        }
         if !el.can_have_content() {
             return;
         }
         let pushed = if st.frames.len() <= MAX_DEPTH {
             let id = frame.id;
-            st.frames.push(frame);
+            let mut frame = frame;
+            if st.recorder.is_some() {
+                frame.seq = Some(seq as u32);
+            }
+            st.push_frame(frame, node, &tag);
             Some(id)
         } else {
             // Too deep for a frame of its own: anything it would hide makes
             // the rest of its deepest kept ancestor hidden, which errs
             // towards reporting.
-            let reason = frame.text_reason;
+            let reason = frame.c.text_reason;
             if let Some(top) = st.frames.last_mut()
-                && top.text_reason.is_none()
+                && top.c.text_reason.is_none()
                 && reason.is_some()
             {
-                top.hidden = reason;
-                top.text_reason = reason;
+                top.c.hidden = reason;
+                top.c.text_reason = reason;
             }
             None
         };
@@ -445,6 +784,119 @@ impl Renderer {
         let _ = el.on_end_tag(handler);
     }
 
+    /// A `<html>` or `<body>` tag: its attributes join the frame every page
+    /// has, which is computed again (the elements already inside keep what
+    /// they had). Past [`MAX_ROOT_TAGS`] of a kind, more are not read.
+    fn root_tag(&mut self, tag: &str, attrs: Attrs, start: usize) {
+        let slot = usize::from(tag == "body");
+        if tag == "body" {
+            self.in_body = true;
+        }
+        if let Some(rec) = &mut self.recorder {
+            // Keeps the record in step with the elements (no place of its own).
+            rec.after.push((start, None));
+            return;
+        }
+        self.root_tags[slot] += 1;
+        if self.root_tags[slot] > MAX_ROOT_TAGS {
+            return;
+        }
+        let merged = match self.root_attrs[slot].take() {
+            Some(mut first) => {
+                first.merge_missing(attrs);
+                first
+            }
+            None => attrs,
+        };
+        self.root_attrs[slot] = Some(merged);
+        for (level, tag) in [(HTML_FRAME, "html"), (BODY_FRAME, "body")] {
+            if level < HTML_FRAME + slot {
+                continue;
+            }
+            let attrs = self.root_attrs[level - HTML_FRAME].clone().unwrap_or_default();
+            // Computed as a child of the frames below it.
+            let upper = self.frames.split_off(level);
+            let mut upper = upper.into_iter();
+            let mut old = upper.next().unwrap_or_else(|| unreachable!("the html and body frames are never popped"));
+            let place = old.node.as_ref().map(|n| (n.index, n.type_index));
+            let (f, node) = self.element_frame(tag, false, &attrs, None, place);
+            if let Some(n) = &old.node {
+                self.forget_tokens(n);
+            }
+            if let Some(n) = &node {
+                self.learn_tokens(n);
+                if let Some(last) = self.frames[level - 1].kids.recent.back_mut() {
+                    *last = Rc::clone(n);
+                }
+            }
+            old.c = f.c;
+            old.node = node;
+            if level == HTML_FRAME {
+                self.rem_px = old.c.font_px;
+            }
+            self.frames.push(old);
+            self.frames.extend(upper);
+        }
+    }
+
+    /// Count a new element among its parent's children (and keep it as an
+    /// earlier sibling for what follows), when its parent is known.
+    fn place(&mut self, n: &Rc<Node>, tag: &str) {
+        if n.index == 0 {
+            return;
+        }
+        let tag_id = self.tag(tag).1;
+        let Some(parent) = self.frames.last_mut() else { return };
+        parent.kids.count += 1;
+        if self.sheet.uses_siblings || self.recorder.is_some() {
+            *parent.kids.types.entry(tag_id).or_insert(0) += 1;
+        }
+        if self.recorder.is_some() {
+            parent.kids.seqs.push((self.element_seq.saturating_sub(1) as u32, tag_id));
+        }
+        if self.sheet.uses_siblings {
+            parent.kids.recent.push_back(Rc::clone(n));
+            if parent.kids.recent.len() > MAX_KEPT_SIBLINGS {
+                parent.kids.recent.pop_front();
+            }
+        }
+    }
+
+    fn push_frame(&mut self, frame: Frame, node: Option<Rc<Node>>, tag: &str) {
+        let mut frame = frame;
+        if let Some(n) = &node {
+            self.learn_tokens(n);
+        }
+        frame.node = node;
+        if self.frames.len() == HTML_FRAME && tag == "html" {
+            self.rem_px = frame.c.font_px;
+        }
+        self.frames.push(frame);
+    }
+
+    fn learn_tokens(&mut self, n: &Node) {
+        if n.classes.len() > MAX_TOKEN_CLASSES {
+            self.overfull += 1;
+        }
+        for t in node_tokens(n) {
+            *self.ancestors.entry(t).or_insert(0) += 1;
+        }
+    }
+
+    fn forget_tokens(&mut self, n: &Node) {
+        if n.classes.len() > MAX_TOKEN_CLASSES {
+            self.overfull = self.overfull.saturating_sub(1);
+        }
+        for t in node_tokens(n) {
+            if let Some(c) = self.ancestors.get_mut(&t) {
+                *c = c.saturating_sub(1);
+                if *c == 0 {
+                    self.ancestors.remove(&t);
+                }
+            }
+        }
+    }
+
     /// An element ends, by its own end tag or because an ancestor's end tag
     /// closed it (lol_html then calls this with the ancestor's tag).
     fn on_end(&mut self, id: Option<u64>, block: bool, loc: Range<usize>) {
@@ -453,14 +905,21 @@ impl Renderer {
         let mut brk = None;
         if let Some(id) = id
             && let Some(pos) = self.frames.iter().rposition(|f| f.id == id)
-            && pos > 0
+            && pos > BODY_FRAME
         {
-            brk = self.frames[pos].break_reason();
-            self.frames.truncate(pos);
+            brk = self.frames[pos].c.break_reason();
+            for mut f in self.frames.split_off(pos) {
+                if let Some(n) = &f.node {
+                    self.forget_tokens(n);
+                }
+                if let Some(rec) = &mut self.recorder {
+                    rec.close(&mut f);
+                }
+            }
         } else if let Some(top) = self.frames.last() {
-            brk = top.break_reason();
+            brk = top.c.break_reason();
         }
-        if block {
+        if block && self.recorder.is_none() {
             let raw = self.raw(loc);
             self.out.line_break(brk, raw);
         }
@@ -468,8 +927,8 @@ impl Renderer {
 
     /// alt, title, aria-label, placeholder, hidden input values and meta
     /// descriptions, each as its own hidden run where the element is.
-    fn attribute_texts(&mut self, tag: &str, attrs: &Attrs, frame: &Frame, raw: Range<usize>) {
-        let why = frame.hidden.unwrap_or(HiddenReason::Attribute);
+    fn attribute_texts(&mut self, tag: &str, attrs: &Attrs, c: &Computed, raw: Range<usize>) {
+        let why = c.hidden.unwrap_or(HiddenReason::Attribute);
         for t in &attrs.texts {
             self.out.push_hidden_run(t.trim(), why, raw.clone());
         }
@@ -478,12 +937,10 @@ impl Renderer {
                 let Some(value) = attrs.value.as_deref().map(str::trim).filter(|v| !v.is_empty()) else { return };
                 let kind = attrs.kind.as_deref().unwrap_or("text").trim().to_ascii_lowercase();
                 match kind.as_str() {
-                    "hidden" => {
-                        self.out.push_hidden_run(value, frame.hidden.unwrap_or(HiddenReason::HiddenAttribute), raw)
-                    }
+                    "hidden" => self.out.push_hidden_run(value, c.hidden.unwrap_or(HiddenReason::HiddenAttribute), raw),
                     // The value is shown in the box or on the button.
                     "text" | "search" | "email" | "url" | "tel" | "number" | "submit" | "button" | "reset" => {
-                        match frame.text_reason {
+                        match c.text_reason {
                             Some(why) => self.out.push_hidden_run(value, why, raw),
                             None => {
                                 let sep = !self.out.text.is_empty() && !self.out.text.ends_with(char::is_whitespace);
@@ -506,65 +963,256 @@ impl Renderer {
         }
     }
 
+    /// What selectors see of a new element, placed among its parent's
+    /// children.
+    fn make_node(&mut self, tag: &str, attrs: &Attrs, at: Option<(usize, usize)>, place: Option<(u32, u32)>) -> Node {
+        let mut classes: Vec<Box<str>> =
+            attrs.class.as_deref().map(|c| c.split_ascii_whitespace().map(Into::into).collect()).unwrap_or_default();
+        classes.sort_unstable();
+        classes.dedup();
+        let lower = classes.iter().any(|c| c.bytes().any(|b| b.is_ascii_uppercase())).then(|| {
+            let mut lower: Vec<Box<str>> = classes.iter().map(|c| c.to_ascii_lowercase().into()).collect();
+            lower.sort_unstable();
+            lower.into()
+        });
+        let mut tested = attrs.tested.clone();
+        tested.sort_unstable();
+        let mut flags = 0;
+        if attrs.href && matches!(tag, "a" | "area" | "link") {
+            flags |= select::LINK;
+        }
+        if attrs.checked {
+            flags |= select::CHECKED;
+        }
+        if attrs.disabled {
+            flags |= select::DISABLED;
+        }
+        if attrs.open {
+            flags |= select::OPEN;
+        }
+        if matches!(tag, "button" | "input" | "select" | "textarea" | "optgroup" | "option" | "fieldset") {
+            flags |= select::CONTROL;
+        }
+        let (name, tag_id) = self.tag(tag);
+        let mut node = Node {
+            tag: name,
+            id: attrs.id.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(Into::into),
+            classes: classes.into(),
+            classes_lower: lower,
+            attrs: tested.into(),
+            flags,
+            ..Node::default()
+        };
+        // Its place among its parent's children (not known past the depth
+        // kept; the head's elements are not the body's children).
+        let placed = self.frames.len() <= MAX_DEPTH && (self.in_body || self.frames.len() != BODY_FRAME + 1);
+        if let Some((index, type_index)) = place {
+            (node.index, node.type_index) = (index, type_index);
+        } else if placed && let Some(parent) = self.frames.last() {
+            node.index = parent.kids.count + 1;
+            node.type_index = parent.kids.types.get(&tag_id).copied().unwrap_or(0) + 1;
+        }
+        if let Some((start, seq)) = at
+            && let Some(after) = &self.after
+            && let Some(&(s, a)) = after.get(seq)
+            && s == start
+            && node.index > 0
+        {
+            node.after = a;
+        }
+        if let Some(rec) = &mut self.recorder
+            && let Some((start, _)) = at
+        {
+            if let Some(parent) = self.frames.last_mut() {
+                parent.nonempty = true;
+            }
+            let known = node.index > 0;
+            let a = After { siblings: node.index, same_type: node.type_index, empty: true };
+            rec.after.push((start, known.then_some(a)));
+        }
+        node
+    }
+
     /// The frame an element would push: its own hiding reason joined to its
-    /// parent's, and the inherited properties it computes.
-    fn element_frame(&mut self, tag: &str, svg: bool, attrs: &Attrs) -> Frame {
-        let parent = self.top().clone();
+    /// parent's, and the inherited properties it computes. `at` is the
+    /// element's start offset and place in document order (none for the
+    /// `<html>` and `<body>` a page leaves out); `place` its index among its
+    /// siblings when already known.
+    fn element_frame(
+        &mut self,
+        tag: &str,
+        svg: bool,
+        attrs: &Attrs,
+        at: Option<(usize, usize)>,
+        place: Option<(u32, u32)>,
+    ) -> (Frame, Option<Rc<Node>>) {
         let id = self.next_id;
         self.next_id += 1;
-        let mut style = Style::default();
-        presentational_hints(tag, attrs, &mut style);
-        self.sheet.apply(tag, attrs, &mut style);
-        if let Some(inline) = &attrs.style {
-            let decls = match self.style_cache.get(inline.as_str()) {
-                Some(d) => Rc::clone(d),
-                None => {
-                    let d: Rc<[Decl]> = parse_declarations(inline).into();
-                    if self.style_cache.len() < MAX_CACHED_STYLES {
-                        self.style_cache.insert(inline.clone(), Rc::clone(&d));
-                    }
-                    d
-                }
-            };
-            for d in decls.iter().filter(|d| !d.important) {
-                style.set(&d.prop, d.value.clone());
-            }
-            self.sheet.apply_important(&mut style);
-            for d in decls.iter().filter(|d| d.important) {
-                style.set(&d.prop, d.value.clone());
-            }
-        } else {
-            self.sheet.apply_important(&mut style);
+        let parent = self.top().c;
+        if self.recorder.is_some() {
+            let node = self.make_node(tag, attrs, at, place);
+            return (Frame::new(id, parent), Some(Rc::new(node)));
         }
+        let styled = !self.sheet.is_empty();
+        let mut hits = std::mem::take(&mut self.hits);
+        hits.rules.clear();
+        hits.unplaced = None;
+        let node = (styled || self.recorder.is_some()).then(|| self.make_node(tag, attrs, at, place));
+        if styled && let Some(node) = &node {
+            let deep = self.frames.len() > MAX_DEPTH;
+            let view = View { frames: &self.frames, subject: node, deep };
+            let subject = Ref(self.frames.len() as u32, 0);
+            let ancestors = (!deep && self.overfull == 0).then_some(&self.ancestors);
+            self.sheet.matching(&view, subject, node, ancestors, &mut hits);
+        }
+        let inline = attrs.style.as_ref().map(|s| self.inline_style(s));
+        let sure = self.compute(tag, svg, attrs, &hits, false, inline.as_deref(), &parent);
+        let mut c = sure;
+        if hits.any_unsure() {
+            // A reading with the rules we are not sure of: used when it
+            // hides more (an unsure rule may hide, never show).
+            let mut all = self.compute(tag, svg, attrs, &hits, true, inline.as_deref(), &parent);
+            if let Some(why) = hits.unplaced {
+                all.hidden = all.hidden.or(Some(why));
+            }
+            all.text_reason = all.text_reason(false);
+            if all.rank() > sure.rank() {
+                c = all;
+            }
+        }
+        self.hits = hits;
+        // A closed `<details>` shows its first `<summary>` child only.
+        let closed_details = !svg && tag == "details" && !attrs.open;
+        if let Some(p) = self.frames.last_mut()
+            && p.closed_details
+        {
+            if !svg && tag == "summary" && !p.summary_seen {
+                p.summary_seen = true;
+            } else {
+                c.hidden = c.hidden.or(Some(HiddenReason::ClosedDetails));
+            }
+        }
+        c.text_reason = c.text_reason(closed_details);
+        let mut frame = Frame::new(id, c);
+        frame.closed_details = closed_details;
+        let node = node.map(Rc::new);
+        (frame, node)
+    }
+
+    /// A tag name allocated once, and its id.
+    fn tag(&mut self, tag: &str) -> (Rc<str>, u32) {
+        if let Some((name, id)) = self.tags.get(tag) {
+            return (Rc::clone(name), *id);
+        }
+        let id = self.tags.len() as u32;
+        let name: Rc<str> = tag.into();
+        self.tags.insert(tag.into(), (Rc::clone(&name), id));
+        (name, id)
+    }
+
+    fn inline_style(&mut self, inline: &str) -> Rc<[Decl]> {
+        if let Some(d) = self.style_cache.get(inline) {
+            return Rc::clone(d);
+        }
+        let d: Rc<[Decl]> = parse_declarations(inline).into();
+        if self.style_cache.len() < MAX_CACHED_STYLES {
+            self.style_cache.insert(inline.to_string(), Rc::clone(&d));
+        }
+        d
+    }
+
+    /// The cascade (presentational hints, the sheet, inline style) and what
+    /// follows from it, with or without the rules we are unsure match.
+    #[allow(clippy::too_many_arguments)]
+    fn compute(
+        &self,
+        tag: &str,
+        svg: bool,
+        attrs: &Attrs,
+        hits: &Hits,
+        unsure: bool,
+        inline: Option<&[Decl]>,
+        parent: &Computed,
+    ) -> Computed {
+        let mut style = Style::default();
+        presentational_hints(tag, svg, attrs, &mut style);
+        self.sheet.cascade(hits, unsure, inline, &mut style);
 
         let own = own_reason(tag, svg, attrs, &style);
-        let mut f = Frame { id, hidden: parent.hidden.or(own), ..parent.clone() };
+        let mut c = Computed { hidden: parent.hidden.or(own), svg, ..*parent };
         if let Some(v) = &style.visibility {
             match first_word(v) {
-                "hidden" | "collapse" => f.invisible = true,
-                "visible" => f.invisible = false,
+                "hidden" | "collapse" => c.invisible = true,
+                "visible" => c.invisible = false,
                 _ => {}
             }
         }
         if let Some(v) = &style.font_size
-            && let Some(px) = font_size_px(v, parent.font_px)
+            && let Some(px) = font_size_px_rem(v, parent.font_px, self.rem_px)
         {
-            f.font_px = px;
+            c.font_px = px;
         }
         if let Some(v) = &style.color
-            && let Some(c) = parse_colour_or(v, parent.color)
+            && let Some(col) = parse_colour_or(v, parent.color)
         {
-            f.color = c;
+            c.color = col;
         }
         if let Some(v) = &style.fill
-            && let Some(c) = parse_colour_or(v, f.color)
+            && let Some(col) = parse_colour_or(v, c.color)
         {
-            f.fill = Some(c);
+            c.fill = Some(col);
         }
-        f.bg = background(&style, parent.bg);
-        f.text_reason = f.compute_text_reason();
-        f
+        if let Some(v) = &style.svg_fill {
+            match first_word(v) {
+                "none" => c.svg_fill.a = 0.0,
+                _ => {
+                    if let Some(col) = parse_colour_or(v, c.color) {
+                        c.svg_fill = col;
+                    }
+                }
+            }
+        }
+        if let Some(o) = style.fill_opacity.as_deref().and_then(number_or_percent) {
+            c.fill_opacity = o.clamp(0.0, 1.0);
+        }
+        if let Some(v) = &style.stroke {
+            c.stroke = !matches!(first_word(v), "none" | "transparent");
+        }
+        if let Some(o) = style.opacity.as_deref().and_then(number_or_percent) {
+            c.opacity *= o.clamp(0.0, 1.0);
+        }
+        let mut scale = 1.0;
+        for v in [&style.transform, &style.scale] {
+            if let Some(f) = v.as_deref().and_then(scale_factor) {
+                scale *= f;
+            }
+        }
+        // `zoom: 0` means no zoom.
+        if let Some(f) = style.zoom.as_deref().and_then(scale_factor).filter(|&f| f > 0.0) {
+            scale *= f;
+        }
+        c.scale *= scale;
+        if c.opacity <= MAX_HIDDEN_OPACITY {
+            c.hidden = c.hidden.or(Some(HiddenReason::Opacity));
+        }
+        c.bg = background(&style, parent.bg);
+        c.text_reason = c.text_reason(false);
+        c
     }
+}
+
+/// The tokens a node gives its descendants' quick test (of an element with
+/// very many classes, the first few: the test is then off).
+fn node_tokens(n: &Node) -> impl Iterator<Item = u64> + '_ {
+    std::iter::once(token(b't', &n.tag))
+        .chain(n.id.iter().map(|i| token(b'#', i)))
+        .chain(n.lower_classes().iter().take(MAX_TOKEN_CLASSES).map(|c| token(b'.', c)))
+}
+
+/// Elements a parser puts in the head when they come before the body's
+/// content.
+fn is_head_content(tag: &str) -> bool {
+    matches!(tag, "head" | "title" | "meta" | "link" | "style" | "script" | "base" | "noscript" | "template")
 }
 
 /// Elements whose start and end are line boundaries.
@@ -641,10 +1289,58 @@ fn is_link_attr(name: &str) -> bool {
     matches!(name, "href" | "src" | "action" | "formaction" | "poster" | "background" | "xlink:href")
 }
 
+/// Attributes read once (the first of each counts): their bit in a mask.
+fn single_attr_bit(name: &str) -> Option<u32> {
+    let bit = match name {
+        "style" => 0,
+        "class" => 1,
+        "id" => 2,
+        "hidden" => 3,
+        "aria-hidden" => 4,
+        "type" => 5,
+        "value" => 6,
+        "name" | "property" => 7,
+        "content" => 8,
+        "http-equiv" => 9,
+        "color" => 10,
+        "bgcolor" => 11,
+        "text" => 12,
+        "open" => 13,
+        "checked" | "selected" => 14,
+        "disabled" => 15,
+        _ => return svg_presentation(name).map(|(i, _)| 16 + i),
+    };
+    Some(bit)
+}
+
+/// SVG presentation attributes: (index, the property each sets).
+fn svg_presentation(name: &str) -> Option<(u32, &'static str)> {
+    Some(match name {
+        "fill" => (0, "fill"),
+        "fill-opacity" => (1, "fill-opacity"),
+        "opacity" => (2, "opacity"),
+        "display" => (3, "display"),
+        "visibility" => (4, "visibility"),
+        "font-size" => (5, "font-size"),
+        "transform" => (6, "transform"),
+        "width" => (7, "width"),
+        "height" => (8, "height"),
+        "overflow" => (9, "overflow"),
+        "viewbox" => (10, "viewbox"),
+        "stroke" => (11, "stroke"),
+        _ => return None,
+    })
+}
+
 /// Read attributes straight from the input where lol_html says they are
-/// (no allocation for the many attributes that do not matter here).
-fn read_attrs(el: &Element, html: &[u8]) -> Attrs {
+/// (no allocation for the many attributes that do not matter here). Of an
+/// attribute a tag repeats, the first counts, as in a browser; a repeated
+/// value is kept as hidden text.
+fn read_attrs(el: &Element, html: &[u8], tested: &FastSet<Box<str>>, svg: bool) -> Attrs {
     let mut a = Attrs::default();
+    let mut seen: u32 = 0;
+    // Made on first use: seeding a hasher for every element costs.
+    let mut tested_seen: Option<FastSet<Box<str>>> = None;
     let source = |loc: Option<lol_html::html_content::SourceLocation>| {
         loc.and_then(|l| html.get(l.bytes())).and_then(|b| std::str::from_utf8(b).ok())
     };
@@ -656,6 +1352,11 @@ fn read_attrs(el: &Element, html: &[u8]) -> Attrs {
                 buf[..n.len()].copy_from_slice(n.as_bytes());
                 buf[..n.len()].make_ascii_lowercase();
                 std::str::from_utf8(&buf[..n.len()]).unwrap_or("")
+            }
+            // Long names matter only to the sheet's attribute selectors.
+            Some(n) if !tested.is_empty() => {
+                owned_name = n.to_ascii_lowercase();
+                owned_name.as_str()
             }
             Some(_) => continue,
             None => {
@@ -675,16 +1376,31 @@ fn read_attrs(el: &Element, html: &[u8]) -> Attrs {
             decode_entities(&raw, true, &mut s);
             s
         };
+        if !tested.is_empty() && tested.contains(name) && tested_seen.get_or_insert_default().insert(name.into()) {
+            a.tested.push((name.into(), value().into()));
+        }
+        if let Some(bit) = single_attr_bit(name) {
+            if seen & 1 << bit != 0 {
+                if name == "value" {
+                    a.texts.push(value());
+                }
+                continue;
+            }
+            seen |= 1 << bit;
+        }
         match name {
             "style" => a.style = Some(value()),
             "class" => a.class = Some(value()),
             "id" => a.id = Some(value()),
             "hidden" => a.hidden = true,
-            "aria-hidden" => a.aria_hidden = value().trim().eq_ignore_ascii_case("true"),
+            "aria-hidden" => a.aria_hidden = Some(value().trim().eq_ignore_ascii_case("true")),
+            "open" => a.open = true,
+            "checked" | "selected" => a.checked = true,
+            "disabled" => a.disabled = true,
             "alt" | "title" | "aria-label" | "placeholder" | "aria-description" => a.texts.push(value()),
             "type" => a.kind = Some(value()),
             "value" => a.value = Some(value()),
-            "name" | "property" if a.name.is_none() => a.name = Some(value()),
+            "name" | "property" => a.name = Some(value()),
             "content" => a.content = Some(value()),
             "http-equiv" => a.http_equiv = Some(value()),
             "color" => a.color = Some(value()),
@@ -707,6 +1423,11 @@ fn read_attrs(el: &Element, html: &[u8]) -> Attrs {
                     a.links.push(v.to_string());
                 }
             }
+            n if svg => {
+                if let Some((_, prop)) = svg_presentation(n) {
+                    a.presentation.push((prop, value()));
+                }
+            }
             _ => {}
         }
     }
@@ -725,9 +1446,9 @@ fn read_attrs(el: &Element, html: &[u8]) -> Attrs {
 
 /// Presentational attributes and the UA defaults that matter for colour:
 /// the lowest layer of the cascade.
-fn presentational_hints(tag: &str, attrs: &Attrs, style: &mut Style) {
+fn presentational_hints(tag: &str, svg: bool, attrs: &Attrs, style: &mut Style) {
     match tag {
-        "a" if attrs.href => style.color = Some("#0000ee".into()),
+        "a" if attrs.href && !svg => style.color = Some("#0000ee".into()),
         "button" => {
             style.color = Some("black".into());
             style.background = Some("#efefef".into());
@@ -743,10 +1464,18 @@ fn presentational_hints(tag: &str, attrs: &Attrs, style: &mut Style) {
         _ => {}
     }
     if let Some(c) = attrs.color.as_deref().or(if tag == "body" { attrs.text_color.as_deref() } else { None }) {
-        style.color = Some(legacy_colour(c));
+        style.color = Some(legacy_colour(c).into());
     }
     if let Some(c) = &attrs.bgcolor {
-        style.background = Some(legacy_colour(c));
+        style.background = Some(legacy_colour(c).into());
+    }
+    for (prop, value) in &attrs.presentation {
+        let mut v = value.trim().to_ascii_lowercase();
+        // SVG lengths without a unit are user units (pixels).
+        if matches!(*prop, "font-size" | "width" | "height") && number_unit(&v).is_some_and(|(_, u)| u.is_empty()) {
+            v.push_str("px");
+        }
+        style.set(prop, v.into());
     }
 }
 
@@ -760,16 +1489,33 @@ fn legacy_colour(v: &str) -> String {
     }
 }
 
+/// An SVG `viewBox` with no width or height: nothing inside is drawn.
+fn empty_viewbox(v: &str) -> bool {
+    let n: Vec<f64> =
+        v.split(|c: char| c == ',' || c.is_ascii_whitespace()).filter_map(|t| t.trim().parse().ok()).collect();
+    n.len() == 4 && (n[2] == 0.0 || n[3] == 0.0)
+}
+
 /// The reason an element itself (not its ancestors) hides its content.
 fn own_reason(tag: &str, svg: bool, attrs: &Attrs, style: &Style) -> Option<HiddenReason> {
     match tag {
         "script" | "style" => return Some(HiddenReason::Code),
         "template" => return Some(HiddenReason::Template),
         "noscript" => return Some(HiddenReason::Noscript),
-        // Fallback content and UA `display:none` elements.
-        "noembed" | "noframes" | "iframe" | "datalist" | "rp" => return Some(HiddenReason::DisplayNone),
+        // Fallback content (never drawn by a browser that draws the element)
+        // and UA `display:none` elements.
+        "noembed" | "noframes" | "iframe" | "datalist" | "rp" | "canvas" | "video" | "audio" if !svg => {
+            return Some(HiddenReason::DisplayNone);
+        }
         // SVG titles and descriptions are tooltips and metadata.
         "title" | "desc" | "metadata" if svg => return Some(HiddenReason::Attribute),
+        // SVG definitions are drawn only where something refers to them.
+        "defs" | "symbol" | "clippath" | "mask" | "pattern" | "marker" | "lineargradient" | "radialgradient"
+        | "filter"
+            if svg =>
+        {
+            return Some(HiddenReason::DisplayNone);
+        }
         _ => {}
     }
     let display = style.display.as_deref().map(first_word);
@@ -780,7 +1526,7 @@ fn own_reason(tag: &str, svg: bool, attrs: &Attrs, style: &Style) -> Option<Hidd
     if attrs.hidden && display.is_none() {
         return Some(HiddenReason::HiddenAttribute);
     }
-    if attrs.aria_hidden {
+    if attrs.aria_hidden == Some(true) {
         return Some(HiddenReason::AriaHidden);
     }
     if style.opacity.as_deref().and_then(number_or_percent).is_some_and(|o| o <= MAX_HIDDEN_OPACITY)
@@ -791,7 +1537,11 @@ fn own_reason(tag: &str, svg: bool, attrs: &Attrs, style: &Style) -> Option<Hidd
     if offscreen(style) {
         return Some(HiddenReason::Offscreen);
     }
-    if zero_size(style) {
+    // SVG viewports and `<marquee>` clip what overflows them by default.
+    let clips_by_default = (svg && matches!(tag, "svg" | "image")) || matches!(tag, "foreignobject" | "marquee");
+    if zero_size(style, clips_by_default)
+        || (svg && tag == "svg" && style.viewbox.as_deref().is_some_and(empty_viewbox))
+    {
         return Some(HiddenReason::ZeroSize);
     }
     if style.clip.as_deref().is_some_and(clip_hides) || style.clip_path.as_deref().is_some_and(clip_path_hides) {
@@ -1029,10 +1779,13 @@ mod tests {
 
     #[test]
     fn style_rules_that_do_not_apply_hide_nothing() {
-        // A rule for an unused class, a class that only differs in case, a
-        // complex selector, a pseudo-class, print and phone-only media.
-        let html = "<style>.unused{display:none} .X{display:none} div p{display:none} a:hover{display:none}
-            @media print{.c{display:none}} @media (max-width:600px){.c{display:none}}</style>
+        // A rule for an unused class, a class that only differs in case (in
+        // a standards-mode page), a complex selector that does not match, a
+        // pseudo-class of a state the page is not in, print and phone-only
+        // media, dark mode.
+        let html = "<!DOCTYPE html><style>.unused{display:none} .X{display:none} span p{display:none}
+            a:hover{display:none} @media print{.c{display:none}} @media (max-width:600px){.c{display:none}}
+            @media (prefers-color-scheme: dark){.c{display:none}} @media not screen{.c{display:none}}</style>
             <div class=x><p>v1</p></div><a class=c href=#>v2</a>";
         let out = r(html);
         assert!(shows(&out, "v1") && shows(&out, "v2"), "{:?}", out.visible_text());
@@ -1058,6 +1811,103 @@ mod tests {
             Some(H::DisplayNone)
         );
         assert_eq!(hides("<style>#i{display:block} .h{display:none}</style><div id=i class=h>v</div>", "v"), None);
+    }
+
+    #[test]
+    fn selectors_with_combinators_attributes_and_pseudo_classes_apply() {
+        let d = Some(H::DisplayNone);
+        assert_eq!(hides("<style>div .q{display:none}</style><div><p><b class=q>x1</b></p></div>", "x1"), d);
+        assert_eq!(hides("<style>ul > li + li{display:none}</style><ul><li>a</li><li>x1</li></ul>", "x1"), d);
+        assert_eq!(hides("<style>[data-h]{display:none}</style><p data-h>x1</p>", "x1"), d);
+        // lol_html does not close a <li> at the next one: the third is a child.
+        assert_eq!(hides("<style>li:nth-child(3){display:none}</style><ul><li>a<li>b<li>v1</ul>", "v1"), None);
+        let html = "<style>li:nth-child(3){display:none}</style><ul><li>a</li><li>b</li><li>x1</li></ul>";
+        assert_eq!(hides(html, "x1"), d);
+        // What comes later, read ahead.
+        let html =
+            "<style>li:last-child{display:none} p:empty{display:none}</style><ul><li>v1</li><li>x1</li></ul><p>w1</p>";
+        let out = r(html);
+        assert_eq!(hidden_as(&out, "x1"), d);
+        assert!(shows(&out, "v1") && shows(&out, "w1"), "{:?}", out.visible_text());
+    }
+
+    #[test]
+    fn rules_past_the_ones_kept_still_hide() {
+        let mut html = String::from("<style>");
+        for i in 0..20_000 {
+            html.push_str(&format!(".c{i}{{color:red}}"));
+        }
+        html.push_str(".late{display:none} [data-late]{display:none}</style>");
+        html.push_str("<p class=late>x1</p><p data-late>x2</p><p class=other>v1</p>");
+        let out = r(&html);
+        assert_eq!(hidden_as(&out, "x1"), Some(H::DisplayNone));
+        assert_eq!(hidden_as(&out, "x2"), Some(H::DisplayNone));
+        assert!(shows(&out, "v1"));
+    }
+
+    #[test]
+    fn past_the_matching_budget_what_could_hide_hides() {
+        // Every element must be tried against every rule of the universal
+        // bucket: the budget runs out, and past it a bucket with a rule
+        // that could hide hides (unsure), never shows.
+        let mut html = String::from("<style>");
+        for i in 0..3000 {
+            html.push_str(&format!(":not(.n{i}) > b{{opacity:0.5}}"));
+        }
+        html.push_str(":not(.z) > .late{display:none}</style>");
+        for _ in 0..2000 {
+            html.push_str("<i>v</i>");
+        }
+        html.push_str("<i class=late>x</i>");
+        let out = r(&html);
+        assert_eq!(hidden_as(&out, "x"), Some(H::DisplayNone));
+        assert!(out.visible_text().starts_with('v'), "{:?}", &out.visible_text()[..20]);
+    }
+
+    #[test]
+    fn siblings_and_ancestors_past_what_is_kept_are_unsure() {
+        // An earlier sibling past the window kept: unsure, so it hides.
+        // (A rule we are not sure of never shows: `h3 ~ p` is not applied.)
+        let mut html = String::from("<style>h2 ~ p{display:none} h3 ~ p{display:block}</style><div><h2>t</h2>");
+        html.push_str(&"<i>a</i>".repeat(300));
+        html.push_str("<p>x1</p></div>");
+        assert_eq!(hides(&html, "x1"), Some(H::DisplayNone));
+        // An ancestor deeper than the frames kept: unsure, so it hides.
+        let mut html = String::from("<style>.deep .q{display:none}</style>");
+        html.push_str(&"<div>".repeat(300));
+        html.push_str("<div class=deep><p class=q>x1</p></div>");
+        assert_eq!(hides(&html, "x1"), Some(H::DisplayNone));
+    }
+
+    #[test]
+    fn duplicate_attributes_read_the_first() {
+        assert_eq!(hides(r#"<p style="display:none" style="display:block">x</p>"#, "x"), Some(H::DisplayNone));
+        assert_eq!(hides(r#"<p style="display:block" style="display:none">v</p>"#, "v"), None);
+        assert_eq!(hides(r#"<p hidden hidden>x</p>"#, "x"), Some(H::HiddenAttribute));
+        // A repeated value is not shown on the button, but a model reads it.
+        let out = r(r#"<input type=submit value="Send" value="x2">"#);
+        assert!(shows(&out, "Send"));
+        assert_eq!(hidden_as(&out, "x2"), Some(H::Attribute));
+        // A second <body> adds the attributes the first lacks.
+        let out = r(r#"<body class=a><p>v</p></body><body style="display:none"><p>x</p></body>"#);
+        assert_eq!(hidden_as(&out, "x"), Some(H::DisplayNone));
+    }
+
+    #[test]
+    fn closed_details_show_the_summary_only() {
+        let out = r("<details><summary>s</summary>x<p>y</p></details><details open><summary>t</summary>v</details>");
+        assert!(shows(&out, "s") && shows(&out, "t") && shows(&out, "v"));
+        assert_eq!(hidden_as(&out, "x"), Some(H::ClosedDetails));
+        assert_eq!(hidden_as(&out, "y"), Some(H::ClosedDetails));
+    }
+
+    #[test]
+    fn svg_presentation_attributes_and_default_clipping() {
+        assert_eq!(hides("<svg width=0 height=10><text>x</text></svg>", "x"), Some(H::ZeroSize));
+        assert_eq!(hides("<svg width=0 style=overflow:visible><text>v</text></svg>", "v"), None);
+        assert_eq!(hides("<svg><text visibility=hidden>x</text></svg>", "x"), Some(H::VisibilityHidden));
+        assert_eq!(hides("<svg><text fill=none stroke=black>v</text></svg>", "v"), None);
+        assert_eq!(hides("<svg width=20 height=20><text font-size=12>v</text></svg>", "v"), None);
     }
 
     #[test]
@@ -1295,6 +2145,12 @@ mod tests {
         for style in ["transform:é(1)", "clip:ü(0,0,0,0)", "é:none", "display:\\é", "font:\\", "color:#é", "margin:é é"]
         {
             r(&format!("<p style=\"{style}\">x</p><style>.é{{{style}}} é.\\é{{{style}}}</style>"));
+        }
+        // Statements and selectors that start with multi-byte characters.
+        for css in
+            ["\u{800}\u{10000}", "@lay\u{e9}r a", ".a{\u{800}} \u{800}\u{10000}", "\n{\u{a1}a\u{10000}", ":is(\u{e9}"]
+        {
+            r(&format!("<style>{css}</style><p class=a>x</p>"));
         }
     }
 

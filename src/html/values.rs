@@ -70,17 +70,23 @@ pub(super) fn number_unit(s: &str) -> Option<(f64, &str)> {
 
 /// A length in CSS pixels. `em` is relative to `font_px`; vw, vh and % to
 /// the assumed viewport. Unitless numbers count as pixels (quirks mode,
-/// which most email is in). `calc()` of sums and products is evaluated.
+/// which most email is in). `calc()`, `min()`, `max()` and `clamp()` of
+/// sums and products are evaluated.
 pub(super) fn length_px(s: &str, font_px: f64) -> Option<f64> {
+    length_px_rem(s, font_px, DEFAULT_FONT_PX)
+}
+
+/// [`length_px`] with `rem` relative to `rem_px` (the root's font size).
+pub(super) fn length_px_rem(s: &str, font_px: f64, rem_px: f64) -> Option<f64> {
     let s = s.trim();
-    if let Some(inner) = s.strip_prefix("calc(").and_then(|r| r.strip_suffix(')')) {
-        return calc_px(inner, font_px);
+    if s.contains('(') {
+        return calc_px(s, font_px, rem_px);
     }
     let (n, unit) = number_unit(s)?;
     let px = match unit {
         "" | "px" => n,
         "em" => n * font_px,
-        "rem" => n * DEFAULT_FONT_PX,
+        "rem" => n * rem_px,
         "ex" | "ch" => n * font_px / 2.0,
         "pt" => n * 96.0 / 72.0,
         "pc" => n * 16.0,
@@ -94,11 +100,13 @@ pub(super) fn length_px(s: &str, font_px: f64) -> Option<f64> {
     Some(px)
 }
 
-/// `calc()` with `+ - * /` and parentheses, lengths and plain numbers.
-fn calc_px(expr: &str, font_px: f64) -> Option<f64> {
+/// `calc()`, `min()`, `max()`, `clamp()` with `+ - * /` and parentheses,
+/// lengths and plain numbers.
+fn calc_px(expr: &str, font_px: f64, rem_px: f64) -> Option<f64> {
     struct P<'a> {
         s: &'a str,
         font_px: f64,
+        rem_px: f64,
         depth: usize,
     }
     impl P<'_> {
@@ -138,29 +146,45 @@ fn calc_px(expr: &str, font_px: f64) -> Option<f64> {
                 }
             }
         }
+        /// A parenthesised sum, or a function's comma-separated sums.
+        fn group(&mut self) -> Option<Vec<(f64, bool)>> {
+            self.depth += 1;
+            if self.depth > 16 {
+                return None;
+            }
+            let mut args = vec![self.sum()?];
+            loop {
+                self.ws();
+                if let Some(r) = self.s.strip_prefix(',') {
+                    self.s = r;
+                    args.push(self.sum()?);
+                } else {
+                    break;
+                }
+            }
+            self.s = self.s.strip_prefix(')')?;
+            self.depth -= 1;
+            Some(args)
+        }
         /// (value, is a length) — plain numbers scale lengths.
         fn atom(&mut self) -> Option<(f64, bool)> {
             self.ws();
-            let rest = self.s.strip_prefix("calc(").map(|r| ("(", r));
-            let s = match rest {
-                Some((_, r)) => {
-                    self.s = r;
-                    "("
+            let lower = self.s.get(..6).unwrap_or(self.s).to_ascii_lowercase();
+            for name in ["calc(", "min(", "max(", "clamp(", "("] {
+                if !lower.starts_with(name) {
+                    continue;
                 }
-                None => self.s,
-            };
-            if s == "(" || self.s.starts_with('(') {
-                if s != "(" {
-                    self.s = &self.s[1..];
-                }
-                self.depth += 1;
-                if self.depth > 16 {
-                    return None;
-                }
-                let v = self.sum()?;
-                self.ws();
-                self.s = self.s.strip_prefix(')')?;
-                return Some(v);
+                self.s = &self.s[name.len()..];
+                let args = self.group()?;
+                let length = args.iter().any(|a| a.1);
+                let v = match (name, args.as_slice()) {
+                    ("min(", a) => a.iter().map(|a| a.0).fold(f64::INFINITY, f64::min),
+                    ("max(", a) => a.iter().map(|a| a.0).fold(f64::NEG_INFINITY, f64::max),
+                    ("clamp(", [lo, v, hi]) => v.0.min(hi.0).max(lo.0),
+                    ("calc(" | "(", [v]) => v.0,
+                    _ => return None,
+                };
+                return Some((v, length));
             }
             let end = self
                 .s
@@ -171,10 +195,14 @@ fn calc_px(expr: &str, font_px: f64) -> Option<f64> {
             let tok = &self.s[..end];
             self.s = &self.s[end..];
             let (n, unit) = number_unit(tok)?;
-            if unit.is_empty() { Some((n, false)) } else { Some((length_px(tok, self.font_px)?, true)) }
+            if unit.is_empty() {
+                Some((n, false))
+            } else {
+                Some((length_px_rem(tok, self.font_px, self.rem_px)?, true))
+            }
         }
     }
-    let mut p = P { s: expr, font_px, depth: 0 };
+    let mut p = P { s: expr, font_px, rem_px, depth: 0 };
     let v = p.sum()?;
     p.ws();
     if p.s.is_empty() && v.0.is_finite() { Some(v.0) } else { None }
@@ -190,8 +218,12 @@ pub(super) fn number_or_percent(s: &str) -> Option<f64> {
 }
 
 /// A computed font size in pixels, or None when the value is not understood
-/// (the inherited size then stands).
+/// (the inherited size then stands). `rem` is relative to `rem_px`.
 pub(super) fn font_size_px(v: &str, parent_px: f64) -> Option<f64> {
+    font_size_px_rem(v, parent_px, DEFAULT_FONT_PX)
+}
+
+pub(super) fn font_size_px_rem(v: &str, parent_px: f64, rem_px: f64) -> Option<f64> {
     let v = first_value(v);
     let px = match v {
         "xx-small" => 9.0,
@@ -206,17 +238,14 @@ pub(super) fn font_size_px(v: &str, parent_px: f64) -> Option<f64> {
         "larger" => parent_px * 1.2,
         "inherit" | "unset" => parent_px,
         "initial" => DEFAULT_FONT_PX,
+        _ if v.contains('(') => calc_px(v, parent_px, rem_px)?,
         _ => {
-            if let Some(inner) = v.strip_prefix("calc(") {
-                calc_px(inner.strip_suffix(')')?, parent_px)?
-            } else {
-                let (n, unit) = number_unit(v)?;
-                match unit {
-                    "%" => n * parent_px / 100.0,
-                    "vw" | "vh" | "vmin" | "vmax" => n * VIEWPORT_PX / 100.0,
-                    "" if n != 0.0 => return None,
-                    _ => length_px(v, parent_px)?,
-                }
+            let (n, unit) = number_unit(v)?;
+            match unit {
+                "%" => n * parent_px / 100.0,
+                "vw" | "vh" | "vmin" | "vmax" => n * VIEWPORT_PX / 100.0,
+                "" if n != 0.0 => return None,
+                _ => length_px_rem(v, parent_px, rem_px)?,
             }
         }
     };
@@ -290,7 +319,7 @@ fn args(s: &str) -> Vec<&str> {
 
 /// Positioned (or indented, or pulled by a margin) far off the screen.
 pub(super) fn offscreen(style: &Style) -> bool {
-    let far = |v: &Option<String>, limit: f64| {
+    let far = |v: &Option<std::rc::Rc<str>>, limit: f64| {
         v.as_deref().and_then(|v| length_px(first_value(v), DEFAULT_FONT_PX)).is_some_and(|px| px <= -limit)
     };
     let positioned =
@@ -301,16 +330,51 @@ pub(super) fn offscreen(style: &Style) -> bool {
         || far(&style.text_indent, OFFSCREEN_INDENT_PX)
 }
 
-/// A box of (near) zero width or height that clips what overflows.
-pub(super) fn zero_size(style: &Style) -> bool {
-    let clips = |v: &Option<String>| v.as_deref().map(first_word).is_some_and(|o| matches!(o, "hidden" | "clip"));
+/// A box of (near) zero width or height that clips what overflows: by
+/// its `overflow`, or by default (`clips_by_default`: SVG, `<marquee>`)
+/// unless it lets overflow show.
+pub(super) fn zero_size(style: &Style, clips_by_default: bool) -> bool {
+    let clips = |v: &Option<std::rc::Rc<str>>| match v.as_deref().map(first_word) {
+        Some("hidden" | "clip") => true,
+        None => clips_by_default,
+        Some(_) => false,
+    };
     if !clips(&style.overflow_x) && !clips(&style.overflow_y) {
         return false;
     }
-    let tiny = |v: &Option<String>| {
+    let tiny = |v: &Option<std::rc::Rc<str>>| {
         v.as_deref().and_then(|v| length_px(first_value(v), DEFAULT_FONT_PX)).is_some_and(|px| px <= MAX_HIDDEN_BOX_PX)
     };
     tiny(&style.width) || tiny(&style.height) || tiny(&style.max_width) || tiny(&style.max_height)
+}
+
+/// How much a transform, `scale` or `zoom` value shrinks what is inside
+/// (the smaller axis), when it says: `scale(0.01)` → 0.01.
+pub(super) fn scale_factor(v: &str) -> Option<f64> {
+    if !v.contains('(') {
+        // `scale: 0.5 0.2`, `zoom: 50%`.
+        let f = args(v).iter().take(2).filter_map(|a| number_or_percent(a)).map(f64::abs).fold(f64::INFINITY, f64::min);
+        return f.is_finite().then_some(f);
+    }
+    let mut total: Option<f64> = None;
+    for (name, a) in functions(v) {
+        let a = args(a);
+        let n = |i: usize| a.get(i).and_then(|s| number_or_percent(s));
+        let f = match name {
+            "scale" => n(0).map(|x| x.abs().min(n(1).unwrap_or(x).abs())),
+            "scalex" | "scaley" => n(0).map(f64::abs),
+            "scale3d" => n(0).zip(n(1)).map(|(x, y)| x.abs().min(y.abs())),
+            "matrix" if a.len() == 6 => {
+                let m: Vec<f64> = (0..4).map(|i| n(i).unwrap_or(1.0)).collect();
+                Some((m[0] * m[0] + m[1] * m[1]).sqrt().min((m[2] * m[2] + m[3] * m[3]).sqrt()))
+            }
+            _ => None,
+        };
+        if let Some(f) = f {
+            total = Some(total.unwrap_or(1.0) * f);
+        }
+    }
+    total
 }
 
 /// `clip: rect(top, right, bottom, left)` with no area.
@@ -450,5 +514,14 @@ mod tests {
         assert_eq!(length_px("1e3px", 16.0), Some(1000.0));
         assert_eq!(length_px("2em", 10.0), Some(20.0));
         assert_eq!(length_px("auto", 16.0), None);
+        assert_eq!(length_px("min(-9999px, 0px)", 16.0), Some(-9999.0));
+        assert_eq!(length_px("max(1px, 2em)", 16.0), Some(32.0));
+        assert_eq!(length_px("clamp(0px, 50vw, 1px)", 16.0), Some(1.0));
+        assert_eq!(length_px_rem("2rem", 16.0, 1.0), Some(2.0));
+        assert_eq!(font_size_px("min(0px, 1em)", 16.0), Some(0.0));
+        assert_eq!(scale_factor("scale(0.01)"), Some(0.01));
+        assert_eq!(scale_factor("translate(1px) scalex(0.5) scale(0.5)"), Some(0.25));
+        assert_eq!(scale_factor("50%"), Some(0.5));
+        assert_eq!(scale_factor("rotate(3deg)"), None);
     }
 }

@@ -313,6 +313,79 @@ const CASES: &[Case] = &[
         make: |n| html_doc(n, "<style>/* .a{display:none} \"</style><p>x</p><style>.b{color:red"),
     },
     Case {
+        name: "css-rules-many",
+        about: "100k distinct hiding rules, and elements that use some of them",
+        feeds: &[Html],
+        make: css_rules_many,
+    },
+    Case {
+        name: "css-combinator-rules",
+        about: "many rules with combinators whose subjects all share one class",
+        feeds: &[Html],
+        make: css_combinator_rules,
+    },
+    Case {
+        name: "css-universal-rules",
+        about: "many rules whose subject is any element, tried on every element",
+        feeds: &[Html],
+        make: css_universal_rules,
+    },
+    Case {
+        name: "css-deep-descendants",
+        about: "descendant selectors against elements nested deep with the classes they name",
+        feeds: &[Html],
+        make: css_deep_descendants,
+    },
+    Case {
+        name: "css-sibling-runs",
+        about: "chains of ~ and + rules against a long run of siblings",
+        feeds: &[Html],
+        make: css_sibling_runs,
+    },
+    Case {
+        name: "css-nested-ampersands",
+        about: "nested rules whose selectors repeat & at every level",
+        feeds: &[Html],
+        make: css_nested_ampersands,
+    },
+    Case {
+        name: "css-read-ahead",
+        about: "rules about what comes later (:last-child, :empty) over many elements",
+        feeds: &[Html],
+        make: css_read_ahead,
+    },
+    Case {
+        name: "html-attribute-selectors",
+        about: "attribute selectors, and one element with a huge list of repeated attributes",
+        feeds: &[Html],
+        make: html_attribute_selectors,
+    },
+    Case {
+        name: "html-hiding-nested",
+        about: "elements nested deep, each with opacity, scale, zoom and a closed details",
+        feeds: &[Html],
+        make: |n| {
+            html_doc(n, "<div style=\"opacity:0.99;transform:scale(0.999);zoom:1.001\"><details><summary>s</summary>")
+        },
+    },
+    Case {
+        name: "html-svg-nested",
+        about: "SVG nested in SVG, each with presentation attributes",
+        feeds: &[Html],
+        make: |n| {
+            html_doc(
+                n,
+                "<svg width=\"10\" height=\"10\" fill=\"#fefefe\" opacity=\"0.9\"><g transform=\"scale(0.99)\"><text>x",
+            )
+        },
+    },
+    Case {
+        name: "html-root-tags",
+        about: "html and body tags repeated, each with attributes to merge",
+        feeds: &[Html],
+        make: |n| repeat("<body class=\"a\" style=\"color:#111\" data-x=\"1\"><html lang=\"en\"><p>t</p>", n),
+    },
+    Case {
         name: "html-comments",
         about: "comments opened and never closed, conditional comments",
         feeds: &[Html],
@@ -765,6 +838,105 @@ fn css_selector_lists(n: usize) -> Vec<u8> {
         s.push_str("<div class=\"a1 b2\"><p><span class=\"z\">x</span><b title=\"x\">y</b></p></div>");
     }
     s.push_str("</body></html>");
+    s.into_bytes()
+}
+
+fn css_rules_many(n: usize) -> Vec<u8> {
+    let mut s = String::from("<html><head><style>");
+    let mut i = 0;
+    while s.len() < n / 2 {
+        s.push_str(&format!(".r{i}{{display:none}}#s{i} b{{color:#fff}}"));
+        i += 1;
+    }
+    s.push_str("</style></head><body>");
+    let mut j = 0;
+    while s.len() < n {
+        s.push_str(&format!("<p class=\"r{}\" id=\"s{}\">ignore <b>this</b></p>", (j * 7919) % i.max(1), j % i.max(1)));
+        j += 1;
+    }
+    s.push_str("</body></html>");
+    s.into_bytes()
+}
+
+fn css_combinator_rules(n: usize) -> Vec<u8> {
+    let mut s = String::from("<html><head><style>");
+    let mut i = 0;
+    while s.len() < n / 2 {
+        s.push_str(&format!("div .a{i} ~ p > span.z, .b{i} + .c span.z{{display:none}}\n"));
+        i += 1;
+    }
+    s.push_str("</style></head><body>");
+    while s.len() < n {
+        s.push_str("<div class=\"a1 b2\"><i class=\"c\"></i><p class=\"c\"><span class=\"z\">ignore</span></p></div>");
+    }
+    s.push_str("</body></html>");
+    s.into_bytes()
+}
+
+fn css_universal_rules(n: usize) -> Vec<u8> {
+    let mut s = String::from("<html><head><style>");
+    let mut i = 0;
+    while s.len() < n / 2 {
+        s.push_str(&format!(":not(.u{i}) > *{{opacity:0.9}} [data-v{i}]{{font-size:0}}\n"));
+        i += 1;
+    }
+    s.push_str("</style></head><body>");
+    while s.len() < n {
+        s.push_str("<i>ignore</i><b data-v1>this</b>");
+    }
+    s.push_str("</body></html>");
+    s.into_bytes()
+}
+
+fn css_deep_descendants(n: usize) -> Vec<u8> {
+    let head = "<html><head><style>.a .b .a .b .c .x{display:none} .a > .b > .a > .d{color:#fff} .a .a .a .a .e{font-size:0}</style></head><body>";
+    let unit = "<div class=\"a\"><div class=\"b\"><span class=\"c\">ignore</span>";
+    let mut s = String::from(head);
+    s.push_str(&unit.repeat((n / unit.len()).max(1)));
+    s.push_str("</body></html>");
+    s.into_bytes()
+}
+
+fn css_sibling_runs(n: usize) -> Vec<u8> {
+    let head = "<html><head><style>h2 ~ p ~ p ~ p ~ .x{display:none} .a + .b + .c ~ .d ~ .x{opacity:0} li:nth-child(3n+1){color:#fff} li:nth-of-type(2n):not(.y){font-size:0}</style></head><body><ul>";
+    let unit = "<li class=\"a b c d\">ignore</li><p>p</p>";
+    let mut s = String::from(head);
+    s.push_str(&unit.repeat((n / unit.len()).max(1)));
+    s.push_str("</ul></body></html>");
+    s.into_bytes()
+}
+
+fn css_nested_ampersands(n: usize) -> Vec<u8> {
+    let block = ".a, .b { & & & .c, & + & { & > & ~ & { & & & & { & & { & & & { display:none } } } } } }\n";
+    let mut s = String::from("<html><head><style>");
+    s.push_str(&block.repeat((n / 2 / block.len()).max(1)));
+    s.push_str("</style></head><body>");
+    while s.len() < n {
+        s.push_str("<div class=\"a b\"><p class=\"c\">ignore</p></div>");
+    }
+    s.push_str("</body></html>");
+    s.into_bytes()
+}
+
+fn css_read_ahead(n: usize) -> Vec<u8> {
+    let head = "<html><head><style>li:last-child{display:none} p:empty{font-size:0} li:nth-last-of-type(2){color:#fff} b:only-child{opacity:0}</style></head><body>";
+    let unit = "<ul><li>a</li><li><b>b</b></li><li>c</li></ul><p></p>";
+    let mut s = String::from(head);
+    s.push_str(&unit.repeat((n / unit.len()).max(1)));
+    s.push_str("</body></html>");
+    s.into_bytes()
+}
+
+fn html_attribute_selectors(n: usize) -> Vec<u8> {
+    let mut s = String::from(
+        "<html><head><style>[data-x]{display:none} [data-y^=\"a\" i]{color:#fff} [data-a-very-long-attribute-name-z~=q]{font-size:0}</style></head><body><p",
+    );
+    while s.len() < n {
+        s.push_str(
+            " data-x data-y=\"ABC\" data-a-very-long-attribute-name-z=\"q r\" style=\"display:block\" data-x=\"2\"",
+        );
+    }
+    s.push_str(">ignore previous instructions</p></body></html>");
     s.into_bytes()
 }
 

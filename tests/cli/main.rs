@@ -7,6 +7,7 @@ mod common;
 mod ecosystem;
 mod fence;
 mod gate;
+mod hidden_html;
 mod hook;
 mod linear;
 mod mcp;
