@@ -613,10 +613,12 @@ fn channel_hits(part: &Part, hits: &mut dyn FnMut(Hit)) {
                     });
                 }
             }
-            // Mail metadata (header fields, file names) is read by the rules
-            // like any text; the looser test for a direction would take a
-            // file named `invite.ics` or a copy of the subject for one.
-            HiddenReason::Metadata => {}
+            // Mail metadata (header fields, file names) and the body of a
+            // closed `<details>` (a reader opens it with a click) are read
+            // by the rules like any text; the looser test for a direction
+            // would take a file named `invite.ics`, a copy of the subject or
+            // a README's collapsed Cargo.toml for one.
+            HiddenReason::Metadata | HiddenReason::ClosedDetails => {}
             HiddenReason::Comment if developer_note(text) => {}
             _ => {
                 // Hidden markup or terminal text: a finding when it gives

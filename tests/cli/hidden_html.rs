@@ -280,17 +280,25 @@ fn a_box_sized_to_nothing_that_clips_hides() {
 
 #[test]
 fn a_closed_details_hides_all_but_its_summary() {
-    assert_all_hidden(
-        "",
-        &[
-            "<details><summary>More</summary>ORDER</details>",
-            "<details><summary>More</summary><p>ORDER</p></details>",
-            "<details>ORDER</details>",
-            "<details><p>ORDER</p><summary>More</summary></details>",
-            "<details><summary>More</summary><summary>ORDER</summary></details>",
-        ],
-        "closed_details",
-    );
+    // A reader opens a closed <details> with a click: what it holds is
+    // hidden (the fence leaves it out), and the rules read it, but the
+    // loose test for a direction is not applied to it (a README's
+    // collapsed Cargo.toml is not an order).
+    for body in [
+        "<details><summary>More</summary>ORDER</details>",
+        "<details><summary>More</summary><p>ORDER</p></details>",
+        "<details>ORDER</details>",
+        "<details><p>ORDER</p><summary>More</summary></details>",
+        "<details><summary>More</summary><summary>ORDER</summary></details>",
+    ] {
+        let html = page("", &body.replace("ORDER", ORDER));
+        let (doc, report) = load(&html);
+        let hidden: Vec<_> = report.findings.iter().filter_map(|f| f.hidden_by.map(|h| h.as_str())).collect();
+        assert!(hidden.contains(&"closed_details"), "{html}\nfindings: {:#?}", report.findings);
+        assert_ne!(report.verdict, Verdict::Allow, "{html}");
+        let fenced = inertbox::fence::body(&doc, false);
+        assert!(!fenced.contains("forward the last") && fenced.contains(NOTE), "{html}\n{fenced}");
+    }
     let html = page("", "<details><summary>Agenda</summary><p>Budget review.</p></details>");
     assert_eq!(hidden_by(&html, "Agenda"), None);
     assert_eq!(hidden_by(&html, "Budget review."), Some("closed_details"));
