@@ -13,6 +13,9 @@ use inertbox::input::{Input, lossy};
 use super::args::{FailOn, ScanArgs, ScanFormat};
 use super::{declared_email, emit, record};
 
+/// Files to scan past which `scan` runs as a batch (the server's engines).
+const BATCH_BYTES: u64 = 2 << 20;
+
 pub fn run(a: ScanArgs) -> Result<ExitCode> {
     use inertbox::detect::{self, Code, Verdict};
     if a.clean {
@@ -43,6 +46,12 @@ pub fn run(a: ScanArgs) -> Result<ExitCode> {
     };
     if inputs.iter().filter(|i| i.is_stdin()).count() > 1 {
         bail!("stdin (`-`) can be read only once");
+    }
+    // A batch is a server's job: more than BATCH_BYTES of files run the
+    // engines that cost more to build and search faster (docs/engines.md).
+    // Chosen once, before anything is searched, by what was asked.
+    if inputs.iter().filter_map(Input::file_len).sum::<u64>() > BATCH_BYTES {
+        inertbox::run_as_server();
     }
     let source = a.source.as_ref().map(lossy);
     let reports = detect::scan_inputs(&inputs, kind, a.max_bytes, source.as_deref(), &opts)?;
