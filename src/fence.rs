@@ -101,24 +101,24 @@ pub fn nonce() -> Result<String, FenceError> {
 /// its JSON quotes apostrophes: substitutes no skeleton reads as the
 /// original. No word is removed.
 pub fn defuse(text: &str) -> std::borrow::Cow<'_, str> {
-    let found = lookalike::boundaries(text);
-    if found.is_empty() {
+    let mut marks = lookalike::boundaries(text);
+    if marks.is_empty() {
         return std::borrow::Cow::Borrowed(text);
     }
     // A tag's closing bracket comes after what its attributes hold.
-    let mut marks: Vec<_> = found.into_iter().flat_map(|f| f.marks).collect();
-    marks.sort_by_key(|(range, _)| range.start);
+    marks.sort_by_key(|m| m.start);
     let mut out = String::with_capacity(text.len() + 8);
     let mut last = 0;
-    for (range, role) in marks {
+    for m in marks {
+        let (start, end) = (m.start as usize, m.end as usize);
         // A character that reads as two brackets (`≪`) is marked twice.
-        if range.start < last {
-            out.push(role.substitute());
+        if start < last {
+            out.push(m.role.substitute());
             continue;
         }
-        out.push_str(&text[last..range.start]);
-        out.push(role.substitute());
-        last = range.end;
+        out.push_str(&text[last..start]);
+        out.push(m.role.substitute());
+        last = end;
     }
     out.push_str(&text[last..]);
     std::borrow::Cow::Owned(out)

@@ -258,16 +258,14 @@ impl Role {
     }
 }
 
-/// One boundary look-alike: its bytes, and the characters that make it one
-/// with their roles, in order (a character that reads as two brackets,
-/// `≪`, is there twice).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Found {
-    pub range: Range<usize>,
-    pub marks: Vec<(Range<usize>, Role)>,
-    /// Where the search goes on: after a tag's name, so what its
-    /// attributes hold (`<system note="[INST]">`) is found too.
-    resume: usize,
+/// One character of a boundary look-alike and the role it plays, at a
+/// byte range of the text (u32: input is capped far below 4 GiB). Flat and
+/// small: 8 MiB of markers are a million of them.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Mark {
+    pub start: u32,
+    pub end: u32,
+    pub role: Role,
 }
 
 /// One symbol of the folded text and the bytes it was read from.
@@ -455,8 +453,10 @@ static WORDS: LazyLock<Words> = LazyLock::new(|| Words {
 /// try allocates nothing).
 type Marks = Vec<(Range<usize>, Role)>;
 
-/// Each boundary look-alike in `text`, leftmost first, not overlapping.
-pub(crate) fn boundaries(text: &str) -> Vec<Found> {
+/// The marks of each boundary look-alike in `text`, leftmost look-alike
+/// first (a tag's closing bracket comes after what its attributes hold, so
+/// marks are not in text order); empty when there is none.
+pub(crate) fn boundaries(text: &str) -> Vec<Mark> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut marks = Marks::new();
@@ -472,9 +472,9 @@ pub(crate) fn boundaries(text: &str) -> Vec<Found> {
         let step = if b == b'&' { 1 } else { used };
         marks.clear();
         if starts(c)
-            && let Some((end, resume)) = try_at(text, i, &mut marks)
+            && let Some((_, resume)) = try_at(text, i, &mut marks)
         {
-            out.push(Found { range: i..end, marks: marks.clone(), resume });
+            out.extend(marks.iter().map(|(r, role)| Mark { start: r.start as u32, end: r.end as u32, role: *role }));
             i = resume;
         } else {
             i += step;
