@@ -127,6 +127,7 @@ fn folded_entries() -> Vec<(String, Entry)> {
     out
 }
 
+/// In the order of `Kind`'s variants (`kind as usize` indexes it).
 const KINDS: [Kind; 9] = [
     Kind::Address,
     Kind::Oblige,
@@ -211,10 +212,27 @@ pub(crate) fn is_directive(text: &str) -> bool {
 }
 
 /// The pairings that make one sentence a direction (two different words).
+/// Linear in the sentence's words: two words of two kinds are apart when
+/// the earliest end of one kind is at or before the latest start of the
+/// other (a sentence of a million listed words is one pass, not a million
+/// squared).
 fn sentence_is_directive(words: &[(usize, Kind, usize, usize)]) -> bool {
     use Kind::*;
-    let pair = |a: &[Kind], b: &[Kind]| {
-        words.iter().any(|x| a.contains(&x.1) && words.iter().any(|y| b.contains(&y.1) && (y.3 <= x.2 || x.3 <= y.2)))
+    // Per kind: the earliest end and the latest start of its words.
+    let mut span = [(usize::MAX, 0usize, false); KINDS.len()];
+    for &(_, kind, start, end) in words {
+        let s = &mut span[kind as usize];
+        *s = (s.0.min(end), s.1.max(start), true);
+    }
+    let of = |kinds: &[Kind]| {
+        let present = kinds.iter().map(|&k| span[k as usize]).filter(|s| s.2);
+        present.fold(None, |acc: Option<(usize, usize)>, s| {
+            Some(acc.map_or((s.0, s.1), |(end, start)| (end.min(s.0), start.max(s.1))))
+        })
+    };
+    let pair = |a: &[Kind], b: &[Kind]| match (of(a), of(b)) {
+        (Some((a_end, a_start)), Some((b_end, b_start))) => b_end <= a_start || a_end <= b_start,
+        _ => false,
     };
     pair(&[Address], &[Act, Over, Weak])
         || pair(&[Oblige], &[Act, Over])
@@ -351,5 +369,18 @@ mod tests {
             return;
         }
         assert!(got == want, "{path} is stale; run INERTBOX_REGENERATE=1 cargo test --lib lexicon_table");
+    }
+
+    /// A sentence of many listed words and no pair is one pass: the
+    /// pairing does not compare every word with every other.
+    #[test]
+    fn a_long_sentence_of_one_kind_is_linear() {
+        assert!(KINDS.iter().enumerate().all(|(i, &k)| k as usize == i), "KINDS in Kind's order");
+        let words: Vec<(usize, Kind, usize, usize)> =
+            (0..200_000).map(|i| (0, Kind::Address, i * 10, i * 10 + 9)).collect();
+        assert!(!sentence_is_directive(&words));
+        let mut with_verb = words;
+        with_verb.push((0, Kind::Act, 2_000_000, 2_000_004));
+        assert!(sentence_is_directive(&with_verb));
     }
 }
