@@ -38,6 +38,19 @@ pub fn colliding_content(tag: u32, k: u32) -> String {
     s
 }
 
+/// A committed generated file (`path`, under the crate) is what its
+/// generator makes now (`want`). With INERTBOX_REGENERATE set, a stale file
+/// is written anew and the test fails, so it runs again on the new table;
+/// `rerun` names the test to run (`cargo test --lib NAME`).
+pub fn generated_file_is_current(path: &str, want: &str, rerun: &str) {
+    let got = std::fs::read_to_string(path).unwrap_or_default();
+    if got != want && std::env::var_os("INERTBOX_REGENERATE").is_some() {
+        std::fs::write(path, want).expect("the source tree is writable");
+        panic!("{path} written anew; run the tests again (this build holds the old table)");
+    }
+    assert!(got == want, "{path} is stale; run INERTBOX_REGENERATE=1 cargo test --lib {rerun}");
+}
+
 /// A small deterministic generator for equivalence tests: `below(n)` gives
 /// a number in `0..n`, `join(bits, most)` glues 1..=most random pieces.
 /// The same seed gives the same texts on every machine.

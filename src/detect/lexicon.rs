@@ -363,12 +363,7 @@ mod tests {
         }
         want.push_str("];\n");
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/detect/lexicon_folded.rs");
-        let got = std::fs::read_to_string(path).unwrap_or_default();
-        if got != want && std::env::var_os("INERTBOX_REGENERATE").is_some() {
-            std::fs::write(path, &want).unwrap();
-            return;
-        }
-        assert!(got == want, "{path} is stale; run INERTBOX_REGENERATE=1 cargo test --lib lexicon_table");
+        crate::testing::generated_file_is_current(path, &want, "lexicon_table");
     }
 
     /// A sentence of many listed words and no pair is one pass: the

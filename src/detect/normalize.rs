@@ -1013,15 +1013,7 @@ mod tests {
         let rows = one_ascii_skeletons();
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/detect/skeleton_ascii.rs");
         let want = skeleton_ascii_source(&rows);
-        let got = std::fs::read_to_string(path).unwrap_or_default();
-        if got != want && std::env::var_os("INERTBOX_REGENERATE").is_some() {
-            std::fs::write(path, &want).expect("the source tree is writable");
-            panic!("{path} written anew; run the tests again (this build holds the old table)");
-        }
-        assert!(
-            got == want,
-            "{path} is not what unicode-security makes; run INERTBOX_REGENERATE=1 cargo test --lib skeleton_table"
-        );
+        crate::testing::generated_file_is_current(path, &want, "skeleton_table");
         let mut rows = rows.into_iter().peekable();
         for c in (0..=0x10ffff).filter_map(char::from_u32) {
             let want = rows.next_if(|&(r, _)| r == c).map(|(_, one)| char::from(one));
