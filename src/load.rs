@@ -76,9 +76,14 @@ fn load_text(doc: &mut Document) {
     }
     // Markdown link reference definitions used as comments render as
     // nothing too; those inside an HTML comment are hidden already.
+    // Both lists are in text order: one walk finds the overlaps.
     let comments = hidden.len();
+    let mut c = 0;
     for d in markdown_comments(&text) {
-        if !hidden[..comments].iter().any(|c| c.start < d.end && d.start < c.end) {
+        while c < comments && hidden[c].end <= d.start {
+            c += 1;
+        }
+        if !(c < comments && hidden[c].start < d.end) {
             hidden.push(d);
         }
     }
@@ -395,5 +400,15 @@ mod tests {
         let text = "[//]: # (never closed\n".repeat(20_000) + ")";
         let defs = markdown_comments(&text);
         assert_eq!(defs.len(), 1, "only the last definition closes");
+    }
+
+    /// Many comments and many definitions are one walk, not one against
+    /// every other.
+    #[test]
+    fn comments_and_definitions_together_are_linear() {
+        let text = "<!-- c -->\n[//]: # (d)\n".repeat(50_000);
+        let doc = Document::load(text.into_bytes(), Kind::Text, "t");
+        let n = doc.parts[0].spans.iter().filter(|s| s.hidden == Some(HiddenReason::Comment)).count();
+        assert_eq!(n, 100_000);
     }
 }
