@@ -11,7 +11,7 @@ fn main() {
     let mut guard = Guard::new(policy).expect("OS random source");
 
     // 1. The system prompt says what the session's fences mean.
-    println!("--- system prompt addition ---\n{}", guard.instructions());
+    println!("--- system prompt addition ---\n{}", guard.instructions().expect("OS random source"));
 
     // 2. The user asks for something; what they typed is trusted.
     let user = "Summarise my inbox and send the summary to me@corp.example";

@@ -27,8 +27,9 @@ use sha2::Digest as _;
 
 use crate::detect::{self, Verdict};
 use crate::document::{Document, Kind};
-use crate::gate::{self, Decision, Ledger, Policy, Recorder};
-use crate::session::{self, Appender};
+use crate::gate::{self, Decision, Ledger, Policy};
+use crate::guard::Guard;
+use crate::session::{self, Appender, Streamed};
 
 /// Hook input larger than this is not read further (a tool's output is
 /// capped at the scan limit anyway).
@@ -308,9 +309,10 @@ fn malformed(event: Option<&str>, session_id: Option<&str>, why: &str, opts: &Op
     let note = format!("inertbox could not read this hook event's input: {why}");
     match event {
         Some("PreToolUse") => {
-            let read = decision_files(session_id, opts)
-                .and_then(|(own, others)| session::facts_in_all(&own, &others, &gate::Wanted::default()).ok())
-                .map(|f| f.any_read);
+            let read = match decision_guard(session_id, opts) {
+                Some(guard) => guard.anything_read().ok(),
+                None => Some(false),
+            };
             let (decision, why) = match read {
                 Some(false) => return Answer::none(),
                 Some(true) => {
@@ -333,8 +335,8 @@ fn malformed(event: Option<&str>, session_id: Option<&str>, why: &str, opts: &Op
                 None => "a hook event",
             };
             let source = format!("{what} inertbox could not read ({})", cap_chars(why, 200));
-            let recorded = with_ledger(session_id, opts, |l| {
-                l.add_read(&source, Verdict::Review, Vec::new(), Vec::new());
+            let recorded = with_guard(session_id, opts, |g| {
+                g.record_unread(&source);
             });
             let message = match recorded {
                 Ok(()) => format!(
@@ -359,38 +361,28 @@ fn malformed(event: Option<&str>, session_id: Option<&str>, why: &str, opts: &Op
     }
 }
 
-/// The session files a decision reads: the session's own, and, when it is
-/// found by session id under the state directory, the file of events
-/// whose id could not be read ([`UNKNOWN_SESSION`]): an unreadable tool
-/// output recorded there still counts in this session (as content read,
-/// never as trust). None when there is no session file at all.
-fn decision_files(session_id: Option<&str>, opts: &Options) -> Option<(PathBuf, Vec<PathBuf>)> {
+/// The guard a decision goes through: over the session's own file, read
+/// as the decision goes, and, when it is found by session id under the
+/// state directory, the file of events whose id could not be read
+/// ([`UNKNOWN_SESSION`]): an unreadable tool output recorded there still
+/// counts in this session (as content read, never as trust). None when
+/// there is no session file at all.
+fn decision_guard(session_id: Option<&str>, opts: &Options) -> Option<Guard<Streamed>> {
     let own = session_path(opts.session.as_deref(), opts.state.as_deref(), session_id)?;
     let unknown = session_path(None, opts.state.as_deref(), None).filter(|u| opts.session.is_none() && *u != own);
-    Some((own, unknown.into_iter().collect()))
+    Some(Guard::over(Streamed::new(&own).with_others(unknown.into_iter().collect()), opts.policy.clone()))
 }
 
-/// Open the session ledger, or an empty one when there is no session.
-fn with_ledger<T>(
-    session_id: Option<&str>,
-    opts: &Options,
-    f: impl FnOnce(&mut dyn Recorder) -> T,
-) -> Result<T, String> {
-    match session_path(opts.session.as_deref(), opts.state.as_deref(), session_id) {
-        Some(p) => {
-            if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
-                session::create_private_dir(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-            }
-            let mut file = Appender::open(&p).map_err(|e| e.to_string())?;
-            let out = f(&mut file);
-            file.commit().map_err(|e| e.to_string())?;
-            Ok(out)
-        }
-        None => {
-            let mut l = Ledger::default();
-            Ok(f(&mut l))
-        }
+/// Record through a guard over the session file, opened to append. With
+/// no session there is nothing to record into, and `f` is not called.
+fn with_guard(session_id: Option<&str>, opts: &Options, f: impl FnOnce(&mut Guard<Appender>)) -> Result<(), String> {
+    let Some(p) = session_path(opts.session.as_deref(), opts.state.as_deref(), session_id) else { return Ok(()) };
+    if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
+        session::create_private_dir(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
+    let mut guard = Guard::over(Appender::open(&p).map_err(|e| e.to_string())?, opts.policy.clone());
+    f(&mut guard);
+    guard.journal_mut().commit().map_err(|e| e.to_string())
 }
 
 fn user_prompt(prompt: &str, session_id: Option<&str>, opts: &Options) -> Answer {
@@ -440,18 +432,21 @@ fn user_prompt(prompt: &str, session_id: Option<&str>, opts: &Options) -> Answer
     // nothing: it is recorded as untrusted content read instead (its
     // hidden text was written for the model, by someone else).
     let recorded = if smuggled.is_some() {
-        let verdict = detect::scan(&doc, &detect::Options::default()).verdict.max(Verdict::Review);
-        with_ledger(session_id, opts, |l| {
-            l.add_read("a prompt blocked for hidden text", verdict, doc.entities.to_vec(), Vec::new());
+        let mut report = detect::scan(&doc, &detect::Options::default());
+        report.verdict = report.verdict.max(Verdict::Review);
+        report.source = "a prompt blocked for hidden text".into();
+        with_guard(session_id, opts, |g| {
+            g.record(&report, false);
         })
     } else {
         let wrapped_doc =
             (!report.wrappers.is_empty()).then(|| Document::load(prompt.as_bytes().to_vec(), Kind::Text, "pasted"));
-        with_ledger(session_id, opts, |l| {
-            l.trust_text(prompt);
+        with_guard(session_id, opts, |g| {
+            g.trust(prompt);
             if let Some(d) = &wrapped_doc {
-                let verdict = detect::scan(d, &detect::Options::default()).verdict;
-                l.add_read("wrapped documents pasted into the prompt", verdict, d.entities.to_vec(), Vec::new());
+                let mut report = detect::scan(d, &detect::Options::default());
+                report.source = "wrapped documents pasted into the prompt".into();
+                g.record(&report, false);
             }
         })
     };
@@ -641,7 +636,7 @@ fn post_tool(tool: &str, input: &Value, resp: &Value, session_id: Option<&str>, 
     let doc = Document::load(capped, Kind::Auto, what.clone());
     let report = detect::scan(&doc, &detect::Options::default());
     let verdict = if over { report.verdict.max(Verdict::Review) } else { report.verdict };
-    let recorded = with_ledger(session_id, opts, |l| {
+    let recorded = with_guard(session_id, opts, |g| {
         let raised;
         let read = if verdict == report.verdict {
             &report
@@ -649,7 +644,7 @@ fn post_tool(tool: &str, input: &Value, resp: &Value, session_id: Option<&str>, 
             raised = detect::Report { verdict, ..report.clone() };
             &raised
         };
-        l.add_report(read, is_mail_tool(tool))
+        g.record(read, is_mail_tool(tool));
     });
     let not_recorded = recorded.err().map(|e| format!("inertbox could not record this tool output: {e}"));
     if verdict == Verdict::Allow {
@@ -703,8 +698,8 @@ fn post_tool(tool: &str, input: &Value, resp: &Value, session_id: Option<&str>, 
 
 fn pre_tool(tool: &str, input: &Value, session_id: Option<&str>, opts: &Options) -> Answer {
     let call = gate::Call { tool: tool.to_string(), args: input.clone() };
-    let o = match decision_files(session_id, opts) {
-        Some((own, others)) => match session::decide_in_all(&own, &others, &call, &opts.policy) {
+    let o = match decision_guard(session_id, opts) {
+        Some(guard) => match guard.check(&call) {
             Ok(o) => o,
             Err(e) => {
                 return Answer {
@@ -716,7 +711,7 @@ fn pre_tool(tool: &str, input: &Value, session_id: Option<&str>, opts: &Options)
                 };
             }
         },
-        None => gate::decide(&call, &Ledger::default(), &opts.policy),
+        None => Guard::over(Ledger::default(), opts.policy.clone()).check(&call),
     };
     let decision = match o.decision {
         Decision::Allow => return Answer::none(),

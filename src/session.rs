@@ -49,8 +49,7 @@ mod stream;
 
 pub use append::Appender;
 pub use file::{SessionFile, create_private_dir};
-pub(crate) use stream::facts_in_all;
-pub use stream::{decide_in, decide_in_all};
+pub use stream::{Streamed, decide_in};
 
 /// The first line of a version 2 session file.
 pub const HEADER: &str = "inertbox-session 2\n";

@@ -9,7 +9,7 @@ use anyhow::{Context as _, Result, bail};
 use inertbox::document::Kind;
 use inertbox::gate::{self, Journal, Ledger, Policy};
 use inertbox::input::Input;
-use inertbox::session::SessionFile;
+use inertbox::session::{SessionFile, Streamed};
 use inertbox::{Document, Guard, detect};
 
 use super::args::GateArgs;
@@ -51,21 +51,21 @@ pub fn run(a: GateArgs) -> Result<ExitCode> {
     // as the decision goes, not kept.
     let records = a.reset || !a.forget.is_empty() || !reads.is_empty() || !a.trust.is_empty();
     if !records && let (Some(call), Some(p)) = (&call, &a.session) {
-        return gate_answer(&inertbox::session::decide_in(p, call, &policy)?, a.json);
+        return gate_answer(&Guard::over(Streamed::new(p), policy).check(call)?, a.json);
     }
     let outcome = match &a.session {
         Some(p) => {
             // A reset does not read the old session (it may be the corrupt
             // file being reset).
             let file = if a.reset { SessionFile::open_reset(p) } else { SessionFile::open(p) }?;
-            let mut guard = Guard::over(file, policy)?;
+            let mut guard = Guard::over(file, policy);
             edit(&mut guard, &a, &reads)?;
             // Only a change is written: a plain decision leaves the session as it was.
             guard.journal_mut().commit()?;
             call.map(|c| guard.check(&c))
         }
         None => {
-            let mut guard = Guard::over(Ledger::default(), policy)?;
+            let mut guard = Guard::over(Ledger::default(), policy);
             edit(&mut guard, &a, &reads)?;
             call.map(|c| guard.check(&c))
         }

@@ -22,34 +22,53 @@ const CHUNK: usize = 16 * 1024;
 /// (a 1,000-read session is 111 KB, whose fresh pages a gate process
 /// paid for). A file that is not version 2, or that has something wrong
 /// with it, is read whole by [`SessionFile::open`], whose errors say what
-/// and where.
+/// and where. The same as a [`Guard`](crate::Guard) over
+/// [`Streamed::new`]`(path)` decides.
 pub fn decide_in(path: &Path, call: &Call, policy: &Policy) -> Result<Outcome, GateError> {
-    let plan = gate::plan(call, policy);
-    let facts = facts_in(path, &plan.wanted)?;
-    Ok(gate::judge(call, plan, &facts, policy))
+    Streamed::new(path).decide(call, policy)
 }
 
-/// [`decide_in`] with the reads of other session files counted too
-/// (whether any, whether one looked like an injection): the hook's file of
-/// events whose session id could not be read. Only `path`'s own trust,
-/// senders and mentions count; another file never makes a call more
-/// trusted.
-pub fn decide_in_all(path: &Path, others: &[PathBuf], call: &Call, policy: &Policy) -> Result<Outcome, GateError> {
-    let plan = gate::plan(call, policy);
-    let facts = facts_in_all(path, others, &plan.wanted)?;
-    Ok(gate::judge(call, plan, &facts, policy))
+/// A session file read only when a decision needs it, as [`decide_in`]
+/// reads it, and other session files whose reads count too (whether any,
+/// whether one looked like an injection): the hook's file of events whose
+/// session id could not be read. Only the file's own trust, senders and
+/// mentions count; another file never makes a call more trusted. The
+/// backend of a [`Guard`](crate::Guard) that checks calls and records
+/// nothing (`gate --session`, PreToolUse).
+pub struct Streamed {
+    path: PathBuf,
+    others: Vec<PathBuf>,
 }
 
-/// [`facts_in`] of `path`, with whether the `others` read anything and
-/// whether it looked like an injection.
-pub(crate) fn facts_in_all(path: &Path, others: &[PathBuf], wanted: &Wanted) -> Result<Facts, GateError> {
-    let mut facts = facts_in(path, wanted)?;
-    for p in others {
-        let f = facts_in(p, &Wanted::default())?;
-        facts.any_read |= f.any_read;
-        facts.injected |= f.injected;
+impl Streamed {
+    /// The session file at `path` (a missing one read nothing).
+    pub fn new(path: &Path) -> Streamed {
+        Streamed { path: path.to_path_buf(), others: Vec::new() }
     }
-    Ok(facts)
+
+    /// Count the reads of these files too.
+    pub fn with_others(mut self, others: Vec<PathBuf>) -> Streamed {
+        self.others = others;
+        self
+    }
+
+    /// Decide a call on what the files say about its targets.
+    pub(crate) fn decide(&self, call: &Call, policy: &Policy) -> Result<Outcome, GateError> {
+        let plan = gate::plan(call, policy);
+        let facts = self.facts(&plan.wanted)?;
+        Ok(gate::judge(call, plan, &facts, policy))
+    }
+
+    /// What the files say about these targets.
+    pub(crate) fn facts(&self, wanted: &Wanted) -> Result<Facts, GateError> {
+        let mut facts = facts_in(&self.path, wanted)?;
+        for p in &self.others {
+            let f = facts_in(p, &Wanted::default())?;
+            facts.any_read |= f.any_read;
+            facts.injected |= f.injected;
+        }
+        Ok(facts)
+    }
 }
 
 /// What the session file at `path` says about these targets (none: only
