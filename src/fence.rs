@@ -96,7 +96,7 @@ pub fn nonce() -> Result<String, FenceError> {
 
 /// Make boundary look-alikes harmless but readable: every run that reads
 /// as our tag or a chat-template marker by its confusable skeleton
-/// ([`lookalike`]) has its angle brackets (`<`, `❮`, `&lt;`…) become
+/// (`lookalike`) has its angle brackets (`<`, `❮`, `&lt;`…) become
 /// parentheses, its square brackets white ones, its pipes broken bars and
 /// its JSON quotes apostrophes: substitutes no skeleton reads as the
 /// original. No word is removed.

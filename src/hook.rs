@@ -490,7 +490,7 @@ fn label(source: Option<&str>) -> String {
 /// anywhere in the response follows, at any depth (keys this hook does not
 /// know, a plain string or array where an object was expected, a shape it
 /// has never seen), except the fields the tool itself writes about what it
-/// did ([`METADATA`]). Nothing the tool returned is left out because its
+/// did (`METADATA`). Nothing the tool returned is left out because its
 /// shape is new.
 pub fn tool_text(tool: &str, resp: &Value) -> String {
     let mut main: Vec<&str> = Vec::new();
@@ -603,7 +603,7 @@ fn joined(main: &[&str], rest: &[&str]) -> String {
 
 /// Whether a tool's output is email by declaration, so that an email in it
 /// may name a sender the gate lets the agent write to: an MCP tool
-/// (`mcp__server__tool`) whose server's name has one of [`MAIL_WORDS`] as a
+/// (`mcp__server__tool`) whose server's name has one of `MAIL_WORDS` as a
 /// word (split at anything not a letter or digit and between camelCase
 /// words, case folded): `mcp__gmail__get_message`,
 /// `mcp__claude_ai_Gmail__read_thread`, `mcp__outlook__getMessage`,

@@ -22,10 +22,12 @@
 //!
 //! The library's API is what a program embedding inertbox needs: reading
 //! ([`input`], [`document`], [`load`]), [`detect`], [`fence`], [`gate`],
-//! [`guard`], [`session`], [`format`](mod@format), [`unwrap`]. The loaders' parts
-//! (`email`, `html`, `invisible`, `entities`, `escape`) and the front ends
-//! (`serve`, `mcp`, `hook`, `hookd`, `report`, `checkrun`) are public for
-//! the binary, the tests and the benchmarks, and left out of the docs.
+//! [`guard`], [`session`], [`format`](mod@format), [`unwrap`]. `entities`
+//! and `escape` are private. Three loaders' parsers (`email`, `html`,
+//! `invisible`) are public only so the fuzz targets and benchmarks reach
+//! them directly, and the front ends (`serve`, `mcp`, `hook`, `hookd`,
+//! `report`, `checkrun`) only for the binary in `src/cli/`; all are left
+//! out of the docs and are not an interface anyone should build on.
 #![forbid(unsafe_code)]
 
 /// A closed set of names for a library enum (`--type`, `--mode`,
@@ -64,10 +66,8 @@ pub mod detect;
 pub mod document;
 #[doc(hidden)]
 pub mod email;
-#[doc(hidden)]
-pub mod entities;
-#[doc(hidden)]
-pub mod escape;
+mod entities;
+mod escape;
 pub mod fence;
 pub mod format;
 pub mod gate;

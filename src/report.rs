@@ -40,6 +40,11 @@ pub fn source_line(r: &Report) -> String {
     }
 }
 
+/// One finding on one line, for a note beside other output (`wrap --scan`).
+pub fn finding_line(f: &crate::detect::Finding) -> String {
+    format!("{} {} [{}] line {}: \"{}\"", f.severity.as_str(), f.code.as_str(), f.rule, f.line, terminal_safe(&f.text))
+}
+
 /// The human report. Styles are ANSI sequences; the caller's stream strips
 /// them when colour is off.
 pub fn human(r: &Report) -> String {

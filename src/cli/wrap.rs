@@ -77,14 +77,6 @@ fn advisory_scan(input: &Input, bytes: Option<Vec<u8>>, source: &str, cap: u64) 
         r.findings.len() + r.findings_omitted
     );
     for f in &r.findings {
-        let _ = writeln!(
-            err,
-            "  - {} {} [{}] line {}: \"{}\"",
-            f.severity.as_str(),
-            f.code.as_str(),
-            f.rule,
-            f.line,
-            inertbox::escape::terminal_safe(&f.text)
-        );
+        let _ = writeln!(err, "  - {}", inertbox::report::finding_line(f));
     }
 }
