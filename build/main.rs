@@ -25,6 +25,7 @@ fn main() {
     println!("cargo:rerun-if-changed=build");
     let rules = inertbox_rules::table();
     key_tables(&rules);
+    lexicon_automaton();
     // The rules, their context patterns, then the fixed patterns.
     let patterns = rules
         .iter()
@@ -299,4 +300,23 @@ fn any_char_as_bytes(p: &str) -> String {
         i += 1;
     }
     out
+}
+
+/// The lexicons' folded forms in one Aho-Corasick automaton (a double
+/// array), each distinct form's value its first entry in `FOLDED` (sorted
+/// by form) times 256 plus how many entries it has: src/detect/lexicon.rs
+/// reads it back.
+fn lexicon_automaton() {
+    use inertbox_rules::lexicon_folded::FOLDED;
+    let mut forms: Vec<(&str, u32)> = Vec::new();
+    for (i, &(form, ..)) in FOLDED.iter().enumerate() {
+        match forms.last_mut() {
+            Some((last, value)) if *last == form => *value += 1,
+            Some((last, _)) if *last > form => panic!("FOLDED is not sorted at {form:?}"),
+            _ => forms.push((form, u32::try_from(i).expect("few entries") << 8 | 1)),
+        }
+    }
+    assert!(forms.iter().all(|f| f.1 & 0xff != 0), "a form with 256 entries");
+    let automaton = daachorse::DoubleArrayAhoCorasick::<u32>::with_values(forms).expect("the lexicon builds");
+    write("lexicon.daac", automaton.serialize());
 }

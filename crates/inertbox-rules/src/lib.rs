@@ -18,6 +18,7 @@
 pub mod blob;
 pub mod keys;
 pub mod lexicon;
+pub mod lexicon_folded;
 pub mod patterns;
 mod table;
 pub mod text;
