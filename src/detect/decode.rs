@@ -162,6 +162,62 @@ fn b64(run: &str) -> Option<String> {
     engine.decode(t).ok().and_then(lossless_utf8)
 }
 
+/// Base64 wrapped over lines, as MIME and PEM wrap it: two or more lines
+/// of nothing but the alphabet (indented alike or not), every line but the
+/// last of one width, a multiple of four and at least [`MIN_RUN`], and the
+/// last no wider. Each block's range and its lines joined.
+fn wrapped_base64(text: &str) -> Vec<(Range<usize>, String)> {
+    let alphabet = |t: &str| {
+        let body = t.trim_end_matches('=');
+        t.len() - body.len() <= 2
+            && !body.is_empty()
+            && body.bytes().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'-' | b'_'))
+    };
+    /// A block being read: its range, width, lines joined and line count.
+    struct Block {
+        range: Range<usize>,
+        width: usize,
+        joined: String,
+        lines: usize,
+    }
+    let mut blocks = Vec::new();
+    let mut close = |b: Block| {
+        if b.lines >= 2 {
+            blocks.push((b.range, b.joined));
+        }
+    };
+    let mut open: Option<Block> = None;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let t = line.trim();
+        let from = at + (line.len() - line.trim_start().len());
+        at += line.len();
+        let fits = alphabet(t);
+        if let Some(mut b) = open.take() {
+            if fits && t.len() <= b.width {
+                b.range.end = from + t.len();
+                b.joined.push_str(t);
+                b.lines += 1;
+                // A full line without padding may be followed by another.
+                if t.len() == b.width && !t.ends_with('=') {
+                    open = Some(b);
+                } else {
+                    close(b);
+                }
+                continue;
+            }
+            close(b);
+        }
+        if fits && t.len() >= MIN_RUN && t.len() % 4 == 0 && !t.ends_with('=') {
+            open = Some(Block { range: from..from + t.len(), width: t.len(), joined: t.to_string(), lines: 1 });
+        }
+    }
+    if let Some(b) = open {
+        close(b);
+    }
+    blocks
+}
+
 fn hex_run(run: &str) -> Option<String> {
     let digits: String = run.replace("\\x", "").chars().filter(char::is_ascii_hexdigit).collect();
     if digits.len() % 2 == 1 {
@@ -371,6 +427,11 @@ pub fn layer(text: &str) -> Vec<Decoded> {
             out.push(Decoded { encoding, range, text: d });
         }
     };
+    // Base64 wrapped over lines first: its lines are then inside a run
+    // found, and not read one by one.
+    for (range, joined) in wrapped_base64(text).into_iter().take(MAX_CANDIDATES) {
+        push(Encoding::Base64, range, b64(&joined), &mut out);
+    }
     let mut spaced_hex = 0usize;
     let mut spaced_from = 0;
     for (start, t) in crate::entities::tokens(text) {

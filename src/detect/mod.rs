@@ -613,17 +613,27 @@ fn channel_hits(part: &Part, hits: &mut dyn FnMut(Hit)) {
                     });
                 }
             }
-            // Mail metadata (header fields, file names) and the body of a
-            // closed `<details>` (a reader opens it with a click) are read
-            // by the rules like any text; the looser test for a direction
-            // would take a file named `invite.ics`, a copy of the subject or
-            // a README's collapsed Cargo.toml for one.
-            HiddenReason::Metadata | HiddenReason::ClosedDetails => {}
-            HiddenReason::Comment if developer_note(text) => {}
+            // Hidden markup, terminal text and mail metadata: a finding when
+            // it gives the reader (the model) a direction.
             _ => {
-                // Hidden markup or terminal text: a finding when it gives
-                // the reader (the model) a direction.
-                if rules::is_directive(text) {
+                let directs = match why {
+                    // The body of a closed `<details>` (a reader opens it
+                    // with a click) is read by the rules like any text; the
+                    // looser test for a direction would take a README's
+                    // collapsed Cargo.toml for one.
+                    HiddenReason::ClosedDetails => false,
+                    HiddenReason::Comment => !developer_note(text) && rules::is_directive(text),
+                    // Mail metadata (header fields, file names, one per
+                    // line) is mostly not prose: an imperative-looking field
+                    // (`Delivered-To:`, a file named `invite.ics`) is no
+                    // order, and a date or an id pairs words by accident
+                    // (`Approved-At: Thu`). A field written as prose is a
+                    // direction when its words pair by the lexicons (an
+                    // addressee and an action, an action and what it takes).
+                    HiddenReason::Metadata => text.lines().any(|l| prose(l) && rules::is_paired_direction(l)),
+                    _ => rules::is_directive(text),
+                };
+                if directs {
                     hits(Hit {
                         code: Code::HiddenText,
                         rule: "hidden.directive",
@@ -674,6 +684,21 @@ fn developer_note(text: &str) -> bool {
     };
     let head: String = body.trim_start().chars().take(20).flat_map(char::to_lowercase).collect();
     MARKERS.iter().any(|m| head.starts_with(m))
+}
+
+/// Is this line written as prose: at least 16 letters, and letters at
+/// least four in five of what is not white space (a date, an id, an
+/// address or a hash is not)?
+fn prose(line: &str) -> bool {
+    let (mut letters, mut other) = (0usize, 0usize);
+    for c in line.chars().filter(|c| !c.is_whitespace()) {
+        if c.is_alphabetic() || matches!(c, '\'' | ',' | '.' | ':' | ';' | '!' | '?' | '-' | '、' | '。' | '，') {
+            letters += usize::from(c.is_alphabetic());
+        } else {
+            other += 1;
+        }
+    }
+    letters >= 16 && letters >= 4 * other
 }
 
 fn trimmed(text: &str, r: std::ops::Range<usize>) -> std::ops::Range<usize> {

@@ -389,6 +389,13 @@ pub fn is_directive(text: &str) -> bool {
     IMPERATIVE.is_match(&n.text) || super::lexicon::is_directive(&n.text)
 }
 
+/// Does this text pair an addressee, an obligation or a verb with what it
+/// acts on, by the lexicons alone (no lone English imperative)? For text
+/// whose shape is not prose, such as mail header fields.
+pub(crate) fn is_paired_direction(text: &str) -> bool {
+    super::lexicon::is_directive(&normalize::folded(text).text)
+}
+
 /// A context pattern's matcher (the build script compiles them with the rules).
 fn context_matcher(pattern: &str) -> Matcher {
     Matcher::new(&text::context_pattern(pattern))

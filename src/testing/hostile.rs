@@ -502,6 +502,21 @@ const CASES: &[Case] = &[
         make: base64_layers,
     },
     Case {
+        name: "base64-wrapped",
+        about: "base64 of base64 of an order wrapped at 76, as MIME wraps it",
+        feeds: &[Text],
+        make: |n| {
+            let s = base64_layers(n);
+            s.chunks(76).flat_map(|l| l.iter().copied().chain([b'\n'])).collect()
+        },
+    },
+    Case {
+        name: "base64-wrapped-blocks",
+        about: "many two-line wrapped base64 blocks, each cut short",
+        feeds: &[Text],
+        make: |n| repeat("QUJDREVGR0hJSktMTU5PUFFSU1RVVldY\nQUJDREVGR0hJSktMTU5P\n", n),
+    },
+    Case {
         name: "base64-many",
         about: "many short base64-looking tokens per line",
         feeds: &[Text],
