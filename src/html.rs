@@ -31,6 +31,7 @@
 
 mod colour;
 mod css;
+mod element;
 mod entities;
 mod render;
 mod select;
