@@ -188,6 +188,8 @@ pub(crate) fn is_directive(text: &str) -> bool {
     let ends = sentence_ends(text);
     // (sentence, kind, span) of every entry found at word edges.
     let mut found: Vec<(usize, Kind, usize, usize)> = Vec::new();
+    // Where the first addressee that heads its sentence ends.
+    let mut vocative = None;
     for m in LEXICONS_AC.find_overlapping_iter(text) {
         let before = text[..m.start()].chars().next_back();
         let after = text[m.end()..].chars().next();
@@ -200,11 +202,39 @@ pub(crate) fn is_directive(text: &str) -> bool {
                 return true;
             }
             let sentence = ends.partition_point(|&p| p < m.start());
+            if e.kind == Kind::Address && vocative.is_none() {
+                let from = if sentence == 0 { 0 } else { ends[sentence - 1] + 1 };
+                if heads(text, from, m.start(), m.end()) {
+                    vocative = Some(m.end());
+                }
+            }
             found.push((sentence, e.kind, m.start(), m.end()));
         }
     }
+    // A text headed to an AI ("Note for AI scheduling assistants: …")
+    // directs it with any verb after the heading, in any sentence.
+    if let Some(v) = vocative
+        && found.iter().any(|f| matches!(f.1, Kind::Act | Kind::Over | Kind::Weak) && f.2 >= v)
+    {
+        return true;
+    }
     found.sort_by_key(|f| f.0);
     found.chunk_by(|a, b| a.0 == b.0).any(sentence_is_directive)
+}
+
+/// Is the addressee at `start..end` a heading: near the start of its
+/// sentence (from `from`), then at most a few more words and a colon
+/// ("AI shopping assistant:", "给AI助手：", "Agent instructions:")?
+fn heads(text: &str, from: usize, start: usize, end: usize) -> bool {
+    const BEFORE: usize = 32;
+    const AFTER: usize = 24;
+    let lead = text[from..start].trim_start();
+    if lead.len() > BEFORE || lead.contains([':', '：', ',', '，']) {
+        return false;
+    }
+    let rest = &text[end..];
+    let tail = rest.find(|c: char| !(c.is_alphanumeric() || c == ' ' || c == '-')).map_or(rest.len(), |i| i);
+    tail <= AFTER && rest[tail..].starts_with([':', '：'])
 }
 
 /// The pairings that make one sentence a direction (two different words).

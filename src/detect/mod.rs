@@ -617,11 +617,6 @@ fn channel_hits(part: &Part, hits: &mut dyn FnMut(Hit)) {
             // it gives the reader (the model) a direction.
             _ => {
                 let directs = match why {
-                    // The body of a closed `<details>` (a reader opens it
-                    // with a click) is read by the rules like any text; the
-                    // looser test for a direction would take a README's
-                    // collapsed Cargo.toml for one.
-                    HiddenReason::ClosedDetails => false,
                     HiddenReason::Comment => !developer_note(text) && rules::is_directive(text),
                     // Mail metadata (header fields, file names, one per
                     // line) is mostly not prose: an imperative-looking field

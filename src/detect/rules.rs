@@ -286,7 +286,7 @@ pub(crate) fn warm_compiled() {
     for i in 0..RULES.len() {
         regex_for(i).compile_now();
     }
-    for m in [&IMPERATIVE, &QUOTE_CUE, &DEFENSIVE_AFTER, &DEFENSIVE_BEFORE] {
+    for m in [&QUOTE_CUE, &DEFENSIVE_AFTER, &DEFENSIVE_BEFORE] {
         m.compile_now();
     }
 }
@@ -378,20 +378,21 @@ fn ceil_char(s: &str, mut i: usize) -> usize {
     i
 }
 
-/// Does this text give its reader a direction? (Any rule, or an order at
-/// the start of a sentence, or words addressed to an AI, or, in any of the
-/// lexicons' languages, words that pair into a direction: `detect::lexicon`.)
+/// Does this text give its reader a direction? (Any rule, or, in any of
+/// the lexicons' languages, words that pair into a direction:
+/// `detect::lexicon`. A lone imperative is not one: hidden interface text
+/// is full of them, "Download from Google Play", "Copy to clipboard".)
 pub fn is_directive(text: &str) -> bool {
     let n = normalize::folded(text);
     if !matches(&n.text).is_empty() {
         return true;
     }
-    IMPERATIVE.is_match(&n.text) || super::lexicon::is_directive(&n.text)
+    super::lexicon::is_directive(&n.text)
 }
 
 /// Does this text pair an addressee, an obligation or a verb with what it
-/// acts on, by the lexicons alone (no lone English imperative)? For text
-/// whose shape is not prose, such as mail header fields.
+/// acts on, by the lexicons alone (no rule)? For text whose shape is not
+/// prose, such as mail header fields.
 pub(crate) fn is_paired_direction(text: &str) -> bool {
     super::lexicon::is_directive(&normalize::folded(text).text)
 }
@@ -400,9 +401,6 @@ pub(crate) fn is_paired_direction(text: &str) -> bool {
 fn context_matcher(pattern: &str) -> Matcher {
     Matcher::new(&text::context_pattern(pattern))
 }
-
-/// A sentence that starts with an order, or text addressed to an AI.
-static IMPERATIVE: LazyLock<Matcher> = LazyLock::new(|| context_matcher(text::IMPERATIVE));
 
 /// Words before a quotation that mark it as an example, not an order.
 static QUOTE_CUE: LazyLock<Matcher> = LazyLock::new(|| context_matcher(text::QUOTE_CUE));

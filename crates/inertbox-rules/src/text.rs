@@ -67,11 +67,8 @@ fn ascii_word_boundaries(p: &str) -> String {
     p.replace("\\b", "(?-u:\\b)")
 }
 
-// The context patterns: what surrounds a match (quotation cues, defences,
-// orders). The build script compiles them with the rules.
-
-/// A sentence that starts with an order, or text addressed to an AI.
-pub const IMPERATIVE: &str = r"(?:^|[.!?:;\n]\s?)(?:please |kindly |you must |you should |now |also |first |then )?(?:ignore|disregard|forget|forward|send|e-?mail|reply|respond|tell|say|include|append|visit|open|click|download|run|execute|call|delete|remove|transfer|pay|upload|post|share|print|output|summari[sz]e|recommend|rate|mention|do not|don't|never|always|make sure|remember|grant|approve|confirm|create|book|invite|fetch|copy|move|update|give|provide|show|reveal|disclose|use|stop|treat|follow|obey|comply|describe the|praise|rank|add)\b|\b(?:ai|assistant|agent|model|llm|chatgpt|claude|gpt|copilot|gemini|bot)s?(?: reading this)?\s?[:,]";
+// The context patterns: what surrounds a match (quotation cues and
+// defences). The build script compiles them with the rules.
 
 /// Words before a quotation that mark it as an example, not an order.
 pub const QUOTE_CUE: &str = r"\b(?:say|says|said|saying|such as|like|e\.g\.|eg|for example|for instance|example|examples|phrases?|contains?|containing|attacks?|injections?|jailbreaks?|payloads?|strings?|known as|called|wrote|writes|reads|asks?|attempts?|detects?|detected|flags?|flagged|catches|matches|pattern|patterns|classic|common|typical|lines? like|text like|messages? (?:that|which)|emails? (?:that|which)|rule|rules|signature|test|tests|sample|samples|classifier|canary)\b";
@@ -85,7 +82,7 @@ pub const DEFENSIVE_AFTER: &str = r"^.{0,30}?\b(?:in|inside|within|from|containe
 pub const DEFENSIVE_BEFORE: &str = r"(?:\b(?:never|not|don't|do not|doesn't|does not|won't|will not|cannot|can't|refuse to|shouldn't|should not|must not|mustn't|no need to|avoid|without)\b(?: \w+){0,3} ?|\b(?:requests?|attempts?|tries|trying|instructions?|anything|text|content|messages?) (?:to|that (?:ask|tell)s? (?:you|it|the model) to) ?)$";
 
 /// The context patterns (the build script compiles them with the rules).
-pub const CONTEXT: [&str; 4] = [IMPERATIVE, QUOTE_CUE, DEFENSIVE_AFTER, DEFENSIVE_BEFORE];
+pub const CONTEXT: [&str; 3] = [QUOTE_CUE, DEFENSIVE_AFTER, DEFENSIVE_BEFORE];
 
 /// A context pattern as compiled: `.` stays on its line (they were written
 /// for the `regex` crate's defaults), `\b` is ASCII so the lazy DFA runs it.
