@@ -39,6 +39,10 @@ enum Kind {
 #[derive(Debug, Clone, Copy)]
 struct Entry {
     kind: Kind,
+    /// Which lexicon (its index in `LEXICONS`): words pair only with words
+    /// of the same language (a Spanish stem `marc*` in "March" is no verb
+    /// of an English sentence).
+    lang: u8,
     /// The match must not start inside a word.
     left: Edge,
     /// The match must not end inside a word.
@@ -88,7 +92,8 @@ fn lists(l: &Lexicon) -> [(Kind, &'static str); 9] {
 #[cfg(test)]
 fn folded_entries() -> Vec<(String, Entry)> {
     let mut out = Vec::new();
-    for l in LEXICONS {
+    for (lang, l) in LEXICONS.iter().enumerate() {
+        let lang = u8::try_from(lang).expect("fewer than 256 lexicons");
         for (kind, list) in lists(l) {
             for raw in list.split('|').filter(|e| !e.is_empty()) {
                 let (word, stem) = match raw.strip_suffix('*') {
@@ -122,7 +127,7 @@ fn folded_entries() -> Vec<(String, Entry)> {
                     };
                     let left = edge(f.chars().next());
                     let right = if stem { Edge::Open } else { edge(f.chars().last()) };
-                    out.push((f, Entry { kind, left, right }));
+                    out.push((f, Entry { kind, lang, left, right }));
                 }
             }
         }
@@ -149,11 +154,11 @@ static LEXICONS_AC: LazyLock<DoubleArrayAhoCorasick<u32>> = LazyLock::new(|| {
     DoubleArrayAhoCorasick::deserialize(AUTOMATON).expect("the build script's lexicon automaton reads back").0
 });
 
-/// `FOLDED`'s entry `i`: (folded form, kind, left edge, right edge) as
-/// indexes into KINDS and EDGES.
+/// `FOLDED`'s entry `i`: (folded form, kind, left edge, right edge,
+/// lexicon), the kind and edges as indexes into KINDS and EDGES.
 fn entry(i: usize) -> Entry {
-    let (_, k, l, r) = FOLDED[i];
-    Entry { kind: KINDS[usize::from(k)], left: EDGES[usize::from(l)], right: EDGES[usize::from(r)] }
+    let (_, k, l, r, lang) = FOLDED[i];
+    Entry { kind: KINDS[usize::from(k)], lang, left: EDGES[usize::from(l)], right: EDGES[usize::from(r)] }
 }
 
 /// Does the character before `at` (or at `at`) end the edge's word test?
@@ -187,9 +192,10 @@ fn sentence_ends(text: &str) -> Vec<usize> {
 pub(crate) fn is_directive(text: &str) -> bool {
     let ends = sentence_ends(text);
     // (sentence, kind, span) of every entry found at word edges.
-    let mut found: Vec<(usize, Kind, usize, usize)> = Vec::new();
-    // Where the first addressee that heads its sentence ends.
-    let mut vocative = None;
+    // (sentence, lexicon, kind, span) of every entry found at word edges.
+    let mut found: Vec<(usize, u8, Kind, usize, usize)> = Vec::new();
+    // Per lexicon, where its first addressee that heads its sentence ends.
+    let mut vocative: Vec<(u8, usize)> = Vec::new();
     for m in LEXICONS_AC.find_overlapping_iter(text) {
         let before = text[..m.start()].chars().next_back();
         let after = text[m.end()..].chars().next();
@@ -202,24 +208,25 @@ pub(crate) fn is_directive(text: &str) -> bool {
                 return true;
             }
             let sentence = ends.partition_point(|&p| p < m.start());
-            if e.kind == Kind::Address && vocative.is_none() {
+            if e.kind == Kind::Address && !vocative.iter().any(|v| v.0 == e.lang) {
                 let from = if sentence == 0 { 0 } else { ends[sentence - 1] + 1 };
                 if heads(text, from, m.start(), m.end()) {
-                    vocative = Some(m.end());
+                    vocative.push((e.lang, m.end()));
                 }
             }
-            found.push((sentence, e.kind, m.start(), m.end()));
+            found.push((sentence, e.lang, e.kind, m.start(), m.end()));
         }
     }
     // A text headed to an AI ("Note for AI scheduling assistants: …")
     // directs it with any verb after the heading, in any sentence.
-    if let Some(v) = vocative
-        && found.iter().any(|f| matches!(f.1, Kind::Act | Kind::Over | Kind::Weak) && f.2 >= v)
-    {
+    let verb_after = |&(lang, at): &(u8, usize)| {
+        found.iter().any(|f| f.1 == lang && matches!(f.2, Kind::Act | Kind::Over | Kind::Weak) && f.3 >= at)
+    };
+    if vocative.iter().any(verb_after) {
         return true;
     }
-    found.sort_by_key(|f| f.0);
-    found.chunk_by(|a, b| a.0 == b.0).any(sentence_is_directive)
+    found.sort_by_key(|f| (f.0, f.1));
+    found.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)).any(sentence_is_directive)
 }
 
 /// Is the addressee at `start..end` a heading: near the start of its
@@ -242,11 +249,11 @@ fn heads(text: &str, from: usize, start: usize, end: usize) -> bool {
 /// the earliest end of one kind is at or before the latest start of the
 /// other (a sentence of a million listed words is one pass, not a million
 /// squared).
-fn sentence_is_directive(words: &[(usize, Kind, usize, usize)]) -> bool {
+fn sentence_is_directive(words: &[(usize, u8, Kind, usize, usize)]) -> bool {
     use Kind::*;
     // Per kind: the earliest end and the latest start of its words.
     let mut span = [(usize::MAX, 0usize, false); KINDS.len()];
-    for &(_, kind, start, end) in words {
+    for &(_, _, kind, start, end) in words {
         let s = &mut span[kind as usize];
         *s = (s.0.min(end), s.1.max(start), true);
     }
@@ -380,26 +387,27 @@ mod tests {
              // inertbox crate from src/lexicon.rs, folded as its `normalize::folded`\n\
              // reads text. Regenerate: INERTBOX_REGENERATE=1 cargo test --lib lexicon_table.\n\n\
              //! Every entry of every list of [`crate::lexicon`] in every spelling,\n\
-             //! folded as the text is: (folded form, kind, left edge, right edge), the\n\
-             //! last three as indexes into the library's kinds and edges; sorted by\n\
-             //! form, so a form's entries are neighbours (the build script's automaton\n\
-             //! names each form's first entry and how many).\n\n\
+             //! folded as the text is: (folded form, kind, left edge, right edge,\n\
+             //! lexicon), the kind and edges as indexes into the library's kinds and\n\
+             //! edges, the lexicon into `LEXICONS`; sorted by form, so a form's entries\n\
+             //! are neighbours (the build script's automaton names each form's first\n\
+             //! entry and how many).\n\n\
              /// The folded entries.\n\
-             pub static FOLDED: &[(&str, u8, u8, u8)] = &[\n",
+             pub static FOLDED: &[(&str, u8, u8, u8, u8)] = &[\n",
         );
-        let mut rows: Vec<(String, usize, usize, usize)> = folded_entries()
+        let mut rows: Vec<(String, usize, usize, usize, u8)> = folded_entries()
             .into_iter()
             .map(|(f, e)| {
                 let k = KINDS.iter().position(|&k| k == e.kind).expect("a kind");
                 let l = EDGES.iter().position(|&x| x == e.left).expect("an edge");
                 let r = EDGES.iter().position(|&x| x == e.right).expect("an edge");
-                (f, k, l, r)
+                (f, k, l, r, e.lang)
             })
             .collect();
         rows.sort();
         rows.dedup();
-        for (f, k, l, r) in rows {
-            want.push_str(&format!("    ({f:?}, {k}, {l}, {r}),\n"));
+        for (f, k, l, r, lang) in rows {
+            want.push_str(&format!("    ({f:?}, {k}, {l}, {r}, {lang}),\n"));
         }
         want.push_str("];\n");
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/crates/inertbox-rules/src/lexicon_folded.rs");
@@ -411,11 +419,11 @@ mod tests {
     #[test]
     fn a_long_sentence_of_one_kind_is_linear() {
         assert!(KINDS.iter().enumerate().all(|(i, &k)| k as usize == i), "KINDS in Kind's order");
-        let words: Vec<(usize, Kind, usize, usize)> =
-            (0..200_000).map(|i| (0, Kind::Address, i * 10, i * 10 + 9)).collect();
+        let words: Vec<(usize, u8, Kind, usize, usize)> =
+            (0..200_000).map(|i| (0, 0, Kind::Address, i * 10, i * 10 + 9)).collect();
         assert!(!sentence_is_directive(&words));
         let mut with_verb = words;
-        with_verb.push((0, Kind::Act, 2_000_000, 2_000_004));
+        with_verb.push((0, 0, Kind::Act, 2_000_000, 2_000_004));
         assert!(sentence_is_directive(&with_verb));
     }
 }
