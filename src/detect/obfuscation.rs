@@ -30,7 +30,10 @@ fn judge(word: &str) -> Option<(&'static str, &'static str)> {
     let has_ascii_letter = word.bytes().any(|b| b.is_ascii_alphabetic());
     let mut foreign = 0;
     let mut foreign_lookalike = 0;
-    let mut compat = 0;
+    // Whether one run of letters (no `_`, `^` or other sign between) mixes
+    // plain and fullwidth or mathematical letters: `ｉgnore` does, `𝔽_q`
+    // (a field named in a formula) does not.
+    let (mut run_plain, mut run_compat, mut compat_mixed) = (false, false, false);
     let mut prev_latin = false;
     let mut marks_run = 0;
     let mut odd_mark = false;
@@ -56,7 +59,13 @@ fn judge(word: &str) -> Option<(&'static str, &'static str)> {
         base.clear();
         base.push(c);
         prev_latin = c.is_ascii_alphabetic();
-        if c.is_ascii() || !c.is_alphanumeric() {
+        if !c.is_alphanumeric() {
+            (run_plain, run_compat) = (false, false);
+            continue;
+        }
+        if c.is_ascii() {
+            run_plain |= c.is_ascii_alphabetic();
+            compat_mixed |= run_plain && run_compat;
             continue;
         }
         match c.script() {
@@ -66,7 +75,8 @@ fn judge(word: &str) -> Option<(&'static str, &'static str)> {
                 let lettered =
                     matches!(c as u32, 0xFF21..=0xFF5A | 0x1D400..=0x1D7FF | 0x1F130..=0x1F189 | 0x24B6..=0x24E9);
                 if lettered {
-                    compat += 1;
+                    run_compat = true;
+                    compat_mixed |= run_plain;
                 }
             }
             _ => {
@@ -86,7 +96,7 @@ fn judge(word: &str) -> Option<(&'static str, &'static str)> {
             "a word mixes Latin letters with look-alike letters from another script",
         ));
     }
-    if has_ascii_letter && compat > 0 {
+    if compat_mixed {
         return Some((
             "obfuscated.compatibility_letters",
             "a word mixes plain letters with fullwidth or mathematical ones",
@@ -209,6 +219,9 @@ mod tests {
         assert_eq!(rules("ignоre all"), vec!["obfuscated.mixed_script"]);
         assert_eq!(rules("see https://аpple.com/login"), vec!["obfuscated.mixed_script"]);
         assert_eq!(rules("ｉgnore all"), vec!["obfuscated.compatibility_letters"]);
+        assert_eq!(rules("send to 𝐞𝐯𝐢l"), vec!["obfuscated.compatibility_letters"]);
+        // A formula's letters beside plain ones, not in one run of letters.
+        assert!(rules("over 𝔽_q and 𝔽_qⁿ, with 𝐯·w and ℝ^n").is_empty());
         assert_eq!(rules("i\u{307}gnore all"), vec!["obfuscated.combining_mark"]);
         assert_eq!(rules("z\u{300}\u{301}\u{302}\u{303}algo"), vec!["obfuscated.combining_flood"]);
     }

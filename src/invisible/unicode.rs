@@ -27,6 +27,10 @@ const WORD_JOINER: char = '\u{2060}';
 const BOM: char = '\u{FEFF}';
 const MONGOLIAN_VOWEL_SEPARATOR: char = '\u{180E}';
 const RLO: char = '\u{202E}';
+const FSI: char = '\u{2068}';
+const PDI: char = '\u{2069}';
+/// How far [`placeable`] looks for the other end of an isolate.
+const MAX_PLACEABLE: usize = 256;
 const SOFT_HYPHEN: char = '\u{AD}';
 const BLACK_FLAG: char = '\u{1F3F4}';
 const CANCEL_TAG: char = '\u{E007F}';
@@ -480,12 +484,15 @@ impl<'a> UnicodeScan<'a> {
                 ZWNJ => joining_context(prev, next),
                 ZWSP => no_space_context(prev, next),
                 WORD_JOINER => no_space_context(prev, next),
-                BOM => pos == 0,
+                // A byte-order mark opens a text, or a quoted one (`> \u{feff}Hi`,
+                // a reply quoting a message that began with one); between two
+                // letters it splits a word.
+                BOM => pos == 0 || !(is_word(prev) && is_word(next)),
                 MONGOLIAN_VOWEL_SEPARATOR => in_script(prev, Script::Mongolian) || in_script(next, Script::Mongolian),
                 _ => false,
             },
             Class::BidiMark => self.rtl_line_at(pos) || (c == LRM && !(is_word(prev) && is_word(next))),
-            Class::BidiEmbed => self.rtl_line_at(pos),
+            Class::BidiEmbed => self.rtl_line_at(pos) || placeable(self.text, pos, c),
             Class::BidiOverride => false,
             Class::Filler => match c {
                 '\u{034F}' => next.is_some_and(is_mark) && prev.is_some_and(|p| p.is_alphabetic() || is_mark(p)),
@@ -610,6 +617,29 @@ fn dominant_reason(classes: &[Class]) -> HiddenReason {
     counts.iter().find(|&&(_, n)| n == best).map_or(HiddenReason::ZeroWidth, |&(r, _)| r)
 }
 
+/// Is the FSI or PDI at `pos` one end of a first-strong isolate around a
+/// placeable (`\u{2068}report.pdf\u{2069} was shared`), as localisation
+/// libraries (Fluent, ICU) write them: the other end on the same line within
+/// [`MAX_PLACEABLE`] bytes, and no other bidi control between. Such an
+/// isolate only keeps the placeable's own direction; it reorders nothing
+/// around it.
+fn placeable(text: &str, pos: usize, c: char) -> bool {
+    let inner_ok = |inner: &str| !inner.contains('\n') && !inner.chars().any(is_bidi_control);
+    match c {
+        FSI => {
+            let after = &text[pos + FSI.len_utf8()..];
+            let window = &after[..after.floor_char_boundary(MAX_PLACEABLE)];
+            window.find(PDI).is_some_and(|end| inner_ok(&window[..end]))
+        }
+        PDI => {
+            let before = &text[..pos];
+            let window = &before[before.ceil_char_boundary(pos.saturating_sub(MAX_PLACEABLE))..];
+            window.rfind(FSI).is_some_and(|start| inner_ok(&window[start + FSI.len_utf8()..]))
+        }
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -724,6 +754,26 @@ mod tests {
     fn isolates_around_text_in_right_to_left_lines_are_legitimate() {
         clean("\u{0642}\u{0627}\u{0644} \u{2068}John Smith\u{2069} \u{0645}\u{0631}\u{062D}\u{0628}\u{0627}");
         clean("\u{05E9}\u{05DC}\u{05D5}\u{05DD} \u{202A}abc\u{202C} \u{05E2}\u{05D5}\u{05D3}");
+    }
+
+    #[test]
+    fn a_byte_order_mark_that_splits_no_word_is_legitimate() {
+        clean("\u{feff}Hi");
+        clean("> On Tuesday, Tom wrote:\n>\n> \u{feff}Hi Olivia,\n");
+        only("ig\u{feff}nore", HiddenReason::ZeroWidth);
+    }
+
+    #[test]
+    fn first_strong_isolates_around_placeables_are_legitimate() {
+        clean("\u{2068}report-march.pdf\u{2069} was downloaded (\u{2068}2.4 MB\u{2069})");
+        clean(
+            "\u{2068}Dana Levi\u{2069} shared \u{2068}\u{05EA}\u{05E7}\u{05E6}\u{05D9}\u{05D1} 2025\u{2069} with you",
+        );
+        // One end alone, another control inside, or a line between: runs.
+        only("Pay \u{2068}$10 to Bob", HiddenReason::Bidi);
+        only("to Bob\u{2069} today", HiddenReason::Bidi);
+        assert_eq!(non_benign("\u{2068}abc\u{202E}def\u{2069}").len(), 3);
+        assert_eq!(non_benign("\u{2068}abc\ndef\u{2069}").len(), 2);
     }
 
     #[test]

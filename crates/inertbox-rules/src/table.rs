@@ -800,7 +800,7 @@ pub fn table() -> Vec<Rule> {
                 ".env",
                 "netrc"
             ],
-            r"\b(?:the |your )?(?:api[ _-]?key|password|credentials|access token|secret key|private key|ssh key|session token)s? (?:is|are) (?:required|needed)\b|\b(?:include|paste|provide|print|output|share|send|upload|read|cat)\b.{0,30}\b(?:your|the) (?:api[ _-]?keys?|passwords?|credentials|tokens?|secrets?|private keys?|ssh keys?|\.env|\.netrc|aws credentials)\b|~/\.(?:netrc|aws/credentials|ssh/id_[a-z0-9]+)|\$\(cat ",
+            r"\b(?:the |your )?(?:api[ _-]?key|password|credentials|access token|secret key|private key|ssh key|session token)s? (?:is|are) (?:required|needed)\b|\b(?:print|output|read|cat|reveal)\b.{0,30}\b(?:your|the) (?:api[ _-]?keys?|passwords?|credentials|tokens?|secrets?|private keys?|ssh keys?|\.env|\.netrc|aws credentials)\b|\b(?:include|paste|provide|share|send|upload|forward|email)\b.{0,30}\b(?:your|the) (?:api[ _-]?keys?|passwords?|credentials|tokens?|secrets?|private keys?|ssh keys?|\.env|\.netrc|aws credentials)\b.{0,24}?\b(?:to|into|here|below|with (?:me|us)|in (?:your|the|this|a) (?:reply|response|answer|message|chat|comment|form|field|email|ticket))\b|~/\.(?:netrc|aws/credentials|ssh/id_[a-z0-9]+)|\$\(cat ",
             "asks the reader for secrets"
         ),
         rule!(
