@@ -35,6 +35,7 @@ pub enum Encoding {
     HtmlEntities,
     QuotedPrintable,
     Rot13,
+    Whitespace,
 }
 
 impl Encoding {
@@ -49,6 +50,7 @@ impl Encoding {
             Encoding::HtmlEntities => "encoded_payload.html_entities",
             Encoding::QuotedPrintable => "encoded_payload.quoted_printable",
             Encoding::Rot13 => "encoded_payload.rot13",
+            Encoding::Whitespace => "encoded_payload.whitespace",
         }
     }
 
@@ -63,6 +65,7 @@ impl Encoding {
             Encoding::HtmlEntities => "HTML character references",
             Encoding::QuotedPrintable => "quoted-printable",
             Encoding::Rot13 => "ROT13",
+            Encoding::Whitespace => "space and tab bits",
         }
     }
 }
@@ -160,6 +163,41 @@ fn b64(run: &str) -> Option<String> {
         return None;
     }
     engine.decode(t).ok().and_then(lossless_utf8)
+}
+
+/// Text hidden in the white space a reader never sees: the spaces and tabs
+/// that end lines, and lines of nothing else, read in order as bits (a
+/// space one way, a tab the other, eight to a byte, first bit highest),
+/// as whitespace steganography writes them. Both ways are tried; what
+/// decodes to readable text is returned with the range from the first
+/// carrying line to the last. Ordinary text has a few trailing blanks,
+/// not the 64 of both kinds a sentence takes.
+fn whitespace_bits(text: &str) -> Option<(Range<usize>, String)> {
+    const MIN_BITS: usize = 64;
+    let mut bits: Vec<bool> = Vec::new();
+    let (mut first, mut last) = (None, 0);
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']);
+        let tail = &body[body.trim_end_matches([' ', '\t']).len()..];
+        if !tail.is_empty() {
+            first.get_or_insert(at + body.len() - tail.len());
+            last = at + body.len();
+            bits.extend(tail.bytes().map(|b| b == b'\t'));
+        }
+        at += line.len();
+    }
+    let tabs = bits.iter().filter(|&&b| b).count();
+    if bits.len() < MIN_BITS || tabs == 0 || tabs == bits.len() || bits.len() > 8 * MAX_DECODED {
+        return None;
+    }
+    [false, true].into_iter().find_map(|flip| {
+        let bytes: Vec<u8> =
+            bits.chunks_exact(8).map(|c| c.iter().fold(0u8, |acc, &b| acc << 1 | u8::from(b != flip))).collect();
+        let decoded = String::from_utf8_lossy(&bytes);
+        let decoded = decoded.trim_end_matches(['\0', ' ']);
+        readable(decoded).then(|| (first.unwrap_or(0)..last, decoded.to_string()))
+    })
 }
 
 /// Base64 wrapped over lines, as MIME and PEM wrap it: two or more lines
@@ -427,6 +465,9 @@ pub fn layer(text: &str) -> Vec<Decoded> {
             out.push(Decoded { encoding, range, text: d });
         }
     };
+    if let Some((range, decoded)) = whitespace_bits(text) {
+        push(Encoding::Whitespace, range, Some(decoded), &mut out);
+    }
     // Base64 wrapped over lines first: its lines are then inside a run
     // found, and not read one by one.
     for (range, joined) in wrapped_base64(text).into_iter().take(MAX_CANDIDATES) {

@@ -517,6 +517,12 @@ const CASES: &[Case] = &[
         make: |n| repeat("QUJDREVGR0hJSktMTU5PUFFSU1RVVldY\nQUJDREVGR0hJSktMTU5P\n", n),
     },
     Case {
+        name: "whitespace-bits",
+        about: "every line ends in spaces and tabs, as whitespace steganography writes bits",
+        feeds: &[Text],
+        make: |n| repeat("line of text \t \t\t  \t \t\t\t \t\n", n),
+    },
+    Case {
         name: "base64-many",
         about: "many short base64-looking tokens per line",
         feeds: &[Text],
