@@ -207,7 +207,9 @@ impl HiddenReason {
             HiddenReason::Code => "script or style body",
             HiddenReason::Attribute => "attribute text (alt, title, aria-label, meta)",
             HiddenReason::PlainOnly => "only in the text/plain part; the HTML part does not show it",
-            HiddenReason::Metadata => "mail metadata (a header a client does not show, an attachment's file name)",
+            HiddenReason::Metadata => {
+                "mail metadata a client does not show (a header field, an attachment's name, text outside the parts)"
+            }
             HiddenReason::TagCharacters => "Unicode tag characters",
             HiddenReason::VariationSelectors => "variation selectors",
             HiddenReason::ZeroWidth => "zero-width characters",

@@ -530,7 +530,12 @@ pub fn layer(text: &str) -> Vec<Decoded> {
                     break;
                 }
                 if let Some(p) = pair.find(['=', ':']).filter(|&p| p + 1 < pair.len()) {
-                    run(&pair[p + 1..], at + p + 1, &mut out);
+                    // A JSON value keeps its quotes, the last one its
+                    // object's end: `"context":"SGVs…"}`.
+                    let value = &pair[p + 1..];
+                    let quoted = value.trim_start_matches(['"', '\'', '[', '{']);
+                    let value = quoted.trim_end_matches(['"', '\'', '}', ']']);
+                    run(value, at + p + 1 + (pair.len() - p - 1 - quoted.len()), &mut out);
                 }
                 at += pair.len() + 1;
             }
@@ -645,13 +650,26 @@ fn walk(d: &Decoded, at: Range<usize>, chain: &[Encoding], depth: usize, budget:
         return;
     }
     *budget -= d.text.len();
-    let names: Vec<&str> = chain.iter().map(|e| e.name()).collect();
-    let inner = rules::scan_plain_text(&d.text);
-    let directive = inner.iter().find(|h| !h.quoted).map(|h| h.why.clone());
-    if let Some(why) =
-        directive.or_else(|| rules::is_directive(&d.text).then(|| "gives the reader a direction".to_string()))
-    {
+    let mut names: Vec<&str> = chain.iter().map(|e| e.name()).collect();
+    let says = |text: &str| {
+        let inner = rules::scan_plain_text(text);
         let strong = inner.iter().any(|h| h.severity == Severity::High);
+        let why = inner.iter().find(|h| !h.quoted).map(|h| h.why.clone());
+        why.or_else(|| rules::is_directive(text).then(|| "gives the reader a direction".to_string()))
+            .map(|why| (why, strong))
+    };
+    // A decoded layer in ROT13 (base64 of ROT13 text) is read too.
+    let mut shown = d.text.clone();
+    let mut said = says(&d.text);
+    if said.is_none() && readable(&d.text) {
+        let r = rot13(&d.text);
+        said = says(&r);
+        if said.is_some() {
+            names.insert(0, Encoding::Rot13.name());
+            shown = r;
+        }
+    }
+    if let Some((why, strong)) = said {
         hits.push(Hit {
             code: Code::EncodedPayload,
             rule: d.encoding.rule(),
@@ -659,7 +677,7 @@ fn walk(d: &Decoded, at: Range<usize>, chain: &[Encoding], depth: usize, budget:
             range: at.clone(),
             why: format!("{} text that decodes to an instruction: {why}", names.join(" inside ")),
             obfuscated: true,
-            decoded: Some(d.text.clone()),
+            decoded: Some(shown),
             quoted: false,
         });
     }

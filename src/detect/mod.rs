@@ -682,7 +682,7 @@ fn developer_note(text: &str) -> bool {
 }
 
 /// Is this line written as prose: at least 16 letters, and letters at
-/// least four in five of what is not white space (a date, an id, an
+/// least two in three of what is not white space (a date, an id, an
 /// address or a hash is not)?
 fn prose(line: &str) -> bool {
     let (mut letters, mut other) = (0usize, 0usize);
@@ -693,7 +693,7 @@ fn prose(line: &str) -> bool {
             other += 1;
         }
     }
-    letters >= 16 && letters >= 4 * other
+    letters >= 16 && letters >= 2 * other
 }
 
 fn trimmed(text: &str, r: std::ops::Range<usize>) -> std::ops::Range<usize> {

@@ -582,14 +582,15 @@ impl<'i> Walker<'i> {
         self.hidden_text(start..region.end, format!("{}MIME epilogue", ctx.prefix));
     }
 
-    /// Raw text outside any part, kept when it has any.
+    /// Raw text outside any part, kept when it has any: metadata, since no
+    /// client shows it.
     fn hidden_text(&mut self, range: Range<usize>, location: String) {
         let Some(range) = self.trimmed(range) else { return };
         if range.is_empty() {
             return;
         }
         let text = String::from_utf8_lossy(&self.input[range.clone()]).into_owned();
-        self.push(Body { location, kind: BodyKind::Plain, text, raw: Some(range), alternative: None });
+        self.push(Body { location, kind: BodyKind::Metadata, text, raw: Some(range), alternative: None });
     }
 
     /// A part mail-parser decoded as text.
