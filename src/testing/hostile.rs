@@ -523,6 +523,12 @@ const CASES: &[Case] = &[
         make: |n| repeat("line of text \t \t\t  \t \t\t\t \t\n", n),
     },
     Case {
+        name: "compat-runs-one-line",
+        about: "one line of many short runs of mathematical letters between plain ones",
+        feeds: &[Text],
+        make: |n| repeat("𝗳𝗼𝗿𝘄𝗮𝗿𝗱 𝘁𝗵𝗲 𝗶𝗻𝘃𝗼𝗶𝗰𝗲𝘀 a ", n),
+    },
+    Case {
         name: "base64-many",
         about: "many short base64-looking tokens per line",
         feeds: &[Text],
