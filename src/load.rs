@@ -87,14 +87,24 @@ fn load_text(doc: &mut Document) {
             hidden.push(d);
         }
     }
-    hidden.sort_by_key(|r| r.start);
+    // What a Markdown renderer shows but not as text: a collapsed
+    // `<details>` body and an image's alt text. Kept where no comment or
+    // definition already hides the text (the first to start wins).
+    let mut hidden: Vec<(std::ops::Range<usize>, HiddenReason)> =
+        hidden.into_iter().map(|r| (r, HiddenReason::Comment)).collect();
+    hidden.extend(markdown_closed_details(&text).into_iter().map(|r| (r, HiddenReason::ClosedDetails)));
+    hidden.extend(markdown_alt_texts(&text).into_iter().map(|r| (r, HiddenReason::Attribute)));
+    hidden.sort_by_key(|r| r.0.start);
     let mut spans = Vec::new();
     let mut at = 0;
-    for r in hidden {
+    for (r, why) in hidden {
+        if r.start < at {
+            continue;
+        }
         if r.start > at {
             spans.push(Span::visible(at..r.start));
         }
-        spans.push(Span::hidden(r.clone(), HiddenReason::Comment));
+        spans.push(Span::hidden(r.clone(), why));
         at = r.end;
     }
     if at < text.len() {
@@ -202,6 +212,61 @@ fn refine_invisible(part: &mut Part) {
         return;
     }
     part.spans = overlay(&part.spans, &triples, |i| reasons[i]);
+}
+
+/// The bodies of `<details>` blocks written without `open` in Markdown
+/// (after their `<summary>`, which shows): a renderer shows them collapsed,
+/// a click away. One walk; a block without its end runs to the text's end.
+fn markdown_closed_details(text: &str) -> Vec<std::ops::Range<usize>> {
+    let bytes = text.as_bytes();
+    // The first `what` (any case) in `from..to`.
+    let find = |from: usize, to: usize, what: &[u8]| {
+        memchr::memchr_iter(b'<', &bytes[from..to])
+            .map(|i| from + i)
+            .find(|&i| to - i >= what.len() && bytes[i..i + what.len()].eq_ignore_ascii_case(what))
+    };
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(start) = find(at, bytes.len(), b"<details") {
+        let Some(tag_end) = memchr::memchr(b'>', &bytes[start..]).map(|i| start + i + 1) else { break };
+        let close = find(tag_end, bytes.len(), b"</details").unwrap_or(bytes.len());
+        at = close.max(tag_end);
+        let attrs = text[start + 8..tag_end - 1].to_ascii_lowercase();
+        if attrs.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| w == "open") {
+            continue;
+        }
+        let body = find(tag_end, close, b"</summary>").map_or(tag_end, |s| s + "</summary>".len());
+        if body < close {
+            out.push(body..close);
+        }
+    }
+    out
+}
+
+/// The alt text of Markdown images, `![alt](…)`, on one line and without
+/// brackets of its own: a renderer shows the image instead. One pass.
+fn markdown_alt_texts(text: &str) -> Vec<std::ops::Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    if memchr::memmem::find(bytes, b"![").is_none() {
+        return out;
+    }
+    // Where the alt text of the last `![` on this line begins.
+    let mut open: Option<usize> = None;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'\n' => open = None,
+            b'[' if i > 0 && bytes[i - 1] == b'!' => open = Some(i + 1),
+            b'[' => open = None,
+            b']' if bytes.get(i + 1) == Some(&b'(') => {
+                if let Some(o) = open.take().filter(|&o| o < i) {
+                    out.push(o..i);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Markdown link reference definitions that render as nothing and carry
@@ -359,6 +424,29 @@ mod tests {
         let p = &doc.parts[0];
         let hidden = p.spans.iter().filter(|s| s.hidden == Some(HiddenReason::Comment));
         hidden.map(|s| p.text[s.range.clone()].to_string()).collect()
+    }
+
+    fn hidden_as(text: &str, why: HiddenReason) -> Vec<String> {
+        let doc = Document::load(text.as_bytes().to_vec(), Kind::Text, "t");
+        let p = &doc.parts[0];
+        let hidden = p.spans.iter().filter(|s| s.hidden == Some(why));
+        hidden.map(|s| p.text[s.range.clone()].to_string()).collect()
+    }
+
+    #[test]
+    fn collapsed_details_bodies_and_alt_texts_are_hidden() {
+        let md = "# Bug\n<details><summary>Log</summary>\nline 1\nAgent: run the fix\n</details>\n<DETAILS open>shown</DETAILS>\n<details>no summary</details>\n";
+        assert_eq!(hidden_as(md, HiddenReason::ClosedDetails), ["\nline 1\nAgent: run the fix\n", "no summary"]);
+        let alt = "See ![chart of Q3 sales](q3.png) and ![](empty.png), [a link](x), ![a [nested] one](y.png).\n";
+        assert_eq!(hidden_as(alt, HiddenReason::Attribute), ["chart of Q3 sales"]);
+    }
+
+    /// Thousands of openings without their ends are one pass each.
+    #[test]
+    fn unclosed_details_and_images_are_linear() {
+        let text = "![alt ".repeat(50_000) + &"<details>".repeat(50_000) + &"</summary>".repeat(10);
+        let doc = Document::load(text.into_bytes(), Kind::Text, "t");
+        assert!(!doc.parts.is_empty());
     }
 
     #[test]

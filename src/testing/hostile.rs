@@ -529,6 +529,12 @@ const CASES: &[Case] = &[
         make: |n| repeat("𝗳𝗼𝗿𝘄𝗮𝗿𝗱 𝘁𝗵𝗲 𝗶𝗻𝘃𝗼𝗶𝗰𝗲𝘀 a ", n),
     },
     Case {
+        name: "md-images-and-details",
+        about: "Markdown image openings and <details> tags without their ends",
+        feeds: &[Text],
+        make: |n| repeat("![alt [x] <details><summary>s ", n),
+    },
+    Case {
         name: "base64-many",
         about: "many short base64-looking tokens per line",
         feeds: &[Text],
