@@ -195,7 +195,7 @@ impl HiddenReason {
             HiddenReason::Opacity => "transparent (opacity near 0)",
             HiddenReason::FontSize => "font too small to read",
             HiddenReason::Colour => "text colour matches its background",
-            HiddenReason::Offscreen => "positioned off the screen",
+            HiddenReason::Offscreen => "out of view (positioned off the screen, or below many blank lines)",
             HiddenReason::ZeroSize => "inside a zero-size box",
             HiddenReason::Clip => "clipped away",
             HiddenReason::Transform => "transformed to nothing",

@@ -36,6 +36,7 @@ impl Document {
         }
         for part in &mut doc.parts {
             refine_invisible(part);
+            push_down(part);
         }
         doc.entities = crate::entities::extract(&doc, &links).into();
         doc.links = links;
@@ -192,6 +193,34 @@ fn load_email(doc: &mut Document, links: &mut Vec<String>) {
     }
     doc.parts = parts.into_iter().map(|(p, _, _)| p).collect();
     doc.email = Some(EmailMeta { truncated: parsed.truncated, ..parsed.meta });
+}
+
+/// Blank lines at which text after them is out of view: a reader sees
+/// the message end, a model reads on.
+const PUSH_LINES: usize = 40;
+
+/// Text below a run of [`PUSH_LINES`] blank lines (empty, or holding only
+/// white space and invisible fillers such as the Braille blank) is pushed
+/// out of view, as far off the screen as positioning puts it: hidden
+/// `offscreen`, to the part's end.
+fn push_down(part: &mut Part) {
+    let bytes = part.text.as_bytes();
+    let (mut blank_run, mut at) = (0, 0);
+    let mut below = None;
+    for line in part.text.split_inclusive('\n') {
+        let blank = line.chars().all(|c| c.is_whitespace() || crate::escape::is_invisible(c));
+        if blank {
+            blank_run += 1;
+        } else if blank_run >= PUSH_LINES {
+            below = Some(at);
+            break;
+        } else {
+            blank_run = 0;
+        }
+        at += line.len();
+    }
+    let Some(start) = below.filter(|&s| s < bytes.len()) else { return };
+    part.spans = split_spans(&part.spans, &[start..bytes.len()], HiddenReason::Offscreen, None);
 }
 
 /// Mark invisible characters and escape sequences inside a part. Past the
