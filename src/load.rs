@@ -220,7 +220,8 @@ fn push_down(part: &mut Part) {
         at += line.len();
     }
     let Some(start) = below.filter(|&s| s < bytes.len()) else { return };
-    part.spans = split_spans(&part.spans, &[start..bytes.len()], HiddenReason::Offscreen, None);
+    let below = start..bytes.len();
+    part.spans = split_spans(&part.spans, std::slice::from_ref(&below), HiddenReason::Offscreen, None);
 }
 
 /// Mark invisible characters and escape sequences inside a part. Past the
