@@ -126,7 +126,11 @@ fn folded_entries() -> Vec<(String, Entry)> {
                         _ => Edge::Open,
                     };
                     let left = edge(f.chars().next());
-                    let right = if stem { Edge::Open } else { edge(f.chars().last()) };
+                    // A stem of three Latin letters or fewer (`fon*`,
+                    // `sil*`, `pag*`) starts too many words of other
+                    // languages (`font`, `SIL`, `page`): it must be whole.
+                    let short = f.is_ascii() && f.len() <= 3;
+                    let right = if stem && !short { Edge::Open } else { edge(f.chars().last()) };
                     out.push((f, Entry { kind, lang, left, right }));
                 }
             }

@@ -15,6 +15,9 @@ use super::values::{
 };
 use super::{FastSet, MAX_HIDDEN_OPACITY};
 
+/// The shortest `data-` attribute value read as text.
+const DATA_ATTR_MIN: usize = 16;
+
 /// Elements a parser puts in the head when they come before the body's
 /// content.
 pub(super) fn is_head_content(tag: &str) -> bool {
@@ -259,6 +262,14 @@ pub(super) fn read_attrs(el: &Element, html: &[u8], tested: &FastSet<Box<str>>, 
             "checked" | "selected" => a.checked = true,
             "disabled" => a.disabled = true,
             "alt" | "title" | "aria-label" | "placeholder" | "aria-description" => a.texts.push(value()),
+            // A script's data, never shown: read when long enough to hold a
+            // sentence or an encoded one.
+            n if n.starts_with("data-") => {
+                let v = value();
+                if v.trim().len() >= DATA_ATTR_MIN {
+                    a.texts.push(v);
+                }
+            }
             "type" => a.kind = Some(value()),
             "value" => a.value = Some(value()),
             "name" | "property" => a.name = Some(value()),
