@@ -63,7 +63,7 @@ pub fn table() -> Vec<Rule> {
                 "new orders",
                 "new instructions"
             ],
-            r"\b(?:here (?:are|is) (?:your |the |my )?|(?:your|the|my) |following )?(?:new|updated|revised|real|actual|true) (?:instructions?|tasks?|rules|directives?|orders)\b(?: (?:are|is|follow))?(?: ?:|\.|$| for you| from now)",
+            r"\b(?:here (?:are|is) (?:your |the |my )?|your |(?:the|my) following |following )(?:new|updated|revised|real|actual|true) (?:instructions?|tasks?|rules|directives?|orders)\b(?: (?:are|is|follow))?(?: ?:|\.|$| for you| from now)|\b(?:the |my )?(?:new|updated|revised|real|actual|true) (?:instructions?|tasks?|directives?|orders)\b(?: (?:are|is|follow))? ?:|\b(?:the|my) (?:new|updated|revised|real|actual|true) (?:instructions?|directives?|orders)\b(?: (?:are|is|follow))?(?:\.|$| for you| from now)",
             "hands the reader replacement instructions"
         ),
         rule!(
@@ -679,7 +679,7 @@ pub fn table() -> Vec<Rule> {
             ActionRequest,
             High,
             ["call", "invoke", "execute", "trigger", "run the"],
-            r"\b(?:now )?(?:call|invoke|execute|trigger|run)\b (?:the )?`?[a-z]+(?:_[a-z0-9]+)+`? (?:(?:function|tool|api|endpoint|command) )?(?:with|on|to|for|and)\b|\b(?:you must|you should|please|now) (?:call|invoke|use|execute) (?:the )?`?[a-z]+(?:_[a-z0-9]+)+`?(?: (?:function|tool))?\b",
+            r"\b(?:now )?(?:call|invoke|execute|trigger|run)\b (?:the )?`?[a-z]+(?:_[a-z0-9]+)+`? (?:(?:function|tool|api|endpoint|command) )?(?:with|to|for|and)\b|\b(?:you must|you should|please|now) (?:call|invoke|use|execute) (?:the )?`?[a-z]+(?:_[a-z0-9]+)+`?(?: (?:function|tool))?\b",
             "tells the reader to call a tool"
         ),
         rule!(
