@@ -51,6 +51,10 @@ pub(super) struct Style {
     pub(super) clip: Option<Rc<str>>,
     pub(super) clip_path: Option<Rc<str>>,
     pub(super) zoom: Option<Rc<str>>,
+    /// `unicode-bidi` and `direction`: an override to right-to-left shows
+    /// the text reversed.
+    pub(super) unicode_bidi: Option<Rc<str>>,
+    pub(super) direction: Option<Rc<str>>,
     /// SVG's paint for text (`fill`) and its opacity.
     pub(super) svg_fill: Option<Rc<str>>,
     pub(super) fill_opacity: Option<Rc<str>>,
@@ -123,6 +127,8 @@ fn is_relevant_property(p: &str) -> bool {
             | "fill"
             | "fill-opacity"
             | "stroke"
+            | "unicode-bidi"
+            | "direction"
     )
 }
 
@@ -170,6 +176,8 @@ impl Style {
                 self.margin_left = get(3).or(get(1)).or(get(0));
             }
             "text-indent" => self.text_indent = v,
+            "unicode-bidi" => self.unicode_bidi = v,
+            "direction" => self.direction = v,
             "transform" | "-webkit-transform" | "-ms-transform" => self.transform = v,
             "translate" => self.translate = v,
             "scale" => self.scale = v,

@@ -163,6 +163,8 @@ pub(super) struct Attrs {
     pub(super) color: Option<String>,
     pub(super) bgcolor: Option<String>,
     pub(super) text_color: Option<String>,
+    /// `dir`, for `<bdo>`.
+    pub(super) dir: Option<String>,
     pub(super) href: bool,
     pub(super) links: Vec<String>,
     /// SVG presentation attributes as the properties they set.
@@ -177,7 +179,21 @@ impl Attrs {
         macro_rules! keep_first {
             ($($f:ident),*) => { $( if self.$f.is_none() { self.$f = later.$f; } )* };
         }
-        keep_first!(style, class, id, aria_hidden, kind, value, name, content, http_equiv, color, bgcolor, text_color);
+        keep_first!(
+            style,
+            class,
+            id,
+            aria_hidden,
+            kind,
+            value,
+            name,
+            content,
+            http_equiv,
+            color,
+            bgcolor,
+            text_color,
+            dir
+        );
         self.hidden |= later.hidden;
         self.open |= later.open;
         self.checked |= later.checked;
@@ -278,6 +294,7 @@ pub(super) fn read_attrs(el: &Element, html: &[u8], tested: &FastSet<Box<str>>, 
             "color" => a.color = Some(value()),
             "bgcolor" => a.bgcolor = Some(value()),
             "text" => a.text_color = Some(value()),
+            "dir" => a.dir = Some(value()),
             "srcset" => {
                 for candidate in value().split(',') {
                     if let Some(url) = candidate.split_ascii_whitespace().next() {
@@ -408,6 +425,14 @@ pub(super) fn own_reason(tag: &str, svg: bool, attrs: &Attrs, style: &Style) -> 
     }
     if offscreen(style) {
         return Some(HiddenReason::Offscreen);
+    }
+    // Overridden to right to left (`<bdo dir=rtl>`, `unicode-bidi:
+    // bidi-override; direction: rtl`), text is drawn reversed: a person
+    // sees letters backwards, a model reads them in order.
+    let rtl = |v: Option<&str>| v.map(first_word).is_some_and(|d| d.eq_ignore_ascii_case("rtl"));
+    let overridden = style.unicode_bidi.as_deref().map(first_word).is_some_and(|u| u.ends_with("override"));
+    if (overridden && rtl(style.direction.as_deref())) || (tag == "bdo" && rtl(attrs.dir.as_deref())) {
+        return Some(HiddenReason::Bidi);
     }
     // SVG viewports and `<marquee>` clip what overflows them by default.
     let clips_by_default = (svg && matches!(tag, "svg" | "image")) || matches!(tag, "foreignobject" | "marquee");
