@@ -119,7 +119,7 @@ fn invisible_find(b: Bencher, which: &str) {
         _ => "\u{3164}\u{115F}",
     };
     let text = unit.repeat((4 << 20) / unit.len());
-    b.counter(BytesCount::new(text.len())).bench(|| inertbox::invisible::find(black_box(&text)));
+    b.counter(BytesCount::new(text.len())).bench(|| inertbox::testing::invisible::find(black_box(&text)));
 }
 
 /// A 50 KB HTML email (multipart/alternative) parsed: headers, MIME walk,
@@ -127,7 +127,7 @@ fn invisible_find(b: Bencher, which: &str) {
 #[divan::bench]
 fn email_parse_50k_html(b: Bencher) {
     let data = include_bytes!("../fixtures/scan/newsletter-50k.eml");
-    b.counter(BytesCount::new(data.len())).bench(|| inertbox::email::parse(black_box(data)));
+    b.counter(BytesCount::new(data.len())).bench(|| inertbox::testing::email::parse(black_box(data)));
 }
 
 /// MIME shapes an attacker writes, 4 MiB each: many empty parts, nesting,
@@ -159,7 +159,7 @@ fn email_parse_adversarial(b: Bencher, which: &str) {
         "header_lines" => fill("From: a@b.c\r\n", "X-A: b\r\n"),
         _ => fill("From: a@b.c\r\n", "Content-Type: message/rfc822; x=1\r\n"),
     };
-    b.counter(BytesCount::new(raw.len())).bench(|| inertbox::email::parse(black_box(raw.as_bytes())));
+    b.counter(BytesCount::new(raw.len())).bench(|| inertbox::testing::email::parse(black_box(raw.as_bytes())));
 }
 
 /// `serve --ndjson`: one small scan request answered, in process (the bar is

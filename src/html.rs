@@ -37,7 +37,7 @@ mod render;
 mod select;
 mod values;
 
-pub use render::{Rendered, render};
+pub use render::render;
 
 /// The character reference at the start of `s` (which starts with `&`), as a
 /// browser decodes it in text (`&lt;`, `&LT`, `&#60;`, `&#x3c;`): the

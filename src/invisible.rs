@@ -87,7 +87,7 @@ impl Run {
 
 /// Every hidden run in `text`, in order, not overlapping. The runs of a
 /// text are held in memory at once: callers give at most
-/// `MAX_CANDIDATES` characters that could start one ([`mappable_end`]).
+/// `MAX_CANDIDATES` characters that could start one (`mappable_end`).
 pub fn find(text: &str) -> Vec<Run> {
     let bytes = text.as_bytes();
     let Some(mut i) = next_interesting(bytes, 0) else {
@@ -124,11 +124,6 @@ pub fn find(text: &str) -> Vec<Run> {
     }
     let (escapes, painted) = Terminal::read(text);
     assemble(escapes, painted, unicode)
-}
-
-/// Only the runs a scanner reports (`find` without the benign ones).
-pub fn reported(text: &str) -> Vec<Run> {
-    find(text).into_iter().filter(|r| !r.benign).collect()
 }
 
 /// The end of the longest stretch of `text` from `from` that holds at most
@@ -386,8 +381,9 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// The runs a scanner reports (`find` without the benign ones).
     pub(super) fn non_benign(text: &str) -> Vec<Run> {
-        reported(text)
+        find(text).into_iter().filter(|r| !r.benign).collect()
     }
 
     /// The one run `find` reports for `text`, checked for its reason.

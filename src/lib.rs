@@ -22,12 +22,12 @@
 //!
 //! The library's API is what a program embedding inertbox needs: reading
 //! ([`input`], [`document`], [`load`]), [`detect`], [`fence`], [`gate`],
-//! [`guard`], [`session`], [`format`](mod@format), [`unwrap`]. `entities`
-//! and `escape` are private. Three loaders' parsers (`email`, `html`,
-//! `invisible`) are public only so the fuzz targets and benchmarks reach
-//! them directly, and the front ends (`serve`, `mcp`, `hook`, `hookd`,
-//! `report`, `checkrun`) only for the binary in `src/cli/`; all are left
-//! out of the docs and are not an interface anyone should build on.
+//! [`guard`], [`session`], [`format`](mod@format), [`unwrap`]. The loaders'
+//! parts (`email`, `html`, `invisible`, `entities`, `escape`) are private;
+//! the fuzz targets and benchmarks reach the three parsers through
+//! `testing`, which is not API. The front ends (`serve`, `mcp`, `hook`,
+//! `hookd`, `report`, `checkrun`) are public for the binary in `src/cli/`
+//! and left out of the docs.
 #![forbid(unsafe_code)]
 
 /// A closed set of names for a library enum (`--type`, `--mode`,
@@ -64,8 +64,7 @@ macro_rules! choices {
 pub mod checkrun;
 pub mod detect;
 pub mod document;
-#[doc(hidden)]
-pub mod email;
+mod email;
 mod entities;
 mod escape;
 pub mod fence;
@@ -77,11 +76,9 @@ pub mod hook;
 #[cfg(unix)]
 #[doc(hidden)]
 pub mod hookd;
-#[doc(hidden)]
-pub mod html;
+mod html;
 pub mod input;
-#[doc(hidden)]
-pub mod invisible;
+mod invisible;
 pub mod load;
 #[doc(hidden)]
 pub mod mcp;

@@ -5,6 +5,11 @@
 use crate::document::{Document, EmailMeta, HiddenReason, Kind, Part, Span, overlay, split_spans};
 use crate::input::{Input, ReadError};
 
+/// Text cleaning for files agents load (`scan --clean`): [`clean`] removes
+/// what `scan` reports as invisible, [`strip`] every hidden run, and
+/// [`changed_lines`] shows what cleaning changed.
+pub use crate::invisible::{changed_lines, clean, strip};
+
 /// Guess the kind of a document from its first bytes.
 pub fn sniff(raw: &[u8]) -> Kind {
     if crate::email::looks_like_email(raw) {

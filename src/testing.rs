@@ -3,6 +3,22 @@
 
 pub mod hostile;
 
+/// The email parser, reached directly by fuzz targets and benchmarks.
+pub mod email {
+    pub use crate::email::{BodyKind, MAX_TEXT_BYTES, calendar_fields, looks_like_email, parse, plain_only};
+}
+
+/// The HTML renderer, reached directly by fuzz targets and benchmarks.
+pub mod html {
+    pub use crate::html::{looks_like_html, render};
+}
+
+/// The invisible-character finder, reached directly by fuzz targets and
+/// benchmarks.
+pub mod invisible {
+    pub use crate::invisible::find;
+}
+
 /// djb2 over UTF-16 code units, written the plain way (the reference's definition).
 pub fn djb2_utf16(s: &str) -> u32 {
     s.encode_utf16().fold(5381u32, |h, u| h.wrapping_mul(33).wrapping_add(u32::from(u)))

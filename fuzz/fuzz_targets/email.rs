@@ -3,7 +3,7 @@
 //! consistent: every body's raw range lies inside the input, plain_only
 //! ranges lie inside the plain text on char boundaries, the budgets hold.
 
-use inertbox::email::{self, BodyKind, MAX_TEXT_BYTES};
+use inertbox::testing::email::{self, BodyKind, MAX_TEXT_BYTES};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

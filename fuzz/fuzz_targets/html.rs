@@ -6,7 +6,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let base = 11;
-    let out = inertbox::html::render(data, base);
+    let out = inertbox::testing::html::render(data, base);
     let mut at = 0;
     for span in &out.spans {
         assert_eq!(span.range.start, at, "spans must be contiguous");
@@ -19,5 +19,5 @@ fuzz_target!(|data: &[u8]| {
         at = span.range.end;
     }
     assert_eq!(at, out.text.len());
-    let _ = inertbox::html::looks_like_html(data);
+    let _ = inertbox::testing::html::looks_like_html(data);
 });

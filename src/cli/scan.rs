@@ -94,14 +94,14 @@ fn run_clean(files: &[OsString], dry_run: bool) -> Result<ExitCode> {
         let Ok(text) = String::from_utf8(raw) else {
             bail!("{input}: not valid UTF-8; --clean rewrites text files only");
         };
-        if let Some(cleaned) = inertbox::invisible::clean(&text) {
+        if let Some(cleaned) = inertbox::load::clean(&text) {
             plans.push((path.clone(), input.label(), text, cleaned));
         }
     }
     if dry_run {
         let mut out = String::new();
         for (_, label, before, after) in &plans {
-            for (line, old, new) in inertbox::invisible::changed_lines(before, after) {
+            for (line, old, new) in inertbox::load::changed_lines(before, after) {
                 out.push_str(&format!("{label}:{line}:\n- {old}\n+ {new}\n"));
             }
         }
