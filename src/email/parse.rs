@@ -88,6 +88,9 @@ const SHOWN_OR_STRUCTURE: &[&str] = &[
 /// fields it has no parser for as written, so those holding `=?` are read
 /// again, all in one pass, as the values of `Comments` fields (which it
 /// decodes).
+/// Characters of a display name past which a mail client's list cuts it.
+const LONG_DISPLAY_NAME: usize = 40;
+
 fn unshown_fields(message: &Message<'_>, root: &MessagePart<'_>) -> String {
     let mut fields: Vec<(&str, String)> = Vec::new();
     let mut encoded = String::new();
@@ -124,6 +127,16 @@ fn unshown_fields(message: &Message<'_>, root: &MessagePart<'_>) -> String {
                 if let Some(d) = h.value.as_text() {
                     fields[i].1 = d.to_string();
                 }
+            }
+        }
+    }
+    // A display name long enough to be cut off in a message list (a
+    // sentence where a name goes) is shown in part only.
+    let names = [("From", message.from()), ("Reply-To", message.reply_to()), ("Sender", message.sender())];
+    for (field, address) in names {
+        for a in address.into_iter().flat_map(|a| a.iter()) {
+            if let Some(n) = a.name().map(str::trim).filter(|n| n.chars().count() >= LONG_DISPLAY_NAME) {
+                fields.push((field, format!("(display name) {n}")));
             }
         }
     }

@@ -317,6 +317,10 @@ pub(super) fn read_attrs(el: &Element, html: &[u8], tested: &FastSet<Box<str>>, 
                     a.presentation.push((prop, value()));
                 }
             }
+            // HTML's size attributes map to `width` and `height` (what
+            // clips by default, a `<marquee width=0>`, then shows nothing).
+            "width" => a.presentation.push(("width", value())),
+            "height" => a.presentation.push(("height", value())),
             _ => {}
         }
     }
