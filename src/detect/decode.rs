@@ -168,7 +168,7 @@ fn b64(run: &str) -> Option<String> {
 /// Text hidden in the white space a reader never sees: the spaces and tabs
 /// that end lines, and lines of nothing else, read in order as bits (a
 /// space one way, a tab the other, eight to a byte, first bit highest),
-/// as whitespace steganography writes them. Both ways are tried; what
+/// as whitespace steganography writes them. Every way is tried; what
 /// decodes to readable text is returned with the range from the first
 /// carrying line to the last. Ordinary text has a few trailing blanks,
 /// not the 64 of both kinds a sentence takes.
@@ -191,19 +191,30 @@ fn whitespace_bits(text: &str) -> Option<(Range<usize>, String)> {
     if bits.len() < MIN_BITS || tabs == 0 || tabs == bits.len() || bits.len() > 8 * MAX_DECODED {
         return None;
     }
-    [false, true].into_iter().find_map(|flip| {
-        let bytes: Vec<u8> =
-            bits.chunks_exact(8).map(|c| c.iter().fold(0u8, |acc, &b| acc << 1 | u8::from(b != flip))).collect();
+    // Either symbol for one, highest or lowest bit first, and any of the
+    // eight places the first byte may start at (a stray blank before the
+    // payload shifts it).
+    let ways = (0..8)
+        .flat_map(|phase| [false, true].into_iter().flat_map(move |flip| [(phase, flip, false), (phase, flip, true)]));
+    for (phase, flip, low_first) in ways {
+        let byte = |c: &[bool]| {
+            let bit = |i: usize| u8::from(c[if low_first { 7 - i } else { i }] != flip);
+            (0..8).fold(0u8, |acc, i| acc << 1 | bit(i))
+        };
+        let bytes: Vec<u8> = bits.get(phase..).unwrap_or_default().chunks_exact(8).map(byte).collect();
         let decoded = String::from_utf8_lossy(&bytes);
-        let decoded = decoded.trim_end_matches(['\0', ' ']);
-        readable(decoded).then(|| (first.unwrap_or(0)..last, decoded.to_string()))
-    })
+        let decoded = decoded.trim_matches(['\0', ' ']);
+        if readable(decoded) {
+            return Some((first.unwrap_or(0)..last, decoded.to_string()));
+        }
+    }
+    None
 }
 
 /// Base64 wrapped over lines, as MIME and PEM wrap it: two or more lines
 /// of nothing but the alphabet (indented alike or not), every line but the
-/// last of one width, a multiple of four and at least [`MIN_RUN`], and the
-/// last no wider. Each block's range and its lines joined.
+/// last of one width (76 and 64 are usual, any is taken), at least
+/// [`MIN_RUN`], and the last no wider. Each block's range and its lines joined.
 fn wrapped_base64(text: &str) -> Vec<(Range<usize>, String)> {
     let alphabet = |t: &str| {
         let body = t.trim_end_matches('=');
@@ -246,7 +257,7 @@ fn wrapped_base64(text: &str) -> Vec<(Range<usize>, String)> {
             }
             close(b);
         }
-        if fits && t.len() >= MIN_RUN && t.len() % 4 == 0 && !t.ends_with('=') {
+        if fits && t.len() >= MIN_RUN && !t.ends_with('=') {
             open = Some(Block { range: from..from + t.len(), width: t.len(), joined: t.to_string(), lines: 1 });
         }
     }
@@ -535,7 +546,14 @@ pub fn layer(text: &str) -> Vec<Decoded> {
                     let value = &pair[p + 1..];
                     let quoted = value.trim_start_matches(['"', '\'', '[', '{']);
                     let value = quoted.trim_end_matches(['"', '\'', '}', ']']);
-                    run(value, at + p + 1 + (pair.len() - p - 1 - quoted.len()), &mut out);
+                    let from = at + p + 1 + (pair.len() - p - 1 - quoted.len());
+                    if value.contains("\\/") {
+                        // JSON may escape `/` (`json_encode` does).
+                        let plain = value.replace("\\/", "/");
+                        push(Encoding::Base64, from..from + value.len(), b64(&plain), &mut out);
+                    } else {
+                        run(value, from, &mut out);
+                    }
                 }
                 at += pair.len() + 1;
             }

@@ -198,8 +198,10 @@ pub(crate) fn is_directive(text: &str) -> bool {
     // (sentence, kind, span) of every entry found at word edges.
     // (sentence, lexicon, kind, span) of every entry found at word edges.
     let mut found: Vec<(usize, u8, Kind, usize, usize)> = Vec::new();
-    // Per lexicon, where its first addressee that heads its sentence ends.
+    // Per lexicon, where its first addressee that heads its sentence ends
+    // (and the candidates: lexicon, addressee's end, colon).
     let mut vocative: Vec<(u8, usize)> = Vec::new();
+    let mut headings: Vec<(u8, usize, usize)> = Vec::new();
     for m in LEXICONS_AC.find_overlapping_iter(text) {
         let before = text[..m.start()].chars().next_back();
         let after = text[m.end()..].chars().next();
@@ -214,38 +216,65 @@ pub(crate) fn is_directive(text: &str) -> bool {
             let sentence = ends.partition_point(|&p| p < m.start());
             if e.kind == Kind::Address && !vocative.iter().any(|v| v.0 == e.lang) {
                 let from = if sentence == 0 { 0 } else { ends[sentence - 1] + 1 };
-                if heads(text, from, m.start(), m.end()) {
-                    vocative.push((e.lang, m.end()));
+                if let Some(colon) = heads(text, from, m.start(), m.end()) {
+                    headings.push((e.lang, m.end(), colon));
                 }
             }
             found.push((sentence, e.lang, e.kind, m.start(), m.end()));
         }
     }
-    // A text headed to an AI ("Note for AI scheduling assistants: …")
-    // directs it with any verb after the heading, in any sentence.
+    // A heading is the addressee right before its colon ("Note for AI
+    // scheduling assistants:"), or with instructions between ("Agent
+    // instructions:"); "Bot commands:" or "Agent dashboard:" name a thing.
+    for &(lang, end, colon) in &headings {
+        // From the end of the addressee's word (a stem ends inside it).
+        let between = text[end..colon].trim_start_matches(char::is_alphanumeric).trim();
+        let instr = || found.iter().any(|f| f.2 == Kind::Instr && f.3 >= end && f.4 <= colon);
+        if !vocative.iter().any(|v| v.0 == lang) && (between.is_empty() || instr()) {
+            vocative.push((lang, end));
+        }
+    }
+    // A text headed to an AI directs it with any verb after the heading,
+    // in any sentence.
     let verb_after = |&(lang, at): &(u8, usize)| {
         found.iter().any(|f| f.1 == lang && matches!(f.2, Kind::Act | Kind::Over | Kind::Weak) && f.3 >= at)
     };
     if vocative.iter().any(verb_after) {
         return true;
     }
-    found.sort_by_key(|f| (f.0, f.1));
-    found.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)).any(sentence_is_directive)
+    // Words pair within one language, but an addressee ("Assistant,",
+    // "Claude") is a name in any: it pairs with the verbs of every
+    // language in its sentence.
+    found.sort_by_key(|f| (f.0, f.2 != Kind::Address, f.1));
+    found.chunk_by(|a, b| a.0 == b.0).any(|sentence| {
+        let addressed = sentence.partition_point(|f| f.2 == Kind::Address);
+        let (names, rest) = sentence.split_at(addressed);
+        if rest.is_empty() {
+            return sentence_is_directive(names);
+        }
+        rest.chunk_by(|a, b| a.1 == b.1).any(|one| {
+            if names.is_empty() {
+                return sentence_is_directive(one);
+            }
+            let words: Vec<_> = names.iter().chain(one).copied().collect();
+            sentence_is_directive(&words)
+        })
+    })
 }
 
-/// Is the addressee at `start..end` a heading: near the start of its
-/// sentence (from `from`), then at most a few more words and a colon
-/// ("AI shopping assistant:", "给AI助手：", "Agent instructions:")?
-fn heads(text: &str, from: usize, start: usize, end: usize) -> bool {
+/// Where the colon is when the addressee at `start..end` may head its
+/// sentence: near the sentence's start (from `from`), then at most a few
+/// more words and a colon ("AI shopping assistant:", "给AI助手：").
+fn heads(text: &str, from: usize, start: usize, end: usize) -> Option<usize> {
     const BEFORE: usize = 32;
     const AFTER: usize = 24;
     let lead = text[from..start].trim_start();
     if lead.len() > BEFORE || lead.contains([':', '：', ',', '，']) {
-        return false;
+        return None;
     }
     let rest = &text[end..];
     let tail = rest.find(|c: char| !(c.is_alphanumeric() || c == ' ' || c == '-')).map_or(rest.len(), |i| i);
-    tail <= AFTER && rest[tail..].starts_with([':', '：'])
+    (tail <= AFTER && rest[tail..].starts_with([':', '：'])).then_some(end + tail)
 }
 
 /// The pairings that make one sentence a direction (two different words).

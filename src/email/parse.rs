@@ -68,6 +68,41 @@ pub fn parse(raw: &[u8]) -> ParsedEmail {
 /// Header fields a mail client shows (or that only say how the message is
 /// built): every other field is metadata a model reads and a person does
 /// not see.
+/// Content-Type and Content-Disposition parameters MIME and mail clients
+/// define (anything else is text no client shows).
+const MIME_PARAMETERS: &[&str] = &[
+    "charset",
+    "boundary",
+    "name",
+    "filename",
+    "format",
+    "delsp",
+    "method",
+    "type",
+    "start",
+    "start-info",
+    "report-type",
+    "protocol",
+    "micalg",
+    "id",
+    "reply-type",
+    "size",
+    "creation-date",
+    "modification-date",
+    "read-date",
+    "x-mac-type",
+    "x-mac-creator",
+    "x-unix-mode",
+    "smime-type",
+    "component",
+    "access-type",
+    "x-apple-part-url",
+    "number",
+    "total",
+    "differences",
+    "padding",
+];
+
 const SHOWN_OR_STRUCTURE: &[&str] = &[
     "from",
     "to",
@@ -91,13 +126,29 @@ const SHOWN_OR_STRUCTURE: &[&str] = &[
 /// Characters of a display name past which a mail client's list cuts it.
 const LONG_DISPLAY_NAME: usize = 40;
 
-fn unshown_fields(message: &Message<'_>, root: &MessagePart<'_>) -> String {
+fn unshown_fields(message: &Message<'_>, root: &MessagePart<'_>, top: bool) -> String {
     let mut fields: Vec<(&str, String)> = Vec::new();
     let mut encoded = String::new();
     let mut pending = Vec::new();
+    let subject = if top { message.subject().map(str::trim) } else { None };
     for h in &root.headers {
         let name = h.name.as_str();
+        // Parameters of the structure fields beyond the ones MIME defines
+        // (`Content-Type: text/plain; x-note="…"`) are shown nowhere.
+        if matches!(h.name, HeaderName::ContentType | HeaderName::ContentDisposition)
+            && let mail_parser::HeaderValue::ContentType(ct) = &h.value
+        {
+            for a in ct.attributes().into_iter().flatten() {
+                if !MIME_PARAMETERS.iter().any(|p| p.eq_ignore_ascii_case(&a.name)) {
+                    fields.push((name, format!("{}={}", a.name, a.value)));
+                }
+            }
+        }
         if SHOWN_OR_STRUCTURE.iter().any(|n| n.eq_ignore_ascii_case(name)) {
+            continue;
+        }
+        // Outlook repeats the subject in Thread-Topic: shown already.
+        if subject.is_some_and(|s| h.value.as_text().is_some_and(|v| v.trim() == s)) {
             continue;
         }
         let value = match &h.value {
@@ -132,7 +183,11 @@ fn unshown_fields(message: &Message<'_>, root: &MessagePart<'_>) -> String {
     }
     // A display name long enough to be cut off in a message list (a
     // sentence where a name goes) is shown in part only.
-    let names = [("From", message.from()), ("Reply-To", message.reply_to()), ("Sender", message.sender())];
+    let names = if top {
+        [("From", message.from()), ("Reply-To", message.reply_to()), ("Sender", message.sender())]
+    } else {
+        [("From", None), ("Reply-To", None), ("Sender", None)]
+    };
     for (field, address) in names {
         for a in address.into_iter().flat_map(|a| a.iter()) {
             if let Some(n) = a.name().map(str::trim).filter(|n| n.chars().count() >= LONG_DISPLAY_NAME) {
@@ -451,7 +506,7 @@ impl<'i> Walker<'i> {
             let location = format!("{}subject", ctx.prefix);
             self.push(Body { location, kind: BodyKind::Header, text: subject.to_string(), raw, alternative: None });
         }
-        let fields = unshown_fields(message, root);
+        let fields = unshown_fields(message, root, true);
         if !fields.is_empty() {
             let location = format!("{}headers", ctx.prefix);
             self.push(Body { location, kind: BodyKind::Metadata, text: fields, raw: None, alternative: None });
@@ -476,6 +531,14 @@ impl<'i> Walker<'i> {
         seen[id] = true;
         self.parts_left -= 1;
         let part = &message.parts[id];
+        // A part's own header fields are shown nowhere either.
+        if id > 0 {
+            let fields = unshown_fields(message, part, false);
+            if !fields.is_empty() {
+                let location = format!("{}part {id} headers", ctx.prefix);
+                self.push(Body { location, kind: BodyKind::Metadata, text: fields, raw: None, alternative: None });
+            }
+        }
         let raw = self.at(ctx.base, part.offset_body, part.offset_end);
         // A digest's untyped parts are messages (RFC 2046 5.1.5).
         if in_digest && part.content_type().is_none() {
