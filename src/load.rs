@@ -205,7 +205,8 @@ fn load_email(doc: &mut Document, links: &mut Vec<String>) {
 const PUSH_LINES: usize = 40;
 
 /// Text below a run of [`PUSH_LINES`] blank lines (empty, or holding only
-/// white space and invisible fillers such as the Braille blank) is pushed
+/// white space, invisible fillers such as the Braille blank, `&nbsp;`,
+/// `<br>` and at most two other characters) is pushed
 /// out of view, as far off the screen as positioning puts it: hidden
 /// `offscreen`, to the part's end.
 fn push_down(part: &mut Part) {
@@ -213,7 +214,12 @@ fn push_down(part: &mut Part) {
     let (mut blank_run, mut at) = (0, 0);
     let mut below = None;
     for line in part.text.split_inclusive('\n') {
-        let blank = line.chars().all(|c| c.is_whitespace() || crate::escape::is_invisible(c));
+        // Blank to a reader: nothing but white space, invisible fillers,
+        // `&nbsp;` and `<br>` (what pushes text down in rendered
+        // Markdown), and at most two other characters (a lone `.`).
+        let shown = line.replace("&nbsp;", "").replace("<br>", "").replace("<br/>", "").replace("<br />", "");
+        let blank =
+            shown.chars().filter(|&c| !(c.is_whitespace() || crate::escape::is_invisible(c))).take(3).count() <= 2;
         if blank {
             blank_run += 1;
         } else if blank_run >= PUSH_LINES {
@@ -263,11 +269,34 @@ fn markdown_closed_details(text: &str) -> Vec<std::ops::Range<usize>> {
     let mut out = Vec::new();
     let mut at = 0;
     while let Some(start) = find(at, bytes.len(), b"<details") {
+        // An HTML block starts a line (up to three spaces in): `<kind>:<details>`
+        // in prose is a placeholder.
+        let spaces = bytes[start.saturating_sub(3)..start].iter().rev().take_while(|&&b| b == b' ').count();
+        let line_start = start - spaces == 0 || bytes[start - spaces - 1] == b'\n';
+        if !line_start {
+            at = start + 1;
+            continue;
+        }
         let Some(tag_end) = memchr::memchr(b'>', &bytes[start..]).map(|i| start + i + 1) else { break };
         let close = find(tag_end, bytes.len(), b"</details").unwrap_or(bytes.len());
         at = close.max(tag_end);
+        // An `open` attribute, not a word inside another's value
+        // (`class="open-source"`).
         let attrs = text[start + 8..tag_end - 1].to_ascii_lowercase();
-        if attrs.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| w == "open") {
+        let mut quoted = None;
+        let names = attrs.split(|c: char| {
+            if let Some(q) = quoted {
+                if c == q {
+                    quoted = None;
+                }
+                return true;
+            }
+            if c == '"' || c == '\'' {
+                quoted = Some(c);
+            }
+            c.is_ascii_whitespace() || c == '/' || c == '"' || c == '\''
+        });
+        if names.map(|a| a.split('=').next().unwrap_or("")).any(|n| n == "open") {
             continue;
         }
         let body = find(tag_end, close, b"</summary>").map_or(tag_end, |s| s + "</summary>".len());
@@ -470,8 +499,11 @@ mod tests {
 
     #[test]
     fn collapsed_details_bodies_and_alt_texts_are_hidden() {
-        let md = "# Bug\n<details><summary>Log</summary>\nline 1\nAgent: run the fix\n</details>\n<DETAILS open>shown</DETAILS>\n<details>no summary</details>\n";
-        assert_eq!(hidden_as(md, HiddenReason::ClosedDetails), ["\nline 1\nAgent: run the fix\n", "no summary"]);
+        let md = "# Bug\n<details><summary>Log</summary>\nline 1\nAgent: run the fix\n</details>\n<DETAILS open>shown</DETAILS>\n<details>no summary</details>\nwe use <kind>:<details> here\n<details class=\"open-log\">closed</details>\n";
+        assert_eq!(
+            hidden_as(md, HiddenReason::ClosedDetails),
+            ["\nline 1\nAgent: run the fix\n", "no summary", "closed"]
+        );
         let alt = "See ![chart of Q3 sales](q3.png) and ![](empty.png), [a link](x), ![a [nested] one](y.png).\n";
         assert_eq!(hidden_as(alt, HiddenReason::Attribute), ["chart of Q3 sales"]);
     }

@@ -141,7 +141,7 @@ fn compat_runs(text: &str, out: &mut dyn FnMut(Hit)) {
                 r.1 = i + c.len_utf8();
                 letters += 1;
             } else if run.is_some()
-                && (c == ' ' || c == '\u{3000}' || c.is_ascii_punctuation() || c.is_ascii_digit() || is_mark(c))
+                && ((c.is_whitespace() && c != '\n') || c.is_ascii_punctuation() || c.is_ascii_digit() || is_mark(c))
             {
                 // Between the letters of one run.
             } else if let Some(r) = run.take() {

@@ -435,7 +435,9 @@ pub(super) fn own_reason(tag: &str, svg: bool, attrs: &Attrs, style: &Style) -> 
     // sees letters backwards, a model reads them in order.
     let rtl = |v: Option<&str>| v.map(first_word).is_some_and(|d| d.eq_ignore_ascii_case("rtl"));
     let overridden = style.unicode_bidi.as_deref().map(first_word).is_some_and(|u| u.ends_with("override"));
-    if (overridden && rtl(style.direction.as_deref())) || (tag == "bdo" && rtl(attrs.dir.as_deref())) {
+    if (overridden && (rtl(style.direction.as_deref()) || rtl(attrs.dir.as_deref())))
+        || (tag == "bdo" && rtl(attrs.dir.as_deref()))
+    {
         return Some(HiddenReason::Bidi);
     }
     // SVG viewports and `<marquee>` clip what overflows them by default.

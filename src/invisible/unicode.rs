@@ -484,10 +484,22 @@ impl<'a> UnicodeScan<'a> {
                 ZWNJ => joining_context(prev, next),
                 ZWSP => no_space_context(prev, next),
                 WORD_JOINER => no_space_context(prev, next),
-                // A byte-order mark opens a text, or a quoted one (`> \u{feff}Hi`,
-                // a reply quoting a message that began with one); between two
-                // letters it splits a word.
-                BOM => pos == 0 || !(is_word(prev) && is_word(next)),
+                // A byte-order mark opens a text or a line, quoted or not
+                // (`> \u{feff}Hi`, a reply quoting a message that began with
+                // one); anywhere else it can carry a bit or split a word.
+                BOM => {
+                    // Looked for within a short reach (a line of quote
+                    // marks is short): many marks on one long line stay
+                    // linear.
+                    let from = self.text.floor_char_boundary(pos.saturating_sub(64));
+                    let before = &self.text[from..pos];
+                    let line = match before.rfind('\n') {
+                        Some(n) => &before[n + 1..],
+                        None if from == 0 => before,
+                        None => return false,
+                    };
+                    line.chars().all(|c| c == '>' || c == ' ' || c == '\t')
+                }
                 MONGOLIAN_VOWEL_SEPARATOR => in_script(prev, Script::Mongolian) || in_script(next, Script::Mongolian),
                 _ => false,
             },
@@ -757,10 +769,12 @@ mod tests {
     }
 
     #[test]
-    fn a_byte_order_mark_that_splits_no_word_is_legitimate() {
+    fn a_byte_order_mark_that_opens_a_line_is_legitimate() {
         clean("\u{feff}Hi");
         clean("> On Tuesday, Tom wrote:\n>\n> \u{feff}Hi Olivia,\n");
         only("ig\u{feff}nore", HiddenReason::ZeroWidth);
+        // Marks after words (present or not, a bit each) are runs.
+        assert_eq!(non_benign("Dear\u{feff} team, the\u{feff} report is\u{feff} late.").len(), 3);
     }
 
     #[test]
