@@ -417,12 +417,17 @@ fn qp_escape(h: u8, l: u8) -> bool {
 
 fn quoted_printable(s: &str) -> Option<String> {
     let b = s.as_bytes();
-    // A soft line break: `=` ending a line after a character that is not
-    // a space (`let x =` broken by a formatter is code, not QP).
-    let soft = memchr::memchr_iter(b'=', b).any(|i| {
-        let ends_line = b.get(i + 1) == Some(&b'\n') || b.get(i + 1..i + 3) == Some(b"\r\n");
-        ends_line && i > 0 && !matches!(b[i - 1], b' ' | b'\t' | b'=' | b'!' | b'<' | b'>')
-    });
+    // Soft line breaks: `=` ending a line after a character that is not
+    // a space (`let x =` broken by a formatter is code, not QP). Two at
+    // least: one is as likely the padding that ends a line of base64.
+    let soft = memchr::memchr_iter(b'=', b)
+        .filter(|&i| {
+            let ends_line = b.get(i + 1) == Some(&b'\n') || b.get(i + 1..i + 3) == Some(b"\r\n");
+            ends_line && i > 0 && !matches!(b[i - 1], b' ' | b'\t' | b'=' | b'!' | b'<' | b'>')
+        })
+        .take(2)
+        .count()
+        == 2;
     let escapes =
         || memchr::memchr_iter(b'=', b).filter(|&i| i + 2 < b.len() && qp_escape(b[i + 1], b[i + 2])).take(3).count();
     if !soft && escapes() < 3 {
@@ -737,7 +742,9 @@ mod tests {
         assert_eq!(quoted_printable("let x=10; let y=12; let z=32;"), None);
         assert_eq!(quoted_printable("https://a.test/?page=12&n=32&k=64"), None);
         assert_eq!(quoted_printable("let x =\n    compute(1);\nlet y ==\n z;"), None);
-        assert_eq!(quoted_printable("soft=\nbreak").as_deref(), Some("softbreak"));
+        assert_eq!(quoted_printable("soft=\nbreaks=\nhere").as_deref(), Some("softbreakshere"));
+        // One `=` ending a line is as likely base64 padding.
+        assert_eq!(quoted_printable("QUJDREVGR0hJSktM\nTU5PUA=\nThanks"), None);
         // Real escapes: a high byte, an escaped `=`, a space.
         assert_eq!(quoted_printable("caf=C3=A9 a=3Db =20").as_deref(), Some("café a=b  "));
         assert!(qp_escape(b'0', b'A') && qp_escape(b'2', b'0') && qp_escape(b'E', b'2'));
