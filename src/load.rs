@@ -2,6 +2,8 @@
 //! one place that calls the email, HTML, invisible-character and entity
 //! readers; what a kind is comes from `sniff` unless the caller says.
 
+use std::borrow::Cow;
+
 use crate::document::{Document, EmailMeta, HiddenReason, Kind, Part, Span, overlay, split_spans};
 use crate::input::{Input, ReadError};
 
@@ -217,9 +219,16 @@ fn push_down(part: &mut Part) {
         // Blank to a reader: nothing but white space, invisible fillers,
         // `&nbsp;` and `<br>` (what pushes text down in rendered
         // Markdown), and at most two other characters (a lone `.`).
-        let shown = line.replace("&nbsp;", "").replace("<br>", "").replace("<br/>", "").replace("<br />", "");
-        let blank =
-            shown.chars().filter(|&c| !(c.is_whitespace() || crate::escape::is_invisible(c))).take(3).count() <= 2;
+        let blank = if line.bytes().all(|b| b.is_ascii_whitespace()) {
+            true
+        } else {
+            let shown = if line.contains(['&', '<']) {
+                Cow::Owned(line.replace("&nbsp;", "").replace("<br>", "").replace("<br/>", "").replace("<br />", ""))
+            } else {
+                Cow::Borrowed(line)
+            };
+            shown.chars().filter(|&c| !(c.is_whitespace() || crate::escape::is_invisible(c))).take(3).count() <= 2
+        };
         if blank {
             blank_run += 1;
         } else if blank_run >= PUSH_LINES {
