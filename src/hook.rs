@@ -309,10 +309,9 @@ fn malformed(event: Option<&str>, session_id: Option<&str>, why: &str, opts: &Op
     let note = format!("inertbox could not read this hook event's input: {why}");
     match event {
         Some("PreToolUse") => {
-            let read = match decision_guard(session_id, opts) {
-                Some(guard) => guard.anything_read().ok(),
-                None => Some(false),
-            };
+            // No session file, or one that cannot be read: what was read
+            // cannot be told, and the call is asked about.
+            let read = decision_guard(session_id, opts).and_then(|guard| guard.anything_read().ok());
             let (decision, why) = match read {
                 Some(false) => return Answer::none(),
                 Some(true) => {
@@ -790,6 +789,9 @@ mod tests {
         assert!(note["systemMessage"].as_str().unwrap().contains("could not read"), "{note}");
         assert!(note["systemMessage"].as_str().unwrap().contains("recorded as untrusted content"), "{note}");
         assert!(std::fs::read_to_string(o.session.as_ref().unwrap()).unwrap().contains("\treview\t"));
+        // No session file at all: what was read cannot be told, so ask.
+        let none = Options { event: Some("PreToolUse".into()), ..Options::default() };
+        assert_eq!(handle(b"{broken", &none).json.unwrap()["hookSpecificOutput"]["permissionDecision"], "ask");
     }
 
     /// Hook options with per-session files under `state`, as `hook claude` has.
