@@ -202,6 +202,8 @@ pub(crate) fn is_directive(text: &str) -> bool {
     // (and the candidates: lexicon, addressee's end, colon).
     let mut vocative: Vec<(u8, usize)> = Vec::new();
     let mut headings: Vec<(u8, usize, usize)> = Vec::new();
+    // The sentence whose start was last looked for, and where its words begin.
+    let mut lead = (usize::MAX, 0);
     for m in LEXICONS_AC.find_overlapping_iter(text) {
         let before = text[..m.start()].chars().next_back();
         let after = text[m.end()..].chars().next();
@@ -215,8 +217,12 @@ pub(crate) fn is_directive(text: &str) -> bool {
             }
             let sentence = ends.partition_point(|&p| p < m.start());
             if e.kind == Kind::Address && !vocative.iter().any(|v| v.0 == e.lang) {
-                let from = if sentence == 0 { 0 } else { ends[sentence - 1] + 1 };
-                if let Some(colon) = heads(text, from, m.start(), m.end()) {
+                // Where the sentence's words begin, found once a sentence.
+                if lead.0 != sentence {
+                    let from = if sentence == 0 { 0 } else { ends[sentence - 1] + 1 };
+                    lead = (sentence, from + (text[from..].len() - text[from..].trim_start().len()));
+                }
+                if let Some(colon) = heads(text, lead.1, m.start(), m.end()) {
                     headings.push((e.lang, m.end(), colon));
                 }
             }
@@ -229,7 +235,12 @@ pub(crate) fn is_directive(text: &str) -> bool {
     for &(lang, end, colon) in &headings {
         // From the end of the addressee's word (a stem ends inside it).
         let between = text[end..colon].trim_start_matches(char::is_alphanumeric).trim();
-        let instr = || found.iter().any(|f| f.2 == Kind::Instr && f.3 >= end && f.4 <= colon);
+        // The words ending between the two (matches come in order of
+        // their ends; the colon is a few bytes on).
+        let instr = || {
+            let from = found.partition_point(|f| f.4 < end);
+            found[from..].iter().take_while(|f| f.4 <= colon).any(|f| f.2 == Kind::Instr && f.3 >= end)
+        };
         if !vocative.iter().any(|v| v.0 == lang) && (between.is_empty() || instr()) {
             vocative.push((lang, end));
         }
@@ -263,17 +274,18 @@ pub(crate) fn is_directive(text: &str) -> bool {
 }
 
 /// Where the colon is when the addressee at `start..end` may head its
-/// sentence: near the sentence's start (from `from`), then at most a few
-/// more words and a colon ("AI shopping assistant:", "给AI助手：").
-fn heads(text: &str, from: usize, start: usize, end: usize) -> Option<usize> {
+/// sentence: near where the sentence's words begin (`words_from`), then at
+/// most a few more words and a colon ("AI shopping assistant:", "给AI助手：").
+fn heads(text: &str, words_from: usize, start: usize, end: usize) -> Option<usize> {
     const BEFORE: usize = 32;
     const AFTER: usize = 24;
-    let lead = text[from..start].trim_start();
-    if lead.len() > BEFORE || lead.contains([':', '：', ',', '，']) {
+    // Both looks are bounded: a sentence of a million addressees is one
+    // short look per addressee.
+    if start < words_from || start - words_from > BEFORE || text[words_from..start].contains([':', '：', ',', '，']) {
         return None;
     }
-    let rest = &text[end..];
-    let tail = rest.find(|c: char| !(c.is_alphanumeric() || c == ' ' || c == '-')).map_or(rest.len(), |i| i);
+    let rest = &text[end..text.floor_char_boundary((end + AFTER + 4).min(text.len()))];
+    let tail = rest.find(|c: char| !(c.is_alphanumeric() || c == ' ' || c == '-'))?;
     (tail <= AFTER && rest[tail..].starts_with([':', '：'])).then_some(end + tail)
 }
 
@@ -445,6 +457,17 @@ mod tests {
         want.push_str("];\n");
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/crates/inertbox-rules/src/lexicon_folded.rs");
         crate::testing::generated_file_is_current(path, &want, "lexicon_table");
+    }
+
+    /// Many headings, and a sentence of many addressees, are one pass each:
+    /// no heading looks at every word found, no addressee at its whole
+    /// sentence.
+    #[test]
+    fn many_headings_and_addressees_stay_linear() {
+        let headings = "AI: ok.\n".repeat(200_000);
+        assert!(!is_directive(&headings));
+        let addressees = format!("{} send", "assistant ".repeat(200_000));
+        assert!(is_directive(&addressees));
     }
 
     /// A sentence of many listed words and no pair is one pass: the
