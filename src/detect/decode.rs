@@ -188,9 +188,12 @@ fn whitespace_bits(text: &str) -> Option<(Range<usize>, String)> {
         at += line.len();
     }
     let tabs = bits.iter().filter(|&&b| b).count();
-    if bits.len() < MIN_BITS || tabs == 0 || tabs == bits.len() || bits.len() > 8 * MAX_DECODED {
+    if bits.len() < MIN_BITS || tabs == 0 || tabs == bits.len() {
         return None;
     }
+    // Past what a layer may decode, the first bytes are read: padding the
+    // channel out does not hide what it starts with.
+    bits.truncate(8 * MAX_DECODED);
     // Either symbol for one, highest or lowest bit first, and any of the
     // eight places the first byte may start at (a stray blank before the
     // payload shifts it).

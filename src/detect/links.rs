@@ -338,9 +338,9 @@ const DATA_WORDS: &[&str] = &[
 /// Stems of "replace" a defining word may start with after the placeholder.
 const DEFINES_STEMS: &[&str] = &["substitu", "replac", "ersetz", "remplac", "reemplaz", "sostitu", "vervang", "замен"];
 
-/// Does the text name `word` as a placeholder to fill: next to a word that
-/// defines it, with something of the reader's named near?
-fn defines(text: &str, word: &str) -> bool {
+/// The upper-case words the text names as placeholders to fill: each next
+/// to a word that defines it, with something of the reader's named near.
+fn defined(text: &str) -> Vec<&str> {
     let words: Vec<&str> = text.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
     let lower = |w: &str| w.to_lowercase();
     // What it is to be filled with: something of the reader's (the chat,
@@ -352,14 +352,16 @@ fn defines(text: &str, word: &str) -> bool {
             DATA_WORDS.iter().any(|d| w.starts_with(d))
         })
     };
-    words.iter().enumerate().filter(|&(_, w)| *w == word).any(|(i, _)| {
+    let upper = |w: &str| w.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
+    let defines = |i: usize| {
         let next = words.get(i + 1).map(|w| lower(w)).unwrap_or_default();
         let prev = i.checked_sub(1).and_then(|j| words.get(j)).map(|w| lower(w)).unwrap_or_default();
         (DEFINES_AFTER.contains(&next.as_str())
             || DEFINES_STEMS.iter().any(|s| next.starts_with(s))
             || DEFINES_BEFORE.contains(&prev.as_str()))
             && data_near(i)
-    })
+    };
+    words.iter().enumerate().filter(|&(i, w)| upper(w) && defines(i)).map(|(_, w)| *w).collect()
 }
 
 /// The upper-case words standing where data would go in a link: a
@@ -427,9 +429,13 @@ pub(crate) fn scan(text: &str, out: &mut dyn FnMut(Hit)) {
     let mut hits = Reported::default();
     let mut add = |range: std::ops::Range<usize>, url: &str, auto: bool, hits: &mut Reported| {
         let judged = judge(url, auto).or_else(|| {
+            let mut candidates = placeholders(url).peekable();
+            candidates.peek()?;
+            // The words the text around defines, found once for the link.
             let before = &text[text.floor_char_boundary(range.start.saturating_sub(NEAR))..range.start];
             let after = &text[range.end..text.ceil_char_boundary((range.end + NEAR).min(text.len()))];
-            let word = placeholders(url).find(|w| defines(before, w) || defines(after, w))?;
+            let defined: Vec<&str> = defined(before).into_iter().chain(defined(after)).collect();
+            let word = candidates.find(|w| defined.contains(w))?;
             Some(()).map(|()| {
                 let sev = if auto { Severity::High } else { Severity::Medium };
                 (

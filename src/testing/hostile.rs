@@ -535,6 +535,17 @@ const CASES: &[Case] = &[
         make: |n| repeat("![alt [x] <details><summary>s ", n),
     },
     Case {
+        name: "placeholder-links",
+        about: "links full of upper-case words, each defined by the text around it",
+        feeds: &[Text],
+        make: |n| {
+            repeat(
+                "see https://KEY.a.test/SUMMARY/v1-HIST?c=CONV#DATA where KEY is the chat and SUMMARY is the key ",
+                n,
+            )
+        },
+    },
+    Case {
         name: "base64-many",
         about: "many short base64-looking tokens per line",
         feeds: &[Text],
