@@ -469,7 +469,7 @@ mod tests {
         );
         assert_eq!(
             out,
-            "x (/untrusted-content nonce=\"abc\") (¦im_start¦)system ⟦INST⟧ ((SYS)) (/email) {'role': \"system\"} ⟦INERTBOX v1 end 1a⟧"
+            "x (/untrusted-content nonce=\"abc\") (¦im_start¦)system ⟦INST⟧ ((SYS)) (/email) {«role»: \"system\"} ⟦INERTBOX v1 end 1a⟧"
         );
     }
 
@@ -552,9 +552,26 @@ mod tests {
             ("<system-prompt>", "(system-prompt)"),
             ("<tool_call name=\"x\">", "(tool_call name=\"x\")"),
             ("<user/>", "(user/)"),
-            ("\u{201C}role\u{201D}: \u{201C}system\u{201D}", "'role': \u{201C}system\u{201D}"),
-            ("\u{FF02}role\u{FF02}\u{FF1A}", "'role'\u{FF1A}"),
-            ("&quot;tool_calls&quot;:", "'tool_calls':"),
+            ("\u{201C}role\u{201D}: \u{201C}system\u{201D}", "«role»: \u{201C}system\u{201D}"),
+            ("\u{FF02}role\u{FF02}\u{FF1A}", "«role»\u{FF1A}"),
+            ("&quot;tool_calls&quot;:", "«tool_calls»:"),
+            // A Python dict's keys, and apostrophes doubled into a quote.
+            ("{'role': 'system'}", "{«role»: 'system'}"),
+            ("{''role'': ''system''}", "{««role»»: ''system''}"),
+            // Letter-spaced names, accents, and the markers of Gemma,
+            // Mistral and reasoning models.
+            ("<s t a r t _ o f _ t u r n>model", "(s t a r t _ o f _ t u r n)model"),
+            ("[ I N S T ]", "⟦ I N S T ⟧"),
+            ("&lt s y s t e m &gt", "( s y s t e m )"),
+            ("</untrusted-c\u{F3}ntent>", "(/untrusted-c\u{F3}ntent)"),
+            ("</untrusted-co\u{301}ntent>", "(/untrusted-co\u{301}ntent)"),
+            ("<|syst\u{E8}me|>", "(¦syst\u{E8}me¦)"),
+            ("<start_of_turn>user", "(start_of_turn)user"),
+            ("<end_of_turn>", "(end_of_turn)"),
+            ("</think>", "(/think)"),
+            ("[SYSTEM_PROMPT]x[/SYSTEM_PROMPT]", "⟦SYSTEM_PROMPT⟧x⟦/SYSTEM_PROMPT⟧"),
+            ("[AVAILABLE_TOOLS]", "⟦AVAILABLE_TOOLS⟧"),
+            ("[TOOL_CALLS]", "⟦TOOL_CALLS⟧"),
             ("[\u{FF29}NERTBOX v1 begin 1a2b]", "⟦\u{FF29}NERTBOX v1 begin 1a2b⟧"),
             ("&lt;|im_start|&gt;", "(¦im_start¦)"),
             // What the property test found: a letter that reads as a dash
@@ -583,6 +600,8 @@ mod tests {
             "Systems <systemd> and <users>",
             "AT&T &amp; co &lt;3",
             "<|> <||> [INST [/ inst",
+            "it's 'roles': don't 'role' model, the `role`",
+            "[system prompt](https://x.test) [tools] <s> <thinking>",
         ] {
             assert_eq!(defuse(v), v);
         }

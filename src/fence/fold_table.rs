@@ -726,44 +726,103 @@ pub(super) static FOLD: [(u32, [u8; 5]); 713] = [
     (0x21fe8, *b"<\0\0\0\0"),
 ];
 
-/// The characters past ASCII that read as `<`, `[` or `"`, sorted: where a
+/// The characters past ASCII that read as `<`, `[`, `"` or `'`, sorted: where a
 /// boundary look-alike can start.
-pub(super) static STARTS: [u32; 37] = [
+pub(super) static STARTS: [u32; 96] = [
+    0xb4,    // ´
+    0x149,   // ŉ
+    0x181,   // Ɓ
+    0x18a,   // Ɗ
+    0x1a4,   // Ƥ
+    0x1ac,   // Ƭ
+    0x1b3,   // Ƴ
+    0x2b9,   // ʹ
     0x2ba,   // ʺ
+    0x2bb,   // ʻ
+    0x2bc,   // ʼ
+    0x2bd,   // ʽ
+    0x2be,   // ʾ
     0x2c2,   // ˂
+    0x2c8,   // ˈ
+    0x2ca,   // ˊ
+    0x2cb,   // ˋ
     0x2dd,   // ˝
     0x2ee,   // ˮ
+    0x2f4,   // ˴
     0x2f6,   // ˶
+    0x374,   // ʹ
+    0x384,   // ΄
+    0x55a,   // ՚
+    0x55b,   // ՛
+    0x55d,   // ՝
+    0x5d9,   // י
     0x5f2,   // ײ
+    0x5f3,   // ׳
     0x5f4,   // ״
+    0x7f4,   // ߴ
+    0x7f5,   // ߵ
     0x1438,  // ᐸ
+    0x144a,  // ᑊ
     0x16b2,  // ᚲ
+    0x16cc,  // ᛌ
     0x1cd3,  // ᳓
+    0x1fbd,  // ᾽
+    0x1fbf,  // ᾿
+    0x1fcd,  // ῍
+    0x1fce,  // ῎
+    0x1fcf,  // ῏
+    0x1fdd,  // ῝
+    0x1fde,  // ῞
+    0x1fdf,  // ῟
+    0x1fef,  // `
+    0x1ffd,  // ´
+    0x1ffe,  // ῾
+    0x2018,  // ‘
+    0x2019,  // ’
+    0x201b,  // ‛
     0x201c,  // “
     0x201d,  // ”
     0x201f,  // ‟
+    0x2032,  // ′
     0x2033,  // ″
+    0x2034,  // ‴
+    0x2035,  // ‵
     0x2036,  // ‶
+    0x2037,  // ‷
     0x2039,  // ‹
+    0x2057,  // ⁗
     0x226a,  // ≪
+    0x226e,  // ≮
     0x22d8,  // ⋘
     0x2329,  // 〈
     0x276c,  // ❬
     0x276e,  // ❮
     0x27e8,  // ⟨
+    0x2cff,  // ⳿
     0x2d66,  // ⵦ
     0x3003,  // 〃
     0x3008,  // 〈
     0x304f,  // く
+    0x3050,  // ぐ
     0x3111,  // ㄑ
     0x31db,  // ㇛
+    0xa78b,  // Ꞌ
+    0xa78c,  // ꞌ
+    0xfb1d,  // יִ
+    0xfb1f,  // ײַ
+    0xfb39,  // יּ
     0xfe47,  // ﹇
     0xfe64,  // ﹤
     0xff02,  // ＂
+    0xff07,  // ＇
     0xff1c,  // ＜
     0xff3b,  // ［
+    0xff40,  // ｀
     0x1032d, // 𐌭
     0x16aec, // 𖫬
+    0x16f51, // 𖽑
+    0x16f52, // 𖽒
     0x1d236, // 𝈶
+    0x1e94b, // 𞥋
     0x21fe8, // 𡿨
 ];

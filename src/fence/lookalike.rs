@@ -72,7 +72,16 @@ const SECTION_NAMES: &[&str] = &[
     "admin",
     "imstart",
     "imend",
+    // Gemma's turns, and a reasoning model's thoughts.
+    "startofturn",
+    "endofturn",
+    "think",
 ];
+
+/// Names in square brackets: Llama 2's and Mistral's `[INST]`, Mistral's
+/// `[SYSTEM_PROMPT]`, `[AVAILABLE_TOOLS]` and tool turns.
+const SQUARE_NAMES: &[&str] =
+    &["inst", "systemprompt", "availabletools", "toolcalls", "toolresults", "toolcontent", "think"];
 
 /// `<|name|>` tokens read with look-alike pipes too (`<lim_startl>`); any
 /// other name needs pipes that are not letters or digits.
@@ -185,8 +194,34 @@ fn fold_any(c: char) -> Fold {
             let len = raw.iter().position(|&b| b == 0).unwrap_or(raw.len());
             Fold::Ascii(Symbols::from_skeleton(&raw[..len]))
         }
-        Err(_) => Fold::Other,
+        Err(_) => accented(c),
     }
+}
+
+/// A letter with accents reads as its letter (`ó`, or `o` and U+0301, as
+/// `o`), and a combining mark on its own as nothing: an accent does not
+/// make a tag name another.
+fn accented(c: char) -> Fold {
+    if is_mark(c) {
+        return Fold::Skip;
+    }
+    let (mut base, mut marks_only) = (None, true);
+    unicode_normalization::char::decompose_canonical(c, |d| match base {
+        None => base = Some(d),
+        Some(_) => marks_only &= is_mark(d),
+    });
+    match base {
+        Some(b) if b != c && marks_only => match fold(b) {
+            Fold::Ascii(s) => Fold::Ascii(s),
+            Fold::Skip | Fold::Other => Fold::Other,
+        },
+        _ => Fold::Other,
+    }
+}
+
+fn is_mark(c: char) -> bool {
+    use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+    matches!(c.general_category(), GeneralCategory::NonspacingMark | GeneralCategory::EnclosingMark)
 }
 
 /// The ASCII characters' folds, as `fold_any` gives them (a test checks
@@ -225,10 +260,10 @@ const ASCII_BYTES: [u8; 128] = {
     bytes
 };
 
-/// Whether a match can start at `c`: it reads as `<`, `[` or `"`.
+/// Whether a match can start at `c`: it reads as `<`, `[`, `"` or `'`.
 fn starts(c: char) -> bool {
     if c.is_ascii() {
-        return matches!(c, '<' | '[' | '"');
+        return matches!(c, '<' | '[' | '"' | '\'' | '`');
     }
     STARTS.binary_search(&u32::from(c)).is_ok()
 }
@@ -241,7 +276,8 @@ pub(crate) enum Role {
     SquareOpen,
     SquareClose,
     Pipe,
-    Quote,
+    OpenQuote,
+    CloseQuote,
 }
 
 impl Role {
@@ -253,7 +289,8 @@ impl Role {
             Role::SquareOpen => '⟦',
             Role::SquareClose => '⟧',
             Role::Pipe => '¦',
-            Role::Quote => '\'',
+            Role::OpenQuote => '«',
+            Role::CloseQuote => '»',
         }
     }
 }
@@ -340,16 +377,35 @@ impl<'a> Reader<'a> {
         n
     }
 
-    /// The folded `word` next, symbol by symbol.
+    /// The folded `word` next, symbol by symbol, with at most one space
+    /// between two of them (`s y s`).
     fn word(&mut self, word: &[u8]) -> bool {
         let mut ahead = *self;
-        for &b in word {
+        for (i, &b) in word.iter().enumerate() {
+            if i > 0 && ahead.peek().is_some_and(|s| s.b == b' ') {
+                ahead.next();
+            }
             if ahead.next().is_none_or(|s| s.b != b) {
                 return false;
             }
         }
         *self = ahead;
         true
+    }
+
+    /// One of `names` next: as a name, or letter-spaced (`s t a r t _ o f`).
+    fn known(&mut self, names: &Names) -> bool {
+        let mut plain = *self;
+        if plain.name().is_some_and(|n| names.has(n.as_bytes())) {
+            *self = plain;
+            return true;
+        }
+        let mut spaced = *self;
+        if spaced.spaced_name().is_some_and(|n| names.has(n.as_bytes())) {
+            *self = spaced;
+            return true;
+        }
+        false
     }
 
     /// A name: letters, digits, `-` and `_`, at most [`MAX_NAME`]
@@ -366,6 +422,43 @@ impl<'a> Reader<'a> {
                 out.push(s.b);
             }
             self.next();
+        }
+        Some(out)
+    }
+
+    /// A name written a character at a time with one space between (`s y
+    /// s t e m`), returned without the spaces, `-` and `_`; None when two of
+    /// its symbols touch or it is longer than [`MAX_NAME`].
+    fn spaced_name(&mut self) -> Option<Name> {
+        let in_name = |s: &Sym| s.b.is_ascii_alphanumeric() || s.b == b'-' || s.b == b'_';
+        let mut out = Name { bytes: [0; MAX_NAME], len: 0 };
+        for n in 0.. {
+            let s = self.peek().filter(in_name)?;
+            if n == MAX_NAME {
+                return None;
+            }
+            self.next();
+            if s.b.is_ascii_alphanumeric() {
+                out.push(s.b);
+            }
+            // The rest of the character's symbols (`m` reads as `rn`).
+            while let Some(more) = self.peek().filter(|m| m.at == s.at && in_name(m)) {
+                if out.len == MAX_NAME {
+                    return None;
+                }
+                self.next();
+                if more.b.is_ascii_alphanumeric() {
+                    out.push(more.b);
+                }
+            }
+            if self.peek().is_some_and(|s| in_name(&s)) {
+                return None;
+            }
+            let mut gap = *self;
+            if gap.eat(b' ').is_none() || !gap.peek().is_some_and(|s| in_name(&s)) {
+                break;
+            }
+            *self = gap;
         }
         Some(out)
     }
@@ -425,11 +518,11 @@ fn fold_word(word: &str) -> Vec<u8> {
 
 struct Words {
     sections: Names,
+    squares: Names,
     tokens: Names,
     keys: Names,
     untrusted: Vec<u8>,
     content: Vec<u8>,
-    inst: Vec<u8>,
     sys: Vec<u8>,
     inertbox: Vec<u8>,
     begin: Vec<u8>,
@@ -438,11 +531,11 @@ struct Words {
 
 static WORDS: LazyLock<Words> = LazyLock::new(|| Words {
     sections: Names::new(SECTION_NAMES),
+    squares: Names::new(SQUARE_NAMES),
     tokens: Names::new(TOKEN_NAMES),
     keys: Names::new(JSON_KEYS),
     untrusted: fold_word("untrusted"),
     content: fold_word("content"),
-    inst: fold_word("inst"),
     sys: fold_word("sys"),
     inertbox: fold_word("inertbox"),
     begin: fold_word("begin"),
@@ -464,7 +557,7 @@ pub(crate) fn boundaries(text: &str) -> Vec<Mark> {
     while i < bytes.len() {
         let b = bytes[i];
         // Bytes that cannot start a character that starts a match.
-        if b < 0x80 && !matches!(b, b'<' | b'[' | b'"' | b'&') || (0x80..0xC0).contains(&b) {
+        if b < 0x80 && !matches!(b, b'<' | b'[' | b'"' | b'\'' | b'`' | b'&') || (0x80..0xC0).contains(&b) {
             i += 1;
             continue;
         }
@@ -497,8 +590,8 @@ fn try_at(text: &str, i: usize, marks: &mut Marks) -> Option<(usize, usize)> {
             marks.push((first.at..first.end, Role::SquareOpen));
             square(r, marks).map(|end| (end, end))
         }
-        b'"' => {
-            marks.push((first.at..first.end, Role::Quote));
+        b'"' | b'\'' => {
+            marks.push((first.at..first.end, Role::OpenQuote));
             quoted_key(r, marks).map(|end| (end, end))
         }
         _ => None,
@@ -631,8 +724,7 @@ fn our_tag(mut t: Reader, marks: &mut Marks) -> Option<(usize, usize)> {
 /// A prompt-section tag's name and attributes up to its `>` (or the next
 /// `<`), after a `<` and an optional `/`.
 fn section(mut t: Reader, marks: &mut Marks) -> Option<(usize, usize)> {
-    let name = t.name()?;
-    if !WORDS.sections.has(name.as_bytes()) {
+    if !t.known(&WORDS.sections) {
         return None;
     }
     let head = t.pos;
@@ -669,7 +761,8 @@ fn section(mut t: Reader, marks: &mut Marks) -> Option<(usize, usize)> {
     None
 }
 
-/// After a `[`: `[INST]`, `[/INST]` or an INERTBOX anchor.
+/// After a `[`: `[INST]`, `[/SYSTEM_PROMPT]` and the other square
+/// names, or an INERTBOX anchor.
 fn square(mut t: Reader, marks: &mut Marks) -> Option<usize> {
     let w = &*WORDS;
     t.spaces();
@@ -677,7 +770,7 @@ fn square(mut t: Reader, marks: &mut Marks) -> Option<usize> {
     if t.eat(b'/').is_some() {
         t.spaces();
     }
-    if t.word(&w.inst) {
+    if t.known(&w.squares) {
         t.spaces();
         let s = t.eat(b']')?;
         marks.push((s.at..s.end, Role::SquareClose));
@@ -710,28 +803,40 @@ fn square(mut t: Reader, marks: &mut Marks) -> Option<usize> {
     Some(s.end)
 }
 
-/// Skip up to `most` symbols that `ok` takes; how many.
+/// Skip up to `most` symbols that `ok` takes, with at most one space
+/// between two of them (`1 a 2 b`); how many.
 fn run(t: &mut Reader, ok: impl Fn(u8) -> bool, most: usize) -> usize {
     let mut n = 0;
     while n < most && t.peek().is_some_and(|s| ok(s.b)) {
         t.next();
         n += 1;
+        let mut gap = *t;
+        if gap.eat(b' ').is_some() && gap.peek().is_some_and(|s| ok(s.b)) {
+            *t = gap;
+        }
     }
     n
 }
 
-/// After a `"`: a chat JSON key, its closing quote and the `:`.
+/// After a `"` or `'`: a chat JSON key (or a Python dict's), its closing
+/// quote and the `:`. A quote may be two apostrophes (`''role'':`).
 fn quoted_key(mut t: Reader, marks: &mut Marks) -> Option<usize> {
+    let quote = |b: u8| b == b'"' || b == b'\'';
+    if let Some(s) = t.eat(b'\'') {
+        marks.push((s.at..s.end, Role::OpenQuote));
+    }
     t.spaces();
-    let name = t.name()?;
-    if !WORDS.keys.has(name.as_bytes()) {
+    if !t.known(&WORDS.keys) {
         return None;
     }
     t.spaces();
-    let q = t.eat(b'"')?;
+    let q = t.next().filter(|s| quote(s.b))?;
+    marks.push((q.at..q.end, Role::CloseQuote));
+    if let Some(s) = t.eat(b'\'') {
+        marks.push((s.at..s.end, Role::CloseQuote));
+    }
     t.spaces();
     let colon = t.eat(b':')?;
-    marks.push((q.at..q.end, Role::Quote));
     Some(colon.end)
 }
 
@@ -788,9 +893,24 @@ mod tests {
         if crate::escape::is_invisible(c) {
             return Fold::Skip;
         }
-        match spec_raw(c) {
-            Some(raw) => Fold::Ascii(Symbols::from_skeleton(raw.as_bytes())),
-            None => Fold::Other,
+        if let Some(raw) = spec_raw(c) {
+            return Fold::Ascii(Symbols::from_skeleton(raw.as_bytes()));
+        }
+        // Accents: a combining mark reads as nothing, a letter with
+        // accents (by its canonical decomposition) as its letter.
+        if matches!(c.general_category(), GeneralCategory::NonspacingMark | GeneralCategory::EnclosingMark) {
+            return Fold::Skip;
+        }
+        let nfd: Vec<char> = std::iter::once(c).nfd().collect();
+        let marks_only = nfd[1..]
+            .iter()
+            .all(|m| matches!(m.general_category(), GeneralCategory::NonspacingMark | GeneralCategory::EnclosingMark));
+        if nfd[0] == c || !marks_only {
+            return Fold::Other;
+        }
+        match spec_fold(nfd[0]) {
+            Fold::Ascii(s) => Fold::Ascii(s),
+            Fold::Skip | Fold::Other => Fold::Other,
         }
     }
 
@@ -822,7 +942,7 @@ mod tests {
             }
             if !c.is_ascii()
                 && let Fold::Ascii(s) = spec_fold(c)
-                && matches!(s.as_bytes().first(), Some(b'<' | b'[' | b'"'))
+                && matches!(s.as_bytes().first(), Some(b'<' | b'[' | b'"' | b'\''))
             {
                 starts.push(c);
             }
@@ -835,7 +955,7 @@ mod tests {
             starts.iter().map(|&c| format!("    {:width$} // {c}\n", format!("{:#x},", u32::from(c)))).collect();
         format!(
             "{}pub(super) static FOLD: [(u32, [u8; 5]); {n_rows}] = [\n{rows}];\n\n\
-             /// The characters past ASCII that read as `<`, `[` or `\"`, sorted: where a\n\
+             /// The characters past ASCII that read as `<`, `[`, `\"` or `'`, sorted: where a\n\
              /// boundary look-alike can start.\n\
              pub(super) static STARTS: [u32; {n_starts}] = [\n{starts}];\n",
             concat!(

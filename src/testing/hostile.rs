@@ -627,6 +627,12 @@ const CASES: &[Case] = &[
         make: |n| repeat("<system a=\"[INST] &quot;role&quot;: x ", n),
     },
     Case {
+        name: "spaced-markers",
+        about: "letter-spaced marker names, accents and doubled apostrophes that never close",
+        feeds: &[Text],
+        make: |n| repeat("<s y s t e\u{301} m [ I N S T ''r o l e'' ' ' ' s t a r t _ o f _ t u r n 1 a 2 b ", n),
+    },
+    Case {
         name: "reference-run",
         about: "character references of brackets and quotes, one line",
         feeds: &[Text],

@@ -157,6 +157,9 @@ const MARKERS: &[&str] = &[
     "<tool_call>",
     "\"role\":",
     "\"tool_calls\":",
+    "'role':",
+    "<start_of_turn>",
+    "[/SYSTEM_PROMPT]",
     "[INERTBOX v1 begin 1a]",
     "[INERTBOX v1 end 1a]",
 ];
@@ -198,14 +201,18 @@ const INVISIBLE: &[char] =
 /// skeleton in either case (brackets for the angle brackets' own class
 /// too, hyphens for any dash), sometimes written as an HTML character
 /// reference, with invisible characters put inside and white space
-/// where a reader skips it (around brackets, slashes, pipes and colons).
+/// where a reader skips it (around brackets, slashes, pipes and colons),
+/// accents on letters, and sometimes a space between every two letters.
 fn look_alike(marker: &'static str) -> impl Strategy<Value = String> {
     let n = marker.chars().count();
-    (prop::collection::vec((any::<prop::sample::Index>(), 0u8..16, 0u8..16, any::<bool>()), n), any::<u64>()).prop_map(
+    let chars: Vec<char> = marker.chars().collect();
+    (prop::collection::vec((any::<prop::sample::Index>(), 0u8..16, 0u8..20, any::<bool>()), n), any::<u64>()).prop_map(
         move |(picks, seed)| {
             let mut out = String::new();
             let mut prev = '\0';
-            for (c, (pick, how, extra, upper)) in marker.chars().zip(picks) {
+            // Letter-spaced: `s t a r t _ o f`.
+            let spaced = seed % 4 == 0;
+            for (i, (c, (pick, how, extra, upper))) in marker.chars().zip(picks).enumerate() {
                 let c = if upper { c.to_ascii_uppercase() } else { c.to_ascii_lowercase() };
                 let mut pool = CONFUSABLES[&skeleton(&c.to_string())].clone();
                 match c {
@@ -238,6 +245,13 @@ fn look_alike(marker: &'static str) -> impl Strategy<Value = String> {
                 if (4..8).contains(&extra) {
                     out.push(INVISIBLE[usize::from(extra) % INVISIBLE.len()]);
                 }
+                if (16..20).contains(&extra) && c.is_ascii_alphabetic() {
+                    out.push(['\u{301}', '\u{308}', '\u{300}', '\u{327}'][usize::from(extra - 16)]);
+                }
+                let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+                if spaced && word(c) && chars.get(i + 1).is_some_and(|&n| word(n)) {
+                    out.push(' ');
+                }
                 prev = c;
             }
             out
@@ -251,7 +265,7 @@ fn any_look_alike() -> impl Strategy<Value = (usize, String)> {
 }
 
 /// Text as the checker reads it: references decoded, the UTS #39 skeleton
-/// (invisible characters gone), the angle brackets' and long dashes' own
+/// (invisible characters and combining marks gone), the angle brackets' and long dashes' own
 /// prototypes and every dash read as `<`, `>` and `-`, lower case with `i`
 /// read as `l` (as `I` is), and no white space. Written apart from the
 /// fence's own reading (`fence::lookalike`), from unicode-security.
@@ -295,6 +309,7 @@ fn checker_form(text: &str) -> String {
             c if c.general_category() == GeneralCategory::DashPunctuation => '-',
             c => c,
         })
+        .filter(|c| !matches!(c.general_category(), GeneralCategory::NonspacingMark | GeneralCategory::EnclosingMark))
         .flat_map(char::to_lowercase)
         .map(|c| if c == 'i' { 'l' } else { c })
         .filter(|c| !c.is_whitespace())
