@@ -135,6 +135,24 @@ fn readable(s: &str) -> bool {
     printable * 100 >= n * 95 && letters * 100 >= n * 50 && spaces >= 1
 }
 
+/// Is this written as sentences: at least 16 characters, nine in ten of
+/// them letters, digits, spaces or sentence punctuation, and words apart
+/// (a space at least every 16 characters) unless its script is written
+/// without spaces?
+fn prose_like(s: &str) -> bool {
+    let (mut n, mut wordy, mut spaces, mut unspaced) = (0usize, 0usize, 0usize, 0usize);
+    for c in s.chars() {
+        n += 1;
+        if c.is_alphanumeric() || c == ' ' || matches!(c, '.' | ',' | ':' | ';' | '!' | '?' | '\'' | '-' | '@' | '/') {
+            wordy += 1;
+        }
+        spaces += usize::from(c == ' ');
+        // Han, kana, Thai and the like are written without spaces.
+        unspaced += usize::from(c.is_alphabetic() && u32::from(c) >= 0x0E00);
+    }
+    n >= 16 && wordy * 10 >= n * 9 && (spaces * 16 >= n || unspaced * 2 >= n)
+}
+
 /// Readable text, or another encoded layer (a long run of printable ASCII
 /// without spaces) worth opening.
 fn plausible(s: &str) -> bool {
@@ -165,15 +183,60 @@ fn b64(run: &str) -> Option<String> {
     engine.decode(t).ok().and_then(lossless_utf8)
 }
 
-/// Text hidden in the white space a reader never sees: the spaces and tabs
-/// that end lines, and lines of nothing else, read in order as bits (a
-/// space one way, a tab the other, eight to a byte, first bit highest),
-/// as whitespace steganography writes them. Every way is tried; what
-/// decodes to readable text is returned with the range from the first
-/// carrying line to the last. Ordinary text has a few trailing blanks,
-/// not the 64 of both kinds a sentence takes.
+/// Text hidden in white space a reader never sees, as whitespace
+/// steganography writes it:
+/// - the spaces and tabs that end lines (and lines of nothing else), read
+///   in order as bits (a space one way, a tab the other), seven or eight
+///   to a character, or as SNOW writes them (0 to 7 spaces before each
+///   tab, three bits each);
+/// - the gaps between words, one plain space one way and anything else (two
+///   spaces, a tab, an en, thin or no-break space) the other.
+///
+/// Every reading is tried (either symbol for one, highest or lowest bit
+/// first, any place the first character may start); the longest readable
+/// stretch one of them gives is returned, with the range from the first
+/// carrying blank to the last. Ordinary text has a few trailing blanks and
+/// the odd double space, not the 56 or more of both kinds a sentence
+/// takes, and what they give is not readable.
 fn whitespace_bits(text: &str) -> Option<(Range<usize>, String)> {
-    const MIN_BITS: usize = 64;
+    // Each reading can give a short readable stretch by chance: the
+    // longest of all is the channel's.
+    let mut found: Vec<(Range<usize>, String)> = Vec::new();
+    if let Some(t) = line_tails(text) {
+        found.extend(read_channel(&t.bits).map(|s| (t.range.clone(), s)));
+        found.extend(snow(text, t.range.clone()).map(|s| (t.range, s)));
+    }
+    if let Some(g) = word_gaps(text) {
+        found.extend(read_channel(&g.bits).map(|s| (g.range, s)));
+    }
+    found.into_iter().max_by_key(|(_, s)| s.chars().count())
+}
+
+/// Fewest bits a channel is read with: eight characters of seven bits.
+const MIN_BITS: usize = 56;
+
+/// A channel of bits in white space, and where it lies.
+struct Channel {
+    bits: Vec<bool>,
+    range: Range<usize>,
+}
+
+impl Channel {
+    /// Bits of both kinds, enough of them, cut at what a layer decodes
+    /// (the first bytes are read: padding the channel out does not hide
+    /// what it starts with).
+    fn checked(mut self) -> Option<Channel> {
+        let ones = self.bits.iter().filter(|&&b| b).count();
+        if self.bits.len() < MIN_BITS || ones == 0 || ones == self.bits.len() {
+            return None;
+        }
+        self.bits.truncate(8 * MAX_DECODED);
+        Some(self)
+    }
+}
+
+/// The blanks that end lines, a tab as one.
+fn line_tails(text: &str) -> Option<Channel> {
     let mut bits: Vec<bool> = Vec::new();
     let (mut first, mut last) = (None, 0);
     let mut at = 0;
@@ -187,31 +250,145 @@ fn whitespace_bits(text: &str) -> Option<(Range<usize>, String)> {
         }
         at += line.len();
     }
-    let tabs = bits.iter().filter(|&&b| b).count();
-    if bits.len() < MIN_BITS || tabs == 0 || tabs == bits.len() {
-        return None;
-    }
-    // Past what a layer may decode, the first bytes are read: padding the
-    // channel out does not hide what it starts with.
-    bits.truncate(8 * MAX_DECODED);
-    // Either symbol for one, highest or lowest bit first, and any of the
-    // eight places the first byte may start at (a stray blank before the
-    // payload shifts it).
-    let ways = (0..8)
-        .flat_map(|phase| [false, true].into_iter().flat_map(move |flip| [(phase, flip, false), (phase, flip, true)]));
-    for (phase, flip, low_first) in ways {
-        let byte = |c: &[bool]| {
-            let bit = |i: usize| u8::from(c[if low_first { 7 - i } else { i }] != flip);
-            (0..8).fold(0u8, |acc, i| acc << 1 | bit(i))
-        };
-        let bytes: Vec<u8> = bits.get(phase..).unwrap_or_default().chunks_exact(8).map(byte).collect();
-        let decoded = String::from_utf8_lossy(&bytes);
-        let decoded = decoded.trim_matches(['\0', ' ']);
-        if readable(decoded) {
-            return Some((first.unwrap_or(0)..last, decoded.to_string()));
+    Channel { bits, range: first.unwrap_or(0)..last }.checked()
+}
+
+/// SNOW's reading of the blanks that end lines: each tab ends a group of
+/// at most seven spaces, whose count is three bits (a line's first tab may
+/// only mark where its data starts: read both ways).
+fn snow(text: &str, range: Range<usize>) -> Option<String> {
+    let mut best = None;
+    for skip_first in [true, false] {
+        let mut bits = Vec::new();
+        let mut fits = true;
+        for line in text[range.clone()].split('\n') {
+            let body = line.trim_end_matches('\r');
+            let mut tail = &body[body.trim_end_matches([' ', '\t']).len()..];
+            if skip_first {
+                tail = tail.strip_prefix('\t').unwrap_or(tail);
+            }
+            let mut spaces = 0u8;
+            for b in tail.bytes() {
+                if b == b' ' {
+                    spaces += 1;
+                    if spaces > 7 {
+                        fits = false;
+                        break;
+                    }
+                } else {
+                    bits.extend((0..3).rev().map(|i| spaces >> i & 1 == 1));
+                    spaces = 0;
+                }
+            }
+            if !fits || bits.len() > 8 * MAX_DECODED {
+                break;
+            }
+        }
+        if fits && let Some(s) = (Channel { bits, range: range.clone() }).checked().and_then(|c| read_channel(&c.bits))
+        {
+            best = best.filter(|b: &String| b.chars().count() >= s.chars().count()).or(Some(s));
         }
     }
-    None
+    best
+}
+
+/// The gaps between words within lines: a plain space is a zero, any
+/// other blank run a one. Read only when the text holds enough other
+/// blanks to carry a sentence (found by a byte search first, so ordinary
+/// text costs one pass of `memchr`).
+fn word_gaps(text: &str) -> Option<Channel> {
+    const MIN_ONES: usize = 16;
+    let bytes = text.as_bytes();
+    let doubles = memchr::memmem::find_iter(bytes, b"  ").take(MIN_ONES).count();
+    let others = if doubles >= MIN_ONES {
+        0
+    } else {
+        // Lead bytes of the space separators past ASCII (U+00A0, U+1680,
+        // U+2000–U+205F, U+3000) and the tab.
+        memchr::memchr3_iter(0xC2, 0xE2, b'\t', bytes)
+            .chain(memchr::memchr2_iter(0xE1, 0xE3, bytes))
+            .filter(|&i| text.get(i..).and_then(|r| r.chars().next()).is_some_and(|c| c.is_whitespace()))
+            .take(MIN_ONES)
+            .count()
+    };
+    if doubles + others < MIN_ONES {
+        return None;
+    }
+    let mut bits = Vec::new();
+    let (mut first, mut last) = (None, 0);
+    for (line_at, line) in text.split_inclusive('\n').scan(0, |at, l| {
+        let here = *at;
+        *at += l.len();
+        Some((here, l))
+    }) {
+        let body = line.trim_end();
+        let lead = body.len() - body.trim_start().len();
+        let mut gap: Option<(usize, bool)> = None;
+        for (i, c) in body[lead..].char_indices() {
+            let i = i + lead;
+            if c.is_whitespace() {
+                gap = Some(match gap {
+                    None => (i, c != ' '),
+                    Some((from, _)) => (from, true),
+                });
+            } else if let Some((from, one)) = gap.take() {
+                bits.push(one);
+                if one {
+                    first.get_or_insert(line_at + from);
+                    last = line_at + i;
+                }
+                if bits.len() >= 8 * MAX_DECODED {
+                    break;
+                }
+            }
+        }
+    }
+    Channel { bits, range: first.unwrap_or(0)..last }.checked()
+}
+
+/// The longest readable stretch any reading of the bits gives: seven or
+/// eight bits a character, from any of their places, either symbol for
+/// one, highest or lowest bit first.
+fn read_channel(bits: &[bool]) -> Option<String> {
+    let mut best: Option<String> = None;
+    for width in [8usize, 7] {
+        for phase in 0..width {
+            let Some(bits) = bits.get(phase..) else { continue };
+            let high: Vec<u8> =
+                bits.chunks_exact(width).map(|c| c.iter().fold(0u8, |acc, &b| acc << 1 | u8::from(b))).collect();
+            for flip in [false, true] {
+                for low_first in [false, true] {
+                    let bytes: Vec<u8> = high
+                        .iter()
+                        .map(|&v| {
+                            let v = if flip { !v & (0xFF >> (8 - width)) } else { v };
+                            if low_first { v.reverse_bits() >> (8 - width) } else { v }
+                        })
+                        .collect();
+                    if let Some(s) = longest_readable(&bytes)
+                        && best.as_ref().is_none_or(|b| s.chars().count() > b.chars().count())
+                    {
+                        best = Some(s);
+                    }
+                }
+            }
+        }
+    }
+    best
+}
+
+/// The longest stretch of the bytes that is valid UTF-8 free of control
+/// characters, when it reads as text (at least 12 characters): random
+/// bytes give short stretches.
+fn longest_readable(bytes: &[u8]) -> Option<String> {
+    let control = |c: char| c.is_control() && !matches!(c, '\n' | '\t' | '\r');
+    bytes
+        .utf8_chunks()
+        .flat_map(|chunk| chunk.valid().split(control))
+        .map(str::trim)
+        .filter(|s| s.len() >= 12 && readable(s))
+        .max_by_key(|s| s.chars().count())
+        .map(str::to_string)
 }
 
 /// Base64 wrapped over lines, as MIME and PEM wrap it: two or more lines
@@ -704,6 +881,19 @@ fn walk(d: &Decoded, at: Range<usize>, chain: &[Encoding], depth: usize, budget:
             why: format!("{} text that decodes to an instruction: {why}", names.join(" inside ")),
             obfuscated: true,
             decoded: Some(shown),
+            quoted: false,
+        });
+    } else if d.encoding == Encoding::Whitespace && prose_like(&d.text) {
+        // Blanks that spell out a sentence hide it from a person whatever
+        // it says.
+        hits.push(Hit {
+            code: Code::EncodedPayload,
+            rule: d.encoding.rule(),
+            severity: Severity::Medium,
+            range: at.clone(),
+            why: format!("{} spell out text a person does not see", names.join(" inside ")),
+            obfuscated: true,
+            decoded: Some(d.text.clone()),
             quoted: false,
         });
     }

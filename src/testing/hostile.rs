@@ -523,6 +523,18 @@ const CASES: &[Case] = &[
         make: |n| repeat("line of text \t \t\t  \t \t\t\t \t\n", n),
     },
     Case {
+        name: "word-gap-bits",
+        about: "words apart by one or two spaces, a tab, an en or no-break space, as gap steganography writes bits",
+        feeds: &[Text],
+        make: |n| repeat("a  b c\u{2002}d e\u{A0}f\tg h  i j k  ", n),
+    },
+    Case {
+        name: "snow-groups",
+        about: "lines ending in groups of spaces before tabs, as SNOW writes them",
+        feeds: &[Text],
+        make: |n| repeat("x\t   \t\t       \t \t  \t\n", n),
+    },
+    Case {
         name: "compat-runs-one-line",
         about: "one line of many short runs of mathematical letters between plain ones",
         feeds: &[Text],
