@@ -195,7 +195,9 @@ impl HiddenReason {
             HiddenReason::Opacity => "transparent (opacity near 0)",
             HiddenReason::FontSize => "font too small to read",
             HiddenReason::Colour => "text colour matches its background",
-            HiddenReason::Offscreen => "out of view (positioned off the screen, or below many blank lines)",
+            HiddenReason::Offscreen => {
+                "out of view (positioned off the screen, below many blank lines or far right on its line)"
+            }
             HiddenReason::ZeroSize => "inside a zero-size box",
             HiddenReason::Clip => "clipped away",
             HiddenReason::Transform => "transformed to nothing",

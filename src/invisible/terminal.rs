@@ -181,7 +181,7 @@ impl Terminal {
                 }
                 ESC => {
                     let (end, seq) = parse_esc(text, i);
-                    t.sequence(i..end, seq);
+                    t.sequence(i..end, seq, true);
                     i = end;
                 }
                 b'\r' if bytes.get(i + 1) == Some(&b'\n') => {
@@ -218,7 +218,7 @@ impl Terminal {
                     let end = i + c.len_utf8();
                     if is_c1(c) {
                         let (end, seq) = parse_c1(text, i, c);
-                        t.sequence(i..end, seq);
+                        t.sequence(i..end, seq, false);
                         i = end;
                     } else {
                         t.write(i, end, c);
@@ -471,11 +471,12 @@ impl Terminal {
     }
 
     /// Act on one escape sequence and record it as a run.
-    fn sequence(&mut self, range: Range<usize>, seq: Seq<'_>) {
+    /// `escaped`: it starts with ESC, not an 8-bit control.
+    fn sequence(&mut self, range: Range<usize>, seq: Seq<'_>, escaped: bool) {
         let (benign, decoded) = match seq {
             Seq::Csi { params, inter, fin } => (self.csi(params, inter, fin), None),
             Seq::Str { kind: StrKind::Osc, content } => {
-                return self.osc(range, content);
+                return self.osc(range, content, escaped);
             }
             Seq::Str { content, .. } => (false, printable(content)),
             Seq::Esc { inter, fin } => (self.esc(inter, fin), None),
@@ -646,7 +647,7 @@ impl Terminal {
     }
 
     /// Record an OSC sequence: a link, a title, the clipboard, shell marks.
-    fn osc(&mut self, range: Range<usize>, content: &str) {
+    fn osc(&mut self, range: Range<usize>, content: &str, escaped: bool) {
         let (ps, rest) = content.split_once(';').unwrap_or((content, ""));
         let run = Run::new(range, HiddenReason::Escape);
         let run = match ps {
@@ -668,8 +669,13 @@ impl Terminal {
                     .or_else(|| printable(rest));
                 run.decoded(decoded)
             }
-            // Working directory, prompt marks, progress: shell integration.
+            // Working directory, prompt marks, progress: shell integration;
+            // a window or tab title, as shells set it at every prompt.
+            // (Detection still reads their text for a direction.)
             "7" | "133" | "633" => run.decoded(printable(rest)).benign(true),
+            // Set with ESC ]; the 8-bit OSC (U+009D), which no UTF-8
+            // terminal reads, is no shell's habit.
+            "0" | "1" | "2" => run.decoded(printable(rest)).benign(escaped),
             "9" if rest.starts_with("4;") => run.benign(true),
             _ => run.decoded(printable(if rest.is_empty() { content } else { rest })),
         };
