@@ -103,6 +103,8 @@ pub enum HiddenReason {
     Template,
     /// The content of a closed `<details>` (all but its `<summary>`).
     ClosedDetails,
+    /// An option of a drop-down list other than the one it shows.
+    UnselectedOption,
     /// `<noscript>` content.
     Noscript,
     /// `<script>` or `<style>` bodies.
@@ -166,6 +168,7 @@ impl HiddenReason {
             HiddenReason::AriaHidden => "aria_hidden",
             HiddenReason::Template => "template",
             HiddenReason::ClosedDetails => "closed_details",
+            HiddenReason::UnselectedOption => "unselected_option",
             HiddenReason::Noscript => "noscript",
             HiddenReason::Code => "code",
             HiddenReason::Attribute => "attribute",
@@ -205,6 +208,7 @@ impl HiddenReason {
             HiddenReason::AriaHidden => "aria-hidden",
             HiddenReason::Template => "inside <template>",
             HiddenReason::ClosedDetails => "inside a closed <details>",
+            HiddenReason::UnselectedOption => "an option a drop-down list shows only when opened",
             HiddenReason::Noscript => "inside <noscript>",
             HiddenReason::Code => "script or style body",
             HiddenReason::Attribute => "attribute text (alt, title, aria-label, meta)",

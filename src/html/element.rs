@@ -152,6 +152,8 @@ pub(super) struct Attrs {
     pub(super) aria_hidden: Option<bool>,
     pub(super) open: bool,
     pub(super) checked: bool,
+    /// `multiple` (a list box shows its options, a drop-down one).
+    pub(super) multiple: bool,
     pub(super) disabled: bool,
     /// alt, title, aria-label, placeholder, and repeated values, in source order.
     pub(super) texts: Vec<String>,
@@ -276,6 +278,7 @@ pub(super) fn read_attrs(el: &Element, html: &[u8], tested: &FastSet<Box<str>>, 
             "aria-hidden" => a.aria_hidden = Some(value().trim().eq_ignore_ascii_case("true")),
             "open" => a.open = true,
             "checked" | "selected" => a.checked = true,
+            "multiple" => a.multiple = true,
             "disabled" => a.disabled = true,
             "alt" | "title" | "aria-label" | "placeholder" | "aria-description" => a.texts.push(value()),
             // A script's data, never shown: read when long enough to hold a

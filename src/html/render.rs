@@ -375,6 +375,11 @@ struct Frame {
     /// is hidden.
     closed_details: bool,
     summary_seen: bool,
+    /// The frame of the drop-down list (`<select>` without `multiple`)
+    /// this is or is in as its `<optgroup>`, and for that frame whether it
+    /// has shown an option yet (the first, or one marked `selected`).
+    list: Option<usize>,
+    option_shown: bool,
     /// What selectors see of it (when the page has a style sheet).
     node: Option<Rc<Node>>,
     kids: Kids,
@@ -391,6 +396,8 @@ impl Frame {
             c,
             closed_details: false,
             summary_seen: false,
+            list: None,
+            option_shown: false,
             node: None,
             kids: Kids::default(),
             seq: None,
@@ -1035,9 +1042,28 @@ impl Renderer {
                 c.hidden = c.hidden.or(Some(HiddenReason::ClosedDetails));
             }
         }
+        // A drop-down shows one option (the first, or the one marked
+        // `selected`); the others only when opened.
+        let parent_list = self.frames.last().and_then(|p| p.list);
+        if !svg && tag == "option" {
+            if let Some(list) = parent_list {
+                let list = &mut self.frames[list];
+                if attrs.checked || !list.option_shown {
+                    list.option_shown = true;
+                } else {
+                    c.hidden = c.hidden.or(Some(HiddenReason::UnselectedOption));
+                }
+            }
+        }
         c.text_reason = c.text_reason(closed_details);
         let mut frame = Frame::new(id, c);
         frame.closed_details = closed_details;
+        frame.list = match tag {
+            _ if svg => None,
+            "select" if !attrs.multiple => Some(self.frames.len()),
+            "optgroup" => parent_list,
+            _ => None,
+        };
         let node = node.map(Rc::new);
         (frame, node)
     }
@@ -1475,6 +1501,21 @@ mod tests {
         html.push_str(&"<div>".repeat(300));
         html.push_str("<div class=deep><p class=q>x1</p></div>");
         assert_eq!(hides(&html, "x1"), Some(H::DisplayNone));
+    }
+
+    #[test]
+    fn a_drop_down_shows_one_option() {
+        let first = r#"<select><option>a1</option><option>x1</option><optgroup label=g><option>x2</option></optgroup></select>"#;
+        assert_eq!(hides(first, "a1"), None);
+        assert_eq!(hides(first, "x1"), Some(H::UnselectedOption));
+        assert_eq!(hides(first, "x2"), Some(H::UnselectedOption));
+        let chosen =
+            r#"<select><option value=1>a1</option><option selected>a2</option><option disabled>x1</option></select>"#;
+        assert_eq!(hides(chosen, "a2"), None);
+        assert_eq!(hides(chosen, "x1"), Some(H::UnselectedOption));
+        // A list box shows them all.
+        let list = r#"<select multiple><option>a1</option><option>a2</option></select>"#;
+        assert_eq!((hides(list, "a1"), hides(list, "a2")), (None, None));
     }
 
     #[test]

@@ -281,8 +281,8 @@ impl Style {
 #[cfg(test)]
 mod tests {
     use crate::document::HiddenReason;
-    use crate::invisible::{find, strip};
     use crate::invisible::tests::{benign_only, non_benign, only};
+    use crate::invisible::{find, strip};
 
     // -- terminal escapes ----------------------------------------------------
 
