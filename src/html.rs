@@ -58,6 +58,9 @@ const DEFAULT_FONT_PX: f64 = 16.0;
 const MAX_HIDDEN_OPACITY: f64 = 0.1;
 /// A box moved this far left or up (CSS pixels) is off any screen.
 const OFFSCREEN_PX: f64 = 1000.0;
+/// How far a positioned box's edge (`top`, `left`, `right`) moves it off
+/// the page: a line of text 200 px above or beside the page is out of it.
+const POSITIONED_OFFSCREEN_PX: f64 = 200.0;
 /// Text smaller than this (in CSS pixels, after transforms) cannot be read.
 const MIN_READABLE_FONT_PX: f64 = 4.0;
 

@@ -309,8 +309,102 @@ pub(super) fn css_unescape(s: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
-/// `prop: value [!important]; …` → declarations (relevant ones only).
-pub(super) fn parse_declarations(block: &str) -> Vec<Decl> {
+/// The custom properties (`--name: value`) a page declares, in its style
+/// sheets or its `style` attributes, each with its value when every
+/// declaration of it gives the same one (a theme that sets one name two
+/// ways is left unread: which applies depends on where).
+#[derive(Debug, Default)]
+pub(super) struct Vars(FastMap<String, Option<String>>);
+
+/// Declarations of custom properties read per page, and substitutions
+/// per value.
+const MAX_VARS: usize = 1 << 16;
+const MAX_VAR_DEPTH: usize = 4;
+
+impl Vars {
+    /// One pass over the page for `--name:`.
+    pub(super) fn from_html(html: &[u8]) -> Vars {
+        let mut vars = Vars::default();
+        let mut read = 0;
+        for at in memchr::memmem::find_iter(html, b"--") {
+            if at > 0 && (html[at - 1].is_ascii_alphanumeric() || matches!(html[at - 1], b'-' | b'_' | b'!')) {
+                continue;
+            }
+            let name_end = html[at + 2..]
+                .iter()
+                .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_')))
+                .map_or(html.len(), |n| at + 2 + n);
+            if name_end == at + 2 || name_end - at > 64 {
+                continue;
+            }
+            let rest = &html[name_end..];
+            let spaces = rest.iter().take_while(|b| b.is_ascii_whitespace()).count();
+            if rest.get(spaces) != Some(&b':') {
+                continue;
+            }
+            read += 1;
+            if read > MAX_VARS {
+                break;
+            }
+            let value = &rest[spaces + 1..];
+            let end = value.iter().take(256).position(|b| matches!(b, b';' | b'}' | b'"' | b'\'' | b'<' | b'\n'));
+            let Some(end) = end else { continue };
+            let value = String::from_utf8_lossy(&value[..end]).trim().to_ascii_lowercase();
+            let name = String::from_utf8_lossy(&html[at..name_end]).to_ascii_lowercase();
+            vars.0
+                .entry(name)
+                .and_modify(|v| {
+                    if v.as_deref() != Some(value.as_str()) {
+                        *v = None
+                    }
+                })
+                .or_insert(Some(value));
+        }
+        vars
+    }
+
+    /// `value` with each `var(--name)` or `var(--name, fallback)` put in:
+    /// the page's one value of the name, or the fallback when the page
+    /// declares none; None when a name has no single value.
+    fn resolve(&self, value: &str) -> Option<String> {
+        let mut out = value.to_string();
+        for _ in 0..MAX_VAR_DEPTH {
+            let Some(start) = out.find("var(") else { return Some(out) };
+            let inner_start = start + 4;
+            let close = matching_paren(&out, inner_start)?;
+            let inner = &out[inner_start..close];
+            let (name, fallback) = match inner.split_once(',') {
+                Some((n, f)) => (n.trim(), Some(f.trim())),
+                None => (inner.trim(), None),
+            };
+            let put = match self.0.get(name) {
+                Some(Some(v)) => v.clone(),
+                Some(None) => return None,
+                None => fallback?.to_string(),
+            };
+            out.replace_range(start..=close, &put);
+        }
+        (!out.contains("var(")).then_some(out)
+    }
+}
+
+/// Where the `)` closing a parenthesis opened before `from` is.
+fn matching_paren(s: &str, from: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, b) in s.bytes().enumerate().skip(from) {
+        match b {
+            b'(' => depth += 1,
+            b')' if depth == 0 => return Some(i),
+            b')' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `prop: value [!important]; …` → declarations (relevant ones only),
+/// custom properties put in (`var(--bg)`).
+pub(super) fn parse_declarations(block: &str, vars: &Vars) -> Vec<Decl> {
     let block = strip_css_comments(block);
     let mut decls = Vec::new();
     for part in split_top(&block, b';') {
@@ -327,6 +421,12 @@ pub(super) fn parse_declarations(block: &str) -> Vec<Decl> {
         }
         let trimmed = value.trim_end().len();
         value.truncate(trimmed);
+        if value.contains("var(") {
+            // A value that cannot be put together is invalid, as a
+            // browser finds it at computed-value time: left out.
+            let Some(v) = vars.resolve(&value) else { continue };
+            value = v;
+        }
         if !value.is_empty() {
             // Only the last of a property (of each importance) can decide
             // a value, and the same order of the kept ones gives the same
@@ -447,6 +547,7 @@ pub(super) struct Sheet {
     rules_seen: usize,
     layers: FastMap<String, u32>,
     budget: u64,
+    pub(super) vars: Vars,
 }
 
 impl Sheet {
@@ -458,6 +559,7 @@ impl Sheet {
         let mut sheet = Sheet {
             standards: standards_mode(html),
             budget: MATCH_STEPS_BASE + MATCH_STEPS_PER_BYTE * html.len() as u64,
+            vars: Vars::from_html(html),
             ..Sheet::default()
         };
         let mut i = 0;
@@ -500,7 +602,7 @@ impl Sheet {
                     text.push(';');
                 }
             }
-            let decls = parse_declarations(&text);
+            let decls = parse_declarations(&text, &self.vars);
             if !decls.is_empty() {
                 self.add_rule(parents, &decls, ctx);
             }

@@ -1083,7 +1083,7 @@ impl Renderer {
         if let Some(d) = self.style_cache.get(inline) {
             return Rc::clone(d);
         }
-        let d: Rc<[Decl]> = parse_declarations(inline).into();
+        let d: Rc<[Decl]> = parse_declarations(inline, &self.sheet.vars).into();
         if self.style_cache.len() < MAX_CACHED_STYLES {
             self.style_cache.insert(inline.to_string(), Rc::clone(&d));
         }
@@ -1504,6 +1504,20 @@ mod tests {
     }
 
     #[test]
+    fn custom_properties_are_put_in() {
+        let page = |css: &str| format!("<style>{css}</style><p class=h>x1</p>");
+        let white = page(":root{--bg:#fff} body{background:var(--bg)} .h{color:var(--bg)}");
+        assert_eq!(hides(&white, "x1"), Some(H::Colour));
+        let fallback = page(".h{color:var(--unset, #ffffff);background:#fff}");
+        assert_eq!(hides(&fallback, "x1"), Some(H::Colour));
+        let nested = page(":root{--a:var(--b);--b:none} .h{display:var(--a)}");
+        assert_eq!(hides(&nested, "x1"), Some(H::DisplayNone));
+        // A name two themes set two ways is not read.
+        let themes = page(".light{--fg:#000} .dark{--fg:#fff} body{background:#fff} .h{color:var(--fg)}");
+        assert_eq!(hides(&themes, "x1"), None);
+    }
+
+    #[test]
     fn a_drop_down_shows_one_option() {
         let first = r#"<select><option>a1</option><option>x1</option><optgroup label=g><option>x2</option></optgroup></select>"#;
         assert_eq!(hides(first, "a1"), None);
@@ -1650,7 +1664,9 @@ mod tests {
         assert_eq!(hides(r#"<p style="transform:translate(0, -2000px)">x</p>"#, "x"), o);
         assert_eq!(hides(r#"<p style="translate:-3000px">x</p>"#, "x"), o);
         // Visible: small offsets, static position, a small indent.
+        assert_eq!(hides(r#"<p style="position:fixed;top:-500px">x</p>"#, "x"), o);
         assert_eq!(hides(r#"<p style="position:absolute;left:-10px">v</p>"#, "v"), None);
+        assert_eq!(hides(r#"<p style="position:relative;top:-60px">v</p>"#, "v"), None);
         assert_eq!(hides(r#"<p style="left:-9999px">v</p>"#, "v"), None);
         assert_eq!(hides(r#"<p style="text-indent:-20px">v</p>"#, "v"), None);
         assert_eq!(hides(r#"<p style="transform:translateX(-50%)">v</p>"#, "v"), None);

@@ -5,7 +5,7 @@
 use crate::document::HiddenReason;
 
 use super::css::Style;
-use super::{DEFAULT_FONT_PX, MAX_HIDDEN_OPACITY, OFFSCREEN_PX};
+use super::{DEFAULT_FONT_PX, MAX_HIDDEN_OPACITY, OFFSCREEN_PX, POSITIONED_OFFSCREEN_PX};
 
 /// `text-indent` at or below minus this pushes the text off the screen.
 const OFFSCREEN_INDENT_PX: f64 = 999.0;
@@ -324,7 +324,10 @@ pub(super) fn offscreen(style: &Style) -> bool {
     };
     let positioned =
         style.position.as_deref().map(first_word).is_some_and(|p| matches!(p, "absolute" | "fixed" | "relative"));
-    (positioned && (far(&style.left, OFFSCREEN_PX) || far(&style.top, OFFSCREEN_PX) || far(&style.right, OFFSCREEN_PX)))
+    (positioned
+        && (far(&style.left, POSITIONED_OFFSCREEN_PX)
+            || far(&style.top, POSITIONED_OFFSCREEN_PX)
+            || far(&style.right, POSITIONED_OFFSCREEN_PX)))
         || far(&style.margin_left, OFFSCREEN_PX)
         || far(&style.margin_top, OFFSCREEN_PX)
         || far(&style.text_indent, OFFSCREEN_INDENT_PX)

@@ -295,6 +295,19 @@ const CASES: &[Case] = &[
         make: html_elements_rules,
     },
     Case {
+        name: "css-custom-properties",
+        about: "custom properties declared and used in chains, and `--x:` runs outside any sheet",
+        feeds: &[Html],
+        make: |n| {
+            let mut s = b"<style>:root{--a:var(--b);--b:var(--c);--c:var(--a)}</style>".to_vec();
+            s.extend(repeat(
+                "<p style=\"--v:var(--w, var(--x, #fff));color:var(--v);background:var(--a)\">t</p>--y:--z:",
+                n,
+            ));
+            s
+        },
+    },
+    Case {
         name: "css-selector-lists",
         about: "rules with long selector lists and combinators",
         feeds: &[Html],
