@@ -1045,14 +1045,15 @@ impl Renderer {
         // A drop-down shows one option (the first, or the one marked
         // `selected`); the others only when opened.
         let parent_list = self.frames.last().and_then(|p| p.list);
-        if !svg && tag == "option" {
-            if let Some(list) = parent_list {
-                let list = &mut self.frames[list];
-                if attrs.checked || !list.option_shown {
-                    list.option_shown = true;
-                } else {
-                    c.hidden = c.hidden.or(Some(HiddenReason::UnselectedOption));
-                }
+        if !svg
+            && tag == "option"
+            && let Some(list) = parent_list
+        {
+            let list = &mut self.frames[list];
+            if attrs.checked || !list.option_shown {
+                list.option_shown = true;
+            } else {
+                c.hidden = c.hidden.or(Some(HiddenReason::UnselectedOption));
             }
         }
         c.text_reason = c.text_reason(closed_details);
