@@ -444,7 +444,7 @@ pub(super) fn parse_declarations(block: &str, vars: &Vars) -> Vec<Decl> {
 /// this many more): past them, every rule of a bucket an element falls in
 /// that could hide, hides (unsure), so a sheet built to be slow costs time
 /// in proportion to the page and never shows what it hides.
-const MATCH_STEPS_PER_BYTE: u64 = 2;
+const MATCH_STEPS_PER_BYTE: u64 = 1;
 const MATCH_STEPS_BASE: u64 = 1 << 16;
 /// Selectors kept whole (a framework's sheet has a few thousand). Past them
 /// a rule is kept only as what it could hide, for the elements its last
@@ -752,7 +752,7 @@ impl Sheet {
         tree: &dyn Tree,
         subject: Ref,
         node: &Node,
-        ancestors: Option<&FastMap<u64, u32>>,
+        ancestors: Option<&AncestorFilter>,
         hits: &mut Hits,
     ) {
         hits.rules.clear();
@@ -806,7 +806,7 @@ impl Sheet {
                 *budget -= 1;
                 let rule = &rules[r];
                 if let Some(anc) = ancestors
-                    && !rule.ancestors.iter().all(|t| anc.get(t).is_some_and(|&n| n > 0))
+                    && !rule.ancestors.iter().all(|&t| anc.maybe(t))
                 {
                     continue;
                 }
@@ -942,6 +942,45 @@ fn bucket_key(c: &Complex) -> String {
         t.to_string()
     } else {
         "*".into()
+    }
+}
+
+/// The tokens of the open elements, as a counting Bloom filter: two of
+/// 4,096 counters per token, bumped as an element opens and lowered as it
+/// closes. "Maybe there" is the quick test before a selector is matched
+/// (a hash map's lookups were most of matching's time); a false "maybe"
+/// only costs the full match.
+#[derive(Debug)]
+pub(super) struct AncestorFilter(Box<[u32; FILTER_SLOTS]>);
+
+const FILTER_SLOTS: usize = 4096;
+
+impl Default for AncestorFilter {
+    fn default() -> AncestorFilter {
+        AncestorFilter(Box::new([0; FILTER_SLOTS]))
+    }
+}
+
+impl AncestorFilter {
+    fn slots(t: u64) -> [usize; 2] {
+        let m = t.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        [(m >> 52) as usize % FILTER_SLOTS, (m >> 36) as usize % FILTER_SLOTS]
+    }
+
+    pub(super) fn add(&mut self, t: u64) {
+        for s in Self::slots(t) {
+            self.0[s] += 1;
+        }
+    }
+
+    pub(super) fn remove(&mut self, t: u64) {
+        for s in Self::slots(t) {
+            self.0[s] = self.0[s].saturating_sub(1);
+        }
+    }
+
+    fn maybe(&self, t: u64) -> bool {
+        Self::slots(t).iter().all(|&s| self.0[s] > 0)
     }
 }
 

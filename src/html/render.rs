@@ -15,7 +15,7 @@ use crate::document::{HiddenReason, Span};
 use super::colour::{
     BLACK, MAX_HIDDEN_ALPHA, MIN_CONTRAST, NEAR_COLOUR_DISTANCE, Rgba, WHITE, background, parse_colour_or,
 };
-use super::css::{Decl, Hits, Sheet, Style, parse_declarations, token};
+use super::css::{AncestorFilter, Decl, Hits, Sheet, Style, parse_declarations, token};
 use super::element::{Attrs, is_block, is_head_content, own_reason, presentational_hints, read_attrs};
 use super::entities::decode_entities;
 use super::select::{self, After, Node, Ref, Step, Tree};
@@ -528,7 +528,7 @@ struct Renderer {
     /// Tokens of the open elements, for the selectors' quick test, and how
     /// many open elements have more classes than are counted there (while
     /// any is open, the quick test is off).
-    ancestors: FastMap<u64, u32>,
+    ancestors: AncestorFilter,
     overfull: usize,
     hits: Hits,
     /// Attributes of the page's `<html>` and `<body>` tags so far (a
@@ -562,7 +562,7 @@ impl Renderer {
             style_cache: HashMap::new(),
             seen: 0,
             unrendered: false,
-            ancestors: FastMap::default(),
+            ancestors: AncestorFilter::default(),
             overfull: 0,
             hits: Hits::default(),
             root_attrs: [None, None],
@@ -829,7 +829,7 @@ impl Renderer {
             self.overfull += 1;
         }
         for t in node_tokens(n) {
-            *self.ancestors.entry(t).or_insert(0) += 1;
+            self.ancestors.add(t);
         }
     }
 
@@ -838,12 +838,7 @@ impl Renderer {
             self.overfull = self.overfull.saturating_sub(1);
         }
         for t in node_tokens(n) {
-            if let Some(c) = self.ancestors.get_mut(&t) {
-                *c = c.saturating_sub(1);
-                if *c == 0 {
-                    self.ancestors.remove(&t);
-                }
-            }
+            self.ancestors.remove(t);
         }
     }
 

@@ -147,6 +147,9 @@ pub(super) struct Compound {
     pub(super) tag: Option<Box<str>>,
     pub(super) ids: Vec<Box<str>>,
     pub(super) classes: Vec<Box<str>>,
+    /// The classes ASCII-lowercased (quirks mode matches them so), made
+    /// once, not at every match.
+    pub(super) classes_lower: Vec<Box<str>>,
     pub(super) attrs: Vec<AttrSel>,
     pub(super) pseudos: Vec<Pseudo>,
 }
@@ -280,7 +283,10 @@ pub(super) fn approximate(s: &str) -> Selector {
             if end > from && s.is_char_boundary(end) && s.is_char_boundary(from) {
                 let name: Box<str> = css_unescape(&s[from..end]).into();
                 match k {
-                    b'.' => c.classes.push(name),
+                    b'.' => {
+                        c.classes_lower.push(name.to_ascii_lowercase().into());
+                        c.classes.push(name);
+                    }
                     b'#' => c.ids.push(name),
                     _ => c.tag = Some(name.to_ascii_lowercase().into()),
                 }
@@ -435,7 +441,9 @@ impl Parser<'_> {
                 }
                 Some(b'.') => {
                     self.i += 1;
-                    c.classes.push(self.ident()?.into());
+                    let class: Box<str> = self.ident()?.into();
+                    c.classes_lower.push(class.to_ascii_lowercase().into());
+                    c.classes.push(class);
                 }
                 Some(b'[') => c.attrs.push(self.attribute()?),
                 Some(b':') => {
@@ -881,12 +889,10 @@ impl Matcher<'_> {
                 return m;
             }
         }
-        for class in &c.classes {
+        for (class, lower) in c.classes.iter().zip(&c.classes_lower) {
             m = m.and(if n.classes.binary_search_by(|c| (**c).cmp(&**class)).is_ok() {
                 Match::Yes
-            } else if !self.standards
-                && n.lower_classes().binary_search_by(|c| (**c).cmp(&*class.to_ascii_lowercase())).is_ok()
-            {
+            } else if !self.standards && n.lower_classes().binary_search_by(|c| (**c).cmp(&**lower)).is_ok() {
                 Match::Unsure
             } else {
                 Match::No
