@@ -475,6 +475,9 @@ fn latin_lookalike(c: char) -> Option<char> {
         'ı' => Some('i'),
         'ȷ' => Some('j'),
         'ŧ' | 'Ŧ' => Some('t'),
+        // The danda ends a Devanagari or Bengali sentence; its skeleton is
+        // `l`, which glued it to the verb before it.
+        '।' | '॥' => Some('.'),
         _ => None,
     };
     if special.is_some() {
