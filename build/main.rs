@@ -305,7 +305,9 @@ fn any_char_as_bytes(p: &str) -> String {
 /// The lexicons' folded forms in one Aho-Corasick automaton (a double
 /// array), each distinct form's value its first entry in `FOLDED` (sorted
 /// by form) times 256 plus how many entries it has: src/detect/lexicon.rs
-/// reads it back.
+/// reads it back, with each entry's kind, edges and lexicon as four bytes
+/// (`lexicon.entries`): the library needs no folded form at run time, and
+/// a table of them is a pointer each for the loader to relocate.
 fn lexicon_automaton() {
     use inertbox_rules::lexicon_folded::FOLDED;
     let mut forms: Vec<(&str, u32)> = Vec::new();
@@ -319,4 +321,6 @@ fn lexicon_automaton() {
     assert!(forms.iter().all(|f| f.1 & 0xff != 0), "a form with 256 entries");
     let automaton = daachorse::DoubleArrayAhoCorasick::<u32>::with_values(forms).expect("the lexicon builds");
     write("lexicon.daac", automaton.serialize());
+    let entries: Vec<u8> = FOLDED.iter().flat_map(|&(_, kind, left, right, lang)| [kind, left, right, lang]).collect();
+    write("lexicon.entries", entries);
 }
