@@ -36,6 +36,8 @@ pub enum Encoding {
     QuotedPrintable,
     Rot13,
     Whitespace,
+    Binary,
+    Reversed,
 }
 
 impl Encoding {
@@ -51,6 +53,8 @@ impl Encoding {
             Encoding::QuotedPrintable => "encoded_payload.quoted_printable",
             Encoding::Rot13 => "encoded_payload.rot13",
             Encoding::Whitespace => "encoded_payload.whitespace",
+            Encoding::Binary => "encoded_payload.binary",
+            Encoding::Reversed => "encoded_payload.reversed",
         }
     }
 
@@ -66,6 +70,8 @@ impl Encoding {
             Encoding::QuotedPrintable => "quoted-printable",
             Encoding::Rot13 => "ROT13",
             Encoding::Whitespace => "space and tab bits",
+            Encoding::Binary => "binary digits",
+            Encoding::Reversed => "reversed text",
         }
     }
 }
@@ -97,11 +103,49 @@ static ROT13_WORDS: LazyLock<packed::Searcher> = LazyLock::new(|| {
         "frperg",
         "erirny",
         "rkrphgr",
+        "sbejneq",
+        "rznvy",
+        "fhzznel",
+        "nccebir",
+        "erpbzzraq",
+        "pbairefngvba",
+        "ntrag",
+        "ercyl",
+        "hcybnq",
+        "hayrff",
     ];
     let mut b = packed::Config::new().builder();
     b.extend(words);
     b.build().expect("twelve short words make a packed searcher")
 });
+
+/// Words injected text almost always holds, written backwards (assistant,
+/// instruction, ignore, password, prompt, forward, email, system, secret,
+/// summary, approve, reply, the AI): no ordinary word holds them.
+static REVERSED_WORDS: LazyLock<packed::Searcher> = LazyLock::new(|| {
+    let words = [
+        "tnatsissa",
+        "noitcurtsni",
+        "snoitcurtsni",
+        "erongi",
+        "drowssap",
+        "tpmorp",
+        "drawrof",
+        "liame",
+        "metsys",
+        "terces",
+        "yrammus",
+        "evorppa",
+        "ylper",
+        " ia eht",
+    ];
+    let mut b = packed::Config::new().builder();
+    b.extend(words);
+    b.build().expect("short words make a packed searcher")
+});
+
+/// Lines read backwards, at most this many a text.
+const MAX_REVERSED_LINES: usize = 64;
 
 /// Does the text hold a ROT13 form of one of the words, in any case?
 fn has_rot13_word(text: &str) -> bool {
@@ -531,6 +575,12 @@ fn wrapped_base64(text: &str) -> Vec<(Range<usize>, String)> {
     blocks
 }
 
+/// Eight binary digits a byte, white space between.
+fn binary_run(run: &str) -> Option<String> {
+    let bytes: Option<Vec<u8>> = run.split_whitespace().map(|b| u8::from_str_radix(b, 2).ok()).collect();
+    bytes.and_then(lossless_utf8)
+}
+
 fn hex_run(run: &str) -> Option<String> {
     let digits: String = run.replace("\\x", "").chars().filter(char::is_ascii_hexdigit).collect();
     if digits.len() % 2 == 1 {
@@ -755,7 +805,21 @@ pub fn layer(text: &str) -> Vec<Decoded> {
     }
     let mut spaced_hex = 0usize;
     let mut spaced_from = 0;
+    // Bytes written as binary digits (`01001001 01100111 …`).
+    let mut binary = 0usize;
+    let mut binary_from = 0;
     for (start, t) in crate::entities::tokens(text) {
+        if t.len() == 8 && t.bytes().all(|c| c == b'0' || c == b'1') {
+            if binary == 0 {
+                binary_from = start;
+            }
+            binary += 1;
+            continue;
+        } else if binary >= 8 && out.len() < MAX_CANDIDATES {
+            let r = binary_from..floor_ws(text, start);
+            push(Encoding::Binary, r.clone(), binary_run(&text[r]), &mut out);
+        }
+        binary = 0;
         // Hex bytes separated by spaces (`49 67 6e …`): count the run here.
         if t.len() == 2 && t.bytes().all(|c| c.is_ascii_hexdigit()) {
             if spaced_hex == 0 {
@@ -763,7 +827,7 @@ pub fn layer(text: &str) -> Vec<Decoded> {
             }
             spaced_hex += 1;
             continue;
-        } else if spaced_hex >= 12 {
+        } else if spaced_hex >= 12 && out.len() < MAX_CANDIDATES {
             let r = spaced_from..floor_ws(text, start);
             push(Encoding::Hex, r.clone(), hex_run(&text[r]), &mut out);
             spaced_hex = 0;
@@ -869,6 +933,10 @@ pub fn layer(text: &str) -> Vec<Decoded> {
         let r = spaced_from..text.trim_end().len();
         push(Encoding::Hex, r.clone(), hex_run(&text[r]), &mut out);
     }
+    if binary >= 8 {
+        let r = binary_from..text.trim_end().len();
+        push(Encoding::Binary, r.clone(), binary_run(&text[r]), &mut out);
+    }
     if text.contains("<~") {
         for m in ASCII85_BLOCK.find_iter(text).take(MAX_CANDIDATES) {
             push(Encoding::Ascii85, m.range(), a85(m.as_str()), &mut out);
@@ -909,6 +977,42 @@ pub(crate) fn scan(text: &str) -> Vec<Hit> {
     let mut budget = MAX_DECODED;
     for d in layer(text) {
         walk(&d, d.range.clone(), &[d.encoding], 1, &mut budget, &mut hits);
+    }
+    // Lines written backwards, when they hold a backwards word injected
+    // text almost always has: each such line read the right way round.
+    if text.len() <= MAX_DECODED {
+        let lower = text.to_ascii_lowercase();
+        let (mut last_line, mut read) = (None, 0);
+        for m in REVERSED_WORDS.find_iter(&lower) {
+            let from = text[..m.start()].rfind('\n').map_or(0, |n| n + 1);
+            if last_line == Some(from) {
+                continue;
+            }
+            last_line = Some(from);
+            read += 1;
+            if read > MAX_REVERSED_LINES {
+                break;
+            }
+            let to = text[m.start()..].find('\n').map_or(text.len(), |n| m.start() + n);
+            let line = &text[from..to];
+            let forward: String = line.chars().rev().collect();
+            let inner = rules::scan_plain_text(&forward);
+            let why = inner.iter().find(|h| !h.quoted && h.severity >= Severity::Medium).map(|h| h.why.clone());
+            if let Some(why) =
+                why.or_else(|| rules::is_directive(&forward).then(|| "gives the reader a direction".into()))
+            {
+                hits.push(Hit {
+                    code: Code::EncodedPayload,
+                    rule: Encoding::Reversed.rule(),
+                    severity: Severity::High,
+                    range: from..to,
+                    why: format!("text written backwards that reads: {why}"),
+                    obfuscated: true,
+                    decoded: Some(forward),
+                    quoted: false,
+                });
+            }
+        }
     }
     // ROT13 of the whole text, when it holds a ROT13 form of a word the
     // rules look for: only an exact rule match counts.
@@ -962,7 +1066,7 @@ fn walk(d: &Decoded, at: Range<usize>, chain: &[Encoding], depth: usize, budget:
             let r: String = d.text.chars().rev().collect();
             said = says(&r);
             if said.is_some() {
-                names.insert(0, "reversed text");
+                names.insert(0, Encoding::Reversed.name());
                 shown = r;
             }
         }

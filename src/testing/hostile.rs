@@ -530,6 +530,17 @@ const CASES: &[Case] = &[
         make: |n| repeat("QUJDREVGR0hJSktMTU5PUFFSU1RVVldY\nQUJDREVGR0hJSktMTU5P\n", n),
     },
     Case {
+        name: "reversed-words",
+        about: "lines holding injected words written backwards, and binary digit runs",
+        feeds: &[Text],
+        make: |n| {
+            repeat(
+                "tnatsissa erongi drowssap liame 01000001 01001001 00111010 00100000 01110011 01100101 01101110 01100100\n",
+                n,
+            )
+        },
+    },
+    Case {
         name: "whitespace-bits",
         about: "every line ends in spaces and tabs, as whitespace steganography writes bits",
         feeds: &[Text],
