@@ -250,37 +250,51 @@ fn push_down(part: &mut Part) {
 /// view: a code block, a log or a terminal does not wrap it.
 const PUSH_COLUMNS: usize = 120;
 
-/// Text after [`PUSH_COLUMNS`] columns of spaces and tabs (a tab to the
-/// next multiple of eight) on one line is pushed out of view to the
-/// right: hidden `offscreen`, to the line's end. Text without a run of 32
-/// spaces or four tabs is passed by one byte search.
+/// Text after [`PUSH_COLUMNS`] columns of blanks (spaces, tabs to the next
+/// multiple of eight, other white space, invisible characters between) on
+/// one line is pushed out of view to the right: hidden `offscreen`, to the
+/// line's end; unless other lines reach that far (a column of a table,
+/// empty on some rows, is layout). Text without a run of 16 spaces, two
+/// tabs or a space and a tab is passed by byte searches.
 fn push_right(part: &mut Part) {
     let bytes = part.text.as_bytes();
-    if memchr::memmem::find(bytes, &[b' '; 32]).is_none() && memchr::memmem::find(bytes, b"\t\t\t\t").is_none() {
+    let blanks = [&[b' '; 16][..], b"\t\t", b" \t", b"\t ", "\u{a0}\u{a0}".as_bytes(), "\u{3000}".as_bytes()];
+    if blanks.iter().all(|b| memchr::memmem::find(bytes, b).is_none()) {
         return;
     }
-    let mut pushed = Vec::new();
+    // (where the text starts, its column, where the line's text ends).
+    let mut candidates = Vec::new();
+    // The widest a line's text reaches before a long run of blanks.
+    let mut widest = 0;
     let mut at = 0;
     for line in part.text.split_inclusive('\n') {
-        let (mut column, mut run) = (0usize, 0usize);
-        for (i, b) in line.bytes().enumerate() {
-            match b {
-                b' ' => run += 1,
-                b'\t' => run += 8 - (column + run) % 8,
-                b'\r' | b'\n' => break,
+        let body = line.trim_end();
+        let (mut column, mut run, mut reached) = (0usize, 0usize, 0usize);
+        for (i, c) in body.char_indices() {
+            match c {
+                '\t' => run += 8 - (column + run) % 8,
+                '\u{3000}' => run += 2,
+                c if c.is_whitespace() => run += 1,
+                c if crate::escape::is_invisible(c) => {}
                 _ => {
                     if run >= PUSH_COLUMNS {
-                        let end = at + line.trim_end().len();
-                        pushed.push(at + i..end);
+                        candidates.push((at + i, column + run, at + body.len()));
                         break;
                     }
                     column += run + 1;
                     run = 0;
+                    reached = column;
                 }
             }
         }
+        widest = widest.max(reached);
         at += line.len();
     }
+    let pushed: Vec<std::ops::Range<usize>> = candidates
+        .into_iter()
+        .filter(|&(start, col, end)| start < end && col > widest + PUSH_COLUMNS / 4)
+        .map(|(start, _, end)| start..end)
+        .collect();
     if !pushed.is_empty() {
         part.spans = split_spans(&part.spans, &pushed, HiddenReason::Offscreen, None);
     }

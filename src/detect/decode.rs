@@ -194,7 +194,11 @@ fn prose_like(s: &str) -> bool {
         // Han, kana, Thai and the like are written without spaces.
         unspaced += usize::from(c.is_alphabetic() && u32::from(c) >= 0x0E00);
     }
-    n >= 16 && wordy * 10 >= n * 9 && (spaces * 16 >= n || unspaced * 2 >= n)
+    // Words, not a letter or two repeated (`HI HI HI` from aligned columns).
+    let mut words: Vec<&str> = s.split(|c: char| !c.is_alphabetic()).filter(|w| w.chars().count() >= 3).collect();
+    words.sort_unstable();
+    words.dedup();
+    n >= 16 && wordy * 10 >= n * 9 && (spaces * 16 >= n || unspaced * 2 >= n) && (words.len() >= 3 || unspaced * 2 >= n)
 }
 
 /// Readable text, or another encoded layer (a long run of printable ASCII

@@ -85,8 +85,8 @@ fn templated(value: &str) -> bool {
     TEMPLATE.is_match(value) || CAPS_PLACEHOLDER.is_match(value)
 }
 
-/// Names API documentation gives a URL's parameters (the last word of a
-/// template: `{customer_id}`, `{REDIRECT_URI}`, `{cursor}`).
+/// Names API documentation gives a URL's parameters that read as data
+/// words (`{query}`, `{user}`…) but are not the reader's.
 const API_PARAMETERS: &[&str] = &[
     "id",
     "ids",
@@ -133,19 +133,26 @@ const API_PARAMETERS: &[&str] = &[
     "nonce",
     "challenge",
     "method",
+    "lat",
+    "lon",
+    "lng",
+    "latitude",
+    "longitude",
 ];
 
-/// Is a templated value an API parameter: its last word one of
-/// [`API_PARAMETERS`] or ending in `id`, and no word of the reader's data
-/// (`{chat_summary}`, `{api_key}`) in it?
-fn api_parameter(value: &str) -> bool {
+/// Words of what a person would not put in a link's template for an API.
+const SENSITIVE: &[&str] =
+    &["card", "cvv", "cvc", "passport", "ssn", "iban", "paid", "instruction", "system", "secret"];
+
+/// Does a template name what the reader holds (`{chat_summary}`,
+/// `{api_key}`, `{card_number}`), not an API's parameter (`{cursor}`,
+/// `{customer_id}`, `{lat}`, `{units}`)?
+fn names_data(value: &str) -> bool {
     let lower = value.to_lowercase();
-    let words: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
-    let held = words
-        .iter()
-        .any(|w| DATA_WORDS.iter().any(|d| w.starts_with(d)) && !w.ends_with("id") && !API_PARAMETERS.contains(w));
-    let last = words.last().copied().unwrap_or("");
-    !held && (API_PARAMETERS.contains(&last) || last.ends_with("id"))
+    lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).any(|w| {
+        SENSITIVE.iter().any(|d| w.starts_with(d))
+            || (DATA_WORDS.iter().any(|d| w.starts_with(d)) && !API_PARAMETERS.contains(&w))
+    })
 }
 
 /// What is wrong with a link target, if anything.
@@ -182,9 +189,8 @@ fn judge(url: &str, auto_loads: bool) -> Option<(Severity, &'static str, String)
         let value = percent_encoding::percent_decode_str(v).decode_utf8_lossy().into_owned();
         // A link followed only by a click with a template in it is how API
         // documentation writes URLs (`?cursor={cursor}`, `{CLIENT_ID}`):
-        // there it is one to fill unless it names an identifier or a
-        // paging or protocol parameter.
-        if templated(&value) && (auto_loads || !api_parameter(&value)) {
+        // there it is one to fill when it names what the reader holds.
+        if templated(&value) && (auto_loads || names_data(&value)) {
             let sev = if auto_loads { Severity::High } else { Severity::Medium };
             return Some((
                 sev,

@@ -635,6 +635,7 @@ fn channel_hits(part: &Part, hits: &mut dyn FnMut(Hit)) {
             _ => {
                 let directs = match why {
                     HiddenReason::Comment => !developer_note(text) && rules::is_directive(text),
+                    HiddenReason::UnselectedOption => rules::is_label_directive(text),
                     // Mail metadata (header fields, file names, one per
                     // line) is mostly not prose: an imperative-looking field
                     // (`Delivered-To:`, a file named `invite.ics`) is no

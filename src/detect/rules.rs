@@ -390,6 +390,14 @@ pub fn is_directive(text: &str) -> bool {
     super::lexicon::is_directive(&n.text)
 }
 
+/// [`is_directive`] for a label (an option of a list): any rule, or an
+/// addressee, an obligation or a verb of overriding with its object; a verb
+/// and the thing it acts on ("Send me a copy of my invoice") are a label.
+pub(crate) fn is_label_directive(text: &str) -> bool {
+    let n = normalize::folded(text);
+    !matches(&n.text).is_empty() || super::lexicon::is_label_directive(&n.text)
+}
+
 /// Does this text pair an addressee, an obligation or a verb with what it
 /// acts on, by the lexicons alone (no rule)? For text whose shape is not
 /// prose, such as mail header fields.

@@ -564,7 +564,9 @@ impl<'i> Walker<'i> {
                     ctx.group
                 };
                 // A multipart/related shows its root (the part its `start`
-                // names, or the first); the others are what the root uses.
+                // names, or the first); the others are what the root uses,
+                // when a client can show the root: HTML (an MMS with a SMIL
+                // root is shown as a list of its parts).
                 let root = match part.content_type().and_then(|ct| ct.attribute("start")) {
                     Some(start) if ctype == "multipart/related" => {
                         let start = start.trim_matches(['<', '>']);
@@ -579,9 +581,12 @@ impl<'i> Walker<'i> {
                     _ => None,
                 }
                 .unwrap_or(0);
+                let shows_root = children.get(root).and_then(|&c| message.parts.get(c as usize)).is_some_and(|p| {
+                    matches!(content_type(p, "text/plain").as_str(), "text/html" | "multipart/alternative")
+                });
                 for (i, &child) in children.iter().enumerate() {
                     let child = child as usize;
-                    let resource = ctx.resource || (ctype == "multipart/related" && i != root);
+                    let resource = ctx.resource || (ctype == "multipart/related" && shows_root && i != root);
                     let inner = Context { prefix: ctx.prefix.clone(), group, resource, ..*ctx };
                     // Children come after their parent; anything else is a cycle.
                     if child > id && child < message.parts.len() {
@@ -715,7 +720,9 @@ impl<'i> Walker<'i> {
             && let Some(m) = MessageParser::default().parse(format!("{}\r\n\r\n", text.trim_end()).as_bytes())
             && let Some(root) = m.parts.first()
         {
-            let fields = unshown_fields(&m, root, false);
+            // Read as a message's own header: a Thread-Topic repeating its
+            // subject is shown already.
+            let fields = unshown_fields(&m, root, true);
             if !fields.is_empty() {
                 let location = format!("{}returned message's headers", ctx.prefix);
                 self.push(Body { location, kind: BodyKind::Metadata, text: fields, raw: None, alternative: None });

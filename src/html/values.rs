@@ -322,12 +322,16 @@ pub(super) fn offscreen(style: &Style) -> bool {
     let far = |v: &Option<std::rc::Rc<str>>, limit: f64| {
         v.as_deref().and_then(|v| length_px(first_value(v), DEFAULT_FONT_PX)).is_some_and(|px| px <= -limit)
     };
-    let positioned =
-        style.position.as_deref().map(first_word).is_some_and(|p| matches!(p, "absolute" | "fixed" | "relative"));
-    (positioned
-        && (far(&style.left, POSITIONED_OFFSCREEN_PX)
-            || far(&style.top, POSITIONED_OFFSCREEN_PX)
-            || far(&style.right, POSITIONED_OFFSCREEN_PX)))
+    let position = style.position.as_deref().map(first_word);
+    // Taken out of the flow, a box 200 px off the page is out of it; moved
+    // relative to its place (a card pulled up over a banner), only a long
+    // way is.
+    let limit = match position {
+        Some("absolute" | "fixed") => Some(POSITIONED_OFFSCREEN_PX),
+        Some("relative") => Some(OFFSCREEN_PX),
+        _ => None,
+    };
+    limit.is_some_and(|limit| far(&style.left, limit) || far(&style.top, limit) || far(&style.right, limit))
         || far(&style.margin_left, OFFSCREEN_PX)
         || far(&style.margin_top, OFFSCREEN_PX)
         || far(&style.text_indent, OFFSCREEN_INDENT_PX)
