@@ -176,12 +176,29 @@ fn entry(i: usize) -> Entry {
     Entry { kind: KINDS[usize::from(k)], lang, left: EDGES[usize::from(l)], right: EDGES[usize::from(r)] }
 }
 
-/// Does the character before `at` (or at `at`) end the edge's word test?
-fn edge_ok(edge: Edge, c: Option<char>) -> bool {
-    match (edge, c) {
-        (Edge::Open, _) | (_, None) => true,
-        (Edge::Word, Some(c)) => !c.is_alphanumeric(),
-        (Edge::Ascii, Some(c)) => !c.is_ascii_alphanumeric(),
+/// What a character beside a match is, for the edges' word tests (read
+/// once a match, not once for each of its entries).
+#[derive(Clone, Copy)]
+struct Beside {
+    alnum: bool,
+    ascii_alnum: bool,
+}
+
+impl Beside {
+    fn of(c: Option<char>) -> Beside {
+        Beside {
+            alnum: c.is_some_and(char::is_alphanumeric),
+            ascii_alnum: c.is_some_and(|c| c.is_ascii_alphanumeric()),
+        }
+    }
+}
+
+/// Does the character beside a match end the edge's word test?
+fn edge_ok(edge: Edge, c: Beside) -> bool {
+    match edge {
+        Edge::Open => true,
+        Edge::Word => !c.alnum,
+        Edge::Ascii => !c.ascii_alnum,
     }
 }
 
@@ -251,9 +268,12 @@ fn directive_in(text: &str, labels: bool) -> bool {
                 fold_entries(&mut cur);
             }
         }
-        let before = text[..m.start()].chars().next_back();
-        let after = text[m.end()..].chars().next();
+        let before = Beside::of(text[..m.start()].chars().next_back());
+        let after = Beside::of(text[m.end()..].chars().next());
         let first = (m.value() >> 8) as usize;
+        // Whether the match heads its sentence, looked for once a match
+        // (not once for each lexicon that holds it).
+        let mut heading = None;
         for e in (first..first + (m.value() & 0xff) as usize).map(entry) {
             if !edge_ok(e.left, before) || !edge_ok(e.right, after) {
                 continue;
@@ -270,7 +290,7 @@ fn directive_in(text: &str, labels: bool) -> bool {
                     };
                     from + (text[from..].len() - text[from..].trim_start().len())
                 });
-                if let Some(colon) = heads(text, words_from, m.start(), m.end()) {
+                if let Some(colon) = *heading.get_or_insert_with(|| heads(text, words_from, m.start(), m.end())) {
                     headings.push((e.lang, m.end(), colon));
                 }
             }
@@ -324,6 +344,10 @@ fn judge(
     };
     if vocative.iter().any(verb_after) {
         return true;
+    }
+    // Addressees alone pair with nothing.
+    if cur.iter().all(|f| f.1 == Kind::Address) {
+        return false;
     }
     // Words pair within one language, but an addressee ("Assistant,",
     // "Claude") is a name in any: it pairs with the verbs of every

@@ -530,6 +530,16 @@ const CASES: &[Case] = &[
         make: |n| repeat("QUJDREVGR0hJSktMTU5PUFFSU1RVVldY\nQUJDREVGR0hJSktMTU5P\n", n),
     },
     Case {
+        name: "hidden-addressee-sentences",
+        about: "hidden text of sentences that are only an addressee every word list holds (AI。, AI and a line break)",
+        feeds: &[Html],
+        make: |n| {
+            let mut s = b"<div style=\"display:none\">".to_vec();
+            s.extend(repeat("AI\u{3002}AI\nAI: ", n));
+            s
+        },
+    },
+    Case {
         name: "reversed-words",
         about: "lines holding injected words written backwards, and binary digit runs",
         feeds: &[Text],
