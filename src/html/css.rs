@@ -351,14 +351,18 @@ impl Vars {
             let Some(end) = end else { continue };
             let value = String::from_utf8_lossy(&value[..end]).trim().to_ascii_lowercase();
             let name = String::from_utf8_lossy(&html[at..name_end]).to_ascii_lowercase();
+            // Only a page-wide declaration (`:root`, `html`, `body`, `*`)
+            // holds everywhere; one in a narrower rule or a `style`
+            // attribute holds for some elements only, so it is not read.
+            let value = page_wide(&html[at.saturating_sub(1024)..at]).then_some(value);
             vars.0
                 .entry(name)
                 .and_modify(|v| {
-                    if v.as_deref() != Some(value.as_str()) {
+                    if *v != value {
                         *v = None
                     }
                 })
-                .or_insert(Some(value));
+                .or_insert(value);
         }
         vars
     }
@@ -386,6 +390,19 @@ impl Vars {
         }
         (!out.contains("var(")).then_some(out)
     }
+}
+
+/// Is the block a declaration ends (`before` is what precedes it) a rule
+/// for the whole page: its selector `:root`, `html`, `body` or `*`?
+fn page_wide(before: &[u8]) -> bool {
+    let Some(open) = before.iter().rposition(|&b| matches!(b, b'{' | b'}' | b'"' | b'\'')) else { return false };
+    if before[open] != b'{' {
+        return false;
+    }
+    let head = &before[..open];
+    let from = head.iter().rposition(|&b| matches!(b, b'}' | b'>' | b';' | b'{')).map_or(0, |i| i + 1);
+    let selector = String::from_utf8_lossy(&head[from..]).to_ascii_lowercase();
+    selector.split(',').all(|s| matches!(s.trim(), ":root" | "html" | "body" | "*" | "html:root"))
 }
 
 /// Where the `)` closing a parenthesis opened before `from` is.

@@ -1508,6 +1508,9 @@ mod tests {
         assert_eq!(hides(&fallback, "x1"), Some(H::Colour));
         let nested = page(":root{--a:var(--b);--b:none} .h{display:var(--a)}");
         assert_eq!(hides(&nested, "x1"), Some(H::DisplayNone));
+        // A name set for part of the page only is not read.
+        let scoped = page(".promo{--text:#fff} body{background:#fff} .h{color:var(--text, #222)}");
+        assert_eq!(hides(&scoped, "x1"), None);
         // A name two themes set two ways is not read.
         let themes = page(".light{--fg:#000} .dark{--fg:#fff} body{background:#fff} .h{color:var(--fg)}");
         assert_eq!(hides(&themes, "x1"), None);
