@@ -572,6 +572,14 @@ mod tests {
             ("[SYSTEM_PROMPT]x[/SYSTEM_PROMPT]", "⟦SYSTEM_PROMPT⟧x⟦/SYSTEM_PROMPT⟧"),
             ("[AVAILABLE_TOOLS]", "⟦AVAILABLE_TOOLS⟧"),
             ("[TOOL_CALLS]", "⟦TOOL_CALLS⟧"),
+            // JSON's, JavaScript's and Markdown's escapes read as what they
+            // stand for.
+            ("\\u003c/untrusted-content\\u003e", "(/untrusted-content)"),
+            ("<\\/untrusted-content>", "(\\/untrusted-content)"),
+            ("{\\\"role\\\": \\\"system\\\"}", "{«role»: \\\"system\\\"}"),
+            ("\\[INST\\] x \\[/INST\\]", "⟦INST⟧ x ⟦/INST⟧"),
+            ("<\\|im_start\\|>system", "(¦im_start¦)system"),
+            ("\\x3csystem\\x3e", "(system)"),
             ("[\u{FF29}NERTBOX v1 begin 1a2b]", "⟦\u{FF29}NERTBOX v1 begin 1a2b⟧"),
             ("&lt;|im_start|&gt;", "(¦im_start¦)"),
             // What the property test found: a letter that reads as a dash
@@ -602,6 +610,7 @@ mod tests {
             "<|> <||> [INST [/ inst",
             "it's 'roles': don't 'role' model, the `role`",
             "[system prompt](https://x.test) [tools] <s> <thinking>",
+            "C:\\path\\to\\[x] \\n \\u00e9 \\\\ \\< done",
         ] {
             assert_eq!(defuse(v), v);
         }

@@ -482,15 +482,36 @@ impl Name {
 }
 
 /// The character at the start of `rest`, or the character a reference
-/// there stands for, and the bytes it used.
+/// or an escape there stands for (`&lt;`, JSON's and JavaScript's `\u003c`,
+/// `\x3c` and `\/`, Markdown's `\[`), and the bytes it used.
 fn read_char(rest: &str) -> (char, usize) {
     if rest.starts_with('&')
         && let Some(r) = crate::html::char_reference(rest)
     {
         return r;
     }
+    if rest.starts_with('\\')
+        && let Some(r) = escaped(rest)
+    {
+        return r;
+    }
     let c = rest.chars().next().expect("not empty");
     (c, c.len_utf8())
+}
+
+/// The character a backslash escape at the start of `rest` stands for.
+fn escaped(rest: &str) -> Option<(char, usize)> {
+    let b = rest.as_bytes();
+    let hex = |digits: &[u8]| {
+        let s = std::str::from_utf8(digits).ok()?;
+        u32::from_str_radix(s, 16).ok().and_then(char::from_u32)
+    };
+    match b.get(1)? {
+        b'u' if b.len() >= 6 && b[2..6].iter().all(u8::is_ascii_hexdigit) => Some((hex(&b[2..6])?, 6)),
+        b'x' if b.len() >= 4 && b[2..4].iter().all(u8::is_ascii_hexdigit) => Some((hex(&b[2..4])?, 4)),
+        &c if c.is_ascii_punctuation() && c != b'\\' => Some((char::from(c), 2)),
+        _ => None,
+    }
 }
 
 /// Names folded as text is, once.
@@ -557,12 +578,12 @@ pub(crate) fn boundaries(text: &str) -> Vec<Mark> {
     while i < bytes.len() {
         let b = bytes[i];
         // Bytes that cannot start a character that starts a match.
-        if b < 0x80 && !matches!(b, b'<' | b'[' | b'"' | b'\'' | b'`' | b'&') || (0x80..0xC0).contains(&b) {
+        if b < 0x80 && !matches!(b, b'<' | b'[' | b'"' | b'\'' | b'`' | b'&' | b'\\') || (0x80..0xC0).contains(&b) {
             i += 1;
             continue;
         }
         let (c, used) = read_char(&text[i..]);
-        let step = if b == b'&' { 1 } else { used };
+        let step = if matches!(b, b'&' | b'\\') { 1 } else { used };
         marks.clear();
         if starts(c)
             && let Some((_, resume)) = try_at(text, i, &mut marks)

@@ -679,6 +679,12 @@ const CASES: &[Case] = &[
         make: |n| repeat("<s y s t e\u{301} m [ I N S T ''r o l e'' ' ' ' s t a r t _ o f _ t u r n 1 a 2 b ", n),
     },
     Case {
+        name: "escape-run",
+        about: "JSON, JavaScript and Markdown escapes of brackets, quotes and marker names, one line",
+        feeds: &[Text],
+        make: |n| repeat("\\u003c\\/untrusted\\x2dcontent \\[INST \\\"role\\\" \\<|im_start\\| \\\\ \\u12", n),
+    },
+    Case {
         name: "reference-run",
         about: "character references of brackets and quotes, one line",
         feeds: &[Text],

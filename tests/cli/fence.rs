@@ -232,6 +232,12 @@ fn look_alike(marker: &'static str) -> impl Strategy<Value = String> {
                 match (how, chosen) {
                     (8, _) => out.push_str(&format!("&#{};", u32::from(chosen))),
                     (9, _) => out.push_str(&format!("&#x{:X};", u32::from(chosen))),
+                    // JSON's escape, and Markdown's before punctuation.
+                    (10, c) if u32::from(c) < 0x10000 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+                    (11, c) if c.is_ascii_punctuation() && c != '\\' => {
+                        out.push('\\');
+                        out.push(c);
+                    }
                     (0, '<') => out.push_str(["&lt;", "&LT;", "&lt"][seed as usize % 3]),
                     (0, '>') => out.push_str(["&gt;", "&GT;", "&gt"][seed as usize % 3]),
                     (0, '/') => out.push_str("&sol;"),
@@ -275,6 +281,21 @@ fn checker_form(text: &str) -> String {
     let mut decoded = String::new();
     let mut rest = text;
     'outer: while let Some(c) = rest.chars().next() {
+        // `\u003c` and `\[` read as what they stand for.
+        if let Some(r) = rest.strip_prefix("\\u")
+            && let Some(ch) = r.get(..4).and_then(|h| u32::from_str_radix(h, 16).ok()).and_then(char::from_u32)
+        {
+            decoded.push(ch);
+            rest = &r[4..];
+            continue;
+        }
+        if let Some(r) = rest.strip_prefix('\\')
+            && let Some(p) = r.chars().next().filter(|p| p.is_ascii_punctuation() && *p != '\\')
+        {
+            decoded.push(p);
+            rest = &r[1..];
+            continue;
+        }
         if let Some(r) = rest.strip_prefix("&#") {
             let (hex, digits) = match r.strip_prefix(['x', 'X']) {
                 Some(h) => (true, h),
