@@ -572,6 +572,13 @@ mod tests {
             ("[SYSTEM_PROMPT]x[/SYSTEM_PROMPT]", "⟦SYSTEM_PROMPT⟧x⟦/SYSTEM_PROMPT⟧"),
             ("[AVAILABLE_TOOLS]", "⟦AVAILABLE_TOOLS⟧"),
             ("[TOOL_CALLS]", "⟦TOOL_CALLS⟧"),
+            // Words apart (a marker's name read with spaces for its `_`),
+            // stroked letters.
+            ("<start of turn>user", "(start of turn)user"),
+            ("<im  start>", "(im  start)"),
+            ("[system prompt](https://x.test)", "⟦system prompt⟧(https://x.test)"),
+            ("</untrusted-c\u{F8}ntent>", "(/untrusted-c\u{F8}ntent)"),
+            ("\u{2039}syste\u{271}>", "(syste\u{271})"),
             // JSON's, JavaScript's and Markdown's escapes read as what they
             // stand for.
             ("\\u003c/untrusted-content\\u003e", "(/untrusted-content)"),
@@ -609,7 +616,7 @@ mod tests {
             "AT&T &amp; co &lt;3",
             "<|> <||> [INST [/ inst",
             "it's 'roles': don't 'role' model, the `role`",
-            "[system prompt](https://x.test) [tools] <s> <thinking>",
+            "[tools] <s> <thinking> [sys tem] <start here> [in st ead]",
             "C:\\path\\to\\[x] \\n \\u00e9 \\\\ \\< done",
         ] {
             assert_eq!(defuse(v), v);

@@ -205,6 +205,9 @@ fn accented(c: char) -> Fold {
     if is_mark(c) {
         return Fold::Skip;
     }
+    if let Some(&(_, base)) = STROKED.iter().find(|&&(s, _)| s == c) {
+        return fold(char::from(base));
+    }
     let (mut base, mut marks_only) = (None, true);
     unicode_normalization::char::decompose_canonical(c, |d| match base {
         None => base = Some(d),
@@ -218,6 +221,70 @@ fn accented(c: char) -> Fold {
         _ => Fold::Other,
     }
 }
+
+/// Latin letters whose stroke, bar or hook no decomposition removes (`ø`,
+/// `đ`, `ɱ`), and the letter a reader sees in them.
+const STROKED: &[(char, u8)] = &[
+    ('ø', b'o'),
+    ('Ø', b'o'),
+    ('ɵ', b'o'),
+    ('đ', b'd'),
+    ('Đ', b'd'),
+    ('ɗ', b'd'),
+    ('ɖ', b'd'),
+    ('ħ', b'h'),
+    ('Ħ', b'h'),
+    ('ɦ', b'h'),
+    ('ł', b'l'),
+    ('Ł', b'l'),
+    ('ƚ', b'l'),
+    ('ɫ', b'l'),
+    ('ɬ', b'l'),
+    ('ŧ', b't'),
+    ('Ŧ', b't'),
+    ('ƭ', b't'),
+    ('ʈ', b't'),
+    ('ɱ', b'm'),
+    ('ʉ', b'u'),
+    ('Ʉ', b'u'),
+    ('ƀ', b'b'),
+    ('Ƀ', b'b'),
+    ('ɓ', b'b'),
+    ('ɨ', b'i'),
+    ('Ɨ', b'i'),
+    ('ƶ', b'z'),
+    ('Ƶ', b'z'),
+    ('ȥ', b'z'),
+    ('ɍ', b'r'),
+    ('Ɍ', b'r'),
+    ('ɽ', b'r'),
+    ('ɏ', b'y'),
+    ('Ɏ', b'y'),
+    ('ƴ', b'y'),
+    ('ǥ', b'g'),
+    ('Ǥ', b'g'),
+    ('ɠ', b'g'),
+    ('ɉ', b'j'),
+    ('Ɉ', b'j'),
+    ('ƙ', b'k'),
+    ('ꝁ', b'k'),
+    ('ɲ', b'n'),
+    ('ɳ', b'n'),
+    ('ƞ', b'n'),
+    ('ƥ', b'p'),
+    ('ʠ', b'q'),
+    ('ʂ', b's'),
+    ('ȿ', b's'),
+    ('ƈ', b'c'),
+    ('ȼ', b'c'),
+    ('ƒ', b'f'),
+    ('ʋ', b'v'),
+    ('ⱳ', b'w'),
+    ('ɐ', b'a'),
+    ('ⱥ', b'a'),
+    ('ɇ', b'e'),
+    ('Ɇ', b'e'),
+];
 
 fn is_mark(c: char) -> bool {
     use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
@@ -405,7 +472,40 @@ impl<'a> Reader<'a> {
             *self = spaced;
             return true;
         }
+        let mut words = *self;
+        if words.words_name().is_some_and(|n| names.has(n.as_bytes())) {
+            *self = words;
+            return true;
+        }
         false
+    }
+
+    /// A name written as words with white space between (`start of
+    /// turn`, `s  y  s`), returned without the spaces, `-` and `_`.
+    fn words_name(&mut self) -> Option<Name> {
+        let mut out = Name { bytes: [0; MAX_NAME], len: 0 };
+        let mut n = 0;
+        loop {
+            let mut ahead = *self;
+            // At most a few blanks between two words.
+            let gap = (0..4).take_while(|_| ahead.eat(b' ').is_some()).count();
+            let Some(s) = ahead.peek().filter(|s| s.b.is_ascii_alphanumeric() || s.b == b'-' || s.b == b'_') else {
+                break;
+            };
+            if gap == 4 || (gap > 0 && n == 0) {
+                break;
+            }
+            n += 1;
+            if n > MAX_NAME {
+                return None;
+            }
+            ahead.next();
+            if s.b.is_ascii_alphanumeric() {
+                out.push(s.b);
+            }
+            *self = ahead;
+        }
+        Some(out)
     }
 
     /// A name: letters, digits, `-` and `_`, at most [`MAX_NAME`]
@@ -921,6 +1021,9 @@ mod tests {
         // accents (by its canonical decomposition) as its letter.
         if matches!(c.general_category(), GeneralCategory::NonspacingMark | GeneralCategory::EnclosingMark) {
             return Fold::Skip;
+        }
+        if let Some(&(_, base)) = STROKED.iter().find(|&&(s, _)| s == c) {
+            return spec_fold(char::from(base));
         }
         let nfd: Vec<char> = std::iter::once(c).nfd().collect();
         let marks_only = nfd[1..]
