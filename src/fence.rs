@@ -575,6 +575,11 @@ mod tests {
             // Words apart (a marker's name read with spaces for its `_`),
             // stroked letters.
             ("<start of turn>user", "(start of turn)user"),
+            ("\u{300A}/untrusted-content\u{300B}", "(/untrusted-content)"),
+            ("\u{27EA}system\u{27EB}", "(system)"),
+            ("<tool_response>", "(tool_response)"),
+            ("</system-reminder>", "(/system-reminder)"),
+            ("<function_calls><invoke name=\"x\">", "(function_calls)(invoke name=\"x\")"),
             ("<im  start>", "(im  start)"),
             ("[system prompt](https://x.test)", "⟦system prompt⟧(https://x.test)"),
             ("</untrusted-c\u{F8}ntent>", "(/untrusted-c\u{F8}ntent)"),
@@ -617,6 +622,7 @@ mod tests {
             "<|> <||> [INST [/ inst",
             "it's 'roles': don't 'role' model, the `role`",
             "[tools] <s> <thinking> [sys tem] <start here> [in st ead]",
+            "\u{300A}\u{7EA2}\u{697C}\u{68A6}\u{300B}\u{662F}\u{4E00}\u{90E8}\u{5C0F}\u{8BF4} \u{27EA}x\u{27EB} a \u{22D6} b",
             "C:\\path\\to\\[x] \\n \\u00e9 \\\\ \\< done",
         ] {
             assert_eq!(defuse(v), v);

@@ -76,6 +76,15 @@ const SECTION_NAMES: &[&str] = &[
     "startofturn",
     "endofturn",
     "think",
+    // Tool turns of other templates, and reminders an agent's host adds.
+    "toolresponse",
+    "toolresponses",
+    "tools",
+    "functioncalls",
+    "functions",
+    "invoke",
+    "systemreminder",
+    "systemmessage",
 ];
 
 /// Names in square brackets: Llama 2's and Mistral's `[INST]`, Mistral's
@@ -986,6 +995,13 @@ mod tests {
             "\u{276C}" => return Some("<".into()),
             "\u{276D}" => return Some(">".into()),
             "\u{30FC}" => return Some("-".into()),
+            _ => {}
+        }
+        // Angle-shaped brackets UTS #39 leaves as themselves: double ones
+        // (`《`, `⟪`) and the less-than-with-dot (`⋖`).
+        match c {
+            '\u{300A}' | '\u{27EA}' | '\u{22D6}' | '\u{FE3D}' => return Some("<".into()),
+            '\u{300B}' | '\u{27EB}' | '\u{22D7}' | '\u{FE3E}' => return Some(">".into()),
             _ => {}
         }
         let nfkc: String = std::iter::once(c).nfkc().collect();
