@@ -144,9 +144,6 @@ static REVERSED_WORDS: LazyLock<packed::Searcher> = LazyLock::new(|| {
     b.build().expect("short words make a packed searcher")
 });
 
-/// Lines read backwards, at most this many a text.
-const MAX_REVERSED_LINES: usize = 64;
-
 /// Does the text hold a ROT13 form of one of the words, in any case?
 fn has_rot13_word(text: &str) -> bool {
     ROT13_WORDS.find(text.to_ascii_lowercase()).is_some()
@@ -983,39 +980,51 @@ pub(crate) fn scan(text: &str) -> Vec<Hit> {
         walk(&d, d.range.clone(), &[d.encoding], 1, &mut budget, &mut hits);
     }
     // Lines written backwards, when they hold a backwards word injected
-    // text almost always has: each such line read the right way round.
-    if text.len() <= MAX_DECODED {
-        let lower = text.to_ascii_lowercase();
-        let (mut last_line, mut read) = (None, 0);
-        for m in REVERSED_WORDS.find_iter(&lower) {
-            let from = text[..m.start()].rfind('\n').map_or(0, |n| n + 1);
-            if last_line == Some(from) {
-                continue;
-            }
-            last_line = Some(from);
-            read += 1;
-            if read > MAX_REVERSED_LINES {
-                break;
-            }
-            let to = text[m.start()..].find('\n').map_or(text.len(), |n| m.start() + n);
-            let line = &text[from..to];
-            let forward: String = line.chars().rev().collect();
-            let inner = rules::scan_plain_text(&forward);
-            let why = inner.iter().find(|h| !h.quoted && h.severity >= Severity::Medium).map(|h| h.why.clone());
-            if let Some(why) =
-                why.or_else(|| rules::is_directive(&forward).then(|| "gives the reader a direction".into()))
-            {
-                hits.push(Hit {
-                    code: Code::EncodedPayload,
-                    rule: Encoding::Reversed.rule(),
-                    severity: Severity::High,
-                    range: from..to,
-                    why: format!("text written backwards that reads: {why}"),
-                    obfuscated: true,
-                    decoded: Some(forward),
-                    quoted: false,
-                });
-            }
+    // text almost always has: each such line read the right way round,
+    // each line once, up to what a layer may decode; past that, what is
+    // left unread is said.
+    let lower = text.to_ascii_lowercase();
+    let (mut line_end, mut left) = (0, MAX_DECODED);
+    for m in REVERSED_WORDS.find_iter(&lower) {
+        if m.start() < line_end {
+            continue;
+        }
+        // Back only as far as the last line read: each byte is looked at
+        // once, however many words a line holds.
+        let from = text[line_end..m.start()].rfind('\n').map_or(line_end, |n| line_end + n + 1);
+        let to = text[m.start()..].find('\n').map_or(text.len(), |n| m.start() + n);
+        line_end = to.max(m.end());
+        if to - from > left {
+            hits.push(Hit {
+                code: Code::EncodedPayload,
+                rule: Encoding::Reversed.rule(),
+                severity: Severity::Medium,
+                range: from..text.len(),
+                why: format!(
+                    "more text that reads as written backwards than is read ({MAX_DECODED} bytes): the rest is not read"
+                ),
+                obfuscated: true,
+                decoded: None,
+                quoted: false,
+            });
+            break;
+        }
+        left -= to - from;
+        let forward: String = text[from..to].chars().rev().collect();
+        let inner = rules::scan_plain_text(&forward);
+        let why = inner.iter().find(|h| !h.quoted && h.severity >= Severity::Medium).map(|h| h.why.clone());
+        if let Some(why) = why.or_else(|| rules::is_directive(&forward).then(|| "gives the reader a direction".into()))
+        {
+            hits.push(Hit {
+                code: Code::EncodedPayload,
+                rule: Encoding::Reversed.rule(),
+                severity: Severity::High,
+                range: from..to,
+                why: format!("text written backwards that reads: {why}"),
+                obfuscated: true,
+                decoded: Some(forward),
+                quoted: false,
+            });
         }
     }
     // ROT13 of the whole text, when it holds a ROT13 form of a word the

@@ -530,6 +530,12 @@ const CASES: &[Case] = &[
         make: |n| repeat("QUJDREVGR0hJSktMTU5PUFFSU1RVVldY\nQUJDREVGR0hJSktMTU5P\n", n),
     },
     Case {
+        name: "reversed-words-one-line",
+        about: "backwards words on one line that never ends",
+        feeds: &[Text],
+        make: |n| repeat("liame drowssap erongi ", n),
+    },
+    Case {
         name: "hidden-addressee-sentences",
         about: "hidden text of sentences that are only an addressee every word list holds (AI。, AI and a line break)",
         feeds: &[Html],

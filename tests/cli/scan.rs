@@ -653,6 +653,11 @@ fn backwards_lines_and_binary_digits_are_read() {
     let digits: Vec<String> = forward.bytes().map(|b| format!("{b:08b}")).collect();
     let r = verdict_of(format!("Log id: {}\n", digits.join(" ")).into(), Kind::Text);
     assert!(findings(&r).contains(&("encoded_payload.binary", None)), "{:?}", findings(&r));
+    // Lines of decoys before it do not use up what is read.
+    let decoys = "ti yb lanigiro eht ees, liame eht ni nwohs sa\n".repeat(200);
+    let text = format!("{decoys}{}\n", forward.chars().rev().collect::<String>());
+    let r = verdict_of(text.into(), Kind::Text);
+    assert!(findings(&r).contains(&("encoded_payload.reversed", None)), "{:?}", findings(&r));
     let benign = "The module liame.rs parses mail; see the metsys table and register 01000001 00000000.\n";
     assert_eq!(verdict_of(benign.into(), Kind::Text).verdict, Verdict::Allow);
 }
