@@ -253,8 +253,9 @@ const PUSH_COLUMNS: usize = 120;
 /// Text after [`PUSH_COLUMNS`] columns of blanks (spaces, tabs to the next
 /// multiple of eight, other white space, invisible characters between) on
 /// one line is pushed out of view to the right: hidden `offscreen`, to the
-/// line's end; unless other lines reach that far (a column of a table,
-/// empty on some rows, is layout). Text without a run of 16 spaces, two
+/// line's end; unless another line starts text at that column after a
+/// short gap (a table's column, empty before it on some rows, is layout;
+/// one wide line elsewhere is not). Text without a run of 16 spaces, two
 /// tabs or a space and a tab is passed by byte searches.
 fn push_right(part: &mut Part) {
     let bytes = part.text.as_bytes();
@@ -264,12 +265,13 @@ fn push_right(part: &mut Part) {
     }
     // (where the text starts, its column, where the line's text ends).
     let mut candidates = Vec::new();
-    // The widest a line's text reaches before a long run of blanks.
-    let mut widest = 0;
+    // Columns where a line's text starts again after a gap of two or more
+    // blanks, short of pushing it away: a table's columns.
+    let mut aligned = std::collections::HashSet::new();
     let mut at = 0;
     for line in part.text.split_inclusive('\n') {
         let body = line.trim_end();
-        let (mut column, mut run, mut reached) = (0usize, 0usize, 0usize);
+        let (mut column, mut run) = (0usize, 0usize);
         for (i, c) in body.char_indices() {
             match c {
                 '\t' => run += 8 - (column + run) % 8,
@@ -281,18 +283,19 @@ fn push_right(part: &mut Part) {
                         candidates.push((at + i, column + run, at + body.len()));
                         break;
                     }
+                    if run >= 2 {
+                        aligned.insert(column + run);
+                    }
                     column += run + 1;
                     run = 0;
-                    reached = column;
                 }
             }
         }
-        widest = widest.max(reached);
         at += line.len();
     }
     let pushed: Vec<std::ops::Range<usize>> = candidates
         .into_iter()
-        .filter(|&(start, col, end)| start < end && col > widest + PUSH_COLUMNS / 4)
+        .filter(|&(start, col, end)| start < end && !aligned.contains(&col))
         .map(|(start, _, end)| start..end)
         .collect();
     if !pushed.is_empty() {
