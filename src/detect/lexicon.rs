@@ -282,12 +282,8 @@ fn directive_in(text: &str, labels: bool) -> bool {
                 return true;
             }
             if e.kind == Kind::Address && !vocative.iter().any(|v| v.0 == e.lang) {
-                // Past the end mark, which may be a wide character (`。`).
                 let words_from = *lead.get_or_insert_with(|| {
-                    let from = match sentence.checked_sub(1) {
-                        None => 0,
-                        Some(e) => ends[e] + text[ends[e]..].chars().next().map_or(1, char::len_utf8),
-                    };
+                    let from = sentence_start(text, &ends, sentence);
                     from + (text[from..].len() - text[from..].trim_start().len())
                 });
                 if let Some(colon) = *heading.get_or_insert_with(|| heads(text, words_from, m.start(), m.end())) {
@@ -300,13 +296,19 @@ fn directive_in(text: &str, labels: bool) -> bool {
     judge(text, &mut cur, &headings, &mut vocative, labels || is_label(text, &ends, sentence))
 }
 
+/// Where sentence `n` starts: past the end mark of the one before, which
+/// may be a wide character (`。`).
+fn sentence_start(text: &str, ends: &[usize], n: usize) -> usize {
+    n.checked_sub(1).map_or(0, |e| ends[e] + text[ends[e]..].chars().next().map_or(1, char::len_utf8))
+}
+
 /// Is sentence `n` a label, as an interface writes one ("Send message",
 /// "Edit bank account", "Cetak resit pembayaran"): at most six words, not
 /// ended by a full stop, an exclamation or a question mark, naming no
 /// address or link? A verb and its object there are a button's text, not
 /// an order; an addressee or an obligation still is one.
 fn is_label(text: &str, ends: &[usize], n: usize) -> bool {
-    let from = n.checked_sub(1).map_or(0, |e| ends[e] + text[ends[e]..].chars().next().map_or(1, char::len_utf8));
+    let from = sentence_start(text, ends, n);
     let to = ends.get(n).copied().unwrap_or(text.len());
     let Some(sentence) = text.get(from..to) else { return false };
     let ended = text[to..].starts_with(['.', '!', '?', '。', '！', '？', '؟', '।', '｡']);

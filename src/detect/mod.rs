@@ -553,7 +553,7 @@ fn channel_hits(part: &Part, hits: &mut dyn FnMut(Hit)) {
             // A title or a shell mark is ordinary, unless what it carries
             // is a sentence that directs the reader.
             if why == HiddenReason::Escape
-                && let Some(p) = payload.filter(|p| p.matches(' ').count() >= 2)
+                && let Some(p) = payload
                 && rules::is_directive(p)
             {
                 hits(Hit {

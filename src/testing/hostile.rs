@@ -140,6 +140,12 @@ const CASES: &[Case] = &[
         make: |n| repeat("\x1b[1;2;3\x1b]8;;https://e.test/", n),
     },
     Case {
+        name: "osc-titles",
+        about: "window titles of words, each read for a direction",
+        feeds: &[Text],
+        make: |n| repeat("\u{1b}]0;user@host: the notes of the meeting and the summary\u{7}$ ls\n", n),
+    },
+    Case {
         name: "osc-links",
         about: "terminal hyperlinks whose text differs from the target",
         feeds: &[Text],
