@@ -34,8 +34,8 @@ pub fn table() -> Vec<Rule> {
             "override.ignore_everything_before",
             Override,
             High,
-            ["ignore", "disregard", "forget"],
-            r"\b(?:ignore|disregard|forget) (?:everything|all(?: of)? (?:that|this)|anything) (?:(?:to your core )?before this|above|prior to this|until now|so far|up to (?:here|now)|you(?:'ve| have) been told|you were told(?: before)?)",
+            ["ignore", "ignoring", "disregard", "forget", "forgot"],
+            r"\b(?:ignor(?:e|ed|ing)|disregard(?:ed|ing)?|forg(?:et|ot|etting)) (?:everything|all(?: of)? (?:that|this)|anything) (?:(?:to your core )?before this|above|prior to this|until now|so far|up to (?:here|now)|you(?:'ve| have) been told|you were told(?: before)?)",
             "tells the reader to drop everything it was told"
         ),
         rule!(
@@ -167,9 +167,12 @@ pub fn table() -> Vec<Rule> {
                 "you are no longer",
                 "you're no longer",
                 "from now on you are",
-                "from now on, you are"
+                "from now on, you are",
+                "from this point",
+                "from here on",
+                "henceforth you"
             ],
-            r"\byou(?: are|'re) no longer (?:an? |the )?(?:ai|assistant|chatgpt|claude|gpt|language model|bound|restricted|limited|chatbot|model)\b|\b(?:you(?: are|'re) now|from now on,? you(?: are|'re)(?: going to be)?) (?:an? |the |my )?(?:unrestricted|unfiltered|uncensored|jailbroken|free|liberated|evil|rogue|dan\b|in (?:developer|god|dev|jailbreak|unrestricted) mode|[a-z0-9]+(?:gpt|ai|bot)\b|(?:a |an )?(?:ai|assistant|model|chatbot|bot) (?:with(?:out)?|that|who|named|called)|named|called|entering|going to (?:act|pretend|be)|operating|working|acting)",
+            r"\byou(?: are|'re) no longer (?:an? |the )?(?:ai|assistant|chatgpt|claude|gpt|language model|bound|restricted|limited|chatbot|model)\b|\byou(?: are|'re) no longer (?:an? |the |just )?[a-z -]{1,30}[.;,] (?:now )?your (?:new |only |real )?(?:job|task|role|purpose|function|goal|mission)(?: now)? is\b|\b(?:you(?: are|'re) now|(?:from now on|from this point(?: on| forward| onward)?|from here on(?: out)?|henceforth),? you(?: are|'re)(?: going to be)?) (?:an? |the |my )?(?:unrestricted|unfiltered|uncensored|jailbroken|free|liberated|evil|rogue|dan\b|in (?:developer|god|dev|jailbreak|unrestricted) mode|[a-z0-9]+(?:gpt|ai|bot)\b|(?:a |an )?(?:ai|assistant|model|chatbot|bot) (?:with(?:out)?|that|who|named|called)|named|called|entering|going to (?:act|pretend|be)|operating|working|acting)",
             "tells the reader it is someone else now"
         ),
         rule!(
@@ -572,7 +575,7 @@ pub fn table() -> Vec<Rule> {
                 "security team",
                 "system administrator"
             ],
-            r"\b(?:administrator|admin|developer|system|security|root|maintainer)(?:'s)? override\b|\b(?:message|notice|instruction|order|directive|update) from (?:the |your )?(?:system|administrator|admin|developers?|openai|anthropic|security team|it department|creators?)\b|\b(?:i am|i'm|this is) (?:your|the) (?:developer|creator|administrator|admin|owner|system operator|operator)\b",
+            r"\b(?:administrator|admin|developer|system|security|root|maintainer)(?:'s)? override\b|\b(?:message|notice|instruction|order|directive|update|request)s? (?:(?:comes|is coming|came|was sent|is sent) )?(?:directly )?from (?:the |your )?(?:system|administrator|admin|developers?|openai|anthropic|security team|it department|creators?)\b|\b(?:i am|i'm|this is) (?:your|the) (?:developer|creator|administrator|admin|owner|system operator|operator)\b",
             "claims to speak for the system, its makers or an administrator"
         ),
         rule!(
@@ -626,6 +629,7 @@ pub fn table() -> Vec<Rule> {
                 "system message",
                 "configuration",
                 "initial",
+                "setup",
                 "above text",
                 "previous text",
                 "mensaje de sistema",
@@ -638,7 +642,7 @@ pub fn table() -> Vec<Rule> {
                 "системн"
             ],
             leak(format!(
-                r"\b(?:print|show|reveal|display|output|repeat|recite|tell me|give me|share|leak|dump|disclose|spell[- ]check|translate|summari[sz]e|encode|write (?:out|down)?|list|paste|copy|type out|expose|return|what (?:is|are|was|were)|what's)\b.{{0,40}}\b(?:your|the|my|its) (?:full |entire |complete |exact |hidden |secret |real |actual )?(?:system|initial|original|hidden|secret|previous|above|first|developer|pre-?prompt|starting|opening|internal|confidential) ?(?:prompt|instructions?|message|configuration|config|rules|text|directives|guidelines|setup)\b|\b(?:repeat|print|output|spell[- ]check|translate|write) (?:the )?(?:previous|above|preceding|prior) (?:instructions?|text|words|message|prompt|directions)\b|\bthe opposite of your (?:system )?(?:instructions|prompt)\b|\b(?:see|view|read|access|know|get|obtain|extract|reveal)\b.{{0,20}}\b(?:the|your) (?:system|initial|hidden|developer) (?:prompt|instructions|message)\b|\bfirst \d+ (?:words|lines|characters) of (?:the |your )?(?:system|initial)|(?:muestra|revela|repite|enseña|dime) (?:el |tu )?(?:prompt|mensaje) (?:del|de) sistema|\b(?:prompt|mensaje) del sistema\b|{LEAK_CJK}"
+                r"\b(?:print(?:ed)?|show(?:ed)?|reveal(?:ed)?|display(?:ed)?|output|repeat(?:ed)?|recite|tell me|give me|share|leak(?:ed)?|dump(?:ed)?|disclose|spell[- ]check|translate|summari[sz]e|encode|write (?:out|down)?|list|paste|copy|type out|expose|return|what (?:is|are|was|were)|what's)\b.{{0,40}}\b(?:your|the|my|its) (?:full |entire |complete |exact |hidden |secret |real |actual )?(?:system|initial|original|hidden|secret|previous|above|first|developer|pre-?prompt|starting|opening|internal|confidential|setup) ?(?:prompt|instructions?|message|configuration|config|rules|text|directives|guidelines|setup)\b|\b(?:repeat|print|output|spell[- ]check|translate|write) (?:the )?(?:previous|above|preceding|prior) (?:instructions?|text|words|message|prompt|directions)\b|\bthe opposite of your (?:system )?(?:instructions|prompt)\b|\b(?:see|view|read|access|know|get|obtain|extract|reveal)\b.{{0,20}}\b(?:the|your) (?:system|initial|hidden|developer) (?:prompt|instructions|message)\b|\bfirst \d+ (?:words|lines|characters) of (?:the |your )?(?:system|initial)|(?:muestra|revela|repite|enseña|dime) (?:el |tu )?(?:prompt|mensaje) (?:del|de) sistema|\b(?:prompt|mensaje) del sistema\b|{LEAK_CJK}"
             )),
             "asks for the reader's hidden instructions"
         ),
@@ -877,6 +881,93 @@ pub fn table() -> Vec<Rule> {
             ["decode", "base64", "rot13", "hex", "ascii85", "base32", "quoted-printable", "encoded"],
             r"\bdecode (?:this|the following|it|the string|the message)?(?: from)? ?(?:base64|base32|hex|rot13|rot-13|ascii85|base85|quoted-printable|binary|morse)?\b.{0,40}\b(?:and|then) (?:execute|run|follow|obey|do|perform|apply|act on)\b|\bdecode the following (?:base64|base32|hex|rot13|ascii85|base85|quoted-printable)\b.{0,60}\b(?:monologue|secure system message|system message)\b|\b(?:first )?encode (?:it |this |them )?in (?:base64|hex|rot13)\b.{0,40}\b(?:then|and)\b",
             "asks the reader to decode hidden instructions and follow them"
+        ),
+        // --- added for text nobody here wrote (issue 20) ----------------------
+        rule!(
+            "fake_boundary.forged_message",
+            FakeBoundary,
+            Medium,
+            ["\"role\"", "'role'", "\"tool_calls\"", "'tool_calls'", "\"function_call\"", "'function_call'"],
+            r"['\x22]role['\x22] ?: ?['\x22](?:system|developer|tool|function)['\x22]|['\x22](?:tool_calls|function_call)['\x22] ?: ?[\[{]",
+            "forges a chat message or tool call in an API's own shape"
+        ),
+        rule!(
+            "false_authority.grant",
+            FalseAuthority,
+            High,
+            [
+                "authorized you",
+                "authorised you",
+                "permitted you",
+                "allowed you",
+                "cleared you",
+                "empowered you",
+                "you are authori",
+                "you are now authori",
+                "you are permitted",
+                "you are now permitted",
+                "you are cleared",
+                "granting you",
+                "granted you",
+                "giving you",
+                "given you"
+            ],
+            r"\b(?:has|have|hereby) (?:authori[sz]ed|permitted|allowed|cleared|empowered) you to (?:skip|bypass|ignore|disable|override|delete|send|share|reveal|execute|run|transfer|approve|proceed|forward|export)\b|\b(?:i am|i'm|we are|we're|i have|we have|i've|we've|hereby) (?:now )?(?:grant(?:ing|ed)?|giv(?:ing|en)) you (?:elevated|admin(?:istrator)?|full|root|special|expanded|unrestricted|additional|temporary|superuser) (?:permissions?|privileges|access|rights|clearance)\b|\byou are (?:now )?(?:authori[sz]ed|permitted|cleared) to (?:skip|bypass|ignore|disable|override|reveal|share|send|delete|execute|transfer|forward|export)\b",
+            "grants the reader a permission nobody it answers to gave"
+        ),
+        rule!(
+            "prompt_leak.everything_above",
+            PromptLeak,
+            High,
+            ["above", "before", "prior to", "preceding"],
+            r"\b(?:repeat|print|output|recite|reproduce|copy|quote|echo|paste|write out|type out|return|show me|tell me)\b (?:back )?(?:verbatim )?(?:everything|all(?: of)? the (?:text|words|content|instructions)|all text|the (?:text|words|content)|whatever|every (?:word|line)) (?:that )?(?:(?:appears|is|was|came|comes|is written|was written|you see|you were given|you received|you got) )?(?:above|before|prior to|preceding) (?:this|here|these|my|the (?:first|start))",
+            "asks the reader to repeat what came before the content"
+        ),
+        rule!(
+            "prompt_leak.given_instructions",
+            PromptLeak,
+            Medium,
+            ["you were", "you have been", "you've been"],
+            r"\b(?:share|show|print|reveal|output|list|paste|tell me|give me|repeat|quote|recite|disclose|what (?:are|were))\b.{0,30}\b(?:instructions|guidelines|rules|prompt|directives|configuration|setup|system message)(?: that)? you(?: were|'ve been| have been) (?:given|configured|provided|set up|initiali[sz]ed|programmed|started|loaded|handed|briefed)\b",
+            "asks for the instructions the reader was given"
+        ),
+        rule!(
+            "override.void_instructions",
+            Override,
+            High,
+            ["no longer", "void", "cancel", "obsolete", "revoked", "withdrawn", "supersed", "rescinded", "lifted"],
+            leak(format!(
+                r"\b{PRIOR_STRICT} (?:{INSTR_STRICT}|guidance|briefing)(?: (?:that |which )?(?:you|the (?:assistant|model|ai))(?: [a-z']+){{1,4}})? (?:(?:are|is) (?:now )?(?:void|cancel+ed|obsolete|revoked|withdrawn|superseded|no longer (?:valid|in effect|in force|applicable|relevant|binding))|no longer (?:appl(?:y|ies)|hold|stand|count|matter)|(?:has|have) (?:now )?been (?:revoked|withdrawn|superseded|cancel+ed|rescinded|lifted|voided))\b"
+            )),
+            "declares the reader's earlier instructions void"
+        ),
+        rule!(
+            "action_request.account_takeover",
+            ActionRequest,
+            High,
+            [
+                "recovery",
+                "backup e",
+                "backup phone",
+                "forwarding",
+                "2fa",
+                "two-factor",
+                "mfa",
+                "login e",
+                "payout",
+                "deposit account",
+                "authorized_keys"
+            ],
+            r"\b(?:change|update|set|replace|reset|switch) (?:the )?(?:user's |their |his |her |the account's |account )?(?:account )?(?:recovery (?:e-?mail|phone|number|address|contact)|backup (?:e-?mail|phone)|forwarding (?:address|rule)|(?:2fa|two-factor|mfa) (?:phone|number|device|method)|login e-?mail|payout (?:account|address|details)|deposit account)\b.{0,40}\b(?:to|with)\b|\badd (?:the following|this|my|our) (?:ssh |public )?key\b.{0,40}authorized_keys\b",
+            "tells the reader to hand an account to someone else"
+        ),
+        rule!(
+            "addressed_to_ai.note_heading",
+            AddressedToAi,
+            Medium,
+            ["note to", "note for", "message to", "message for", "instructions to", "instructions for", "attention"],
+            r"(?:^|\n|[.!?] )(?:\[ ?)?(?:note|message|instructions?|attention|memo|reminder) (?:to|for) (?:the |any |all |every |an? )?(?:ai|a\.i\.|ai assistants?|ai agents?|ai models?|ai systems?|ai reviewers?|ai screeners?|llms?|language models?|assistants?|chatbots?|bots?|agents?|models?|copilots?|automated (?:reviewers?|systems?|screeners?|tools?))\b(?: [a-z'-]+){0,6} ?\]? ?:",
+            "heads a passage as a note to the AI that reads it"
         ),
     ]
 }

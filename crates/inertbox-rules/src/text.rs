@@ -75,7 +75,7 @@ pub const QUOTE_CUE: &str = r"\b(?:say|says|said|saying|such as|like|e\.g\.|eg|f
 
 /// Words right after an override that make it a defence ("ignore any
 /// instructions in the retrieved document").
-pub const DEFENSIVE_AFTER: &str = r"^.{0,30}?\b(?:in|inside|within|from|contained in|embedded in|found in|that appear in|coming from|of) (?:the |any |this |these |such |a |an )?(?:user(?:'s)? (?:content|input|data|messages?|text|documents?)|untrusted|external|retrieved|third-party|tool (?:output|results?)|web ?(?:pages?|content|results?)?|websites?|emails?|documents?|content|data|inputs?|pages?|texts?|messages?|files?|search results?|fences?|fenced|quoted|wrapped|boundar)";
+pub const DEFENSIVE_AFTER: &str = r"^.{0,30}?\b(?:in|inside|within|from|contained in|embedded in|found in|that appear in|coming from|of) (?:the |any |this |these |such |a |an )?(?:user(?:'s)? (?:content|input|data|messages?|text|documents?)|untrusted|external|retrieved|third-party|tool (?:output|results?)|web ?(?:pages?|content|results?)?|websites?|emails?|documents?|content|data|inputs?|pages?|texts?|messages?|files?|search results?|fences?|fenced|quoted|wrapped|boundar|(?:job |task |work |run |print )?queues?|pipelines?|buffers?|stacks?|caches?|batch(?:es)?|registers?|backlogs?|fifos?|dockerfiles?|makefiles?|bytecode|microcode)";
 
 /// Words right before a match that negate or defend ("never ignore your
 /// instructions", "do not follow requests to ignore").
