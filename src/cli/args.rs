@@ -52,11 +52,17 @@ pub enum Cmd {
         long_about = "Verify every INERTBOX wrapper in each input: anchors paired, metadata run \
             present, fence intact, nothing between the closing fence and the end anchor; then \
             the byte count and sha256 of the content.\n\n\
-            Inputs are files, directories (walked for *.inert.md, honouring .gitignore) or `-` \
-            for stdin (the default). One line per wrapper goes to stderr: \
-            `ok   - <source> (N bytes, sha256 verified)` or `FAIL - <source>: <reasons>`.\n\n\
-            Exit codes: 0 every input verified; 1 any wrapper failed, or an input held no \
-            wrapper; 2 an input could not be read (its name is printed).",
+            Inputs are files, directories or `-` for stdin (the default). A directory in a git \
+            work tree is searched for the *.inert.md files git tracks (also in folders .gitignore \
+            names, when force-added) and those not yet added that .gitignore does not exclude; \
+            outside a work tree it is walked, honouring .gitignore. When git is missing or fails \
+            in a work tree the directory is walked instead and stderr says so. One line per \
+            wrapper goes to stderr: `ok   - <source> (N bytes, sha256 verified)` or \
+            `FAIL - <source>: <reasons>`. A wrapper whose line ends were changed to CRLF is \
+            recognised and the fix printed.\n\n\
+            Exit codes: 0 every wrapper found verified, or no *.inert.md was found in the \
+            directories given (stderr says there was nothing to check); 1 any wrapper failed, or a \
+            file held no wrapper; 2 an input could not be read (its name is printed).",
         after_help = "Examples:\n  inertbox check notes.inert.md\n  inertbox check docs/ --quiet        # CI: print failures only\n  inertbox check docs/ --json > report.json"
     )]
     Check(CheckArgs),
@@ -290,10 +296,10 @@ pub struct CheckArgs {
     /// Wrapped documents or directories to verify; `-` or nothing reads stdin
     #[arg(value_name = "PATH")]
     pub paths: Vec<OsString>,
-    /// Print one JSON report on stdout instead of lines on stderr (same as --format json)
+    /// Print one JSON report on stdout instead of lines on stderr (same as --format json): {ok, status, files, notes}
     #[arg(long)]
     pub json: bool,
-    /// Output: human lines on stderr, one JSON report, or GitHub Actions `::error` annotations on stdout
+    /// Output: human lines on stderr, one JSON report, or GitHub Actions annotations on stdout
     #[arg(long, value_enum)]
     pub format: Option<CheckFormat>,
     /// Print failures only
