@@ -76,8 +76,11 @@ pub enum Cmd {
             Score: high 60, medium 25, low 8 points; each repeat of a rule counts half the one before; \
             block on any high finding or at --block-at, review at --review-at. A quoted example of an \
             attack counts one step lower.\n\n\
+            Several inputs: one report each, each naming its input; --json prints one JSON object per \
+            input, one a line, whatever their number. Binary input (a NUL byte early on: an executable, \
+            an image) is refused, exit 2, never allowed; empty input is said on stderr.\n\n\
             Exit codes: 0 allow; 1 review or block (with --fail-on block: block only); 2 could not run \
-            (unreadable input, over --max-bytes, bad option); on 2 nothing is printed on stdout.",
+            (unreadable or binary input, over --max-bytes, bad option); on 2 nothing is printed on stdout.",
         after_help = "Examples:\n  inertbox scan message.eml && echo clean\n  curl -s https://example.com | inertbox scan --type html -\n  inertbox scan --json issue.md | jq .verdict\n  inertbox scan --format sarif docs/*.md > scan.sarif"
     )]
     Scan(ScanArgs),
@@ -322,10 +325,10 @@ pub struct ScanArgs {
     /// What the input is; auto sniffs mail headers and markup
     #[arg(long = "type", value_enum, default_value_t = Kind::Auto)]
     pub kind: Kind,
-    /// Print JSON (same as --format json)
+    /// Print one JSON object per input, one a line (same as --format json)
     #[arg(long)]
     pub json: bool,
-    /// Output format: human, json (one object; one line per input for several) or sarif (SARIF 2.1.0)
+    /// Output format: human, json (one JSON object per input, one a line, `input` naming it) or sarif (SARIF 2.1.0)
     #[arg(long, value_enum)]
     pub format: Option<ScanFormat>,
     /// Exit 1 at this verdict or worse
@@ -340,7 +343,7 @@ pub struct ScanArgs {
     /// Finding codes to leave out, comma-separated (e.g. invisible_chars,bidi_override)
     #[arg(long, value_name = "CODES", value_delimiter = ',')]
     pub ignore: Vec<String>,
-    /// Source label for the report (default: the path, or `-`)
+    /// Source label for every report (default: the path as given, or `stdin`); reports still name their input
     #[arg(long, value_name = "NAME")]
     pub source: Option<OsString>,
     /// No colour, even on a terminal (NO_COLOR in the environment does the same)
@@ -365,7 +368,7 @@ pub struct FenceArgs {
     /// Content to fence; `-` or nothing reads stdin
     #[arg(value_name = "FILE", conflicts_with = "inline")]
     pub file: Option<OsString>,
-    /// Source label for the fence (default: the path, or `-`)
+    /// Source label for the fence (default: the file's name without its folders, or `stdin`)
     #[arg(long, value_name = "LABEL")]
     pub source: Option<OsString>,
     /// Isolation inside the fence
