@@ -25,6 +25,11 @@ use inertbox::fence::{Mode, Render};
         review or block, confirm or block); 2 could not run (usage error, unreadable input, \
         input over the size cap). On 2 nothing is printed on stdout.",
     arg_required_else_help = true,
+    // Every manual page's footer and `inertbox scan --version` name the version.
+    propagate_version = true,
+    // A flag given twice takes the last value, as the reference does
+    // (`wrap --source a --source b` is labelled b); lists still collect.
+    args_override_self = true,
     after_help = "Examples:\n  pbpaste | inertbox wrap - | pbcopy      # wrap what you were about to paste\n  inertbox check docs/                    # verify every *.inert.md under docs/\n  inertbox scan message.eml && echo clean # branch on a verdict\n  inertbox fence page.html --instructions # fence content for a prompt\n  inertbox gate --call '{\"tool\":\"send_email\",\"args\":{\"to\":\"x@evil.test\"}}' message.eml"
 )]
 pub struct Cli {
@@ -150,16 +155,32 @@ pub enum Cmd {
     Serve(ServeArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish)
     #[command(
-        after_help = "Examples:\n  inertbox completions bash > ~/.local/share/bash-completion/completions/inertbox\n  inertbox completions zsh > ~/.zfunc/_inertbox\n  inertbox completions fish > ~/.config/fish/completions/inertbox.fish"
+        after_help = "Examples:\n  mkdir -p ~/.local/share/bash-completion/completions\n  inertbox completions bash > ~/.local/share/bash-completion/completions/inertbox\n  mkdir -p ~/.zfunc && inertbox completions zsh > ~/.zfunc/_inertbox\n  mkdir -p ~/.config/fish/completions && inertbox completions fish > ~/.config/fish/completions/inertbox.fish"
     )]
     Completions {
         /// The shell to write completions for
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff)
-    #[command(after_help = "Example:\n  inertbox man > ~/.local/share/man/man1/inertbox.1 && man inertbox")]
-    Man,
+    /// Print a manual page (roff), or write every page into a directory
+    #[command(
+        long_about = "Print the manual page of inertbox, or of one of its commands (inertbox-scan(1) for \
+            `inertbox man scan`, inertbox-hook-claude(1) for `inertbox man hook claude`), in roff on \
+            stdout. With --dir, write every page (inertbox.1, inertbox-wrap.1, inertbox-check.1, …) into \
+            that directory, creating it, and print their paths on stderr.",
+        after_help = "Examples:\n  inertbox man --dir ~/.local/share/man/man1 && man inertbox-scan\n  inertbox man check | man -l -"
+    )]
+    Man(ManArgs),
+}
+
+#[derive(Args)]
+pub struct ManArgs {
+    /// The command whose page to print (e.g. scan, or hook claude); none: the main page
+    #[arg(value_name = "COMMAND")]
+    pub command: Vec<String>,
+    /// Write every page into this directory (created if missing) instead of printing one
+    #[arg(long, value_name = "DIR", conflicts_with = "command")]
+    pub dir: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -192,9 +213,9 @@ pub enum HookCmd {
         long_about = "Read one Claude Code hook event (JSON on stdin) and answer as Claude Code expects: exit 0 \
             with JSON on stdout, or nothing when there is nothing to say.\n\n\
             UserPromptSubmit: verifies INERTBOX wrappers pasted into the prompt and says what verified; notes \
-            invisible characters and escapes, blocks a prompt whose hidden characters spell a payload.\n\
+            invisible characters and escapes, blocks a prompt whose hidden characters spell a payload.\n\n\
             PostToolUse: scans the tool's output, records it in the session ledger, and on review or block adds \
-            context that fences the verdict.\n\
+            context that fences the verdict.\n\n\
             PreToolUse: gates the call against the ledger: deny on block, ask on confirm, nothing on allow.\n\n\
             The ledger is a file per session_id under $XDG_STATE_HOME/inertbox/sessions (default \
             ~/.local/state/inertbox/sessions), or --session FILE. Malformed input: PreToolUse denies once \
@@ -380,10 +401,10 @@ pub struct FenceArgs {
     /// Print the system-prompt text for this nonce and mode before the fence
     #[arg(long)]
     pub instructions: bool,
-    /// Print {text, instructions, nonce, scan} as JSON
+    /// Print one JSON object for a program, {text, instructions, nonce, mode, scan} (--format picks what `text` holds)
     #[arg(long)]
     pub json: bool,
-    /// Render target for the fenced content
+    /// What the fenced content is written as: xml tags, a markdown code block, or a JSON object (not --json)
     #[arg(long, value_enum, default_value_t = Render::Xml)]
     pub format: Render,
     /// What the input is; auto sniffs mail headers and markup
@@ -411,13 +432,13 @@ pub struct GateArgs {
     /// Policy file (JSON; see docs/gate.md)
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
-    /// Session file shared with fence/scan/hooks (locked, replaced atomically)
+    /// Session file shared with fence/scan/hooks (locked; records are appended; format in docs/session.md)
     #[arg(long, value_name = "FILE")]
     pub session: Option<PathBuf>,
     /// Text the user typed or vouches for (its addresses and links become trusted); repeatable
     #[arg(long, value_name = "TEXT")]
     pub trust: Vec<String>,
-    /// Print {decision, category, reasons, targets} as JSON
+    /// Print {decision, tool, category, reasons, targets} as JSON
     #[arg(long)]
     pub json: bool,
     /// Forget one read content (by id) from the session
@@ -444,6 +465,48 @@ pub enum FailOn {
     Block,
 }
 
+/// Words people try for a command, and the command that does it: clap
+/// suggests only names spelled alike.
+const SYNONYMS: &[(&str, &str)] = &[
+    ("verify", "check"),
+    ("validate", "check"),
+    ("detect", "scan"),
+    ("lint", "scan"),
+    ("analyze", "scan"),
+    ("analyse", "scan"),
+    ("inspect", "scan"),
+    ("sanitize", "scan"),
+    ("sanitise", "scan"),
+    ("clean", "scan"),
+    ("quote", "fence"),
+    ("guard", "gate"),
+    ("decide", "gate"),
+    ("server", "serve"),
+    ("extract", "unwrap"),
+];
+
+/// Parse the command line; an unknown command that is a known synonym gets
+/// clap's own "a similar subcommand exists" tip (`inertbox verify` →
+/// check). Usage errors exit 2, help and version 0, as clap does.
+pub fn parse(args: Vec<OsString>) -> Cli {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let e = match Cli::try_parse_from(&args) {
+        Ok(cli) => return cli,
+        Err(e) => e,
+    };
+    let said = match e.get(ContextKind::InvalidSubcommand) {
+        Some(ContextValue::String(s)) if e.kind() == ErrorKind::InvalidSubcommand => s.to_ascii_lowercase(),
+        _ => e.exit(),
+    };
+    let Some(&(_, meant)) = SYNONYMS.iter().find(|(w, _)| *w == said) else { e.exit() };
+    let mut cmd = <Cli as clap::CommandFactory>::command();
+    let mut tip = clap::Error::new(ErrorKind::InvalidSubcommand).with_cmd(&cmd);
+    tip.insert(ContextKind::InvalidSubcommand, ContextValue::String(said));
+    tip.insert(ContextKind::SuggestedSubcommand, ContextValue::Strings(vec![meant.to_string()]));
+    tip.insert(ContextKind::Usage, ContextValue::StyledStr(cmd.render_usage()));
+    tip.exit()
+}
+
 /// `hook claude` and `gate` run on every tool call, so their arguments are
 /// parsed against that subcommand alone: building the whole command tree
 /// (every subcommand, flag and help text) costs about 0.1 ms a process.
@@ -455,6 +518,8 @@ pub fn args_fast<A: Args + clap::FromArgMatches>(args: &[OsString], path: &[&'st
         return None;
     }
     // The subcommand's own name stands in for the program name.
-    let matches = A::augment_args(clap::Command::new(name)).try_get_matches_from(&args[path.len()..]).ok()?;
+    let matches = A::augment_args(clap::Command::new(name).args_override_self(true))
+        .try_get_matches_from(&args[path.len()..])
+        .ok()?;
     A::from_arg_matches(&matches).ok()
 }
