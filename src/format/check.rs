@@ -16,6 +16,10 @@ pub const MAX_LISTED_WRAPPERS: usize = 10_000;
 const ANCHOR_START: &[u8] = b"[INERTBOX v";
 /// The error of an input that holds no wrapper at all.
 const NO_WRAPPER: &str = "no INERTBOX wrapper found";
+/// The note for CR bytes where a wrapper's structure failed, when a look
+/// with LF restored found nothing either (or could not be taken).
+const CR_HINT: &str =
+    "hint: document contains CR bytes — it may have been EOL-converted (CRLF); wrapped documents are LF-only artifacts";
 
 /// One wrapper found by `check`.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -722,11 +726,6 @@ pub fn check_reader(r: impl Read) -> io::Result<CheckReport> {
     Ok(CheckReport { ok, wrappers, errors, cr_suspect, line_endings: None })
 }
 
-/// The note for CR bytes where a wrapper's structure failed, when a look
-/// with LF restored found nothing either (or could not be taken).
-const CR_HINT: &str =
-    "hint: document contains CR bytes — it may have been EOL-converted (CRLF); wrapped documents are LF-only artifacts";
-
 /// When `report` is `cr_suspect`, check the same input (`again`, read from
 /// its start) with every CRLF made LF. If that finds more wrappers, or more
 /// that verify, the input's line ends were changed: the report says so in
@@ -900,15 +899,6 @@ mod tests {
 
     #[test]
     fn check_in_tiny_chunks_agrees_with_whole() {
-        struct Trickle<'a>(&'a [u8], usize);
-        impl Read for Trickle<'_> {
-            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-                let n = self.1.min(self.0.len()).min(buf.len());
-                buf[..n].copy_from_slice(&self.0[..n]);
-                self.0 = &self.0[n..];
-                Ok(n)
-            }
-        }
         let inner = wrap_str("one ``` two\n", "a");
         let doc = format!("host text\n{inner}between\n{}", wrap_str(&inner, "b"));
         let whole = check_bytes(doc.as_bytes());
@@ -916,6 +906,41 @@ mod tests {
         assert_eq!(whole.wrappers.len(), 2);
         for n in [1, 2, 3, 7] {
             assert_eq!(check_reader(Trickle(doc.as_bytes(), n)).unwrap(), whole, "chunks of {n}");
+        }
+    }
+
+    /// A reader that hands out `n` bytes a call.
+    struct Trickle<'a>(&'a [u8], usize);
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.1.min(self.0.len()).min(buf.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn shape_counts_the_same_in_any_chunking() {
+        let text = b"a \r\nb\t\nc\r\n\nend ";
+        let mut whole = Shape::default();
+        whole.feed(text);
+        assert_eq!((whole.lf, whole.crlf, whole.blank_ends, whole.last), (4, 2, 1, Some(b' ')));
+        for split in 0..=text.len() {
+            let mut s = Shape::default();
+            s.feed(&text[..split]);
+            s.feed(&text[split..]);
+            assert_eq!((s.lf, s.crlf, s.blank_ends, s.last), (whole.lf, whole.crlf, whole.blank_ends, whole.last));
+        }
+    }
+
+    #[test]
+    fn crlf_to_lf_joins_pairs_across_reads_and_keeps_lone_crs() {
+        let text = b"a\r\nb\rc\r\r\nd\r";
+        for n in [1, 2, 3, 100] {
+            let mut out = Vec::new();
+            CrlfToLf::new(Trickle(text, n)).read_to_end(&mut out).unwrap();
+            assert_eq!(out, b"a\nb\rc\r\nd\r", "reads of {n}");
         }
     }
 
