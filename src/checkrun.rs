@@ -121,10 +121,12 @@ fn git_files(dir: &Path) -> Option<Result<Vec<PathBuf>, String>> {
 const MAX_NESTED_REPOS: usize = 16;
 
 fn git_list(dir: &Path, depth: usize) -> Result<Vec<PathBuf>, String> {
+    // A repository's own config may name a program for git to run while
+    // it lists files (core.fsmonitor): the directory checked may be anyone's.
     let out = Command::new("git")
         .arg("-C")
         .arg(dir)
-        .args(["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
+        .args(["-c", "core.fsmonitor=false", "ls-files", "-z", "--cached", "--others", "--exclude-standard"])
         .stdin(std::process::Stdio::null())
         .output()
         .map_err(|e| format!("cannot run git: {e}"))?;

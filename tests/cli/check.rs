@@ -289,6 +289,21 @@ fn in_a_git_work_tree_what_git_tracks_is_checked_even_in_an_ignored_folder() {
     inertbox().arg("check").arg(root.join("gen")).assert().code(1);
 }
 
+#[cfg(unix)]
+#[test]
+fn listing_a_repository_runs_no_program_its_config_names() {
+    // core.fsmonitor names a program git runs as it lists files: a checked
+    // directory may be anyone's, so check turns it off.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    git(root, &["init", "-q"]);
+    std::fs::write(root.join("a.inert.md"), wrapped("a", "a")).unwrap();
+    let ran = root.join("ran");
+    git(root, &["config", "core.fsmonitor", &format!("touch '{}'; false", ran.display())]);
+    inertbox().arg("check").arg(root).assert().code(0).stderr(predicate::str::contains("ok   - a"));
+    assert!(!ran.exists(), "check ran the repository's fsmonitor");
+}
+
 #[test]
 fn when_git_cannot_list_a_work_tree_the_walk_runs_and_says_so() {
     let dir = tempfile::tempdir().unwrap();
