@@ -580,11 +580,9 @@ impl Shape {
             if self.last != Some(b'\n') {
                 kinds.push("the end cut off (the last line is unfinished)");
             }
+            kinds.push("text removed");
         }
-        match kinds.as_slice() {
-            [] => format!("{} fewer: text looks removed", n(fewer)),
-            k => format!("{} fewer: looks like {}", n(fewer), k.join(", or ")),
-        }
+        format!("{} fewer: looks like {}", n(fewer), kinds.join(", or "))
     }
 }
 
