@@ -21,6 +21,10 @@ pub const WRAPPED_SUFFIX: &str = ".inert.md";
 /// whose line ends became CRLF can be looked at again with LF restored
 /// (a file is opened again instead). Past it only the generic hint is given.
 const STDIN_KEPT: u64 = crate::input::DEFAULT_MAX_BYTES;
+/// The command that makes a file's CRLF line ends LF again, in place: perl
+/// is on Linux, macOS and Git for Windows alike (sed -i differs, dos2unix is
+/// often missing).
+const CRLF_TO_LF: &str = "perl -pi -e 's/\\r\\n/\\n/'";
 
 /// One thing to verify, named as the user will see it.
 #[derive(Debug, Clone)]
@@ -247,13 +251,12 @@ impl<R: Read> Read for Kept<R> {
 fn fix_command(c: &Checked) -> Option<String> {
     let report = c.result.as_ref().ok()?;
     report.line_endings.as_ref()?;
-    const PERL: &str = "perl -pi -e 's/\\r\\n/\\n/'";
     Some(match &c.target.input {
         Input::Stdin => "make the line ends LF again before checking: perl -pe 's/\\r\\n/\\n/' | inertbox check".into(),
         Input::Path(p) => {
             let shown = p.to_string_lossy();
             let quoted = shlex::try_quote(&shown).map_or_else(|_| format!("{shown:?}"), |q| q.into_owned());
-            format!("{PERL} {quoted} (and mark *{WRAPPED_SUFFIX} -text in .gitattributes so git keeps them LF)")
+            format!("{CRLF_TO_LF} {quoted} (and mark *{WRAPPED_SUFFIX} -text in .gitattributes so git keeps them LF)")
         }
     })
 }
