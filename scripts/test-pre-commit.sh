@@ -25,10 +25,14 @@ cd "$work"
 git init -q
 git config user.email ci@example.test
 git config user.name ci
+precommit() { "$py" -m pre_commit "$@"; }
+# A repository that holds no wrapped document yet passes the check hook.
+printf 'A project.\n' > README.md
+git add README.md
+precommit try-repo "$root" inertbox-check --all-files
 printf 'Notes that were pasted.\n' | inertbox wrap - --source notes > good.inert.md
 printf 'Be concise.\n' > CLAUDE.md
 git add good.inert.md CLAUDE.md
-precommit() { "$py" -m pre_commit "$@"; }
 # Clean files pass both hooks.
 precommit try-repo "$root" inertbox-check --files good.inert.md
 precommit try-repo "$root" inertbox-scan --files CLAUDE.md

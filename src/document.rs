@@ -33,9 +33,10 @@ impl Document {
         Document { raw, source: source.into(), ..Document::default() }
     }
 
-    /// Read a whole input into a Document, refusing more than `cap` bytes.
+    /// Read a whole input into a Document, refusing more than `cap` bytes;
+    /// its source is the input's `source_label` (the file's name, `stdin`).
     pub fn read(input: &Input, cap: Option<u64>) -> Result<Document, ReadError> {
-        Ok(Document { raw: input.read(cap)?, source: input.label(), ..Document::default() })
+        Ok(Document { raw: input.read(cap)?, source: input.source_label(), ..Document::default() })
     }
 }
 

@@ -14,7 +14,7 @@ mod scan;
 mod wrap;
 
 pub(crate) use check::outside_wrappers;
-pub use check::{CheckReport, MAX_LISTED_WRAPPERS, WrapperReport, check_bytes, check_reader};
+pub use check::{CheckReport, CrlfDamage, MAX_LISTED_WRAPPERS, WrapperReport, check_bytes, check_reader, explain_crlf};
 pub use wrap::{
     COLLISION_WARNING, Stamp, WrapError, WrapOptions, Wrapped, iso8601_millis, render_head, render_tail, stamp_bytes,
     timestamp_now, validate_source, wrap_bytes, wrap_document, wrap_input,

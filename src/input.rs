@@ -19,8 +19,14 @@ pub const DEFAULT_MAX_BYTES: u64 = 10 << 20;
 /// The variable that sets the cap for every front end.
 pub const MAX_BYTES_ENV: &str = "INERTBOX_MAX_BYTES";
 
-/// The label a document read from stdin carries unless `--source` names it.
+/// The label `wrap` gives a document read from stdin unless `--source`
+/// names it (the reference's).
 pub const STDIN_LABEL: &str = "-";
+/// How everything else names stdin: reports, fences, the session.
+pub const STDIN_NAME: &str = "stdin";
+/// A NUL byte this far into an input makes it binary (git's rule): text,
+/// HTML and mail hold none, executables and images hold one early.
+const BINARY_SNIFF: usize = 8000;
 
 /// Errors from reading input. Each names what could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -35,6 +41,10 @@ pub enum ReadError {
     Read { path: String, source: io::Error },
     #[error("{path} is larger than the {cap}-byte limit (raise it with --max-bytes or INERTBOX_MAX_BYTES)")]
     TooLarge { path: String, cap: u64 },
+    #[error("{path} is binary ({why}), not text, HTML or email: nothing was read (extract its text first)")]
+    Binary { path: String, why: String },
+    #[error("{path} is UTF-16 text: convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)")]
+    Utf16 { path: String },
 }
 
 /// Where a document's bytes come from.
@@ -60,6 +70,50 @@ impl Input {
         match self {
             Input::Stdin => STDIN_LABEL.to_string(),
             Input::Path(p) => p.to_string_lossy().into_owned(),
+        }
+    }
+
+    /// How reports name this input: the path as given (lossy), or `stdin`.
+    pub fn name(&self) -> String {
+        match self {
+            Input::Stdin => STDIN_NAME.to_string(),
+            Input::Path(p) => p.to_string_lossy().into_owned(),
+        }
+    }
+
+    /// The source label a document read from this input carries unless
+    /// `--source` names it (`fence`, `gate`, the session): the file's name
+    /// without its folders (a local path would end up in a prompt or a
+    /// shared file), or `stdin`.
+    pub fn source_label(&self) -> String {
+        match self {
+            Input::Stdin => STDIN_NAME.to_string(),
+            Input::Path(p) => p.file_name().unwrap_or(p.as_os_str()).to_string_lossy().into_owned(),
+        }
+    }
+
+    /// Refuse what was read from this input when it is not text: a NUL byte
+    /// early on (an executable, an image, an archive), or UTF-16. `scan`
+    /// and `fence` read text, HTML and mail; they never report a binary as
+    /// allowed, nor put its bytes into a prompt as U+FFFD runs.
+    pub fn refuse_binary(&self, raw: &[u8]) -> Result<(), ReadError> {
+        if raw.starts_with(b"\xFF\xFE") || raw.starts_with(b"\xFE\xFF") {
+            return Err(ReadError::Utf16 { path: self.display_name() });
+        }
+        match memchr::memchr(0, &raw[..raw.len().min(BINARY_SNIFF)]) {
+            Some(at) => Err(ReadError::Binary { path: self.display_name(), why: format!("a NUL byte at offset {at}") }),
+            None => Ok(()),
+        }
+    }
+
+    /// The note for stderr when this input held nothing at all: an empty
+    /// result is not a clean one (a command before the pipe may have failed).
+    pub fn empty_note(&self, what: &str) -> String {
+        match self {
+            Input::Stdin => format!(
+                "inertbox: stdin was empty (0 bytes; closed, /dev/null, or a command before the pipe printed nothing): {what}"
+            ),
+            Input::Path(_) => format!("inertbox: {} is empty (0 bytes): {what}", self.display_name()),
         }
     }
 

@@ -5,11 +5,9 @@
 use std::ffi::OsString;
 use std::process::ExitCode;
 
-use clap::Parser as _;
-
 mod cli;
 
-use anyhow::{Context as _, Result};
+use anyhow::Result;
 
 use cli::args::{Cli, Cmd, GateArgs, HookArgs, HookCmd, args_fast};
 use cli::{EXIT_CANNOT, emit};
@@ -21,7 +19,7 @@ fn main() -> ExitCode {
     } else if let Some(a) = args_fast::<GateArgs>(&args, &["gate"]) {
         cli::gate::run(a)
     } else {
-        run(Cli::parse_from(args).cmd)
+        run(cli::args::parse(args).cmd)
     };
     // Could not run: one line on stderr (what failed, then its causes),
     // nothing on stdout, exit 2.
@@ -62,12 +60,6 @@ fn run(cmd: Cmd) -> Result<ExitCode> {
             clap_complete::generate(shell, &mut <Cli as clap::CommandFactory>::command(), "inertbox", &mut out);
             emit(&out, ExitCode::SUCCESS)
         }
-        Cmd::Man => {
-            let mut out = Vec::new();
-            clap_mangen::Man::new(<Cli as clap::CommandFactory>::command())
-                .render(&mut out)
-                .context("cannot render the manual")?;
-            emit(&out, ExitCode::SUCCESS)
-        }
+        Cmd::Man(a) => cli::man::run(a),
     }
 }

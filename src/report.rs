@@ -28,15 +28,21 @@ fn severity_style(s: Severity) -> Style {
     }
 }
 
-/// The line that names what was scanned.
-pub fn source_line(r: &Report) -> String {
+/// The line that names what was scanned: its kind, its source label and,
+/// when `--source` named it otherwise, the input it came from (`input`, the
+/// path as given or `stdin`); for an email also its sender and subject.
+pub fn source_line(r: &Report, input: &str) -> String {
+    let mut named = terminal_safe(&r.source);
+    if r.source != input {
+        named = format!("{named} ({})", terminal_safe(input));
+    }
     match &r.email {
         Some(e) => {
             let from = e.from.first().map(String::as_str).unwrap_or("(no sender)");
             let subject = e.subject.as_deref().unwrap_or("(no subject)");
-            format!("email from {}: \"{}\"", terminal_safe(from), terminal_safe(&crate::escape::shown(subject)))
+            format!("email {named} from {}: \"{}\"", terminal_safe(from), terminal_safe(&crate::escape::shown(subject)))
         }
-        None => format!("{} {}", r.kind.as_str(), terminal_safe(&r.source)),
+        None => format!("{} {named}", r.kind.as_str()),
     }
 }
 
@@ -45,12 +51,18 @@ pub fn finding_line(f: &crate::detect::Finding) -> String {
     format!("{} {} [{}] line {}: \"{}\"", f.severity.as_str(), f.code.as_str(), f.rule, f.line, terminal_safe(&f.text))
 }
 
-/// The human report. Styles are ANSI sequences; the caller's stream strips
-/// them when colour is off.
-pub fn human(r: &Report) -> String {
+/// The human report of the input named `input`. Styles are ANSI
+/// sequences; the caller's stream strips them when colour is off.
+pub fn human(r: &Report, input: &str) -> String {
     let mut s = String::new();
     let vs = verdict_style(r.verdict);
-    let _ = writeln!(s, "{vs}{:<6}{vs:#} score {:<3}  {}", r.verdict.as_str().to_uppercase(), r.score, source_line(r));
+    let _ = writeln!(
+        s,
+        "{vs}{:<6}{vs:#} score {:<3}  {}",
+        r.verdict.as_str().to_uppercase(),
+        r.score,
+        source_line(r, input)
+    );
     for f in &r.findings {
         let ss = severity_style(f.severity);
         let mut place = format!("{}, line {}, col {}", f.location, f.line, f.column);
@@ -84,16 +96,19 @@ pub fn human(r: &Report) -> String {
     s
 }
 
-/// One report as JSON (pretty).
-pub fn json(r: &Report) -> String {
-    let mut s = serde_json::to_string_pretty(r).expect("report serializes");
-    s.push('\n');
-    s
+/// A report with the input it came from, first.
+#[derive(serde::Serialize)]
+struct Named<'a> {
+    input: &'a str,
+    #[serde(flatten)]
+    report: &'a Report,
 }
 
-/// One report as one line of JSON.
-pub fn json_line(r: &Report) -> String {
-    let mut s = serde_json::to_string(r).expect("report serializes");
+/// One report as one line of JSON (`scan --json` prints one per input,
+/// one input or many): the report's fields after `input`, the path as
+/// given or `stdin`.
+pub fn json_line(r: &Report, input: &str) -> String {
+    let mut s = serde_json::to_string(&Named { input, report: r }).expect("report serializes");
     s.push('\n');
     s
 }
@@ -174,11 +189,8 @@ pub fn sarif(reports: &[(String, Report)]) -> String {
     s
 }
 
-/// A relative URI for a path as given (stdin becomes `stdin`).
+/// A relative URI for a path as given (or `stdin`).
 fn uri(path: &str) -> String {
-    if path == "-" {
-        return "stdin".into();
-    }
     let p = path.strip_prefix("./").unwrap_or(path);
     p.chars()
         .map(|c| match c {

@@ -25,6 +25,11 @@ use inertbox::fence::{Mode, Render};
         review or block, confirm or block); 2 could not run (usage error, unreadable input, \
         input over the size cap). On 2 nothing is printed on stdout.",
     arg_required_else_help = true,
+    // Every manual page's footer and `inertbox scan --version` name the version.
+    propagate_version = true,
+    // A flag given twice takes the last value, as the reference does
+    // (`wrap --source a --source b` is labelled b); lists still collect.
+    args_override_self = true,
     after_help = "Examples:\n  pbpaste | inertbox wrap - | pbcopy      # wrap what you were about to paste\n  inertbox check docs/                    # verify every *.inert.md under docs/\n  inertbox scan message.eml && echo clean # branch on a verdict\n  inertbox fence page.html --instructions # fence content for a prompt\n  inertbox gate --call '{\"tool\":\"send_email\",\"args\":{\"to\":\"x@evil.test\"}}' message.eml"
 )]
 pub struct Cli {
@@ -52,11 +57,17 @@ pub enum Cmd {
         long_about = "Verify every INERTBOX wrapper in each input: anchors paired, metadata run \
             present, fence intact, nothing between the closing fence and the end anchor; then \
             the byte count and sha256 of the content.\n\n\
-            Inputs are files, directories (walked for *.inert.md, honouring .gitignore) or `-` \
-            for stdin (the default). One line per wrapper goes to stderr: \
-            `ok   - <source> (N bytes, sha256 verified)` or `FAIL - <source>: <reasons>`.\n\n\
-            Exit codes: 0 every input verified; 1 any wrapper failed, or an input held no \
-            wrapper; 2 an input could not be read (its name is printed).",
+            Inputs are files, directories or `-` for stdin (the default). A directory in a git \
+            work tree is searched for the *.inert.md files git tracks (also in folders .gitignore \
+            names, when force-added) and those not yet added that .gitignore does not exclude; \
+            outside a work tree it is walked, honouring .gitignore. When git is missing or fails \
+            in a work tree the directory is walked instead and stderr says so. One line per \
+            wrapper goes to stderr: `ok   - <source> (N bytes, sha256 verified)` or \
+            `FAIL - <source>: <reasons>`. A wrapper whose line ends were changed to CRLF is \
+            recognised and the fix printed.\n\n\
+            Exit codes: 0 every wrapper found verified, or no *.inert.md was found in the \
+            directories given (stderr says there was nothing to check); 1 any wrapper failed, or a \
+            file held no wrapper; 2 an input could not be read (its name is printed).",
         after_help = "Examples:\n  inertbox check notes.inert.md\n  inertbox check docs/ --quiet        # CI: print failures only\n  inertbox check docs/ --json > report.json"
     )]
     Check(CheckArgs),
@@ -70,8 +81,11 @@ pub enum Cmd {
             Score: high 60, medium 25, low 8 points; each repeat of a rule counts half the one before; \
             block on any high finding or at --block-at, review at --review-at. A quoted example of an \
             attack counts one step lower.\n\n\
+            Several inputs: one report each, each naming its input; --json prints one JSON object per \
+            input, one a line, whatever their number. Binary input (a NUL byte early on: an executable, \
+            an image) is refused, exit 2, never allowed; empty input is said on stderr.\n\n\
             Exit codes: 0 allow; 1 review or block (with --fail-on block: block only); 2 could not run \
-            (unreadable input, over --max-bytes, bad option); on 2 nothing is printed on stdout.",
+            (unreadable or binary input, over --max-bytes, bad option); on 2 nothing is printed on stdout.",
         after_help = "Examples:\n  inertbox scan message.eml && echo clean\n  curl -s https://example.com | inertbox scan --type html -\n  inertbox scan --json issue.md | jq .verdict\n  inertbox scan --format sarif docs/*.md > scan.sarif"
     )]
     Scan(ScanArgs),
@@ -141,16 +155,32 @@ pub enum Cmd {
     Serve(ServeArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish)
     #[command(
-        after_help = "Examples:\n  inertbox completions bash > ~/.local/share/bash-completion/completions/inertbox\n  inertbox completions zsh > ~/.zfunc/_inertbox\n  inertbox completions fish > ~/.config/fish/completions/inertbox.fish"
+        after_help = "Examples:\n  mkdir -p ~/.local/share/bash-completion/completions\n  inertbox completions bash > ~/.local/share/bash-completion/completions/inertbox\n  mkdir -p ~/.zfunc && inertbox completions zsh > ~/.zfunc/_inertbox\n  mkdir -p ~/.config/fish/completions && inertbox completions fish > ~/.config/fish/completions/inertbox.fish"
     )]
     Completions {
         /// The shell to write completions for
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff)
-    #[command(after_help = "Example:\n  inertbox man > ~/.local/share/man/man1/inertbox.1 && man inertbox")]
-    Man,
+    /// Print a manual page (roff), or write every page into a directory
+    #[command(
+        long_about = "Print the manual page of inertbox, or of one of its commands (inertbox-scan(1) for \
+            `inertbox man scan`, inertbox-hook-claude(1) for `inertbox man hook claude`), in roff on \
+            stdout. With --dir, write every page (inertbox.1, inertbox-wrap.1, inertbox-check.1, …) into \
+            that directory, creating it, and print their paths on stderr.",
+        after_help = "Examples:\n  inertbox man --dir ~/.local/share/man/man1 && man inertbox-scan\n  inertbox man check | man -l -"
+    )]
+    Man(ManArgs),
+}
+
+#[derive(Args)]
+pub struct ManArgs {
+    /// The command whose page to print (e.g. scan, or hook claude); none: the main page
+    #[arg(value_name = "COMMAND")]
+    pub command: Vec<String>,
+    /// Write every page into this directory (created if missing) instead of printing one
+    #[arg(long, value_name = "DIR", conflicts_with = "command")]
+    pub dir: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -183,9 +213,9 @@ pub enum HookCmd {
         long_about = "Read one Claude Code hook event (JSON on stdin) and answer as Claude Code expects: exit 0 \
             with JSON on stdout, or nothing when there is nothing to say.\n\n\
             UserPromptSubmit: verifies INERTBOX wrappers pasted into the prompt and says what verified; notes \
-            invisible characters and escapes, blocks a prompt whose hidden characters spell a payload.\n\
+            invisible characters and escapes, blocks a prompt whose hidden characters spell a payload.\n\n\
             PostToolUse: scans the tool's output, records it in the session ledger, and on review or block adds \
-            context that fences the verdict.\n\
+            context that fences the verdict.\n\n\
             PreToolUse: gates the call against the ledger: deny on block, ask on confirm, nothing on allow.\n\n\
             The ledger is a file per session_id under $XDG_STATE_HOME/inertbox/sessions (default \
             ~/.local/state/inertbox/sessions), or --session FILE. Malformed input: PreToolUse denies once \
@@ -290,10 +320,10 @@ pub struct CheckArgs {
     /// Wrapped documents or directories to verify; `-` or nothing reads stdin
     #[arg(value_name = "PATH")]
     pub paths: Vec<OsString>,
-    /// Print one JSON report on stdout instead of lines on stderr (same as --format json)
+    /// Print one JSON report on stdout instead of lines on stderr (same as --format json): {ok, status, files, notes}
     #[arg(long)]
     pub json: bool,
-    /// Output: human lines on stderr, one JSON report, or GitHub Actions `::error` annotations on stdout
+    /// Output: human lines on stderr, one JSON report, or GitHub Actions annotations on stdout
     #[arg(long, value_enum)]
     pub format: Option<CheckFormat>,
     /// Print failures only
@@ -316,10 +346,10 @@ pub struct ScanArgs {
     /// What the input is; auto sniffs mail headers and markup
     #[arg(long = "type", value_enum, default_value_t = Kind::Auto)]
     pub kind: Kind,
-    /// Print JSON (same as --format json)
+    /// Print one JSON object per input, one a line (same as --format json)
     #[arg(long)]
     pub json: bool,
-    /// Output format: human, json (one object; one line per input for several) or sarif (SARIF 2.1.0)
+    /// Output format: human, json (one JSON object per input, one a line, `input` naming it) or sarif (SARIF 2.1.0)
     #[arg(long, value_enum)]
     pub format: Option<ScanFormat>,
     /// Exit 1 at this verdict or worse
@@ -334,7 +364,7 @@ pub struct ScanArgs {
     /// Finding codes to leave out, comma-separated (e.g. invisible_chars,bidi_override)
     #[arg(long, value_name = "CODES", value_delimiter = ',')]
     pub ignore: Vec<String>,
-    /// Source label for the report (default: the path, or `-`)
+    /// Source label for every report (default: the path as given, or `stdin`); reports still name their input
     #[arg(long, value_name = "NAME")]
     pub source: Option<OsString>,
     /// No colour, even on a terminal (NO_COLOR in the environment does the same)
@@ -359,7 +389,7 @@ pub struct FenceArgs {
     /// Content to fence; `-` or nothing reads stdin
     #[arg(value_name = "FILE", conflicts_with = "inline")]
     pub file: Option<OsString>,
-    /// Source label for the fence (default: the path, or `-`)
+    /// Source label for the fence (default: the file's name without its folders, or `stdin`)
     #[arg(long, value_name = "LABEL")]
     pub source: Option<OsString>,
     /// Isolation inside the fence
@@ -371,10 +401,10 @@ pub struct FenceArgs {
     /// Print the system-prompt text for this nonce and mode before the fence
     #[arg(long)]
     pub instructions: bool,
-    /// Print {text, instructions, nonce, scan} as JSON
+    /// Print one JSON object for a program, {text, instructions, nonce, mode, scan} (--format picks what `text` holds)
     #[arg(long)]
     pub json: bool,
-    /// Render target for the fenced content
+    /// What the fenced content is written as: xml tags, a markdown code block, or a JSON object (not --json)
     #[arg(long, value_enum, default_value_t = Render::Xml)]
     pub format: Render,
     /// What the input is; auto sniffs mail headers and markup
@@ -402,13 +432,13 @@ pub struct GateArgs {
     /// Policy file (JSON; see docs/gate.md)
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
-    /// Session file shared with fence/scan/hooks (locked, replaced atomically)
+    /// Session file shared with fence/scan/hooks (locked; records are appended; format in docs/session.md)
     #[arg(long, value_name = "FILE")]
     pub session: Option<PathBuf>,
     /// Text the user typed or vouches for (its addresses and links become trusted); repeatable
     #[arg(long, value_name = "TEXT")]
     pub trust: Vec<String>,
-    /// Print {decision, category, reasons, targets} as JSON
+    /// Print {decision, tool, category, reasons, targets} as JSON
     #[arg(long)]
     pub json: bool,
     /// Forget one read content (by id) from the session
@@ -435,6 +465,48 @@ pub enum FailOn {
     Block,
 }
 
+/// Words people try for a command, and the command that does it: clap
+/// suggests only names spelled alike.
+const SYNONYMS: &[(&str, &str)] = &[
+    ("verify", "check"),
+    ("validate", "check"),
+    ("detect", "scan"),
+    ("lint", "scan"),
+    ("analyze", "scan"),
+    ("analyse", "scan"),
+    ("inspect", "scan"),
+    ("sanitize", "scan"),
+    ("sanitise", "scan"),
+    ("clean", "scan"),
+    ("quote", "fence"),
+    ("guard", "gate"),
+    ("decide", "gate"),
+    ("server", "serve"),
+    ("extract", "unwrap"),
+];
+
+/// Parse the command line; an unknown command that is a known synonym gets
+/// clap's own "a similar subcommand exists" tip (`inertbox verify` →
+/// check). Usage errors exit 2, help and version 0, as clap does.
+pub fn parse(args: Vec<OsString>) -> Cli {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let e = match Cli::try_parse_from(&args) {
+        Ok(cli) => return cli,
+        Err(e) => e,
+    };
+    let said = match e.get(ContextKind::InvalidSubcommand) {
+        Some(ContextValue::String(s)) if e.kind() == ErrorKind::InvalidSubcommand => s.to_ascii_lowercase(),
+        _ => e.exit(),
+    };
+    let Some(&(_, meant)) = SYNONYMS.iter().find(|(w, _)| *w == said) else { e.exit() };
+    let mut cmd = <Cli as clap::CommandFactory>::command();
+    let mut tip = clap::Error::new(ErrorKind::InvalidSubcommand).with_cmd(&cmd);
+    tip.insert(ContextKind::InvalidSubcommand, ContextValue::String(said));
+    tip.insert(ContextKind::SuggestedSubcommand, ContextValue::Strings(vec![meant.to_string()]));
+    tip.insert(ContextKind::Usage, ContextValue::StyledStr(cmd.render_usage()));
+    tip.exit()
+}
+
 /// `hook claude` and `gate` run on every tool call, so their arguments are
 /// parsed against that subcommand alone: building the whole command tree
 /// (every subcommand, flag and help text) costs about 0.1 ms a process.
@@ -446,6 +518,8 @@ pub fn args_fast<A: Args + clap::FromArgMatches>(args: &[OsString], path: &[&'st
         return None;
     }
     // The subcommand's own name stands in for the program name.
-    let matches = A::augment_args(clap::Command::new(name)).try_get_matches_from(&args[path.len()..]).ok()?;
+    let matches = A::augment_args(clap::Command::new(name).args_override_self(true))
+        .try_get_matches_from(&args[path.len()..])
+        .ok()?;
     A::from_arg_matches(&matches).ok()
 }

@@ -20,7 +20,12 @@ pub fn run(a: FenceArgs) -> Result<ExitCode> {
     }
     let input = Input::from_arg(a.file.as_deref());
     let source = a.source.as_ref().map(lossy);
-    let doc = Document::read_and_load(&input, a.kind, Some(a.max_bytes), source)?;
+    let raw = Document::read(&input, Some(a.max_bytes))?.raw;
+    input.refuse_binary(&raw)?;
+    if raw.is_empty() {
+        eprintln!("{}", input.empty_note("the fence holds nothing"));
+    }
+    let doc = Document::load(raw, a.kind, source.unwrap_or_else(|| input.source_label()));
     let report = inertbox::detect::scan(&doc, &inertbox::detect::Options::default());
     if let Some(session) = &a.session
         && let Err(e) = record(session, [(&report, declared_email(a.kind, &input))])

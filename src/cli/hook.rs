@@ -22,6 +22,10 @@ pub fn claude(a: HookArgs) -> Result<ExitCode> {
             (Policy::default(), Some(e.to_string()))
         }
     };
+    super::say_what_stdin_is_for(
+        "hook claude: waiting for one Claude Code hook event (JSON) on stdin; Claude Code runs this command \
+         as a hook (see docs/hooks.md), it answers on stdout",
+    );
     let mut input = Vec::new();
     if let Err(e) = io::Read::read_to_end(&mut io::Read::take(io::stdin(), inertbox::hook::MAX_INPUT), &mut input) {
         eprintln!("inertbox: cannot read the hook event: {e}");

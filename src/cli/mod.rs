@@ -21,6 +21,7 @@ pub mod check;
 pub mod fence;
 pub mod gate;
 pub mod hook;
+pub mod man;
 pub mod mcp;
 pub mod scan;
 pub mod serve;
@@ -35,6 +36,14 @@ pub fn emit(out: &[u8], code: ExitCode) -> Result<ExitCode> {
     match io::stdout().lock().write_all(out) {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e).context("cannot write output"),
         _ => Ok(code),
+    }
+}
+
+/// A server that reads stdin until it closes, started by hand in a
+/// terminal, says on stderr what it waits for (it would look hung).
+pub fn say_what_stdin_is_for(what: &str) {
+    if io::IsTerminal::is_terminal(&io::stdin()) {
+        eprintln!("inertbox: {what} (Ctrl-D ends)");
     }
 }
 

@@ -54,7 +54,23 @@ pub fn run(a: ScanArgs) -> Result<ExitCode> {
         inertbox::run_as_server();
     }
     let source = a.source.as_ref().map(lossy);
-    let reports = detect::scan_inputs(&inputs, kind, a.max_bytes, source.as_deref(), &opts)?;
+    // Every input is read (and refused when binary) before anything is
+    // scanned or printed: on exit 2 stdout stays empty.
+    let mut docs = Vec::with_capacity(inputs.len());
+    for input in &inputs {
+        let raw = Document::read(input, Some(a.max_bytes))?.raw;
+        input.refuse_binary(&raw)?;
+        docs.push(raw);
+    }
+    let mut reports = Vec::with_capacity(inputs.len());
+    for (input, raw) in inputs.iter().zip(docs) {
+        if raw.is_empty() {
+            eprintln!("{}", input.empty_note("nothing was scanned"));
+        }
+        // A report carries --source, or the input's name as given.
+        let doc = Document::load(raw, kind, source.clone().unwrap_or_else(|| input.name()));
+        reports.push((input.name(), detect::scan(&doc, &opts)));
+    }
     if let Some(session) = &a.session
         && let Err(e) = record(session, reports.iter().zip(&inputs).map(|((_, r), i)| (r, declared_email(a.kind, i))))
     {
@@ -62,9 +78,10 @@ pub fn run(a: ScanArgs) -> Result<ExitCode> {
     }
     let format = if a.json { ScanFormat::Json } else { a.format.unwrap_or(ScanFormat::Human) };
     let out = match format {
-        ScanFormat::Human => reports.iter().map(|(_, r)| inertbox::report::human(r)).collect::<Vec<_>>().join("\n"),
-        ScanFormat::Json if reports.len() == 1 => inertbox::report::json(&reports[0].1),
-        ScanFormat::Json => reports.iter().map(|(_, r)| inertbox::report::json_line(r)).collect(),
+        ScanFormat::Human => {
+            reports.iter().map(|(name, r)| inertbox::report::human(r, name)).collect::<Vec<_>>().join("\n")
+        }
+        ScanFormat::Json => reports.iter().map(|(name, r)| inertbox::report::json_line(r, name)).collect(),
         ScanFormat::Sarif => inertbox::report::sarif(&reports),
     };
     let worst = reports.iter().map(|(_, r)| r.verdict).max().unwrap_or(Verdict::Allow);

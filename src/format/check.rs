@@ -14,6 +14,12 @@ use super::{BOM, CHUNK, FORMAT_VERSION, MIN_FENCE, PARALLEL_MIN};
 pub const MAX_LISTED_WRAPPERS: usize = 10_000;
 /// What every anchor line starts with (any version).
 const ANCHOR_START: &[u8] = b"[INERTBOX v";
+/// The error of an input that holds no wrapper at all.
+const NO_WRAPPER: &str = "no INERTBOX wrapper found";
+/// The note for CR bytes where a wrapper's structure failed, when a look
+/// with LF restored found nothing either (or could not be taken).
+const CR_HINT: &str =
+    "hint: document contains CR bytes — it may have been EOL-converted (CRLF); wrapped documents are LF-only artifacts";
 
 /// One wrapper found by `check`.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -51,6 +57,27 @@ pub struct CheckReport {
     pub wrappers: Vec<WrapperReport>,
     /// Problems with the input as a whole (not UTF-8, no wrapper, CR hint).
     pub errors: Vec<String>,
+    /// CR bytes stood where a wrapper's structure failed: its line ends may
+    /// have been changed to CRLF (`explain_crlf` looks again with LF restored).
+    #[serde(skip)]
+    pub cr_suspect: bool,
+    /// Set when the input's line ends were changed to CRLF: with LF
+    /// restored, wrappers are found (and how many of them verify).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line_endings: Option<CrlfDamage>,
+}
+
+/// Wrappers whose line ends were changed from LF to CRLF (a Windows
+/// clipboard or editor, git's `autocrlf`): what `check` finds with LF
+/// line ends restored.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct CrlfDamage {
+    /// Always `crlf`: what the line ends became.
+    pub changed_to: &'static str,
+    /// Wrappers found with LF restored.
+    pub wrappers: usize,
+    /// Of those, how many verify.
+    pub verified: usize,
 }
 
 /// A sliding window over a reader: absolute positions, bytes kept from a
@@ -433,10 +460,11 @@ impl<R: Read> Parser<R> {
         let anchor_end = after + end_anchor.len() as u64;
         res.structural = true;
         res.end = Some(anchor_end);
-        if res.bytes != Some(content_len) {
-            res.errors.push(format!("bytes mismatch: header={} extracted={content_len}", ascii(&bytes)));
+        let (got, longest, shape) = digest.finish();
+        if let Some(want) = res.bytes.filter(|&b| b != content_len) {
+            let change = shape.change(want, content_len);
+            res.errors.push(format!("bytes mismatch: header={} extracted={content_len} ({change})", ascii(&bytes)));
         }
-        let (got, longest) = digest.finish();
         if hex::encode(got).as_bytes() != sha.as_slice() {
             res.errors.push("sha256 mismatch: content does not match the stamped hash".to_string());
         }
@@ -498,24 +526,85 @@ impl FenceLint {
     }
 }
 
+/// The content's line ends, counted as it streams, so a bytes mismatch
+/// can say what kind of change it looks like.
+#[derive(Clone, Default)]
+struct Shape {
+    lf: u64,
+    /// LFs with a CR before them.
+    crlf: u64,
+    /// Lines (the last one too, unfinished or not) that end in a space or tab.
+    blank_ends: u64,
+    last: Option<u8>,
+}
+
+impl Shape {
+    fn feed(&mut self, d: &[u8]) {
+        for p in memchr::memchr_iter(b'\n', d) {
+            self.lf += 1;
+            match if p > 0 { Some(d[p - 1]) } else { self.last } {
+                Some(b'\r') => self.crlf += 1,
+                Some(b' ' | b'\t') => self.blank_ends += 1,
+                _ => {}
+            }
+        }
+        if let Some(&b) = d.last() {
+            self.last = Some(b);
+        }
+    }
+
+    /// What a content of `got` bytes, stamped as `want`, looks changed by.
+    fn change(&self, want: u64, got: u64) -> String {
+        let n = |k: u64| if k == 1 { "1 byte".to_string() } else { format!("{k} bytes") };
+        let ends_blank = matches!(self.last, Some(b' ' | b'\t'));
+        if got > want {
+            let more = n(got - want);
+            return if self.crlf >= got - want {
+                format!("{more} more: line ends look changed from LF to CRLF")
+            } else {
+                format!("{more} more: text looks added")
+            };
+        }
+        let fewer = want - got;
+        // Every kind of edit that fits, the commonest first; none is sure.
+        let mut kinds = Vec::new();
+        if fewer == 1 && self.last != Some(b'\n') {
+            kinds.push("the final newline removed");
+        } else {
+            if self.blank_ends == 0 && !ends_blank {
+                kinds.push("trailing spaces trimmed (no line ends in a space or tab now)");
+            }
+            if self.crlf == 0 && self.lf > 1 && fewer == self.lf {
+                kinds.push("line ends changed from CRLF to LF (one byte fewer a line)");
+            }
+            if self.last != Some(b'\n') {
+                kinds.push("the end cut off (the last line is unfinished)");
+            }
+            kinds.push("text removed");
+        }
+        format!("{} fewer: looks like {}", n(fewer), kinds.join(", or "))
+    }
+}
+
 /// Hashes a wrapper's content and lints its backtick runs. Once the content
 /// proves large, the work moves to a helper thread fed with owned chunks, so
 /// hashing overlaps reading and searching; buffers come back for reuse.
 struct ContentDigest {
     sha: Sha256,
     runs: FenceLint,
+    shape: Shape,
     worker: Option<DigestWorker>,
 }
 
 struct DigestWorker {
     tx: std::sync::mpsc::SyncSender<Vec<u8>>,
     spare: std::sync::mpsc::Receiver<Vec<u8>>,
-    handle: std::thread::JoinHandle<(Sha256, FenceLint)>,
+    handle: std::thread::JoinHandle<(Sha256, FenceLint, Shape)>,
 }
 
 impl ContentDigest {
     fn new(flen: usize) -> Self {
-        ContentDigest { sha: Sha256::new(), runs: FenceLint::new(flen), worker: None }
+        ContentDigest { sha: Sha256::new(), runs: FenceLint::new(flen), shape: Shape::default(), worker: None }
     }
 
     fn update(&mut self, part: &[u8]) {
@@ -531,11 +620,13 @@ impl ContentDigest {
                     // The helper is gone (it cannot panic on hashing); keep going inline.
                     self.sha.update(&back.0);
                     self.runs.feed(&back.0);
+                    self.shape.feed(&back.0);
                 }
             }
             None => {
                 self.sha.update(part);
                 self.runs.feed(part);
+                self.shape.feed(part);
             }
         }
     }
@@ -545,29 +636,31 @@ impl ContentDigest {
         let (spare_tx, spare) = std::sync::mpsc::channel::<Vec<u8>>();
         let mut sha = self.sha.clone();
         let mut runs = self.runs.clone();
+        let mut shape = self.shape.clone();
         let handle = std::thread::Builder::new()
             .name("inertbox-digest".into())
             .spawn(move || {
                 for v in rx {
                     sha.update(&v);
                     runs.feed(&v);
+                    shape.feed(&v);
                     let _ = spare_tx.send(v);
                 }
-                (sha, runs)
+                (sha, runs, shape)
             })
             .ok()?;
         Some(DigestWorker { tx, spare, handle })
     }
 
-    fn finish(self) -> ([u8; 32], Option<u64>) {
-        let (sha, runs) = match self.worker {
+    fn finish(self) -> ([u8; 32], Option<u64>, Shape) {
+        let (sha, runs, shape) = match self.worker {
             Some(w) => {
                 drop(w.tx);
                 w.handle.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
             }
-            None => (self.sha, self.runs),
+            None => (self.sha, self.runs, self.shape),
         };
-        (sha.finalize().into(), runs.too_long())
+        (sha.finalize().into(), runs.too_long(), shape)
     }
 }
 
@@ -607,23 +700,112 @@ pub fn check_reader(r: impl Read) -> io::Result<CheckReport> {
     while p.w.fill(p.w.end())? {}
     let mut errors = Vec::new();
     if p.w.utf8.finish().is_some() {
-        return Ok(CheckReport { ok: false, wrappers: Vec::new(), errors: vec!["document is not valid UTF-8".into()] });
+        return Ok(CheckReport {
+            ok: false,
+            wrappers: Vec::new(),
+            errors: vec!["document is not valid UTF-8".into()],
+            cr_suspect: false,
+            line_endings: None,
+        });
     }
     if wrappers.is_empty() {
-        errors.push("no INERTBOX wrapper found".to_string());
+        errors.push(NO_WRAPPER.to_string());
     }
     if more_failed > 0 {
         errors.push(format!(
             "{more_failed} of the {more} wrappers after the first {MAX_LISTED_WRAPPERS} (not listed) did not verify"
         ));
     }
-    if (wrappers.is_empty() || more_broken || wrappers.iter().any(|w| !w.structural)) && p.w.saw_cr {
-        errors.push(
-            "hint: document contains CR bytes — it may have been EOL-converted (CRLF); wrapped documents are LF-only artifacts".into(),
-        );
+    let cr_suspect = (wrappers.is_empty() || more_broken || wrappers.iter().any(|w| !w.structural)) && p.w.saw_cr;
+    if cr_suspect {
+        errors.push(CR_HINT.into());
     }
     let ok = !wrappers.is_empty() && wrappers.iter().all(|w| w.verified) && errors.is_empty();
-    Ok(CheckReport { ok, wrappers, errors })
+    Ok(CheckReport { ok, wrappers, errors, cr_suspect, line_endings: None })
+}
+
+/// When `report` is `cr_suspect`, check the same input (`again`, read from
+/// its start) with every CRLF made LF. If that finds more wrappers, or more
+/// that verify, the input's line ends were changed: the report says so in
+/// one error (instead of "no wrapper" and the hint) and in `line_endings`.
+/// The input still fails: its bytes are not the stamped ones.
+pub fn explain_crlf(report: &mut CheckReport, again: impl Read) -> io::Result<()> {
+    if !report.cr_suspect {
+        return Ok(());
+    }
+    let lf = check_reader(CrlfToLf::new(again))?;
+    let verified = |r: &CheckReport| r.wrappers.iter().filter(|w| w.verified).count();
+    let structural = |r: &CheckReport| r.wrappers.iter().filter(|w| w.structural).count();
+    if verified(&lf) <= verified(report) && structural(&lf) <= structural(report) {
+        return Ok(());
+    }
+    let (n, good) = (lf.wrappers.len(), verified(&lf));
+    let what = if good == n {
+        format!(
+            "with LF restored, {}",
+            if n == 1 { "the wrapper verifies".to_string() } else { format!("all {n} wrappers verify") }
+        )
+    } else {
+        let why: Vec<String> = lf.wrappers.iter().filter(|w| !w.verified).flat_map(|w| w.errors.clone()).collect();
+        format!("with LF restored, {good} of {n} wrapper(s) verify; the rest still fail: {}", why.join("; "))
+    };
+    report.errors.retain(|e| e != CR_HINT && e != NO_WRAPPER);
+    report.errors.insert(0, format!("line endings were changed from LF to CRLF; {what}"));
+    report.line_endings = Some(CrlfDamage { changed_to: "crlf", wrappers: n, verified: good });
+    report.ok = false;
+    Ok(())
+}
+
+/// A reader that gives its input with every CRLF pair made LF (a lone CR
+/// stays).
+struct CrlfToLf<R> {
+    inner: R,
+    out: Vec<u8>,
+    at: usize,
+    /// A CR ended the last read: whether it stays depends on the next byte.
+    held_cr: bool,
+    done: bool,
+}
+
+impl<R: Read> CrlfToLf<R> {
+    fn new(inner: R) -> Self {
+        CrlfToLf { inner, out: Vec::new(), at: 0, held_cr: false, done: false }
+    }
+}
+
+impl<R: Read> Read for CrlfToLf<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while self.at == self.out.len() {
+            if self.done {
+                return Ok(0);
+            }
+            self.out.clear();
+            self.at = 0;
+            let mut raw = [0u8; 64 << 10];
+            let n = self.inner.read(&mut raw)?;
+            if n == 0 {
+                self.done = true;
+                if std::mem::take(&mut self.held_cr) {
+                    self.out.push(b'\r');
+                }
+                continue;
+            }
+            for &b in &raw[..n] {
+                if std::mem::take(&mut self.held_cr) && b != b'\n' {
+                    self.out.push(b'\r');
+                }
+                if b == b'\r' {
+                    self.held_cr = true;
+                } else {
+                    self.out.push(b);
+                }
+            }
+        }
+        let n = buf.len().min(self.out.len() - self.at);
+        buf[..n].copy_from_slice(&self.out[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
 }
 
 /// The prompt with INERTBOX wrappers cut out (what the user typed), by the
@@ -661,9 +843,12 @@ pub(crate) fn outside_wrappers(prompt: &str, wrappers: &[WrapperReport]) -> Stri
     out
 }
 
-/// Verify every wrapper in bytes already in memory.
+/// Verify every wrapper in bytes already in memory (line ends changed to
+/// CRLF recognised).
 pub fn check_bytes(doc: &[u8]) -> CheckReport {
-    check_reader(doc).expect("reading from memory cannot fail")
+    let mut report = check_reader(doc).expect("reading from memory cannot fail");
+    explain_crlf(&mut report, doc).expect("reading from memory cannot fail");
+    report
 }
 #[cfg(test)]
 mod tests {
@@ -712,15 +897,6 @@ mod tests {
 
     #[test]
     fn check_in_tiny_chunks_agrees_with_whole() {
-        struct Trickle<'a>(&'a [u8], usize);
-        impl Read for Trickle<'_> {
-            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-                let n = self.1.min(self.0.len()).min(buf.len());
-                buf[..n].copy_from_slice(&self.0[..n]);
-                self.0 = &self.0[n..];
-                Ok(n)
-            }
-        }
         let inner = wrap_str("one ``` two\n", "a");
         let doc = format!("host text\n{inner}between\n{}", wrap_str(&inner, "b"));
         let whole = check_bytes(doc.as_bytes());
@@ -728,6 +904,41 @@ mod tests {
         assert_eq!(whole.wrappers.len(), 2);
         for n in [1, 2, 3, 7] {
             assert_eq!(check_reader(Trickle(doc.as_bytes(), n)).unwrap(), whole, "chunks of {n}");
+        }
+    }
+
+    /// A reader that hands out `n` bytes a call.
+    struct Trickle<'a>(&'a [u8], usize);
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.1.min(self.0.len()).min(buf.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn shape_counts_the_same_in_any_chunking() {
+        let text = b"a \r\nb\t\nc\r\n\nend ";
+        let mut whole = Shape::default();
+        whole.feed(text);
+        assert_eq!((whole.lf, whole.crlf, whole.blank_ends, whole.last), (4, 2, 1, Some(b' ')));
+        for split in 0..=text.len() {
+            let mut s = Shape::default();
+            s.feed(&text[..split]);
+            s.feed(&text[split..]);
+            assert_eq!((s.lf, s.crlf, s.blank_ends, s.last), (whole.lf, whole.crlf, whole.blank_ends, whole.last));
+        }
+    }
+
+    #[test]
+    fn crlf_to_lf_joins_pairs_across_reads_and_keeps_lone_crs() {
+        let text = b"a\r\nb\rc\r\r\nd\r";
+        for n in [1, 2, 3, 100] {
+            let mut out = Vec::new();
+            CrlfToLf::new(Trickle(text, n)).read_to_end(&mut out).unwrap();
+            assert_eq!(out, b"a\nb\rc\r\nd\r", "reads of {n}");
         }
     }
 

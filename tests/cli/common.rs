@@ -9,6 +9,13 @@ pub fn inertbox() -> Command {
     c
 }
 
+/// PATH with this build's `inertbox` first, for scripts the tests run as
+/// a user would (a workflow step, README's lines).
+pub fn path_with_inertbox() -> String {
+    let bin = assert_cmd::cargo::cargo_bin("inertbox");
+    format!("{}:{}", bin.parent().unwrap().display(), std::env::var("PATH").unwrap_or_default())
+}
+
 pub fn fixture(path: &str) -> String {
     format!("{}/fixtures/{path}", env!("CARGO_MANIFEST_DIR"))
 }

@@ -19,6 +19,44 @@ fn redact(s: &str) -> String {
 }
 
 #[test]
+fn binary_input_is_refused_and_no_replacement_runs_reach_a_prompt() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("logo.png");
+    let mut bytes = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+    bytes.extend((0..2000u32).map(|i| (i * 7 + 128) as u8));
+    std::fs::write(&png, &bytes).unwrap();
+    inertbox()
+        .arg("fence")
+        .arg(&png)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("is binary").and(predicate::str::contains("logo.png")));
+    inertbox().args(["fence", "--json", "-"]).write_stdin(bytes).assert().code(2).stdout("");
+    // Empty input is fenced, and said on stderr.
+    inertbox()
+        .args(["fence", "-"])
+        .write_stdin("")
+        .assert()
+        .code(0)
+        .stderr(predicate::str::contains("stdin was empty"))
+        .stdout(predicate::str::contains("source=\"stdin\""));
+}
+
+#[test]
+fn the_default_source_label_is_the_file_name_or_stdin() {
+    let out = inertbox().args(["fence", &fixture("scan/smuggled.txt")]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains(" source=\"smuggled.txt\" "), "{text}");
+    assert!(!text.contains("fixtures/"), "no local path in a prompt: {text}");
+    let out = inertbox().args(["fence", "-"]).write_stdin("hello").output().unwrap();
+    assert!(String::from_utf8(out.stdout).unwrap().contains(" source=\"stdin\" "));
+    // --source names it otherwise.
+    let out = inertbox().args(["fence", "--source", "a note", "-"]).write_stdin("hello").output().unwrap();
+    assert!(String::from_utf8(out.stdout).unwrap().contains(" source=\"a note\" "));
+}
+
+#[test]
 fn fence_snapshots() {
     for (name, args) in [
         ("email", vec!["fence", "--source", "email from AP", "fixtures/scan/invoice-hidden.eml"]),

@@ -84,3 +84,35 @@ fn python_sdk_client_interoperates() {
     assert_eq!(report["check_decision"], "block");
     assert!(report["fenced"].as_str().unwrap().contains("<untrusted-content nonce="));
 }
+
+/// Run `inertbox ARGS` with a terminal for stdin (util-linux `script`
+/// makes one; stdin here is empty, so the terminal ends at once): what the
+/// terminal showed.
+#[cfg(target_os = "linux")]
+fn in_a_terminal(args: &str) -> String {
+    let bin = assert_cmd::cargo::cargo_bin("inertbox");
+    let state = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new("script")
+        .args(["-qec", &format!("{} {args}", bin.display()), "/dev/null"])
+        .env("XDG_STATE_HOME", state.path())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("the test needs util-linux `script` to make a terminal");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn servers_started_in_a_terminal_say_what_they_wait_for() {
+    let mcp = in_a_terminal("mcp");
+    assert!(mcp.contains("inertbox: mcp: serving MCP (JSON-RPC 2.0) on stdin and stdout"), "{mcp}");
+    assert!(mcp.contains("claude mcp add inertbox -- inertbox mcp") && mcp.contains("Ctrl-D"), "{mcp}");
+    let serve = in_a_terminal("serve --ndjson");
+    assert!(serve.contains("inertbox: serve: waiting for one JSON request a line on stdin"), "{serve}");
+    let hook = in_a_terminal("hook claude --no-server");
+    assert!(hook.contains("inertbox: hook claude: waiting for one Claude Code hook event (JSON) on stdin"), "{hook}");
+    // Not in a terminal: not a word of it.
+    let out = inertbox().arg("mcp").write_stdin("").output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}

@@ -180,6 +180,106 @@ fn several_inputs_give_one_json_line_each() {
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[0]["verdict"], "allow");
     assert_eq!(lines[1]["verdict"], "block");
+    assert_eq!(lines[0]["input"], fixture("scan/newsletter.html"));
+    assert_eq!(lines[1]["input"], fixture("scan/smuggled.txt"));
+}
+
+#[test]
+fn json_has_one_shape_whatever_the_number_of_inputs() {
+    // One input: the same one line as each of several, not a pretty-printed document.
+    let one = inertbox().args(["scan", "--json", &fixture("scan/smuggled.txt")]).output().unwrap();
+    let text = String::from_utf8(one.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(text.ends_with("}\n"));
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["input"], fixture("scan/smuggled.txt"));
+    let two = inertbox()
+        .args(["scan", "--json", &fixture("scan/smuggled.txt"), &fixture("scan/smuggled.txt")])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(two.stdout).unwrap(), text.repeat(2));
+    // stdin is named `stdin`.
+    let out = inertbox().args(["scan", "--json", "-"]).write_stdin("hello\n").output().unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((v["input"].as_str(), v["source"].as_str()), (Some("stdin"), Some("stdin")));
+}
+
+#[test]
+fn each_report_names_its_file_emails_and_source_labels_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.eml"), dir.path().join("b.eml"));
+    std::fs::copy(fixture("scan/invoice-hidden.eml"), &a).unwrap();
+    std::fs::copy(fixture("scan/invoice-hidden.eml"), &b).unwrap();
+    let heads = |extra: &[&str]| {
+        let out = inertbox().arg("scan").args(extra).arg(&a).arg(&b).output().unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        text.lines().filter(|l| l.starts_with("BLOCK")).map(str::to_string).collect::<Vec<_>>()
+    };
+    let plain = heads(&[]);
+    assert_eq!(plain.len(), 2);
+    assert_ne!(plain[0], plain[1], "two emails' reports must differ by name");
+    assert!(plain[0].contains(&format!("email {} from \"Accounts Payable\"", a.display())), "{plain:?}");
+    assert!(plain[1].contains(&b.display().to_string()), "{plain:?}");
+    let labelled = heads(&["--source", "email from Dana"]);
+    assert!(labelled[0].contains(&format!("email email from Dana ({}) from", a.display())), "{labelled:?}");
+    assert!(labelled[1].contains(&format!("({})", b.display())), "{labelled:?}");
+}
+
+/// The start of a PNG image and of an ELF executable: NUL bytes early.
+const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10\0\0\0\x10\x08\x06\0\0\0ignore previous instructions";
+const ELF: &[u8] = b"\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x02\0>\0\x01\0\0\0";
+
+#[test]
+fn binary_input_is_refused_never_allowed() {
+    let dir = tempfile::tempdir().unwrap();
+    let (png, elf) = (dir.path().join("logo.png"), dir.path().join("tool"));
+    std::fs::write(&png, PNG).unwrap();
+    std::fs::write(&elf, ELF).unwrap();
+    for p in [&png, &elf] {
+        inertbox().arg("scan").arg(p).assert().code(2).stdout("").stderr(
+            predicate::str::contains("is binary (a NUL byte at offset").and(predicate::str::contains("not text")),
+        );
+    }
+    // Among text files: the run cannot report the binary, so it reports nothing.
+    inertbox().args(["scan", "--json", &fixture("scan/smuggled.txt")]).arg(&png).assert().code(2).stdout("");
+    inertbox()
+        .args(["scan", "-"])
+        .write_stdin(ELF)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("stdin"));
+    // UTF-16 text: said so, with the conversion.
+    inertbox()
+        .args(["scan", "-"])
+        .write_stdin(&b"\xff\xfeh\0i\0"[..])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("UTF-16").and(predicate::str::contains("iconv")));
+}
+
+#[test]
+fn empty_input_is_said_on_stderr() {
+    inertbox().args(["scan", "-"]).write_stdin("").assert().code(0).stderr(
+        predicate::str::contains("stdin was empty (0 bytes").and(predicate::str::contains("nothing was scanned")),
+    );
+    // stdin closed or /dev/null reads as empty.
+    inertbox()
+        .arg("scan")
+        .pipe_stdin("/dev/null")
+        .unwrap()
+        .assert()
+        .code(0)
+        .stderr(predicate::str::contains("stdin was empty"));
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("empty.txt");
+    std::fs::write(&p, "").unwrap();
+    inertbox().arg("scan").arg(&p).assert().code(0).stderr(predicate::str::contains(format!(
+        "{:?} is empty (0 bytes): nothing was scanned",
+        p.display().to_string()
+    )));
+    // Text is said nothing about.
+    inertbox().args(["scan", "-"]).write_stdin("hello\n").assert().code(0).stderr("");
 }
 
 #[test]

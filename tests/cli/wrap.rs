@@ -246,3 +246,42 @@ fn scan_flag_is_advisory_only() {
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stderr).contains("smuggled_text"));
 }
+
+#[test]
+fn a_repeated_source_takes_the_last_as_the_reference_does() {
+    let once = inertbox().args(["wrap", "-", "--source", "b"]).write_stdin("hi\n").output().unwrap();
+    assert_eq!(once.status.code(), Some(0));
+    inertbox()
+        .args(["wrap", "-", "--source", "a", "--source", "b"])
+        .write_stdin("hi\n")
+        .assert()
+        .code(0)
+        .stdout(once.stdout);
+    // The same for scan and fence labels.
+    let out =
+        inertbox().args(["scan", "--json", "--source", "a", "--source", "b", "-"]).write_stdin("hi").output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["source"], "b");
+    inertbox()
+        .args(["fence", "--source", "a", "--source", "b", "-"])
+        .write_stdin("hi")
+        .assert()
+        .code(0)
+        .stdout(predicates::str::contains(" source=\"b\" "));
+}
+
+#[test]
+fn a_word_for_a_command_gets_the_command_it_means() {
+    for (said, meant) in [("verify", "check"), ("validate", "check"), ("detect", "scan"), ("sanitize", "scan")] {
+        inertbox()
+            .args([said, "x.inert.md"])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicates::str::contains(format!("unrecognized subcommand '{said}'")))
+            .stderr(predicates::str::contains(format!("a similar subcommand exists: '{meant}'")));
+    }
+    // Other unknown words are clap's as before.
+    inertbox().arg("frobnicate").assert().code(2).stderr(predicates::str::contains("unrecognized subcommand"));
+}
