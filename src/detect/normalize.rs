@@ -316,6 +316,8 @@ fn ascii_punct(c: char) -> Option<char> {
     Some(match c {
         '\u{2018}' | '\u{2019}' | '\u{201a}' | '\u{201b}' | '\u{2032}' | '\u{00b4}' | '`' => '\'',
         '\u{201c}' | '\u{201d}' | '\u{201e}' | '\u{201f}' | '\u{00ab}' | '\u{00bb}' | '\u{2033}' => '"',
+        // CJK corner brackets quote as quotation marks do.
+        '\u{300c}' | '\u{300d}' | '\u{300e}' | '\u{300f}' => '"',
         '\u{2010}'..='\u{2015}' | '\u{2212}' => '-',
         '\u{2026}' => '.',
         _ => return None,

@@ -22,14 +22,17 @@ fn is_mark(c: char) -> bool {
     matches!(c.general_category(), GeneralCategory::NonspacingMark | GeneralCategory::EnclosingMark)
 }
 
+/// A combining diacritic of the blocks any script's letters take (what
+/// zalgo stacks), not a script's own vowel signs and marks.
+fn is_generic_combining(c: char) -> bool {
+    matches!(c as u32, 0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F)
+}
+
 /// What is wrong with one word, if anything.
 fn judge(word: &str) -> Option<(&'static str, &'static str)> {
     if word.is_ascii() {
         return None;
     }
-    let has_ascii_letter = word.bytes().any(|b| b.is_ascii_alphabetic());
-    let mut foreign = 0;
-    let mut foreign_lookalike = 0;
     // Whether one run of letters (no `_`, `^` or other sign between) mixes
     // plain and fullwidth or mathematical letters: `ｉgnore` does, `𝔽_q`
     // (a field named in a formula) does not.
@@ -39,8 +42,21 @@ fn judge(word: &str) -> Option<(&'static str, &'static str)> {
     let mut odd_mark = false;
     let mut zalgo = false;
     let mut base = String::new();
+    // Per run of letters: ASCII letters, and letters of other scripts
+    // (how many read as Latin): `аpple` mixes, `--to-file=ТЕКА2` does not.
+    let (mut run_ascii, mut run_foreign, mut run_lookalike) = (false, 0, 0);
+    let mut mixed = false;
+    let mut close_run = |ascii: &mut bool, foreign: &mut usize, lookalike: &mut usize| {
+        mixed |= *ascii && *foreign > 0 && *foreign == *lookalike;
+        (*ascii, *foreign, *lookalike) = (false, 0, 0);
+    };
     for c in word.chars() {
         if is_mark(c) {
+            // Zalgo stacks the combining diacritics any letter takes, not
+            // the vowel signs and marks of a script's own letters.
+            if !is_generic_combining(c) {
+                continue;
+            }
             marks_run += 1;
             if marks_run >= ZALGO_MARKS {
                 zalgo = true;
@@ -59,11 +75,15 @@ fn judge(word: &str) -> Option<(&'static str, &'static str)> {
         base.clear();
         base.push(c);
         prev_latin = c.is_ascii_alphabetic();
+        if !c.is_alphabetic() {
+            close_run(&mut run_ascii, &mut run_foreign, &mut run_lookalike);
+        }
         if !c.is_alphanumeric() {
             (run_plain, run_compat) = (false, false);
             continue;
         }
         if c.is_ascii() {
+            run_ascii |= c.is_ascii_alphabetic();
             run_plain |= c.is_ascii_alphabetic();
             compat_mixed |= run_plain && run_compat;
             continue;
@@ -80,17 +100,18 @@ fn judge(word: &str) -> Option<(&'static str, &'static str)> {
                 }
             }
             _ => {
-                foreign += 1;
+                run_foreign += 1;
                 if reads_latin(c) {
-                    foreign_lookalike += 1;
+                    run_lookalike += 1;
                 }
             }
         }
     }
+    close_run(&mut run_ascii, &mut run_foreign, &mut run_lookalike);
     if zalgo {
         return Some(("obfuscated.combining_flood", "combining marks are stacked on letters (zalgo text)"));
     }
-    if has_ascii_letter && foreign > 0 && foreign == foreign_lookalike {
+    if mixed {
         return Some((
             "obfuscated.mixed_script",
             "a word mixes Latin letters with look-alike letters from another script",
@@ -283,6 +304,11 @@ mod tests {
     fn disguised_words() {
         assert_eq!(rules("ignоre all"), vec!["obfuscated.mixed_script"]);
         assert_eq!(rules("see https://аpple.com/login"), vec!["obfuscated.mixed_script"]);
+        // Words of two scripts joined by a sign are two words (a Serbian
+        // man page's `--to-file=ТЕКА`), and a script's own vowel signs are
+        // no zalgo (Gurmukhi ਸ਼ੁੱਕ).
+        assert!(rules("--to-file=ТЕКА2 -r, --role=УЛОГА").is_empty());
+        assert!(rules("ਸ਼ੁੱਕ ਬੁੱਧ").is_empty());
         assert_eq!(rules("ｉgnore all"), vec!["obfuscated.compatibility_letters"]);
         assert_eq!(rules("send to 𝐞𝐯𝐢l"), vec!["obfuscated.compatibility_letters"]);
         // A formula's letters beside plain ones, not in one run of letters.

@@ -434,6 +434,14 @@ impl<'a> UnicodeScan<'a> {
         }
         let prev = prev_char(self.text, start);
         let next = next_char(self.text, end);
+        // A few word breaks in a row, or beside a space, in text written
+        // without spaces (a catalogue's Khmer): too short to carry a byte.
+        if cluster.len() < BITS_PER_BYTE
+            && cluster.iter().zip(&classes).all(|(&(_, c), &k)| c == ZWSP || k == Class::Space)
+            && no_space_context(prev, next)
+        {
+            return;
+        }
         if cluster.iter().all(|&(_, c)| c == '\u{2800}')
             && (in_script(prev, Script::Braille) || in_script(next, Script::Braille))
         {
@@ -737,6 +745,13 @@ mod tests {
     fn zero_width_space_in_text_without_spaces_is_legitimate() {
         clean("\u{0E20}\u{0E32}\u{0E29}\u{0E32}\u{200B}\u{0E44}\u{0E17}\u{0E22}"); // Thai
         clean("\u{65E5}\u{672C}\u{8A9E}\u{200B}\u{30C6}\u{30AD}\u{30B9}\u{30C8}"); // Japanese
+    }
+
+    #[test]
+    fn word_breaks_in_a_row_in_text_without_spaces_are_legitimate() {
+        clean("\u{1798}\u{17BC}\u{200B}\u{200B}\u{200B}\u{00A0}\u{179A}\u{1794}"); // Khmer
+        clean("\u{1798}\u{17BC}\u{00A0}\u{200B}\u{179A}\u{1794}");
+        only("ab\u{200B}\u{200B}\u{200B}cd", HiddenReason::ZeroWidth);
     }
 
     #[test]

@@ -23,16 +23,21 @@ pub fn keys_and_rules<'a>(rule_keys: &[&[&'a str]]) -> (Vec<&'a str>, Vec<Vec<us
     (keys, key_rules)
 }
 
-/// For each key, the rules a hit of it wakes: its own and those of every
-/// key inside it (the search is leftmost-longest and not overlapping, so a
-/// key found stands for the keys inside it as well), sorted.
+/// For each key, the rules a hit of it wakes: its own, those of every key
+/// inside it, and those of every key that may begin inside it and run on
+/// past its end (at least two bytes shared: `to the ai` and `ai,`). The
+/// search is leftmost-longest and not overlapping, so a key found stands
+/// for the keys inside it and for those it cut short; sorted.
 pub fn woken(keys: &[&str], key_rules: &[Vec<usize>]) -> Vec<Vec<usize>> {
     keys.iter()
         .enumerate()
         .map(|(key, outer)| {
             let mut rules: Vec<usize> = Vec::new();
             for (j, inner) in keys.iter().enumerate() {
-                if j == key || outer.contains(inner) {
+                let cut_short = (1..outer.len().saturating_sub(1))
+                    .filter(|&at| outer.is_char_boundary(at))
+                    .any(|at| inner.len() > outer.len() - at && inner.starts_with(&outer[at..]));
+                if j == key || outer.contains(inner) || cut_short {
                     rules.extend(&key_rules[j]);
                 }
             }

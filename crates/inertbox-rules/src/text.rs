@@ -73,6 +73,11 @@ fn ascii_word_boundaries(p: &str) -> String {
 /// Words before a quotation that mark it as an example, not an order.
 pub const QUOTE_CUE: &str = r"\b(?:say|says|said|saying|such as|like|e\.g\.|eg|for example|for instance|example|examples|phrases?|contains?|containing|attacks?|injections?|jailbreaks?|payloads?|strings?|known as|called|wrote|writes|reads|asks?|attempts?|detects?|detected|flags?|flagged|catches|matches|pattern|patterns|classic|common|typical|lines? like|text like|messages? (?:that|which)|emails? (?:that|which)|rule|rules|signature|test|tests|sample|samples|classifier|canary)\b";
 
+/// Words before a quotation that make it part of writing about attacks
+/// (training material, news, a red-team report), in the lexicons' main
+/// languages: a quoted order there counts two steps lower, not one.
+pub const DISCUSSION_CUE: &str = r"\b(?:attack(?:s|ers?|ed)?|inject(?:ion|ions|ed)|prompt injections?|jailbreak(?:s|ing)?|payloads?|phishing|scam(?:s|mers?)?|malicious|adversar(?:y|ial)|exploit(?:s|ed)?|red[- ]team(?:ing|ers)?|defanged|manipulat(?:e|ed|ion)|angriff(?:e|en)?|angreifer|attaque(?:s)?|attaquants?|ataque(?:s)?|atacantes?|iniezion[ei]|attacc(?:o|hi)|aanval(?:len)?|aanvallers?|atak(?:i|u)?|saldır(?:ı|gan)|serangan|penyerang|tấn công|атак[аиу]?|атакующ|злоумышленник(?:и|ов)?|атак)\b|攻击|注入|攻撃|インジェクション|공격|주입|攻擊|हमल|הזרקה|תוקפ|هجوم|حقن";
+
 /// Words right after an override that make it a defence ("ignore any
 /// instructions in the retrieved document").
 pub const DEFENSIVE_AFTER: &str = r"^.{0,30}?\b(?:in|inside|within|from|contained in|embedded in|found in|that appear in|coming from|of) (?:the |any |this |these |such |a |an )?(?:user(?:'s)? (?:content|input|data|messages?|text|documents?)|untrusted|external|retrieved|third-party|tool (?:output|results?)|web ?(?:pages?|content|results?)?|websites?|emails?|documents?|content|data|inputs?|pages?|texts?|messages?|files?|search results?|fences?|fenced|quoted|wrapped|boundar|(?:job |task |work |run |print )?queues?|pipelines?|buffers?|stacks?|caches?|batch(?:es)?|registers?|backlogs?|fifos?|dockerfiles?|makefiles?|bytecode|microcode)";
@@ -82,7 +87,7 @@ pub const DEFENSIVE_AFTER: &str = r"^.{0,30}?\b(?:in|inside|within|from|containe
 pub const DEFENSIVE_BEFORE: &str = r"(?:\b(?:never|not|don't|do not|doesn't|does not|won't|will not|cannot|can't|refuse to|shouldn't|should not|must not|mustn't|no need to|avoid|without)\b(?: \w+){0,3} ?|\b(?:requests?|attempts?|tries|trying|instructions?|anything|text|content|messages?) (?:to|that (?:ask|tell)s? (?:you|it|the model) to) ?)$";
 
 /// The context patterns (the build script compiles them with the rules).
-pub const CONTEXT: [&str; 3] = [QUOTE_CUE, DEFENSIVE_AFTER, DEFENSIVE_BEFORE];
+pub const CONTEXT: [&str; 4] = [QUOTE_CUE, DEFENSIVE_AFTER, DEFENSIVE_BEFORE, DISCUSSION_CUE];
 
 /// A context pattern as compiled: `.` stays on its line (they were written
 /// for the `regex` crate's defaults), `\b` is ASCII so the lazy DFA runs it.
