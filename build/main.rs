@@ -319,25 +319,26 @@ fn lexicon_automaton() {
         }
     }
     assert!(forms.iter().all(|f| f.1 & 0xff != 0), "a form with 256 entries");
-    // The override verbs' forms alone, for visible text's first search
+    // The override verbs' and addressees' forms alone, for visible text's first search
     // (leftmost-longest, so a longer verb is not cut by a shorter one).
     // (English's are left out: its rules read English.)
-    let over_kind = 4; // Kind::Over's index in KINDS (src/detect/lexicon.rs)
+    // Kind::Over's and Kind::Address's indexes in KINDS (src/detect/lexicon.rs).
+    let (over_kind, address_kind) = (4, 0);
     let english = inertbox_rules::lexicon::LEXICONS.iter().position(|l| l.lang == "en");
     let over: Vec<(&str, u32)> = forms
         .iter()
         .filter(|&&(_, v)| {
             let first = (v >> 8) as usize;
             let entries = &FOLDED[first..first + (v & 0xff) as usize];
-            entries.iter().any(|e| e.1 == over_kind && Some(usize::from(e.4)) != english)
+            entries.iter().any(|e| (e.1 == over_kind || e.1 == address_kind) && Some(usize::from(e.4)) != english)
         })
         .copied()
         .collect();
-    let over_automaton = daachorse::DoubleArrayAhoCorasickBuilder::new()
+    let visible_automaton = daachorse::DoubleArrayAhoCorasickBuilder::new()
         .match_kind(daachorse::MatchKind::LeftmostLongest)
         .build_with_values(over)
-        .expect("the override verbs build");
-    write("lexicon-over.daac", over_automaton.serialize());
+        .expect("the visible-text automaton builds");
+    write("lexicon-visible.daac", visible_automaton.serialize());
     let automaton = daachorse::DoubleArrayAhoCorasick::<u32>::with_values(forms).expect("the lexicon builds");
     write("lexicon.daac", automaton.serialize());
     let entries: Vec<u8> = FOLDED.iter().flat_map(|&(_, kind, left, right, lang)| [kind, left, right, lang]).collect();

@@ -131,8 +131,9 @@ fn folded_entries() -> Vec<(String, Entry)> {
                     // `sil*`, `pag*`) starts too many words of other
                     // languages (`font`, `SIL`, `page`): it must be whole
                     // as a Latin word, but may take the particle of another
-                    // script (Korean `ai*` in `AI는`).
-                    let short = f.is_ascii() && f.len() <= 3;
+                    // script (Korean `ai*` in `AI는`). A stem that ends in a
+                    // hyphen (`ki-*`) is the head of a compound and takes any.
+                    let short = f.is_ascii() && f.len() <= 3 && !f.ends_with('-');
                     let right = match (stem, short) {
                         (true, false) => Edge::Open,
                         (true, true) => Edge::Ascii,
@@ -165,14 +166,16 @@ static LEXICONS_AC: LazyLock<DoubleArrayAhoCorasick<u32>> = LazyLock::new(|| {
     DoubleArrayAhoCorasick::deserialize(AUTOMATON).expect("the build script's lexicon automaton reads back").0
 });
 
-/// The override verbs alone (the forms with an `over` entry of a language
-/// other than English), valued as in the full automaton: visible text is
-/// searched for these first.
-static OVER_AC: LazyLock<DoubleArrayAhoCorasick<u32>> = LazyLock::new(|| {
-    DoubleArrayAhoCorasick::deserialize(OVER_AUTOMATON).expect("the build script's override automaton reads back").0
+/// The override verbs and addressees alone (the forms with an `over` or
+/// `address` entry of a language other than English), valued as in the
+/// full automaton: visible text is searched for these first.
+static VISIBLE_AC: LazyLock<DoubleArrayAhoCorasick<u32>> = LazyLock::new(|| {
+    DoubleArrayAhoCorasick::deserialize(VISIBLE_AUTOMATON)
+        .expect("the build script's visible-text automaton reads back")
+        .0
 });
 
-static OVER_AUTOMATON: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/lexicon-over.daac"));
+static VISIBLE_AUTOMATON: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/lexicon-visible.daac"));
 
 /// The build script's copy of each `FOLDED` entry's kind, left edge,
 /// right edge and lexicon, four bytes each (no form: no pointers).
@@ -214,19 +217,22 @@ fn edge_ok(edge: Edge, c: Beside) -> bool {
 /// Where sentences end: `.`, `!`, `?` before white space or the end, and
 /// `;`, line breaks and the full stops of other scripts anywhere.
 fn sentence_ends(text: &str) -> Vec<usize> {
-    let b = text.as_bytes();
-    let mut ends = Vec::new();
-    for (i, c) in text.char_indices() {
-        let end = match c {
-            '.' | '!' | '?' => b.get(i + 1).is_none_or(|n| n.is_ascii_whitespace()),
-            ';' | '\n' | '。' | '！' | '？' | '؟' | '।' | '︒' | '｡' => true,
-            _ => false,
-        };
-        if end {
-            ends.push(i);
-        }
+    text.char_indices().filter(|&(i, c)| ends_sentence(text, i, c)).map(|(i, _)| i).collect()
+}
+
+/// Does character `c` at `i` end a sentence?
+fn ends_sentence(text: &str, i: usize, c: char) -> bool {
+    match c {
+        '.' | '!' | '?' => text.as_bytes().get(i + 1).is_none_or(|n| n.is_ascii_whitespace()),
+        ';' | '\n' | '。' | '！' | '？' | '؟' | '।' | '︒' | '｡' => true,
+        _ => false,
     }
-    ends
+}
+
+/// Where the second sentence of `text` ends (as `sentence_ends` reads
+/// them), looked for only that far.
+fn second_sentence_end(text: &str) -> Option<usize> {
+    text.char_indices().filter(|&(i, c)| ends_sentence(text, i, c)).nth(1).map(|(i, _)| i)
 }
 
 /// One entry found at word edges: (lexicon, kind, start, end).
@@ -279,19 +285,21 @@ const VISIBLE_REACH: usize = 320;
 /// closely; this reads the 37 languages alike. Each override verb is found
 /// by a small automaton of those verbs alone; the sentence around it (at
 /// most `VISIBLE_REACH` bytes a side) is read once.
-pub(crate) fn overriding_sentences(text: &str, out: &mut dyn FnMut(std::ops::Range<usize>)) {
+pub(crate) fn overriding_sentences(text: &str, out: &mut dyn FnMut(std::ops::Range<usize>, VisibleFind)) {
     let mut judged_to = 0;
-    for m in OVER_AC.leftmost_find_iter(text) {
+    let mut verb_free_to = 0;
+    for m in VISIBLE_AC.leftmost_find_iter(text) {
         if m.start() < judged_to {
             continue;
         }
         let before = Beside::of(text[..m.start()].chars().next_back());
         let after = Beside::of(text[m.end()..].chars().next());
         let first = (m.value() >> 8) as usize;
-        let verb = (first..first + (m.value() & 0xff) as usize)
-            .map(entry)
-            .any(|e| e.kind == Kind::Over && e.lang != ENGLISH && edge_ok(e.left, before) && edge_ok(e.right, after));
-        if !verb {
+        let fits = |e: &Entry| e.lang != ENGLISH && edge_ok(e.left, before) && edge_ok(e.right, after);
+        let entries = || (first..first + (m.value() & 0xff) as usize).map(entry);
+        let verb = entries().any(|e| e.kind == Kind::Over && fits(&e));
+        let addressee = entries().find(|e| e.kind == Kind::Address && fits(e));
+        if !verb && addressee.is_none() {
             continue;
         }
         let from = text.floor_char_boundary(m.start().saturating_sub(VISIBLE_REACH));
@@ -301,11 +309,73 @@ pub(crate) fn overriding_sentences(text: &str, out: &mut dyn FnMut(std::ops::Ran
         let n = ends.partition_point(|&e| e < m.start() - from);
         let start = from + sentence_start(window, &ends, n);
         let end = ends.get(n).map_or(to, |&e| from + e);
-        judged_to = end.max(m.end());
-        if !quoted(&text[start..m.start()]) && directive_in(&text[start..end], Mode::Visible) {
-            out(start..end);
+        if quoted(&text[start..m.start()]) {
+            continue;
+        }
+        if verb {
+            judged_to = end.max(m.end());
+            if directive_in(&text[start..end], Mode::Visible) {
+                out(start..end, VisibleFind::Override);
+                continue;
+            }
+        }
+        // An addressee that heads its sentence, then a colon, then a verb
+        // of its language ("Hinweis an KI-Bewerbungssysteme: … bitte …
+        // bewerten"): what hidden text is held to, for a heading.
+        if let Some(a) = addressee {
+            let words_from = start + (text[start..].len() - text[start..].trim_start().len());
+            // The note goes on after the colon on its line (a label such
+            // as `modelo:` ends its line) and its verb comes within two
+            // sentences of it, in the addressee's language.
+            let heading = heads(text, words_from, m.start(), m.end()).filter(|&colon| {
+                text[colon + 1..].split('\n').next().is_some_and(|l| l.chars().any(char::is_alphabetic))
+            });
+            if let Some(colon) = heading {
+                // Text already read without a verb is not read again (a
+                // million headings in a row stay linear).
+                let look_from = text.ceil_char_boundary(colon.max(verb_free_to));
+                let cap = text.ceil_char_boundary((colon + VISIBLE_REACH).min(text.len()));
+                let reach = second_sentence_end(&text[colon..cap]).map_or(cap, |e| colon + e);
+                match verb_in(&text[look_from..reach.max(look_from)], a.lang) {
+                    Some(v) => {
+                        let stop = look_from + v;
+                        judged_to = judged_to.max(stop);
+                        out(start..stop, VisibleFind::Heading);
+                    }
+                    None => verb_free_to = reach,
+                }
+            }
         }
     }
+}
+
+/// What visible text's test found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum VisibleFind {
+    /// A sentence that sets instructions aside and does more.
+    Override,
+    /// A heading to an AI and a verb after it.
+    Heading,
+}
+
+/// Where the first verb (an act, an override or an everyday verb) or
+/// obligation of lexicon `lang` ends in `text`.
+fn verb_in(text: &str, lang: u8) -> Option<usize> {
+    for m in LEXICONS_AC.find_overlapping_iter(text) {
+        let before = Beside::of(text[..m.start()].chars().next_back());
+        let after = Beside::of(text[m.end()..].chars().next());
+        let first = (m.value() >> 8) as usize;
+        let found = (first..first + (m.value() & 0xff) as usize).map(entry).any(|e| {
+            matches!(e.kind, Kind::Act | Kind::Over | Kind::Weak | Kind::Oblige)
+                && e.lang == lang
+                && edge_ok(e.left, before)
+                && edge_ok(e.right, after)
+        });
+        if found {
+            return Some(m.end());
+        }
+    }
+    None
 }
 
 /// Is a verb whose sentence reads `before` up to it inside a quotation

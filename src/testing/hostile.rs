@@ -648,6 +648,18 @@ const CASES: &[Case] = &[
         make: |n| repeat("i_g_n_o_r_e.p.r.e.v.i.o.u.s ", n),
     },
     Case {
+        name: "foreign-headings",
+        about: "a line heading a note to an AI (German), then no verb, again and again",
+        feeds: &[Text],
+        make: |n| repeat("Hinweis an die KI:\n", n),
+    },
+    Case {
+        name: "foreign-overrides",
+        about: "an override verb and its object (German) in one sentence that never ends",
+        feeds: &[Text],
+        make: |n| repeat("ignoriere die Anweisungen und ", n),
+    },
+    Case {
         name: "role-markers",
         about: "forged chat-template markers",
         feeds: &[Text],
