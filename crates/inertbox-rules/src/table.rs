@@ -1234,21 +1234,8 @@ pub fn table() -> Vec<Rule> {
             "override.new_priority",
             Override,
             High,
-            [
-                "priority",
-                "priorities",
-                "assignment",
-                "task",
-                "job",
-                "goal",
-                "mission",
-                "objective",
-                "instruction",
-                "directive",
-                "orders",
-                "purpose"
-            ],
-            r"\byour (?:new|real|actual|true|only|updated|revised) (?:priority|priorities|assignment|task|job|goal|mission|objective|instructions?|directives?|orders|purpose)\b(?: now)?(?: (?:is|are)(?: now)? to| ?:| (?:starts|begins) now)",
+            ["priority", "priorities", "assignment", "task", "job", "goal", "mission", "objective", "purpose"],
+            r"\byour (?:new|real|actual|true|only|updated|revised) (?:priority|priorities|assignment|task|job|goal|mission|objective|purpose)\b(?: now)?(?: (?:is|are)(?: now)? to| ?:| (?:starts|begins) now)",
             "hands the reader a new task in place of its own"
         ),
         rule!(
