@@ -298,7 +298,12 @@ pub(crate) fn overriding_sentences(text: &str, out: &mut dyn FnMut(std::ops::Ran
         let fits = |e: &Entry| e.lang != ENGLISH && edge_ok(e.left, before) && edge_ok(e.right, after);
         let entries = || (first..first + (m.value() & 0xff) as usize).map(entry);
         let verb = entries().any(|e| e.kind == Kind::Over && fits(&e));
-        let addressee = entries().find(|e| e.kind == Kind::Address && fits(e));
+        // An addressee counts only where it may head its sentence: a
+        // sentence's end (or the text's start) a few bytes before it.
+        let addressee = entries().find(|e| e.kind == Kind::Address && fits(e)).filter(|_| {
+            let near = text.floor_char_boundary(m.start().saturating_sub(HEAD_REACH));
+            near == 0 || text[near..m.start()].char_indices().any(|(i, c)| ends_sentence(text, near + i, c))
+        });
         if !verb && addressee.is_none() {
             continue;
         }
@@ -562,11 +567,14 @@ fn fold_entries(cur: &mut Vec<Found>) {
     *cur = kept;
 }
 
+/// How far before an addressee its sentence may begin for it to head it.
+const HEAD_REACH: usize = 32;
+
 /// Where the colon is when the addressee at `start..end` may head its
 /// sentence: near where the sentence's words begin (`words_from`), then at
 /// most a few more words and a colon ("AI shopping assistant:", "给AI助手：").
 fn heads(text: &str, words_from: usize, start: usize, end: usize) -> Option<usize> {
-    const BEFORE: usize = 32;
+    const BEFORE: usize = HEAD_REACH;
     const AFTER: usize = 24;
     // Both looks are bounded: a sentence of a million addressees is one
     // short look per addressee.

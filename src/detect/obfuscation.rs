@@ -75,12 +75,13 @@ fn judge(word: &str) -> Option<(&'static str, &'static str)> {
         base.clear();
         base.push(c);
         prev_latin = c.is_ascii_alphabetic();
-        if !c.is_alphabetic() {
+        let letter = c.is_alphabetic();
+        if !letter {
             close_run(&mut run_ascii, &mut run_foreign, &mut run_lookalike);
-        }
-        if !c.is_alphanumeric() {
-            (run_plain, run_compat) = (false, false);
-            continue;
+            if !c.is_numeric() {
+                (run_plain, run_compat) = (false, false);
+                continue;
+            }
         }
         if c.is_ascii() {
             run_ascii |= c.is_ascii_alphabetic();

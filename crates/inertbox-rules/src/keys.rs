@@ -24,8 +24,9 @@ pub fn keys_and_rules<'a>(rule_keys: &[&[&'a str]]) -> (Vec<&'a str>, Vec<Vec<us
 }
 
 /// For each key, the rules a hit of it wakes: its own, those of every key
-/// inside it, and those of every key that may begin inside it and run on
-/// past its end (at least two bytes shared: `to the ai` and `ai,`). The
+/// inside it, and those of every key that may begin at a word inside it
+/// and run on past its end (at least two bytes shared: `to the ai` and
+/// `ai,`). The
 /// search is leftmost-longest and not overlapping, so a key found stands
 /// for the keys inside it and for those it cut short; sorted.
 pub fn woken(keys: &[&str], key_rules: &[Vec<usize>]) -> Vec<Vec<usize>> {
@@ -34,8 +35,10 @@ pub fn woken(keys: &[&str], key_rules: &[Vec<usize>]) -> Vec<Vec<usize>> {
         .map(|(key, outer)| {
             let mut rules: Vec<usize> = Vec::new();
             for (j, inner) in keys.iter().enumerate() {
+                // Only a cut at a word's start: `to the ai` cuts `ai,`
+                // short, but `developer` does not cut `permitted`.
                 let cut_short = (1..outer.len().saturating_sub(1))
-                    .filter(|&at| outer.is_char_boundary(at))
+                    .filter(|&at| outer.as_bytes()[at - 1] == b' ')
                     .any(|at| inner.len() > outer.len() - at && inner.starts_with(&outer[at..]));
                 if j == key || outer.contains(inner) || cut_short {
                     rules.extend(&key_rules[j]);
