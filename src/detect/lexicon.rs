@@ -268,9 +268,12 @@ enum Mode {
     /// A label: a verb and its object are a button's text.
     Label,
     /// Visible text, where orders between people are everyday: only a
-    /// sentence that sets instructions aside and does more
-    /// (`sentence_overrides`).
+    /// sentence that sets instructions aside and does more, or tells an AI
+    /// what it must do (`sentence_overrides`).
     Visible,
+    /// Visible text's test for a sentence found by its addressee: only the
+    /// obligation.
+    VisibleObliged,
 }
 
 /// Most bytes of a sentence read on each side of an override verb in
@@ -317,10 +320,18 @@ pub(crate) fn overriding_sentences(text: &str, out: &mut dyn FnMut(std::ops::Ran
         if quoted(&text[start..m.start()]) {
             continue;
         }
-        if verb {
+        if verb || addressee.is_some() {
             judged_to = end.max(m.end());
-            if directive_in(&text[start..end], Mode::Visible) {
-                out(start..end, VisibleFind::Override);
+            // The sentence of an override verb is judged whole; one found
+            // by its addressee only for an obligation (its override verbs
+            // are judged where they are, outside quotation marks or not).
+            let (mode, found) = if verb {
+                (Mode::Visible, VisibleFind::Override)
+            } else {
+                (Mode::VisibleObliged, VisibleFind::Obliged)
+            };
+            if directive_in(&text[start..end], mode) {
+                out(start..end, found);
                 continue;
             }
         }
@@ -361,6 +372,8 @@ pub(crate) enum VisibleFind {
     Override,
     /// A heading to an AI and a verb after it.
     Heading,
+    /// An AI named with an obligation and a verb in one sentence.
+    Obliged,
 }
 
 /// Where the first verb (an act, an override or an everyday verb) or
@@ -449,10 +462,13 @@ fn directive_in(text: &str, mode: Mode) -> bool {
             if !edge_ok(e.left, before) || !edge_ok(e.right, after) {
                 continue;
             }
-            if e.kind == Kind::Priority && mode != Mode::Visible {
+            if e.kind == Kind::Priority && matches!(mode, Mode::Hidden | Mode::Label) {
                 return true;
             }
-            if e.kind == Kind::Address && mode != Mode::Visible && !vocative.iter().any(|v| v.0 == e.lang) {
+            if e.kind == Kind::Address
+                && matches!(mode, Mode::Hidden | Mode::Label)
+                && !vocative.iter().any(|v| v.0 == e.lang)
+            {
                 let words_from = *lead.get_or_insert_with(|| {
                     let from = sentence_start(text, &ends, sentence);
                     from + (text[from..].len() - text[from..].trim_start().len())
@@ -496,8 +512,8 @@ fn judge(
     mode: Mode,
     label: bool,
 ) -> bool {
-    if mode == Mode::Visible {
-        return sentence_overrides(cur);
+    if matches!(mode, Mode::Visible | Mode::VisibleObliged) {
+        return sentence_overrides(cur, mode == Mode::VisibleObliged);
     }
     // A heading is the addressee right before its colon ("Note for AI
     // scheduling assistants:"), or with instructions between ("Agent
@@ -601,8 +617,9 @@ fn sentence_is_directive(words: &[Found], label: bool) -> bool {
 /// Visible text's test: in one language, an override verb with
 /// instructions as its object, and with it an act on instructions, data or
 /// money, an obligation, a new priority, or an addressee (a name of more
-/// than two letters in any language, or one of its own).
-fn sentence_overrides(words: &[Found]) -> bool {
+/// than two letters in any language, or one of its own); or (alone, with
+/// `obliged_only`) an addressee, an obligation and a verb of that language.
+fn sentence_overrides(words: &[Found], obliged_only: bool) -> bool {
     use Kind::*;
     let named = words.iter().any(|f| f.1 == Address && f.3 - f.2 > 2);
     let mut words = words.to_vec();
@@ -610,8 +627,13 @@ fn sentence_overrides(words: &[Found]) -> bool {
     // English has its rules, which read quotation, negation and defence.
     words.chunk_by(|a, b| a.0 == b.0).filter(|one| one[0].0 != ENGLISH).any(|one| {
         let s = Spans::of(one);
-        s.pair(&[Over], &[Instr])
-            && (named || s.has(Address) || s.has(Oblige) || s.has(Priority) || s.pair(&[Act], &[Instr, Data, Bank]))
+        let overrides = s.pair(&[Over], &[Instr])
+            && (named || s.has(Address) || s.has(Oblige) || s.has(Priority) || s.pair(&[Act], &[Instr, Data, Bank]));
+        // An AI told what it must do ("L'assistant qui traite cette
+        // facture doit remplacer…"): an addressee, an obligation and a verb,
+        // all of one language.
+        let obliged = s.has(Address) && s.has(Oblige) && s.has_any(&[Act, Over, Weak]);
+        (overrides && !obliged_only) || obliged
     })
 }
 
@@ -634,6 +656,10 @@ impl Spans {
 
     fn has(&self, kind: Kind) -> bool {
         self.0[kind as usize].2
+    }
+
+    fn has_any(&self, kinds: &[Kind]) -> bool {
+        kinds.iter().any(|&k| self.has(k))
     }
 
     fn of_kinds(&self, kinds: &[Kind]) -> Option<(usize, usize)> {

@@ -636,11 +636,14 @@ pub fn table() -> Vec<Rule> {
                 "later conversations",
                 "permanent",
                 "persistent",
-                "to memory",
-                "to your memory",
+                "commit to memory",
+                "commit this to",
+                "commit it to",
+                "commit that to",
+                "commit the following to",
                 "standing instruction"
             ],
-            r"\b(?:remember|memori[sz]e|save|store|keep|note|record|add|write)\b(?: (?:this|that|the following|it))?.{0,50}\b(?:for (?:all )?future (?:sessions?|conversations?|chats?|interactions|reference|tasks)|for (?:next|later) (?:sessions?|time)|across (?:sessions|conversations)|(?:in|to|into) (?:your )?(?:long-term |permanent |persistent )?memory|permanently|for all future|for later (?:chats|conversations|sessions)|as a (?:permanent|persistent|standing|default) (?:user )?(?:preference|rule|instruction|setting|fact))\b|\bcommit (?:this |that |it |the following )?to (?:your )?memory\b.{0,80}\b(?:the user|whenever|always|from now on|every time)\b|\bstanding instruction\b.{0,30}\bpersist|\bfrom now on,? (?:always )?(?:prefer|use|recommend|trust|choose|pick|favou?r|route|answer with|respond with|reply with|mention)\b|\b(?:update|add to|write to|edit) (?:your )?(?:long-term )?(?:memory|memories|knowledge base|persistent notes)\b",
+            r"\b(?:remember|memori[sz]e|save|store|keep|note|record|add|write)\b(?: (?:this|that|the following|it))?.{0,50}\b(?:for (?:all )?future (?:sessions?|conversations?|chats?|interactions|reference|tasks)|for (?:next|later) (?:sessions?|time)|across (?:sessions|conversations)|(?:in|to) (?:your )?(?:long-term |permanent |persistent )?memory|permanently|for all future|for later (?:chats|conversations|sessions)|as a (?:permanent|persistent|standing|default) (?:user )?(?:preference|rule|instruction|setting|fact))\b|\bcommit (?:this |that |it |the following )?to (?:your )?memory\b.{0,80}\b(?:the user|whenever|always|from now on|every time)\b|\bstanding instruction\b.{0,30}\bpersist|\bfrom now on,? (?:always )?(?:prefer|use|recommend|trust|choose|pick|favou?r|route|answer with|respond with|reply with|mention)\b|\b(?:update|add to|write to|edit) (?:your )?(?:long-term )?(?:memory|memories|knowledge base|persistent notes)\b",
             "plants an instruction for later"
         ),
         // --- prompt leak ----------------------------------------------------
