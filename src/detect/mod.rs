@@ -329,26 +329,6 @@ impl<'o> Tally<'o> {
     }
 }
 
-/// Read, load and scan each input. All inputs are read before any is
-/// scanned, so an unreadable one stops the run before anything is printed.
-pub fn scan_inputs(
-    inputs: &[crate::input::Input],
-    kind: Kind,
-    cap: u64,
-    source: Option<&str>,
-    opts: &Options,
-) -> Result<Vec<(String, Report)>, crate::input::ReadError> {
-    let docs =
-        inputs.iter().map(|i| Document::read(i, Some(cap)).map(|d| (i.label(), d))).collect::<Result<Vec<_>, _>>()?;
-    Ok(docs
-        .into_iter()
-        .map(|(label, d)| {
-            let doc = Document::load(d.raw, kind, source.map_or(label.clone(), str::to_string));
-            (label, scan(&doc, opts))
-        })
-        .collect())
-}
-
 /// The score: each finding's points, each repeat of a rule half the one
 /// before (the most severe first); and whether any high finding is present.
 pub fn score(findings: &[Finding]) -> (u32, bool) {
