@@ -288,11 +288,17 @@ const VISIBLE_REACH: usize = 320;
 /// closely; this reads the 37 languages alike. Each override verb is found
 /// by a small automaton of those verbs alone; the sentence around it (at
 /// most `VISIBLE_REACH` bytes a side) is read once.
-pub(crate) fn overriding_sentences(text: &str, out: &mut dyn FnMut(std::ops::Range<usize>, VisibleFind)) {
+pub(crate) fn overriding_sentences(
+    text: &str,
+    visible: &dyn Fn(usize) -> bool,
+    out: &mut dyn FnMut(std::ops::Range<usize>, VisibleFind),
+) {
     let mut judged_to = 0;
     let mut verb_free_to = 0;
+    let (mut ends_read_to, mut last_end) = (0, None);
     for m in VISIBLE_AC.leftmost_find_iter(text) {
-        if m.start() < judged_to {
+        // Hidden text has its own, stricter test (`is_directive`).
+        if m.start() < judged_to || !visible(m.start()) {
             continue;
         }
         let before = Beside::of(text[..m.start()].chars().next_back());
@@ -303,24 +309,42 @@ pub(crate) fn overriding_sentences(text: &str, out: &mut dyn FnMut(std::ops::Ran
         let verb = entries().any(|e| e.kind == Kind::Over && fits(&e));
         // An addressee counts only where it may head its sentence: a
         // sentence's end (or the text's start) a few bytes before it.
-        let addressee = entries().find(|e| e.kind == Kind::Address && fits(e)).filter(|_| {
-            let near = text.floor_char_boundary(m.start().saturating_sub(HEAD_REACH));
-            near == 0 || text[near..m.start()].char_indices().any(|(i, c)| ends_sentence(text, near + i, c))
-        });
+        // The last sentence end before the match, read forward from where
+        // the last match left off (each byte once, however many matches).
+        let look = text.floor_char_boundary(m.start().saturating_sub(HEAD_REACH)).max(ends_read_to);
+        if let Some((i, c)) =
+            text[look..m.start()].char_indices().rev().find(|&(i, c)| ends_sentence(text, look + i, c))
+        {
+            last_end = Some(look + i + c.len_utf8());
+        }
+        ends_read_to = ends_read_to.max(m.start());
+        let addressee = entries()
+            .find(|e| e.kind == Kind::Address && fits(e))
+            .filter(|_| m.start() <= HEAD_REACH || last_end.is_some_and(|e| m.start() - e <= HEAD_REACH));
         if !verb && addressee.is_none() {
             continue;
         }
+        // The sentence around the match, at most `VISIBLE_REACH` bytes a
+        // side, looked for outward from it (a text of short sentences is
+        // read a sentence at a time, not a window at a time).
         let from = text.floor_char_boundary(m.start().saturating_sub(VISIBLE_REACH));
         let to = text.ceil_char_boundary((m.end() + VISIBLE_REACH).min(text.len()));
-        let window = &text[from..to];
-        let ends = sentence_ends(window);
-        let n = ends.partition_point(|&e| e < m.start() - from);
-        let start = from + sentence_start(window, &ends, n);
-        let end = ends.get(n).map_or(to, |&e| from + e);
+        let start = text[from..m.start()]
+            .char_indices()
+            .rev()
+            .find(|&(i, c)| ends_sentence(text, from + i, c))
+            .map_or(from, |(i, c)| from + i + c.len_utf8());
+        let end = text[m.start()..to]
+            .char_indices()
+            .find(|&(i, c)| ends_sentence(text, m.start() + i, c))
+            .map_or(to, |(i, _)| m.start() + i);
         if quoted(&text[start..m.start()]) {
             continue;
         }
-        if verb || addressee.is_some() {
+        // (An addressee's sentence too short to hold a verb and an
+        // obligation besides is not judged: a text of `AI。` is not read
+        // again a sentence at a time.)
+        if verb || (addressee.is_some() && end - start >= MIN_OBLIGED) {
             judged_to = end.max(m.end());
             // The sentence of an override verb is judged whole; one found
             // by its addressee only for an obligation (its override verbs
@@ -342,9 +366,13 @@ pub(crate) fn overriding_sentences(text: &str, out: &mut dyn FnMut(std::ops::Ran
             let words_from = start + (text[start..].len() - text[start..].trim_start().len());
             // The note goes on after the colon on its line (a label such
             // as `modelo:` ends its line) and its verb comes within two
-            // sentences of it, in the addressee's language.
+            // sentences of it, in the addressee's language. A bare
+            // two-letter heading (`IA:`) is a label or a speaker's name more
+            // often than a note (and a text of a million of them is read
+            // once, not a heading at a time): words must lead to it.
+            let bare_short = words_from == m.start() && m.end() - m.start() <= 2;
             let heading = heads(text, words_from, m.start(), m.end()).filter(|&colon| {
-                text[colon + 1..].split('\n').next().is_some_and(|l| l.chars().any(char::is_alphabetic))
+                !bare_short && text[colon + 1..].split('\n').next().is_some_and(|l| l.chars().any(char::is_alphabetic))
             });
             if let Some(colon) = heading {
                 // Text already read without a verb is not read again (a
@@ -582,6 +610,10 @@ fn fold_entries(cur: &mut Vec<Found>) {
     kept.sort_by_key(|f| f.3);
     *cur = kept;
 }
+
+/// The shortest sentence (bytes) that can name an AI, oblige it and give
+/// it a verb.
+const MIN_OBLIGED: usize = 12;
 
 /// How far before an addressee its sentence may begin for it to head it.
 const HEAD_REACH: usize = 32;

@@ -435,6 +435,7 @@ pub(crate) fn scan_part(part: &Part, out: &mut dyn FnMut(Hit)) {
 fn scan_in_pieces(part: &Part, piece: usize, out: &mut dyn FnMut(Hit)) {
     let text = &part.text;
     let code = CodeRegions::new(text);
+    let hidden: Vec<Range<usize>> = part.spans.iter().filter(|s| s.hidden.is_some()).map(|s| s.range.clone()).collect();
     // A payload's hits sit on its span; repeats of a rule there are one.
     let mut payload = Vec::new();
     for s in &part.spans {
@@ -454,7 +455,7 @@ fn scan_in_pieces(part: &Part, piece: usize, out: &mut dyn FnMut(Hit)) {
     loop {
         let end = ceil_char(text, (start + piece).min(text.len()));
         let mut hits = std::mem::take(&mut kept.pending);
-        scan_piece(text, &code, start..end, &mut hits);
+        scan_piece(text, &code, &hidden, start..end, &mut hits);
         // Overlap by a window so a phrase across the cut is still seen; no
         // later piece finds a hit that starts before the next one does.
         let next = if end == text.len() { usize::MAX } else { floor_char(text, end - WINDOW) };
@@ -499,12 +500,12 @@ impl Dedupe {
 /// Rule hits in free text (ranges into `text`), plain and folded.
 pub(crate) fn scan_plain_text(text: &str) -> Vec<Hit> {
     let mut hits = Vec::new();
-    scan_piece(text, &CodeRegions::new(text), 0..text.len(), &mut hits);
+    scan_piece(text, &CodeRegions::new(text), &[], 0..text.len(), &mut hits);
     dedupe(&mut hits);
     hits
 }
 
-fn scan_piece(text: &str, code: &CodeRegions, piece: Range<usize>, hits: &mut Vec<Hit>) {
+fn scan_piece(text: &str, code: &CodeRegions, hidden: &[Range<usize>], piece: Range<usize>, hits: &mut Vec<Hit>) {
     let src = &text[piece.clone()];
     let plain = normalize::plain(src);
     // What the plain text matched, by rule, in order of position (one
@@ -541,7 +542,14 @@ fn scan_piece(text: &str, code: &CodeRegions, piece: Range<usize>, hits: &mut Ve
     // Overrides in any of the lexicons' languages, where no rule saw one.
     let n = folded.as_ref().unwrap_or(&plain);
     let code_regions = code;
-    super::lexicon::overriding_sentences(&n.text, &mut |sentence, found| {
+    // Where the normalised text is visible: hidden spans (sorted, apart)
+    // are read by the hidden-text test instead.
+    let visible = |at: usize| {
+        let src = piece.start + n.source_range(at..at + 1).start;
+        let i = hidden.partition_point(|h| h.end <= src);
+        hidden.get(i).is_none_or(|h| h.start > src)
+    };
+    super::lexicon::overriding_sentences(&n.text, &visible, &mut |sentence, found| {
         let r = n.source_range(sentence);
         let range = piece.start + r.start..piece.start + r.end;
         let (code, rule, why) = match found {
@@ -739,9 +747,11 @@ mod tests {
                 let mut whole = Vec::new();
                 let mut start = 0;
                 let code = CodeRegions::new(&part.text);
+                let hidden: Vec<Range<usize>> =
+                    part.spans.iter().filter(|s| s.hidden.is_some()).map(|s| s.range.clone()).collect();
                 loop {
                     let end = ceil_char(&part.text, (start + piece).min(part.text.len()));
-                    scan_piece(&part.text, &code, start..end, &mut whole);
+                    scan_piece(&part.text, &code, &hidden, start..end, &mut whole);
                     if end == part.text.len() {
                         break;
                     }
