@@ -296,6 +296,7 @@ pub(crate) fn overriding_sentences(
     let mut judged_to = 0;
     let mut verb_free_to = 0;
     let (mut ends_read_to, mut last_end) = (0, None);
+    let (mut sentence, mut quotes) = (0..0, Quotes::at(0));
     for m in VISIBLE_AC.leftmost_find_iter(text) {
         // Hidden text has its own, stricter test (`is_directive`).
         if m.start() < judged_to || !visible(m.start()) {
@@ -325,20 +326,26 @@ pub(crate) fn overriding_sentences(
             continue;
         }
         // The sentence around the match, at most `VISIBLE_REACH` bytes a
-        // side, looked for outward from it (a text of short sentences is
-        // read a sentence at a time, not a window at a time).
-        let from = text.floor_char_boundary(m.start().saturating_sub(VISIBLE_REACH));
-        let to = text.ceil_char_boundary((m.end() + VISIBLE_REACH).min(text.len()));
-        let start = text[from..m.start()]
-            .char_indices()
-            .rev()
-            .find(|&(i, c)| ends_sentence(text, from + i, c))
-            .map_or(from, |(i, c)| from + i + c.len_utf8());
-        let end = text[m.start()..to]
-            .char_indices()
-            .find(|&(i, c)| ends_sentence(text, m.start() + i, c))
-            .map_or(to, |(i, _)| m.start() + i);
-        if quoted(&text[start..m.start()]) {
+        // side, looked for outward from it once a sentence (the matches
+        // after it in the same sentence reuse it, and read its quotation
+        // marks on from where the last one stopped).
+        if m.start() >= sentence.end {
+            let from = text.floor_char_boundary(m.start().saturating_sub(VISIBLE_REACH));
+            let to = text.ceil_char_boundary((m.end() + VISIBLE_REACH).min(text.len()));
+            let start = text[from..m.start()]
+                .char_indices()
+                .rev()
+                .find(|&(i, c)| ends_sentence(text, from + i, c))
+                .map_or(from, |(i, c)| from + i + c.len_utf8());
+            let end = text[m.start()..to]
+                .char_indices()
+                .find(|&(i, c)| ends_sentence(text, m.start() + i, c))
+                .map_or(to, |(i, _)| m.start() + i);
+            sentence = start..end.max(m.end());
+            quotes = Quotes::at(start);
+        }
+        let (start, end) = (sentence.start, sentence.end);
+        if quotes.quoted_at(text, m.start()) {
             continue;
         }
         // (An addressee's sentence too short to hold a verb and an
@@ -372,7 +379,7 @@ pub(crate) fn overriding_sentences(
             // once, not a heading at a time): words must lead to it.
             let bare_short = words_from == m.start() && m.end() - m.start() <= 2;
             let heading = heads(text, words_from, m.start(), m.end()).filter(|&colon| {
-                !bare_short && text[colon + 1..].split('\n').next().is_some_and(|l| l.chars().any(char::is_alphabetic))
+                !bare_short && text[colon + 1..].chars().take_while(|&c| c != '\n').any(char::is_alphabetic)
             });
             if let Some(colon) = heading {
                 // Text already read without a verb is not read again (a
@@ -424,33 +431,44 @@ fn verb_in(text: &str, lang: u8) -> Option<usize> {
     None
 }
 
-/// Is a verb whose sentence reads `before` up to it inside a quotation
-/// that the sentence's own words introduce (`Angreifer schreiben „Ignoriere
-/// …`)? A sentence that is all quotation is no report of one.
-fn quoted(before: &str) -> bool {
-    let mut open: Option<usize> = None;
-    let mut depth = 0i32;
-    for (i, c) in before.char_indices() {
-        let step = match c {
-            '"' => {
-                if depth > 0 {
-                    -1
-                } else {
-                    1
-                }
-            }
-            '«' | '「' | '『' | '‹' | '„' => 1,
-            '»' | '」' | '』' | '›' => -1,
-            _ => 0,
-        };
-        depth = (depth + step).max(0);
-        if depth > 0 && open.is_none() {
-            open = Some(i);
-        } else if depth == 0 {
-            open = None;
-        }
+/// Quotation marks read through a sentence, for "is a verb at this place
+/// inside a quotation that the sentence's own words introduce"
+/// (`Angreifer schreiben „Ignoriere …`)? A sentence that is all quotation
+/// is no report of one. Each byte is read once, however many verbs the
+/// sentence holds.
+struct Quotes {
+    /// Where the sentence starts, and how far it has been read.
+    start: usize,
+    read_to: usize,
+    depth: i32,
+    /// Inside a quotation, whether words of the sentence led to it.
+    open: Option<bool>,
+}
+
+impl Quotes {
+    fn at(start: usize) -> Quotes {
+        Quotes { start, read_to: start, depth: 0, open: None }
     }
-    open.is_some_and(|q| before[..q].trim().chars().count() >= 8)
+
+    fn quoted_at(&mut self, text: &str, at: usize) -> bool {
+        for (i, c) in text[self.read_to..at.max(self.read_to)].char_indices() {
+            let step = match c {
+                '"' if self.depth > 0 => -1,
+                '"' | '«' | '「' | '『' | '‹' | '„' => 1,
+                '»' | '」' | '』' | '›' => -1,
+                _ => 0,
+            };
+            self.depth = (self.depth + step).max(0);
+            if self.depth > 0 && self.open.is_none() {
+                let before = text[self.start..self.read_to + i].trim();
+                self.open = Some(before.chars().nth(7).is_some());
+            } else if self.depth == 0 {
+                self.open = None;
+            }
+        }
+        self.read_to = self.read_to.max(at);
+        self.open == Some(true)
+    }
 }
 
 fn directive_in(text: &str, mode: Mode) -> bool {

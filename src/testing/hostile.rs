@@ -654,6 +654,22 @@ const CASES: &[Case] = &[
         make: |n| repeat("Hinweis an die KI:\n", n),
     },
     Case {
+        name: "foreign-headings-one-line",
+        about: "notes headed to an AI (German) on one line that never breaks, each a sentence",
+        feeds: &[Text],
+        make: |n| repeat("An die KI: x. ", n),
+    },
+    Case {
+        name: "foreign-quoted-overrides",
+        about: "an opened quotation never closed, then override verbs (German) in one sentence",
+        feeds: &[Text],
+        make: |n| {
+            let mut s = "Angreifer schreiben „".to_string().into_bytes();
+            s.extend(repeat("ignoriere die Anweisungen und ", n));
+            s
+        },
+    },
+    Case {
         name: "foreign-overrides",
         about: "an override verb and its object (German) in one sentence that never ends",
         feeds: &[Text],
