@@ -541,7 +541,27 @@ fn scan_piece(text: &str, code: &CodeRegions, hidden: &[Range<usize>], piece: Ra
     }
     // Overrides in any of the lexicons' languages, where no rule saw one.
     let n = folded.as_ref().unwrap_or(&plain);
-    let code_regions = code;
+    // What the rules found of the two codes this pass reports, as sorted
+    // unions of ranges: each sentence is looked up, not compared with
+    // every hit (a piece of a thousand hits and a thousand sentences).
+    let union = |of: Code| {
+        let mut rs: Vec<Range<usize>> =
+            hits[first_hit..].iter().filter(|h| h.code == of).map(|h| h.range.clone()).collect();
+        rs.sort_by_key(|r| r.start);
+        let mut merged: Vec<Range<usize>> = Vec::with_capacity(rs.len());
+        for r in rs {
+            match merged.last_mut() {
+                Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+                _ => merged.push(r),
+            }
+        }
+        merged
+    };
+    let (overrides, addressed) = (union(Code::Override), union(Code::AddressedToAi));
+    let overlaps = |rs: &[Range<usize>], r: &Range<usize>| {
+        let i = rs.partition_point(|x| x.end <= r.start);
+        rs.get(i).is_some_and(|x| x.start < r.end)
+    };
     // Where the normalised text is visible: hidden spans (sorted, apart)
     // are read by the hidden-text test instead.
     let visible = |at: usize| {
@@ -552,7 +572,7 @@ fn scan_piece(text: &str, code: &CodeRegions, hidden: &[Range<usize>], piece: Ra
     super::lexicon::overriding_sentences(&n.text, &visible, &mut |sentence, found| {
         let r = n.source_range(sentence);
         let range = piece.start + r.start..piece.start + r.end;
-        let (code, rule, why) = match found {
+        let (finding, rule, why) = match found {
             VisibleFind::Override => (
                 Code::Override,
                 "override.any_language",
@@ -565,14 +585,13 @@ fn scan_piece(text: &str, code: &CodeRegions, hidden: &[Range<usize>], piece: Ra
                 (Code::AddressedToAi, "addressed_to_ai.any_language", "tells an AI, by name, what it must do")
             }
         };
-        let seen =
-            hits[first_hit..].iter().any(|h| h.code == code && h.range.start < range.end && range.start < h.range.end);
+        let seen = overlaps(if finding == Code::Override { &overrides } else { &addressed }, &range);
         if !seen {
             hits.push(Hit {
-                code,
+                code: finding,
                 rule,
                 severity: Severity::High,
-                quoted: code_regions.contains(text, range.start),
+                quoted: code.contains(text, range.start),
                 range,
                 why: why.to_string(),
                 obfuscated: false,
