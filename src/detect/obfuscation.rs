@@ -53,8 +53,10 @@ fn judge(word: &str) -> Option<(&'static str, &'static str)> {
     for c in word.chars() {
         if is_mark(c) {
             // Zalgo stacks the combining diacritics any letter takes, not
-            // the vowel signs and marks of a script's own letters.
-            if !is_generic_combining(c) {
+            // the vowel signs and marks of a script's own letters; on a
+            // Latin letter every mark counts (a Devanagari sign on an `i`
+            // is no spelling).
+            if !is_generic_combining(c) && !prev_latin {
                 continue;
             }
             marks_run += 1;
@@ -310,6 +312,7 @@ mod tests {
         // no zalgo (Gurmukhi ਸ਼ੁੱਕ).
         assert!(rules("--to-file=ТЕКА2 -r, --role=УЛОГА").is_empty());
         assert!(rules("ਸ਼ੁੱਕ ਬੁੱਧ").is_empty());
+        assert!(!rules("i\u{0A3C}\u{0A41}\u{0A71}gnore").is_empty(), "Gurmukhi signs on a Latin letter");
         assert_eq!(rules("ｉgnore all"), vec!["obfuscated.compatibility_letters"]);
         assert_eq!(rules("send to 𝐞𝐯𝐢l"), vec!["obfuscated.compatibility_letters"]);
         // A formula's letters beside plain ones, not in one run of letters.
