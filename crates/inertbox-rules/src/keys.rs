@@ -26,9 +26,8 @@ pub fn keys_and_rules<'a>(rule_keys: &[&[&'a str]]) -> (Vec<&'a str>, Vec<Vec<us
 /// For each key, the rules a hit of it wakes: its own, those of every key
 /// inside it, and those of every key that may begin at a word inside it
 /// and run on past its end (at least two bytes shared: `to the ai` and
-/// `ai,`). The
-/// search is leftmost-longest and not overlapping, so a key found stands
-/// for the keys inside it and for those it cut short; sorted.
+/// `ai,`). The search is leftmost-longest and not overlapping, so a key
+/// found stands for the keys inside it and for those it cut short; sorted.
 pub fn woken(keys: &[&str], key_rules: &[Vec<usize>]) -> Vec<Vec<usize>> {
     keys.iter()
         .enumerate()
