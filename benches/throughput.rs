@@ -5,8 +5,74 @@ use divan::counter::BytesCount;
 use divan::{Bencher, black_box};
 use sha2::{Digest, Sha256};
 
+#[path = "support/real_corpus.rs"]
+mod real_corpus;
+
 fn main() {
     divan::main();
+}
+
+/// One set of the real-text corpus (benches/support/real_corpus.rs), read once.
+fn real_set(name: &str) -> real_corpus::Set {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    real_corpus::sets(root).into_iter().find(|s| s.name == name).expect("a set")
+}
+
+/// Every document of a real-text set (ten scripts, code, markdown, mail,
+/// HTML, and the corpus split by whether a sample was picked for a trigger
+/// word), each loaded and scanned on its own as a server does it. The
+/// README's scan figures come from here.
+#[divan::bench(args = real_corpus::NAMES)]
+fn scan_real(b: Bencher, set: &str) {
+    let set = real_set(set);
+    inertbox::run_as_server();
+    inertbox::detect::rules::warm();
+    let opts = inertbox::detect::Options::default();
+    b.counter(BytesCount::new(set.bytes())).bench(|| {
+        for d in &set.docs {
+            let doc = inertbox::Document::load(black_box(d.clone()), inertbox::document::Kind::Auto, "bench");
+            black_box(inertbox::detect::scan(&doc, &opts));
+        }
+    });
+}
+
+/// 16 MiB of the whole real-text corpus (every set, repeated), and of
+/// words that change script every few characters (accented Latin, Hangul,
+/// kana, Cyrillic, Hebrew, emoji, backtick runs): the anchor tag's djb2
+/// and the UTF-8 check read every character.
+fn mixed_text(which: &str, len: usize) -> Vec<u8> {
+    let unit: Vec<u8> = match which {
+        "real" => {
+            let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+            real_corpus::sets(root).into_iter().flat_map(|s| s.docs).collect::<Vec<_>>().join(&b"\n\n"[..])
+        }
+        _ => "naïve café Größe 한국어 문서를 `code` ``` 日本語の текст שלום ok the émoji😀 a``b ünïcode\n"
+            .as_bytes()
+            .to_vec(),
+    };
+    let mut out: Vec<u8> = unit.iter().copied().cycle().take(len).collect();
+    // Cut at a character boundary.
+    while std::str::from_utf8(&out).is_err() {
+        out.pop();
+    }
+    out
+}
+
+#[divan::bench(args = ["real", "mixed"])]
+fn wrap_stamp_text(b: Bencher, which: &str) {
+    let data = mixed_text(which, 16 << 20);
+    b.counter(BytesCount::new(data.len())).bench(|| inertbox::format::stamp_bytes(black_box(&data)).unwrap());
+}
+
+#[divan::bench(args = ["real", "mixed"])]
+fn check_verify_text(b: Bencher, which: &str) {
+    let data = mixed_text(which, 16 << 20);
+    let opts = inertbox::WrapOptions { source: "bench".into(), timestamp: None };
+    let doc = inertbox::wrap_bytes(&data, &opts).unwrap().doc;
+    b.counter(BytesCount::new(doc.len())).bench(|| {
+        let r = inertbox::check_bytes(black_box(&doc));
+        assert!(r.ok);
+    });
 }
 
 /// Plain English-like text with the odd backtick and newline.

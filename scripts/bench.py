@@ -2,7 +2,9 @@
 """Time the release binary on real-sized inputs against the hashing floor and,
 when given a checkout of the reference (heznpc/inertbox), against it.
 
-Usage: scripts/bench.sh [REF_CHECKOUT]   (builds first, then runs this)
+Usage: scripts/bench.sh [REF_CHECKOUT | --real | --per-call]   (builds first,
+then runs this; --real: only the real-text rows, --per-call: only the
+per-call rows)
 
 Prints throughput in GB/s (10^9 bytes/s), ratios to the SHA-256 floor
 (sha2 with SHA-NI, examples/sha256_floor.rs) and peak RSS per process.
@@ -13,6 +15,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, "target", "release", "inertbox")
 FLOOR = os.path.join(ROOT, "target", "release", "examples", "sha256_floor")
 TIMER = os.path.join(ROOT, "target", "release", "examples", "spawn_timer")
+CORPUS = os.path.join(ROOT, "target", "release", "examples", "real_corpus")
 MIB = 1 << 20
 
 def run(cmd, stdout=subprocess.DEVNULL, stdin=None):
@@ -159,6 +162,63 @@ def per_call(tmp):
         out.append(f"  {label}: " + " / ".join(cells))
     return out
 
+def wrap_and_check(path):
+    """Wrap `path` once (the document check reads), warm the page cache for
+    both, then best of 5 of the floor, wrap and check: (floor, wrap, check),
+    each (seconds, peak RSS KiB), and the wrapped document's path."""
+    wrapped = path + ".inert.md"
+    with open(wrapped, "wb") as f:
+        subprocess.run([BIN, "wrap", path], stdout=f, check=True)
+    for p in (path, wrapped):
+        with open(p, "rb") as f:
+            while f.read(16 * MIB):
+                pass
+    floor = best([FLOOR, path])
+    wrap = best([BIN, "wrap", path])
+    check = best([BIN, "check", wrapped])
+    assert wrap[2] == {0} and check[2] == {0}, (wrap[2], check[2])
+    return floor[:2], wrap[:2], check[:2], wrapped
+
+def real_text(tmp):
+    """The real-text corpus (benches/support/real_corpus.rs): `scan` of each
+    set as one file, whole process; wrap and check of 100 MiB of the whole
+    corpus repeated and of words that change script every few characters,
+    against the SHA-256 floor on the same bytes; `scan` of the 65 KB HTML
+    mail against `cat` of it."""
+    sets = os.path.join(tmp, "sets")
+    listing = subprocess.run([CORPUS, sets], capture_output=True, text=True, check=True).stdout.split("\n")
+    out = ["real text (benches/support/real_corpus.rs), `scan SET.txt`, whole process, best of 3:"]
+    total_bytes, total_t = 0, 0.0
+    for line in filter(None, listing):
+        name, docs, size = line.split()
+        path = os.path.join(sets, f"{name}.txt")
+        t, rss, codes = best([BIN, "scan", path], n=3)
+        assert codes <= {0, 1}, (name, codes)
+        if name not in ("dense", "plain"):
+            total_bytes += int(size)
+            total_t += t
+        out.append(f"  {name:<11} {int(docs):5} docs {int(size):>9,} bytes  {t*1e3:7.1f} ms  {int(size)/t/1e6:6.1f} MB/s  peak RSS {rss/1024:5.1f} MiB")
+    out.append(f"  every set but dense/plain (the same texts again, split by how they were picked): {total_bytes/total_t/1e6:.1f} MB/s")
+    unit = b"na\xc3\xafve caf\xc3\xa9 Gr\xc3\xb6\xc3\x9fe \xed\x95\x9c\xea\xb5\xad\xec\x96\xb4 `code` ``` \xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e \xd1\x82\xd0\xb5\xd0\xba\xd1\x81\xd1\x82 \xd7\xa9\xd7\x9c\xd7\x95\xd7\x9d ok \xf0\x9f\x98\x80 a``b\n"
+    corpus = b"\n\n".join(open(os.path.join(sets, f), "rb").read() for f in sorted(os.listdir(sets))
+                          if f not in ("dense.txt", "plain.txt"))
+    for label, block in [("the real-text corpus repeated", corpus), ("words changing script every few characters", unit)]:
+        path = os.path.join(tmp, "text100.txt")
+        with open(path, "wb") as f:
+            n = (100 * MIB) // len(block)
+            f.write(block * n)
+        size = os.path.getsize(path)
+        (floor_t, _), (wrap_t, wrap_rss), (check_t, check_rss), _ = wrap_and_check(path)
+        out.append(f"100 MiB of {label} ({size:,} bytes), best of 5:")
+        out.append(f"  sha256 floor {floor_t*1e3:7.1f} ms; wrap {wrap_t*1e3:7.1f} ms = {wrap_t/floor_t:4.2f}x, peak RSS {wrap_rss/1024:.1f} MiB; "
+                   f"check {check_t*1e3:7.1f} ms = {check_t/floor_t:4.2f}x, peak RSS {check_rss/1024:.1f} MiB")
+    email = os.path.join(ROOT, "fixtures", "scan", "newsletter-50k.eml")
+    cat = spawn_time(["cat", email], 100)
+    scan = spawn_time([BIN, "scan", email], 100)
+    out.append(f"scan of the {os.path.getsize(email) // 1000} KB HTML mail, whole process, median of 100: {scan:.2f} ms; "
+               f"cat of it {cat:.2f} ms ({scan/cat:.1f}x)")
+    return out
+
 def session_1000():
     """A session file (format v2) with 1,000 reads, one in ten blocked."""
     lines = ["inertbox-session 2"]
@@ -170,6 +230,11 @@ def session_1000():
     return "\n".join(lines) + "\n"
 
 def main():
+    if sys.argv[1:] == ["--real"]:
+        # Only the real-text rows (a few minutes).
+        with tempfile.TemporaryDirectory() as tmp:
+            print("\n".join(real_text(tmp)))
+        return
     if sys.argv[1:] == ["--per-call"]:
         # Only the per-call rows (a minute or two, no 100 MiB files).
         with tempfile.TemporaryDirectory() as tmp:
@@ -181,18 +246,7 @@ def main():
         big = os.path.join(tmp, "big.txt")
         text_file(big, 100 * MIB)
         size = os.path.getsize(big)
-        wrapped = os.path.join(tmp, "big.inert.md")
-        with open(wrapped, "wb") as f:
-            subprocess.run([BIN, "wrap", big], stdout=f, check=True)
-        # Warm the page cache for both files.
-        for p in (big, wrapped):
-            with open(p, "rb") as f:
-                while f.read(16 * MIB):
-                    pass
-        floor_t, floor_rss, _ = best([FLOOR, big])
-        wrap_t, wrap_rss, wrap_codes = best([BIN, "wrap", big])
-        check_t, check_rss, check_codes = best([BIN, "check", wrapped])
-        assert wrap_codes == {0} and check_codes == {0}, (wrap_codes, check_codes)
+        (floor_t, floor_rss), (wrap_t, wrap_rss), (check_t, check_rss), wrapped = wrap_and_check(big)
         gb = lambda t, n=size: n / t / 1e9
         out.append(f"100 MiB text ({size} bytes), best of 5, output to /dev/null")
         out.append(f"  sha256 floor (sha2, SHA-NI)  {floor_t*1e3:8.1f} ms  {gb(floor_t):5.2f} GB/s  peak RSS {floor_rss/1024:6.1f} MiB")
@@ -227,6 +281,7 @@ def main():
         dt = time.perf_counter() - t0
         assert p.stdout.count(b"\n") == 20_000
         out.append(f"serve --ndjson: 20,000 small scans in {dt*1e3:.0f} ms = {20_000/dt:,.0f} scans/s (one process, start-up included)")
+        out.extend(real_text(tmp))
         out.extend(per_call(tmp))
         if ref:
             node = ["node", os.path.join(ref, "bin", "inertbox.mjs")]

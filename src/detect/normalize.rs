@@ -405,34 +405,51 @@ fn plain_with(s: &str, ascii: bool) -> Normalized {
         }
         let c = s[i..].chars().next().expect("a character starts here");
         next = i + c.len_utf8();
-        if c.is_whitespace() {
-            out.space(matches!(c, '\n' | '\u{2028}' | '\u{2029}' | '\u{85}'), i, &mut last_space);
-            continue;
+        match memo::plain(c) {
+            memo::Plain::Space { line } => {
+                out.space(line, i, &mut last_space);
+                continue;
+            }
+            memo::Plain::One(p) => {
+                out.push(p, i);
+                last_space = false;
+                continue;
+            }
+            memo::Plain::Many => {}
         }
-        if matches!(c, '*' | '_' | '~') && is_emphasis(s.as_bytes(), i) {
-            continue;
+        plain_char(c, i, &mut out, &mut last_space);
+    }
+    out.finish(s.len())
+}
+
+/// The plain form of one character that is not ASCII, the long way (what
+/// `memo::plain` gives in one look-up for most characters).
+fn plain_char(c: char, i: usize, out: &mut Normalized, last_space: &mut bool) {
+    {
+        if c.is_whitespace() {
+            out.space(matches!(c, '\n' | '\u{2028}' | '\u{2029}' | '\u{85}'), i, last_space);
+            return;
         }
         if let Some(a) = ascii_punct(c) {
             out.push(a, i);
-            last_space = false;
-            continue;
+            *last_space = false;
+            return;
         }
         let mut buf = [0u8; 4];
         let one: &str = c.encode_utf8(&mut buf);
         for n in one.nfkc() {
             for l in lower(n) {
                 if l.is_whitespace() {
-                    out.space(false, i, &mut last_space);
+                    out.space(false, i, last_space);
                 } else if is_combining(l) && (c == '\u{130}') {
                     // Turkish dotted capital I lowercases to i + U+0307.
                 } else {
                     out.push(ascii_punct(l).unwrap_or(l), i);
-                    last_space = false;
+                    *last_space = false;
                 }
             }
         }
     }
-    out.finish(s.len())
 }
 
 /// `*`, `_` and `~` as markdown emphasis: next to a letter on one side and
@@ -586,10 +603,9 @@ fn folded_any_with(s: &str, step4: Step4) -> Normalized {
     let mut src_of_cleaned = OffsetMap::default();
     let clean = |cleaned: &mut String, src_of_cleaned: &mut OffsetMap, i: usize, c: char| {
         if !c.is_ascii() {
-            if crate::escape::is_invisible(c) || is_combining(c) {
+            let Some(c) = memo::fold(c).0 else {
                 return;
-            }
-            let c = latin_lookalike(c).unwrap_or(c);
+            };
             cleaned.push(c);
             for _ in 0..c.len_utf8() {
                 src_of_cleaned.push(i as u32);
@@ -705,9 +721,12 @@ fn stand_ins(text: &str) -> std::borrow::Cow<'_, [u8]> {
 /// is whitespace, a letter, or neither, as the character is (none of them
 /// a space or a leetspeak character).
 fn stand_in(c: char) -> u8 {
-    if c.is_ascii() {
-        c as u8
-    } else if c.is_whitespace() {
+    if c.is_ascii() { c as u8 } else { memo::stand_in(c) }
+}
+
+/// [`stand_in`] the long way, for a character that is not ASCII.
+fn stand_in_slow(c: char) -> u8 {
+    if c.is_whitespace() {
         b'\t'
     } else if c.is_alphabetic() {
         b'a'
@@ -928,20 +947,7 @@ fn has_folding_chars(s: &str) -> bool {
     if s.is_ascii() {
         return false;
     }
-    let mut seen: std::collections::HashMap<char, bool> = std::collections::HashMap::new();
-    for c in s.chars().filter(|c| !c.is_ascii()) {
-        let folds = *seen.entry(c).or_insert_with(|| {
-            c == RLO
-                || crate::escape::is_invisible(c)
-                || is_combining(c)
-                || latin_lookalike(c).is_some()
-                || c == '\u{130}'
-        });
-        if folds {
-            return true;
-        }
-    }
-    false
+    s.chars().any(|c| !c.is_ascii() && memo::fold(c).1)
 }
 
 /// Digits or symbols inside words, or spaced letters, in the source bytes.
@@ -1038,9 +1044,159 @@ fn disguise_in(b: &[u8], range: std::ops::Range<usize>) -> bool {
     false
 }
 
+/// Per-character answers of the normal forms, worked out once per process
+/// for each 256-character page of the Basic Multilingual Plane a text
+/// touches (about 20 µs a page) and then looked up: text in a script other
+/// than Latin paid a Unicode table search, a one-character NFKC and a
+/// lowercase mapping for every character, in every form. Characters above
+/// U+FFFF are answered the long way each time. A test checks every
+/// character against the long way.
+mod memo {
+    use std::sync::OnceLock;
+
+    /// A character's plain form.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub(super) enum Plain {
+        /// White space (`line`: a line or paragraph separator).
+        Space { line: bool },
+        /// One character.
+        One(char),
+        /// Anything else (several characters, or none): the long way.
+        Many,
+    }
+
+    /// One entry: the plain form (a character, or a marker), the fold
+    /// (a character, or 0 to drop it), whether it folds, its stand-in.
+    #[derive(Clone, Copy)]
+    struct Entry {
+        plain: u32,
+        fold: u32,
+        folds: bool,
+        stand_in: u8,
+    }
+
+    const SPACE: u32 = u32::MAX;
+    const LINE: u32 = u32::MAX - 1;
+    const MANY: u32 = u32::MAX - 2;
+
+    static PAGES: [OnceLock<Box<[Entry; 256]>>; 256] = [const { OnceLock::new() }; 256];
+
+    #[cfg(test)]
+    thread_local! {
+        /// Set by the tests to take the long way.
+        pub(super) static BYPASS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+
+    fn entry(c: char) -> Option<Entry> {
+        let cp = u32::from(c);
+        #[cfg(test)]
+        if BYPASS.with(std::cell::Cell::get) {
+            return None;
+        }
+        if cp > 0xFFFF {
+            return None;
+        }
+        let page = PAGES[(cp >> 8) as usize].get_or_init(|| {
+            Box::new(std::array::from_fn(|k| {
+                let c = char::from_u32((cp & !0xFF) | k as u32).unwrap_or('\u{FFFD}');
+                work_out(c)
+            }))
+        });
+        Some(page[(cp & 0xFF) as usize])
+    }
+
+    fn work_out(c: char) -> Entry {
+        let (fold, folds) = fold_slow(c);
+        Entry {
+            plain: match plain_slow(c) {
+                Plain::Space { line: false } => SPACE,
+                Plain::Space { line: true } => LINE,
+                Plain::One(p) => u32::from(p),
+                Plain::Many => MANY,
+            },
+            fold: fold.map_or(0, u32::from),
+            folds,
+            stand_in: super::stand_in_slow(c),
+        }
+    }
+
+    /// The plain form of a character that is not ASCII.
+    pub(super) fn plain(c: char) -> Plain {
+        match entry(c) {
+            Some(e) => match e.plain {
+                SPACE => Plain::Space { line: false },
+                LINE => Plain::Space { line: true },
+                MANY => Plain::Many,
+                p => Plain::One(char::from_u32(p).expect("a character")),
+            },
+            None => plain_slow(c),
+        }
+    }
+
+    /// What the folded form keeps of a character that is not ASCII (None:
+    /// dropped), and whether it folds at all.
+    pub(super) fn fold(c: char) -> (Option<char>, bool) {
+        match entry(c) {
+            Some(e) => (char::from_u32(e.fold).filter(|&f| f != '\0'), e.folds),
+            None => fold_slow(c),
+        }
+    }
+
+    pub(super) fn stand_in(c: char) -> u8 {
+        entry(c).map_or_else(|| super::stand_in_slow(c), |e| e.stand_in)
+    }
+
+    /// The plain form the long way: one character when the character's
+    /// NFKC, lowercased, is one character that is not white space.
+    pub(super) fn plain_slow(c: char) -> Plain {
+        let mut out = super::Normalized { text: String::new(), map: super::OffsetMap::default() };
+        let mut last_space = false;
+        super::plain_char(c, 0, &mut out, &mut last_space);
+        let mut chars = out.text.chars();
+        match (chars.next(), chars.next()) {
+            (Some(' '), None) if last_space => Plain::Space { line: false },
+            (Some('\n'), None) if last_space => Plain::Space { line: true },
+            (Some(p), None) if !p.is_whitespace() => Plain::One(p),
+            _ => Plain::Many,
+        }
+    }
+
+    pub(super) fn fold_slow(c: char) -> (Option<char>, bool) {
+        let dropped = crate::escape::is_invisible(c) || super::is_combining(c);
+        let lookalike = super::latin_lookalike(c);
+        let folds = c == super::RLO || dropped || lookalike.is_some() || c == '\u{130}';
+        ((!dropped).then(|| lookalike.unwrap_or(c)), folds)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The per-page answers are the long way's, for every character of the
+    /// Basic Multilingual Plane, in the plain and folded forms, after a
+    /// letter and after a space (a space before changes what a space adds).
+    #[test]
+    fn memoised_characters_read_as_the_long_way() {
+        let texts: Vec<String> = (0x80u32..=0xFFFF)
+            .filter_map(char::from_u32)
+            .collect::<Vec<char>>()
+            .chunks(64)
+            .map(|cs| cs.iter().map(|&c| format!("a{c}b {c} {c}{c}\n")).collect())
+            .collect();
+        for t in &texts {
+            let fast = (plain(t), folded(t), stand_ins(&plain(t).text).into_owned(), has_folding_chars(t));
+            memo::BYPASS.with(|b| b.set(true));
+            let slow = (plain(t), folded(t), stand_ins(&plain(t).text).into_owned(), has_folding_chars(t));
+            memo::BYPASS.with(|b| b.set(false));
+            assert_eq!(fast.0.text, slow.0.text, "{t:?}");
+            assert_eq!(fast.0.map, slow.0.map, "{t:?}");
+            assert_eq!(fast.1.text, slow.1.text, "{t:?}");
+            assert_eq!(fast.1.map, slow.1.map, "{t:?}");
+            assert_eq!(fast.2, slow.2, "{t:?}");
+            assert_eq!(fast.3, slow.3, "{t:?}");
+        }
+    }
 
     /// Every character whose UTS #39 skeleton (unicode-security's) is one
     /// ASCII character, with that character, in order: the generator of

@@ -48,7 +48,7 @@ impl Utf8Stream {
             let seq = self.carry;
             let seq = &seq[..need];
             self.carry_len = 0;
-            match std::str::from_utf8(seq) {
+            match simdutf8::compat::from_utf8(seq) {
                 Ok(_) => sink(seq),
                 Err(_) => {
                     self.bad_at = Some(base - take as u64 - (need - take) as u64);
@@ -56,7 +56,9 @@ impl Utf8Stream {
                 }
             }
         }
-        match std::str::from_utf8(data) {
+        // simdutf8 checks 32 or 64 bytes a step (std's `from_utf8` goes
+        // a character at a time through text that is not ASCII).
+        match simdutf8::compat::from_utf8(data) {
             Ok(_) => sink(data),
             Err(e) => {
                 let valid = e.valid_up_to();

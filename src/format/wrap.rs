@@ -122,44 +122,112 @@ impl Djb2 {
             }
             self.at_start = false;
         }
-        let mut h = self.h;
-        let mut i = 0;
-        let n = s.len();
-        while i < n {
-            if i + 8 <= n {
-                let w = u64::from_le_bytes(s[i..i + 8].try_into().expect("8 bytes"));
-                if w & HIGH_BITS == 0 {
-                    // The folded sum does not depend on h, so the serial
-                    // chain is one multiply per eight bytes.
-                    h = h.wrapping_mul(POW33_8).wrapping_add(fold8(w));
-                    i += 8;
-                    continue;
-                }
-            }
-            let b = s[i];
-            if b < 0x80 {
-                h = h.wrapping_mul(33).wrapping_add(b as u32);
-                i += 1;
-                continue;
-            }
-            let (cp, len) = decode_utf8(&s[i..]);
-            if cp >= 0x1_0000 {
-                let c = cp - 0x1_0000;
-                h = h.wrapping_mul(33).wrapping_add(0xD800 + (c >> 10));
-                h = h.wrapping_mul(33).wrapping_add(0xDC00 + (c & 0x3FF));
-            } else {
-                h = h.wrapping_mul(33).wrapping_add(cp);
-            }
-            i += len;
+        if s.len() < TWO_LANES_MIN {
+            self.h = djb2_run(self.h, s, 0, &mut 0);
+            return;
         }
-        self.h = h;
+        // Two halves hashed side by side, the second from zero, then joined:
+        // djb2 is a polynomial in 33, so h(a ++ b) = h(a) * 33^units(b) + h0(b).
+        // Two independent chains keep the core busy where one waits on the
+        // last character's multiply and decode.
+        let mut mid = s.len() / 2;
+        while mid < s.len() && s[mid] & 0xC0 == 0x80 {
+            mid += 1;
+        }
+        let (a, b) = s.split_at(mid);
+        let (mut ha, mut hb, mut ia, mut ib, mut units_a, mut units_b) = (self.h, 0u32, 0, 0, 0u64, 0u64);
+        while ia + 8 <= a.len() && ib + 8 <= b.len() {
+            (ha, ia) = djb2_step(ha, a, ia, &mut units_a);
+            (hb, ib) = djb2_step(hb, b, ib, &mut units_b);
+        }
+        let ha = djb2_run(ha, a, ia, &mut units_a);
+        let hb = djb2_run(hb, b, ib, &mut units_b);
+        self.h = ha.wrapping_mul(pow33(units_b)).wrapping_add(hb);
     }
+}
+
+/// Below this many bytes a chunk is hashed in one chain.
+const TWO_LANES_MIN: usize = 4096;
+
+/// 33^e modulo 2^32.
+fn pow33(mut e: u64) -> u32 {
+    let (mut base, mut out) = (33u32, 1u32);
+    while e > 0 {
+        if e & 1 == 1 {
+            out = out.wrapping_mul(base);
+        }
+        base = base.wrapping_mul(base);
+        e >>= 1;
+    }
+    out
+}
+
+/// One step of djb2 at `s[i..]`, which holds at least eight bytes: eight
+/// ASCII bytes at once, else one character. Returns the new hash and
+/// position; `units` counts the UTF-16 units hashed.
+#[inline(always)]
+fn djb2_step(h: u32, s: &[u8], i: usize, units: &mut u64) -> (u32, usize) {
+    let w = u64::from_le_bytes(s[i..i + 8].try_into().expect("8 bytes"));
+    if w & HIGH_BITS == 0 {
+        // The folded sum does not depend on h, so the serial chain is one
+        // multiply per eight bytes.
+        *units += 8;
+        return (h.wrapping_mul(POW33_8).wrapping_add(fold8(w)), i + 8);
+    }
+    let (cp, len) = decode_utf8_branchless(s[i..i + 4].try_into().expect("4 bytes"));
+    (djb2_char(h, cp, units), i + len)
+}
+
+/// Hash one character's UTF-16 units (a surrogate pair above U+FFFF).
+#[inline(always)]
+fn djb2_char(h: u32, cp: u32, units: &mut u64) -> u32 {
+    if cp >= 0x1_0000 {
+        let c = cp - 0x1_0000;
+        *units += 2;
+        let h = h.wrapping_mul(33).wrapping_add(0xD800 + (c >> 10));
+        h.wrapping_mul(33).wrapping_add(0xDC00 + (c & 0x3FF))
+    } else {
+        *units += 1;
+        h.wrapping_mul(33).wrapping_add(cp)
+    }
+}
+
+/// djb2 over `s[i..]` (whole characters) from `h`.
+fn djb2_run(mut h: u32, s: &[u8], mut i: usize, units: &mut u64) -> u32 {
+    while i + 8 <= s.len() {
+        (h, i) = djb2_step(h, s, i, units);
+    }
+    while i < s.len() {
+        let (cp, len) = decode_utf8(&s[i..]);
+        h = djb2_char(h, cp, units);
+        i += len;
+    }
+    h
+}
+
+/// Decode the character that starts four bytes of valid UTF-8 (the bytes
+/// after it are ignored), without a branch on its length: text that mixes
+/// scripts changes lengths too often for a branch to be predicted.
+#[inline]
+fn decode_utf8_branchless(b: [u8; 4]) -> (u32, usize) {
+    // By the lead byte's high nibble (a continuation byte never leads).
+    const LEN: [u8; 16] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 4];
+    const LEAD_MASK: [u32; 5] = [0, 0x7F, 0x1F, 0x0F, 0x07];
+    let len = LEN[usize::from(b[0] >> 4)] as usize;
+    let lead_mask = LEAD_MASK[len];
+    let bits = ((b[0] as u32 & lead_mask) << 18)
+        | ((b[1] as u32 & 0x3F) << 12)
+        | ((b[2] as u32 & 0x3F) << 6)
+        | (b[3] as u32 & 0x3F);
+    (bits >> (6 * (4 - len)), len)
 }
 
 /// Decode one character from bytes already known to be valid UTF-8.
 fn decode_utf8(s: &[u8]) -> (u32, usize) {
     let b0 = s[0] as u32;
-    if b0 < 0xE0 {
+    if b0 < 0x80 {
+        (b0, 1)
+    } else if b0 < 0xE0 {
         (((b0 & 0x1F) << 6) | (s[1] as u32 & 0x3F), 2)
     } else if b0 < 0xF0 {
         (((b0 & 0x0F) << 12) | ((s[1] as u32 & 0x3F) << 6) | (s[2] as u32 & 0x3F), 3)
@@ -595,6 +663,41 @@ mod tests {
             u.feed(&text.as_bytes()[split..], |s| d.feed(s));
             assert_eq!(u.finish(), None);
             assert_eq!(d.h, djb2_reference(text), "split at {split}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Long texts go through the two-lane path (halves joined by a
+        /// power of 33): pieces of every UTF-8 length, mixed so a half may
+        /// start inside an ASCII run or a character, fed whole and in two.
+        #[test]
+        fn two_lanes_match_the_utf16_definition(
+            picks in proptest::collection::vec(0usize..9, 600..3000),
+            split in 0usize..20_000,
+        ) {
+            const PIECES: [&str; 9] =
+                ["plain words ", "é", "ж", "日本", "😀", "𝔘x", "a``b", "\u{feff}", "long ascii run, no marks "];
+            let text: String = picks.iter().map(|&i| PIECES[i]).collect();
+            let mut d = Djb2::new();
+            d.feed(text.as_bytes());
+            proptest::prop_assert_eq!(d.h, djb2_reference(text.strip_prefix('\u{feff}').unwrap_or(&text)));
+            let mut split = split.min(text.len());
+            while !text.is_char_boundary(split) {
+                split -= 1;
+            }
+            let mut d = Djb2::new();
+            d.feed(&text.as_bytes()[..split]);
+            d.feed(&text.as_bytes()[split..]);
+            proptest::prop_assert_eq!(d.h, djb2_reference(text.strip_prefix('\u{feff}').unwrap_or(&text)));
+        }
+    }
+
+    #[test]
+    fn pow33_is_repeated_multiplication() {
+        let mut want = 1u32;
+        for e in 0..300u64 {
+            assert_eq!(pow33(e), want, "33^{e}");
+            want = want.wrapping_mul(33);
         }
     }
 
