@@ -194,21 +194,9 @@ impl<R: Read> Window<R> {
 }
 
 fn count_lf(b: &[u8]) -> u64 {
-    // Byte-wide counters in 32 lanes vectorize well; 255 steps cannot overflow.
-    const LANES: usize = 32;
-    let mut total = 0u64;
-    for block in b.chunks(255 * LANES) {
-        let mut acc = [0u8; LANES];
-        let mut words = block.chunks_exact(LANES);
-        for w in &mut words {
-            for i in 0..LANES {
-                acc[i] += u8::from(w[i] == b'\n');
-            }
-        }
-        total += acc.iter().map(|&x| u64::from(x)).sum::<u64>();
-        total += words.remainder().iter().filter(|&&x| x == b'\n').count() as u64;
-    }
-    total
+    // memchr counts with the widest vectors the CPU has (chosen at run
+    // time): 32 bytes a step where the portable loop took 16.
+    memchr::memchr_iter(b'\n', b).count() as u64
 }
 
 /// A begin anchor line: `[INERTBOX v<digits> begin <hex>]`.
