@@ -709,7 +709,7 @@ fn post_tool(tool: &str, input: &Value, resp: &Value, session_id: Option<&str>, 
 }
 
 fn pre_tool(tool: &str, input: &Value, session_id: Option<&str>, opts: &Options) -> Answer {
-    let call = gate::Call { tool: tool.to_string(), args: input.clone() };
+    let call = gate::Call::new(tool.to_string(), input.clone());
     let o = match decision_guard(session_id, opts) {
         Some(guard) => match guard.check(&call) {
             Ok(o) => o,

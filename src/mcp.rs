@@ -183,8 +183,7 @@ impl Server {
             "check_action" => {
                 let tool = text("tool")
                     .ok_or((INVALID_PARAMS, "check_action needs \"tool\" (the tool's name)".to_string()))?;
-                let call =
-                    gate::Call { tool: tool.to_string(), args: args.get("args").cloned().unwrap_or(Value::Null) };
+                let call = gate::Call::new(tool.to_string(), args.get("args").cloned().unwrap_or(Value::Null));
                 let o = self.guard.check(&call);
                 let structured = serde_json::to_value(&o).expect("outcome serializes");
                 let shown =
