@@ -48,6 +48,7 @@ mod record;
 mod stream;
 
 pub use append::Appender;
+pub(crate) use file::lock_beside;
 pub use file::{SessionFile, create_private_dir};
 pub use stream::{Streamed, decide_in};
 
