@@ -60,6 +60,11 @@ const GRACE: Duration = Duration::from_secs(5);
 const MAX_NAMED: usize = 3;
 /// Characters of a call's arguments shown when the user is asked.
 const MAX_LABEL: usize = 300;
+/// Calls held while the user is asked about them, at once (each holds its
+/// message): past this a call to confirm is answered like a block.
+const MAX_ASKS: usize = 8;
+/// Characters of the gate's reasons kept for a held call.
+const MAX_WHY: usize = 2000;
 /// The JSON-RPC error code for a request the proxy cannot take now.
 const SERVER_ERROR: i64 = -32000;
 
@@ -98,19 +103,35 @@ enum Asked {
     ToolsList {
         first: bool,
     },
-    ToolsCall(Call),
+    ToolsCall(Pending),
     /// A call the user is being asked about (the key of the question).
     Confirming(String),
     Other,
 }
 
-/// A call held while the user is asked about it.
+/// What a result needs of the call it answers: the tool and the call as a
+/// read's source (`fetch_page(https://news.test/)`); small, whatever the
+/// arguments were.
+#[derive(Debug)]
+struct Pending {
+    tool: String,
+    label: String,
+}
+
+impl Pending {
+    fn of(call: &Call) -> Pending {
+        Pending { tool: call.tool.clone(), label: call_label(call) }
+    }
+}
+
+/// A call held while the user is asked about it: its message, and what the
+/// gate said of it.
 #[derive(Debug)]
 struct Held {
     id: Value,
     frame: Vec<u8>,
-    call: Call,
-    outcome: Outcome,
+    pending: Pending,
+    why: String,
 }
 
 /// Where the proxy's ledger lives.
@@ -271,7 +292,7 @@ impl Proxy {
         let notes = match self.in_flight.remove(&key) {
             Some(Asked::Initialize) => self.initialized(&mut obj),
             Some(Asked::ToolsList { first }) => self.listing(&mut obj, first),
-            Some(Asked::ToolsCall(call)) => self.result(&mut obj, &call),
+            Some(Asked::ToolsCall(pending)) => self.result(&mut obj, &pending),
             Some(Asked::Other) => return vec![Out::Client(frame(raw, &obj))],
             asked => {
                 // A call held for the user never reached the server.
@@ -281,6 +302,7 @@ impl Proxy {
                 return vec![Out::Note(format!("dropped an answer from the server to no request in flight (id {id})"))];
             }
         };
+        // Every change the rules make to a message comes with a note.
         let changed = !notes.is_empty() || raw.is_none();
         let mut out: Vec<Out> = notes.into_iter().map(Out::Note).collect();
         out.push(Out::Client(if changed { line_of(&obj) } else { frame(raw, &obj) }));
@@ -393,21 +415,26 @@ impl Proxy {
         let key = id_key(&id);
         match outcome.decision {
             Decision::Allow => {
-                self.in_flight.insert(key, Asked::ToolsCall(call));
+                self.in_flight.insert(key, Asked::ToolsCall(Pending::of(&call)));
                 vec![Out::Server(frame)]
             }
-            Decision::Confirm if self.elicit => {
+            Decision::Confirm if self.elicit && self.asks.len() < MAX_ASKS => {
                 self.asked += 1;
                 let ask = format!("{}-{}", self.ask_prefix, self.asked);
                 let question = question(&ask, &call, &outcome);
+                let why = described(&outcome).chars().take(MAX_WHY).collect();
                 self.in_flight.insert(key, Asked::Confirming(ask.clone()));
-                self.asks.insert(ask, Held { id, frame, call, outcome });
+                self.asks.insert(ask, Held { id, frame, pending: Pending::of(&call), why });
                 vec![reply(question)]
             }
             Decision::Confirm => {
+                let cannot = if self.elicit {
+                    format!("{MAX_ASKS} other calls wait for your answer")
+                } else {
+                    "this client cannot ask you (it declared no elicitation)".to_string()
+                };
                 let text = format!(
-                    "inertbox held back this call for your confirmation, and this client cannot ask you (it declared \
-                     no elicitation): {}. To let calls like it run, trust what they reach in the policy (--policy \
+                    "inertbox held back this call for your confirmation, and {cannot}: {}. To let calls like it run, trust what they reach in the policy (--policy \
                      FILE: \"trusted\": {{\"addresses\": [...], \"domains\": [...]}}) or change what {} calls get \
                      after untrusted content (\"afterUntrusted\": {{\"{}\": \"allow\"}}); see docs/gate.md",
                     described(&outcome),
@@ -415,7 +442,7 @@ impl Proxy {
                     outcome.category.as_str()
                 );
                 vec![
-                    Out::Note(format!("blocked (confirm, no elicitation): {}", described(&outcome))),
+                    Out::Note(format!("blocked (confirm, and {cannot}): {}", described(&outcome))),
                     reply(tool_error(id, &text)),
                 ]
             }
@@ -436,8 +463,8 @@ impl Proxy {
         let action = result.and_then(|r| r.get("action")).and_then(Value::as_str);
         let allowed = result.and_then(|r| r.get("content")).and_then(|c| c.get("allow")).and_then(Value::as_bool);
         if action == Some("accept") && allowed == Some(true) {
-            self.in_flight.insert(key, Asked::ToolsCall(held.call));
-            let note = format!("the user allowed: {}", described(&held.outcome));
+            self.in_flight.insert(key, Asked::ToolsCall(held.pending));
+            let note = format!("the user allowed: {}", held.why);
             return vec![Out::Note(note), Out::Server(held.frame)];
         }
         self.in_flight.remove(&key);
@@ -447,8 +474,8 @@ impl Proxy {
             (Some(a), _) => format!("the user answered {a}"),
             (None, _) => "the client's answer was not one the proxy reads".to_string(),
         };
-        let text = format!("inertbox blocked this call: {how}: {}", described(&held.outcome));
-        vec![Out::Note(format!("blocked ({how}): {}", described(&held.outcome))), reply(tool_error(held.id, &text))]
+        let text = format!("inertbox blocked this call: {how}: {}", held.why);
+        vec![Out::Note(format!("blocked ({how}): {}", held.why)), reply(tool_error(held.id, &text))]
     }
 
     /// The client cancelled a request: a call held for the user is dropped
@@ -475,8 +502,8 @@ impl Proxy {
 
     /// The server's answer to a call: scanned, recorded as read, fenced when
     /// it looked like an injection.
-    fn result(&mut self, msg: &mut Map<String, Value>, call: &Call) -> Vec<String> {
-        let label = call_label(call);
+    fn result(&mut self, msg: &mut Map<String, Value>, call: &Pending) -> Vec<String> {
+        let label = &call.label;
         let body = msg.get("result").or_else(|| msg.get("error")).unwrap_or(&Value::Null);
         let read = OutputScan::scan(crate::hook::tool_text(&call.tool, body), label.clone(), self.max_bytes);
         let mut notes = Vec::new();
@@ -515,7 +542,7 @@ impl Proxy {
         }
         let fenced = |text: &str| {
             let doc = Document::load(text.as_bytes().to_vec(), Kind::Auto, label.clone());
-            fence::render(&fence::body(&doc, false), &nonce, &label, verdict, Mode::Tags, Render::Xml)
+            fence::render(&fence::body(&doc, false), &nonce, label, verdict, Mode::Tags, Render::Xml)
         };
         let mut header = Some(format!("{header}\n{}", fence::instructions(&nonce, Mode::Tags, verdict, Render::Xml)));
         if let Some(content) = msg.get_mut("result").and_then(|r| r.get_mut("content")).and_then(Value::as_array_mut) {
@@ -1237,6 +1264,28 @@ mod tests {
             ))
             .len(),
             1
+        );
+    }
+
+    #[test]
+    fn questions_waiting_for_the_user_are_bounded() {
+        let mut p = proxy(None, None);
+        let init = json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{"elicitation":{}}}});
+        from_client(&mut p, init);
+        list(&mut p, 1, tools());
+        call(&mut p, 2, "fetch_page", json!({"url": "https://news.test/"}));
+        from_server(&mut p, text_result(2, "Weather: sunny."));
+        for id in 10..10 + MAX_ASKS as u64 {
+            assert_eq!(
+                to_client(&call(&mut p, id, SEND, json!({"to": "ann@news.test"})))["method"],
+                "elicitation/create"
+            );
+        }
+        let r = to_client(&call(&mut p, 99, SEND, json!({"to": "ann@news.test"})));
+        let text = r["result"]["content"][0]["text"].as_str().unwrap();
+        assert!(
+            text.starts_with("inertbox held back this call for your confirmation, and 8 other calls wait"),
+            "{text}"
         );
     }
 
