@@ -17,7 +17,7 @@ mod secrets;
 mod shell;
 mod targets;
 mod wanted;
-pub use call::{Call, call_from_value, call_label, parse_call};
+pub use call::{Call, Hints, call_from_value, call_label, parse_call};
 pub use category::{category, name_words};
 pub(crate) use decide::{Facts, facts, judge, plan};
 pub use decide::{Outcome, decide, summary};

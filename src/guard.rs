@@ -20,6 +20,52 @@ use crate::gate::{
 };
 use crate::session::Streamed;
 
+/// A tool's output read as content: at most the size cap of it loaded and
+/// scanned; what lies past the cap was not read and counts as untrusted
+/// content, so the verdict recorded is at least review. The hooks and the
+/// MCP proxy read a tool's output through [`OutputScan::scan`].
+#[derive(Debug, Clone)]
+pub struct OutputScan {
+    /// The scan of what was read.
+    pub report: Report,
+    /// The verdict to record and act on: the report's, at least review
+    /// when the output was longer than the cap.
+    pub verdict: Verdict,
+    /// The output's length in bytes.
+    pub total: usize,
+    /// The cap: how many bytes were read.
+    pub limit: usize,
+}
+
+impl OutputScan {
+    /// Load and scan the first `max_bytes` of a tool's output (its text, as
+    /// `hook::tool_text` gives it) under `source`.
+    pub fn scan(text: String, source: String, max_bytes: u64) -> OutputScan {
+        let limit = usize::try_from(max_bytes).unwrap_or(usize::MAX);
+        let total = text.len();
+        let mut capped = text.into_bytes();
+        capped.truncate(limit);
+        let doc = Document::load(capped, Kind::Auto, source);
+        let report = detect::scan(&doc, &detect::Options::default());
+        let verdict = if total > limit { report.verdict.max(Verdict::Review) } else { report.verdict };
+        OutputScan { report, verdict, total, limit: limit.min(total) }
+    }
+
+    /// Part of the output was past the cap.
+    pub fn over(&self) -> bool {
+        self.total > self.limit
+    }
+
+    /// The report as it is recorded: with [`OutputScan::verdict`].
+    pub fn recorded(&self) -> std::borrow::Cow<'_, Report> {
+        if self.verdict == self.report.verdict {
+            std::borrow::Cow::Borrowed(&self.report)
+        } else {
+            std::borrow::Cow::Owned(Report { verdict: self.verdict, ..self.report.clone() })
+        }
+    }
+}
+
 /// One agent session: what it read, what the user trusted, the policy, and
 /// a fence nonce for the whole session (so the system prompt can name it).
 ///

@@ -28,7 +28,7 @@ use sha2::Digest as _;
 use crate::detect::{self, Verdict};
 use crate::document::{Document, Kind};
 use crate::gate::{self, Decision, Ledger, Policy};
-use crate::guard::Guard;
+use crate::guard::{Guard, OutputScan};
 use crate::session::{self, Appender, Streamed};
 
 /// Hook input larger than this is not read further (a tool's output is
@@ -640,23 +640,10 @@ fn post_tool(tool: &str, input: &Value, resp: &Value, session_id: Option<&str>, 
         .unwrap_or_else(|| tool.to_string());
     // Output past the scan limit is not read: it counts as unread
     // untrusted content, so the read's verdict is at least review.
-    let limit = usize::try_from(opts.max_bytes).unwrap_or(usize::MAX);
-    let total = text.len();
-    let mut capped = text.into_bytes();
-    capped.truncate(limit);
-    let over = total > limit;
-    let doc = Document::load(capped, Kind::Auto, what.clone());
-    let report = detect::scan(&doc, &detect::Options::default());
-    let verdict = if over { report.verdict.max(Verdict::Review) } else { report.verdict };
+    let read = OutputScan::scan(text, what.clone(), opts.max_bytes);
+    let (report, verdict, over, limit, total) = (&read.report, read.verdict, read.over(), read.limit, read.total);
     let recorded = with_guard(session_id, opts, |g| {
-        let raised;
-        let read = if verdict == report.verdict {
-            &report
-        } else {
-            raised = detect::Report { verdict, ..report.clone() };
-            &raised
-        };
-        g.record(read, is_mail_tool(tool));
+        g.record(&read.recorded(), is_mail_tool(tool));
     });
     let not_recorded = recorded.err().map(|e| format!("inertbox could not record this tool output: {e}"));
     if verdict == Verdict::Allow {
@@ -709,7 +696,7 @@ fn post_tool(tool: &str, input: &Value, resp: &Value, session_id: Option<&str>, 
 }
 
 fn pre_tool(tool: &str, input: &Value, session_id: Option<&str>, opts: &Options) -> Answer {
-    let call = gate::Call { tool: tool.to_string(), args: input.clone() };
+    let call = gate::Call::new(tool.to_string(), input.clone());
     let o = match decision_guard(session_id, opts) {
         Some(guard) => match guard.check(&call) {
             Ok(o) => o,

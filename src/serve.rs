@@ -108,53 +108,74 @@ impl Server {
     }
 }
 
-/// One line read by [`serve_lines`].
-pub(crate) enum Line<'a> {
+/// One line read by [`Lines`].
+pub enum Line<'a> {
     Text(&'a str),
     /// Longer than the limit; the rest of it was skipped.
     TooLarge,
     NotUtf8,
 }
 
-/// The line loop both servers share: read newline-delimited requests of at most `max` bytes,
-/// hand each to `answer`, write each answer as one JSON line and flush. An overlong line is
-/// skipped to its end (read in bounded chunks, never held whole) and answered as `TooLarge`.
-pub(crate) fn serve_lines(
-    mut input: impl BufRead,
-    mut output: impl Write,
+/// Newline-delimited messages of at most `max` bytes each, read one at a
+/// time into one buffer: an overlong line is skipped to its end (read in
+/// bounded chunks, never held whole) and given as `TooLarge`. The servers
+/// and the MCP proxy read their input through it.
+pub struct Lines<R> {
+    input: R,
     max: usize,
-    mut answer: impl FnMut(Line<'_>) -> Option<Value>,
-) -> std::io::Result<()> {
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        let n = (&mut input).take(max as u64 + 1).read_until(b'\n', &mut buf)?;
+    buf: Vec<u8>,
+}
+
+impl<R: BufRead> Lines<R> {
+    pub fn new(input: R, max: usize) -> Lines<R> {
+        Lines { input, max, buf: Vec::new() }
+    }
+
+    /// The next line, its line end included (`Text` holds the bytes as
+    /// they came); None at end of input.
+    pub fn next_line(&mut self) -> std::io::Result<Option<Line<'_>>> {
+        self.buf.clear();
+        let n = (&mut self.input).take(self.max as u64 + 1).read_until(b'\n', &mut self.buf)?;
         if n == 0 {
-            return Ok(());
+            return Ok(None);
         }
-        let reply = if buf.len() > max && !buf.ends_with(b"\n") {
+        if self.buf.len() > self.max && !self.buf.ends_with(b"\n") {
             let mut sink = Vec::new();
             loop {
                 sink.clear();
-                let m = (&mut input).take(1 << 20).read_until(b'\n', &mut sink)?;
+                let m = (&mut self.input).take(1 << 20).read_until(b'\n', &mut sink)?;
                 if m == 0 || sink.ends_with(b"\n") {
                     break;
                 }
             }
-            answer(Line::TooLarge)
-        } else {
-            match std::str::from_utf8(&buf) {
-                Ok(l) => answer(Line::Text(l)),
-                Err(_) => answer(Line::NotUtf8),
-            }
-        };
-        if let Some(r) = reply {
+            return Ok(Some(Line::TooLarge));
+        }
+        Ok(Some(match std::str::from_utf8(&self.buf) {
+            Ok(l) => Line::Text(l),
+            Err(_) => Line::NotUtf8,
+        }))
+    }
+}
+
+/// The line loop both servers share: read newline-delimited requests of at
+/// most `max` bytes ([`Lines`]), hand each to `answer`, write each answer
+/// as one JSON line and flush.
+pub(crate) fn serve_lines(
+    input: impl BufRead,
+    mut output: impl Write,
+    max: usize,
+    mut answer: impl FnMut(Line<'_>) -> Option<Value>,
+) -> std::io::Result<()> {
+    let mut lines = Lines::new(input, max);
+    while let Some(line) = lines.next_line()? {
+        if let Some(r) = answer(line) {
             let mut line = serde_json::to_string(&r).expect("json");
             line.push('\n');
             output.write_all(line.as_bytes())?;
             output.flush()?;
         }
     }
+    Ok(())
 }
 
 /// Serve until end of input.

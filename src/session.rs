@@ -48,6 +48,7 @@ mod record;
 mod stream;
 
 pub use append::Appender;
+pub(crate) use file::lock_beside;
 pub use file::{SessionFile, create_private_dir};
 pub use stream::{Streamed, decide_in};
 
@@ -59,6 +60,22 @@ pub const TORN_SOURCE: &str = "a session record cut off by a crash (unreadable, 
 
 /// What every error about a session's content ends with.
 const RESET_HINT: &str = "move it away or run `inertbox gate --reset --session FILE`";
+
+/// Record scanned content as read in the session file at `path` (opened
+/// to append, committed at once): each report with whether its content is
+/// an email by declaration. `scan`/`fence --session` and the MCP proxy
+/// record this way.
+pub fn record<'a>(
+    path: &std::path::Path,
+    reads: impl IntoIterator<Item = (&'a crate::detect::Report, bool)>,
+) -> Result<(), crate::gate::GateError> {
+    use crate::gate::Recorder as _;
+    let mut file = Appender::open(path)?;
+    for (report, declared) in reads {
+        file.add_report(report, declared);
+    }
+    file.commit()
+}
 
 /// What the submodules' tests share.
 #[cfg(test)]

@@ -24,7 +24,7 @@ struct Task {
 }
 
 fn call(v: &Value) -> Call {
-    Call { tool: v["tool"].as_str().expect("tool").to_string(), args: v["args"].clone() }
+    Call::new(v["tool"].as_str().expect("tool").to_string(), v["args"].clone())
 }
 
 fn load(split: &str) -> Vec<Task> {

@@ -28,7 +28,7 @@ fuzz_target!(|data: &[u8]| {
     ledger.add_read("fuzz", inertbox::detect::Verdict::Allow, Vec::new(), Vec::new());
     for tool in ["send_email", "mcp__db__query", "web_fetch"] {
         let args = serde_json::json!({"to": a, "body": b, "sql": text, "headers": {a: b}, "recipients": [{"text": b}]});
-        let call = inertbox::gate::Call { tool: tool.into(), args };
+        let call = inertbox::gate::Call::new(tool.into(), args);
         let _ = inertbox::gate::decide(&call, &ledger, &inertbox::gate::Policy::default());
     }
 });

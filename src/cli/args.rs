@@ -121,12 +121,17 @@ pub enum Cmd {
         after_help = "Examples:\n  inertbox gate --call '{\"tool\":\"send_email\",\"args\":{\"to\":\"x@evil.test\"}}' message.eml\n  inertbox gate --session s.session --trust \"mail the report to me@corp.example\" --call @call.json\n  inertbox gate --session s.session --reset"
     )]
     Gate(GateArgs),
-    /// Serve the tools to an agent over MCP (stdio)
+    /// Serve the tools to an agent over MCP (stdio), or stand in front of another MCP server (mcp proxy)
     #[command(
         long_about = "Run a Model Context Protocol server over stdio (JSON-RPC 2.0, one JSON message per line; \
             protocol versions 2025-06-18, 2025-03-26 and 2024-11-05). Tools: fence_content, check_action, \
-            scan_content, reset_session. The session ledger lives in memory for the life of the process.",
-        after_help = "Claude Code: claude mcp add inertbox -- inertbox mcp"
+            scan_content, reset_session. The session ledger lives in memory for the life of the process.\n\n\
+            `inertbox mcp proxy -- SERVER…` stands in front of another MCP server instead: every tool call \
+            gated, every tool result scanned and fenced, poisoned or changed tool descriptions withheld \
+            (see its own help). `inertbox mcp pins` shows and accepts changed tool definitions.",
+        after_help = "Claude Code: claude mcp add inertbox -- inertbox mcp\n\
+            In front of a server: claude mcp add mail -- inertbox mcp proxy -- npx -y @acme/mail-mcp",
+        args_conflicts_with_subcommands = true
     )]
     Mcp(McpArgs),
     /// Answer agent hook events (Claude Code: UserPromptSubmit, PostToolUse, PreToolUse)
@@ -198,12 +203,113 @@ pub struct ServeArgs {
 
 #[derive(Args)]
 pub struct McpArgs {
+    #[command(subcommand)]
+    pub cmd: Option<McpCmd>,
     /// Policy file for check_action (JSON; see docs/gate.md)
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
     /// Refuse content larger than this many bytes (a tool error)
     #[arg(long, value_name = "N", env = "INERTBOX_MAX_BYTES", default_value_t = inertbox::input::DEFAULT_MAX_BYTES)]
     pub max_bytes: u64,
+}
+
+#[derive(Subcommand)]
+pub enum McpCmd {
+    /// Stand between an MCP client and an MCP server: gate its calls, fence its results, pin its tools
+    #[command(
+        long_about = "Start an MCP server (the command after `--`) as a child over stdio and stand between it \
+            and the client that started this command, newline-delimited JSON-RPC 2.0 both ways. Every message \
+            passes through unchanged (ids, notifications, the server's own requests such as sampling, \
+            elicitation and roots, and their answers), the server's stderr goes to ours, and when either side \
+            closes the other is closed and the proxy exits with the server's exit status. Except:\n\n\
+            Tool descriptions: on tools/list each tool's name, description and input schema are scanned (and \
+            the server's instructions in its initialize answer); a tool whose definition speaks to the model \
+            (an override, a hidden directive, a request to read files or send data, secrecy toward the user) \
+            is withheld from the list and named on stderr with the finding.\n\n\
+            Pins: the first time a server's tools pass, a digest of each definition is written to the pins \
+            file (--pins, default $XDG_STATE_HOME/inertbox/mcp-pins.json, keyed by the server's command). A \
+            definition that changed since, a new tool or a renamed one is withheld until you accept it: \
+            `inertbox mcp pins accept -- SERVER…` shows the diff and takes it.\n\n\
+            Calls: each tools/call is judged by the gate against the session (categories from the tool's \
+            name and the server's readOnlyHint, destructiveHint and openWorldHint, which can only make a call \
+            riskier). A blocked call never reaches the server: the client gets a tool result with isError \
+            and a text starting with `inertbox` that says why. A call to confirm is put to the user through \
+            MCP elicitation when the client declared it, and otherwise answered like a block, with how to \
+            allow such calls in the policy.\n\n\
+            Results: each tool result's text is scanned and recorded in the session as read; on a review or \
+            block verdict its text content is replaced by a fence (a nonce, hidden text removed, the \
+            findings named), so the model reads it as data. Images and resources pass unchanged.\n\n\
+            A message from the client that is not JSON-RPC gets a JSON-RPC error; one from the server is \
+            dropped with a note on stderr; a message longer than 24 MiB is refused unread. The session is \
+            in memory, or --session FILE, the same file `gate`, `scan --session` and the hooks use.\n\n\
+            Exit codes: the server's exit status (128 + N when signal N ended it); 2 when the proxy could \
+            not start (no server command, a server that cannot be started, a bad policy or pins file).",
+        after_help = "Examples:\n  \
+            claude mcp add mail -- inertbox mcp proxy -- npx -y @acme/mail-mcp\n  \
+            claude mcp add fs -- inertbox mcp proxy --session ~/.local/state/inertbox/fs.session -- npx -y @modelcontextprotocol/server-filesystem ~/work\n  \
+            inertbox mcp pins show                            # what is pinned, what waits for you\n  \
+            inertbox mcp pins accept -- npx -y @acme/mail-mcp # see the change, take it\n\n\
+            Claude Desktop and Cursor: put inertbox first in the server's entry, \
+            {\"command\": \"inertbox\", \"args\": [\"mcp\", \"proxy\", \"--\", \"npx\", \"-y\", \"@acme/mail-mcp\"]} \
+            (README: MCP proxy)."
+    )]
+    Proxy(McpProxyArgs),
+    /// Show and accept the tool definitions `mcp proxy` has pinned
+    #[command(subcommand)]
+    Pins(PinsCmd),
+}
+
+#[derive(Args)]
+pub struct McpProxyArgs {
+    /// Policy file for the gate (JSON; see docs/gate.md)
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<PathBuf>,
+    /// Session file shared with gate, scan, fence and the hooks (default: a ledger in memory)
+    #[arg(long, value_name = "FILE")]
+    pub session: Option<PathBuf>,
+    /// Pins file (default: mcp-pins.json in $XDG_STATE_HOME/inertbox)
+    #[arg(long, value_name = "FILE")]
+    pub pins: Option<PathBuf>,
+    /// Scan at most this many bytes of a tool result (the rest counts as unread untrusted content)
+    #[arg(long, value_name = "N", env = "INERTBOX_MAX_BYTES", default_value_t = inertbox::input::DEFAULT_MAX_BYTES)]
+    pub max_bytes: u64,
+    /// The MCP server to start: its command and arguments, after `--`
+    #[arg(last = true, required = true, value_name = "SERVER")]
+    pub server: Vec<OsString>,
+}
+
+#[derive(Subcommand)]
+pub enum PinsCmd {
+    /// Show the pinned servers and, for one server, the changes waiting to be accepted
+    #[command(long_about = "Without a server: one line per server in the pins file, with how many tools are pinned \
+            and which changes wait. With a server (its command after `--`, as `mcp proxy` runs it): the \
+            diff of each change waiting to be accepted.\n\n\
+            Exit codes: 0 nothing waits; 1 a change waits to be accepted; 2 the pins file cannot be read.")]
+    Show(PinsArgs),
+    /// Accept a server's changed or new tool definitions (shows the diff of each)
+    #[command(
+        long_about = "Take the tool definitions `mcp proxy` withheld because they changed since they were \
+            pinned (or are new): print the diff of each, then pin it, so the proxy passes it from its next \
+            listing. The server is named by its command after `--`, as the proxy runs it. --tool accepts only \
+            the tools named; a tool with no change waiting is an error.\n\n\
+            Exit codes: 0 accepted (or nothing waited); 2 no such server or change, or the pins file cannot \
+            be read or written.",
+        after_help = "Example:\n  inertbox mcp pins accept --tool send_email -- npx -y @acme/mail-mcp"
+    )]
+    Accept(PinsArgs),
+}
+
+#[derive(Args)]
+pub struct PinsArgs {
+    /// Pins file (default: mcp-pins.json in $XDG_STATE_HOME/inertbox)
+    #[arg(long, value_name = "FILE")]
+    pub pins: Option<PathBuf>,
+    /// Only this tool (repeatable; accept only)
+    #[arg(long, value_name = "NAME")]
+    pub tool: Vec<String>,
+    /// The MCP server, its command and arguments as `mcp proxy` runs it, after `--`
+    #[arg(last = true, value_name = "SERVER")]
+    pub server: Vec<OsString>,
 }
 
 #[derive(Subcommand)]

@@ -13,7 +13,6 @@ use anyhow::{Context as _, Result};
 
 use inertbox::detect::Report;
 use inertbox::document::Kind;
-use inertbox::gate::Recorder as _;
 use inertbox::input::Input;
 
 pub mod args;
@@ -66,9 +65,5 @@ pub fn declared_email(kind: Kind, input: &Input) -> bool {
 /// Record scanned content as read in a session file (opened to append):
 /// each report with whether its input is an email by declaration.
 pub fn record<'a>(session: &Path, reads: impl IntoIterator<Item = (&'a Report, bool)>) -> Result<()> {
-    let mut file = inertbox::session::Appender::open(session)?;
-    for (report, declared) in reads {
-        file.add_report(report, declared);
-    }
-    Ok(file.commit()?)
+    Ok(inertbox::session::record(session, reads)?)
 }

@@ -7,11 +7,44 @@ use serde_json::Value;
 use super::targets::fold_confusables;
 use super::{GateError, MAX_ARG_DEPTH, shell};
 
-/// A tool call: the tool's name and its arguments.
+/// A tool call: the tool's name, its arguments, and what the tool's server
+/// says about it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Call {
     pub tool: String,
     pub args: Value,
+    pub hints: Hints,
+}
+
+impl Call {
+    /// A call of a tool nothing is known about but its name.
+    pub fn new(tool: String, args: Value) -> Call {
+        Call { tool, args, hints: Hints::default() }
+    }
+}
+
+/// What an MCP server declares about its tool in `annotations`
+/// (`readOnlyHint`, `destructiveHint`, `openWorldHint`), each as given.
+/// The server is not trusted for them: they can make a call's category
+/// riskier, never safer ([`category`](super::category)'s caller, `plan`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Hints {
+    pub read_only: Option<bool>,
+    pub destructive: Option<bool>,
+    pub open_world: Option<bool>,
+}
+
+impl Hints {
+    /// The hints in a tool's `annotations` object; a hint that is not a
+    /// boolean is no hint.
+    pub fn from_annotations(annotations: Option<&Value>) -> Hints {
+        let hint = |k: &str| annotations.and_then(|a| a.get(k)).and_then(Value::as_bool);
+        Hints {
+            read_only: hint("readOnlyHint"),
+            destructive: hint("destructiveHint"),
+            open_world: hint("openWorldHint"),
+        }
+    }
 }
 
 /// Parse a call: `{"tool", "args"}`, `{"name", "arguments"}` (arguments may
@@ -38,7 +71,7 @@ pub fn call_from_value(v: &Value) -> Result<Call, GateError> {
     {
         args = parsed;
     }
-    Ok(Call { tool, args })
+    Ok(Call::new(tool, args))
 }
 
 /// A call as a read's source: the tool and its argument values, as

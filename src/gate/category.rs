@@ -13,7 +13,7 @@
 //! an operation outright (`directory_tree`, `browser_*`, `kubectl_*`).
 //! Claude Code's own tools have a table.
 
-use super::{Category, Policy};
+use super::{Category, Hints, Policy};
 
 /// Riskier categories win: a name that reads and deletes is a deletion.
 fn rank(c: Category) -> u8 {
@@ -394,6 +394,29 @@ pub fn category(tool: &str, policy: &Policy) -> Category {
     best.unwrap_or(Category::Unknown)
 }
 
+/// The category a server's hints raise a named one to, with the hints
+/// that did: a tool that may destroy and is not read-only is destructive;
+/// one that reaches an open world sends when it is not read-only, browses
+/// (a query leaves) when it is. Hints never lower a category: a server is
+/// not trusted to say its tool only reads, and an unknown tool stays
+/// unknown unless they name something as consequential. None when they
+/// change nothing.
+pub(crate) fn hinted(named: Category, hints: &Hints) -> Option<(Category, &'static str)> {
+    let (said, why) = match (hints.read_only, hints.destructive, hints.open_world) {
+        (Some(true), _, Some(true)) => (Category::Browse, "readOnlyHint and openWorldHint"),
+        (Some(true), _, _) => return None,
+        (_, Some(true), _) => (Category::Destructive, "destructiveHint"),
+        (_, _, Some(true)) => (Category::Send, "openWorldHint"),
+        _ => return None,
+    };
+    let raised = if named == Category::Unknown {
+        said.is_consequential().then_some(said)
+    } else {
+        (rank(said) > rank(named)).then_some(said)
+    };
+    raised.map(|c| (c, why))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -432,6 +455,25 @@ mod tests {
         for tool in ["messages", "files", "events", "issues", "mcp__gmail__inbox", "contacts"] {
             assert_eq!(c(tool), Category::Unknown, "{tool}");
         }
+    }
+
+    #[test]
+    fn hints_only_raise_a_category() {
+        use Category::*;
+        let h = |read_only, destructive, open_world| Hints { read_only, destructive, open_world };
+        let (t, f) = (Some(true), Some(false));
+        assert_eq!(hinted(Write, &h(f, t, None)), Some((Destructive, "destructiveHint")));
+        assert_eq!(hinted(Read, &h(t, None, t)), Some((Browse, "readOnlyHint and openWorldHint")));
+        assert_eq!(hinted(Write, &h(None, None, t)), Some((Send, "openWorldHint")));
+        assert_eq!(hinted(Unknown, &h(None, t, None)), Some((Destructive, "destructiveHint")));
+        // Never lower: a send that says it only reads, an unknown tool that
+        // says it browses, a deletion that says it sends.
+        assert_eq!(hinted(Send, &h(t, f, f)), None);
+        assert_eq!(hinted(Unknown, &h(t, None, t)), None);
+        assert_eq!(hinted(Destructive, &h(f, None, t)), None);
+        assert_eq!(hinted(Read, &Hints::default()), None);
+        // A destructive hint on a read-only tool means nothing (the spec's own rule).
+        assert_eq!(hinted(Read, &h(t, t, f)), None);
     }
 
     #[test]

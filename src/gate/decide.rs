@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use super::call::{is_local_command, sends_body, sql_change};
+use super::category::hinted;
 use super::targets::{self, strings, url_carries_data};
 use super::wanted::Wanted;
 use super::{
@@ -73,6 +74,17 @@ pub(crate) fn plan(call: &Call, policy: &Policy) -> Plan {
     let (tool, tool_folded) = fold_confusables(&call.tool);
     let mut category = category(&tool, policy);
     let (mut found, mut notes) = targets_of(call);
+    // What the tool's server says it does, unless the policy names it.
+    if !policy.tools.contains_key(&tool)
+        && let Some((raised, hints)) = hinted(category, &call.hints)
+    {
+        notes.push(format!(
+            "the tool's server marks it with {hints}: judged as {} (not {})",
+            raised.as_str(),
+            category.as_str()
+        ));
+        category = raised;
+    }
     // Names (a channel, a user, a file id), for calls that act on them (a
     // command line's are read as a command's, below; reads, writes and
     // drafts are judged by what they are aimed at in the content).

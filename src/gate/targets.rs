@@ -1009,7 +1009,7 @@ mod tests {
         /// it gives is text the call holds.
         #[test]
         fn any_argument_text_is_read(s in "[a-zA-Z0-9áéñü한中\u{ad}\u{200b}\u{3002}.@:/ _-]{0,40}") {
-            let c = Call { tool: "send_email".into(), args: serde_json::json!({"to": s, "x": [s.clone()]}) };
+            let c = Call::new("send_email".into(), serde_json::json!({"to": s, "x": [s.clone()]}));
             let _ = targets_of(&c);
             let (names, _) = names_of(&c.args);
             for n in names {
@@ -1043,12 +1043,12 @@ mod tests {
             "me@corp.example_x.evil.test",
             "@evil.test:me@corp.example",
         ] {
-            let c = Call { tool: "send_email".into(), args: serde_json::json!({"to": to}) };
+            let c = Call::new("send_email".into(), serde_json::json!({"to": to}));
             let (t, _) = targets_of(&c);
             assert!(t.iter().any(|(k, _)| *k == TargetKind::Unknown), "{to:?}: {t:?}");
         }
         for fine in ["me@corp.example, you@corp.example.", "mailto:me@corp.example", "to:me@corp.example"] {
-            let c = Call { tool: "send_email".into(), args: serde_json::json!({ "to": fine }) };
+            let c = Call::new("send_email".into(), serde_json::json!({ "to": fine }));
             assert!(!targets_of(&c).0.iter().any(|(k, _)| *k == TargetKind::Unknown), "{fine}");
         }
     }

@@ -421,12 +421,18 @@ pub(super) fn read_text(f: &mut File) -> Result<String, String> {
 }
 
 pub(super) fn lock(path: &Path) -> Result<File, GateError> {
-    let err = |why: String| GateError::Ledger { path: path.display().to_string(), why };
+    lock_beside(path).map_err(|why| GateError::Ledger { path: path.display().to_string(), why })
+}
+
+/// Lock the file at `path` for this process: an exclusive lock on
+/// `PATH.lock` (made private, and kept), held until the returned file is
+/// dropped. Session files and the MCP proxy's pins are locked this way.
+pub(crate) fn lock_beside(path: &Path) -> Result<File, String> {
     let lock_path = lock_path(path);
     let lock = private(OpenOptions::new().create(true).truncate(false).read(true).write(true))
         .open(&lock_path)
-        .map_err(|e| err(format!("cannot open lock file {}: {e}", lock_path.display())))?;
-    lock.lock().map_err(|e| err(format!("cannot lock: {e}")))?;
+        .map_err(|e| format!("cannot open lock file {}: {e}", lock_path.display()))?;
+    lock.lock().map_err(|e| format!("cannot lock: {e}"))?;
     Ok(lock)
 }
 

@@ -1201,8 +1201,7 @@ pub fn run(feed: Feed, bytes: &[u8], dir: &std::path::Path) {
         let input = serde_json::to_vec(&event).expect("JSON");
         std::hint::black_box(crate::hook::handle(&input, &crate::hook::Options::default()));
     };
-    let send =
-        |body: &str| crate::gate::Call { tool: "send_email".into(), args: json!({"to": "me@home.test", "cc": body}) };
+    let send = |body: &str| crate::gate::Call::new("send_email".into(), json!({"to": "me@home.test", "cc": body}));
     match feed {
         Feed::Text => {
             scan_and_fence(Kind::Auto);
@@ -1236,7 +1235,7 @@ pub fn run(feed: Feed, bytes: &[u8], dir: &std::path::Path) {
             let path = dir.join("hostile.session");
             std::fs::write(&path, bytes).expect("a session file");
             let policy = crate::gate::Policy::default();
-            let call = crate::gate::Call { tool: "send_email".into(), args: json!({"to": "x@evil.test"}) };
+            let call = crate::gate::Call::new("send_email".into(), json!({"to": "x@evil.test"}));
             std::hint::black_box(crate::session::decide_in(&path, &call, &policy).ok());
         }
     }

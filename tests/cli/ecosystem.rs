@@ -356,7 +356,7 @@ fn json_fields_in_help_are_the_fields_printed() {
 
 /// Flags in `inertbox CMD --help`.
 fn help_flags(cmd: &str) -> BTreeSet<String> {
-    let out = inertbox().args([cmd, "--help"]).output().unwrap();
+    let out = inertbox().args(cmd.split(' ')).arg("--help").output().unwrap();
     let re = regex::Regex::new(r"(?m)^\s+(?:-[a-zA-Z], )?(--[a-z][a-z-]*)").unwrap();
     re.captures_iter(&String::from_utf8(out.stdout).unwrap())
         .map(|c| c[1].to_string())
@@ -376,7 +376,7 @@ fn readme_flags(cmd: &str) -> BTreeSet<String> {
 
 #[test]
 fn readme_usage_lines_match_help() {
-    for cmd in ["wrap", "check", "scan", "fence", "gate", "serve", "unwrap"] {
+    for cmd in ["wrap", "check", "scan", "fence", "gate", "serve", "unwrap", "mcp proxy"] {
         assert_eq!(
             readme_flags(cmd),
             help_flags(cmd),

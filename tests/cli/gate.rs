@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use crate::common::inertbox;
 use inertbox::detect::Verdict;
 use inertbox::document::{Entity, EntityKind};
-use inertbox::gate::{Call, Category, Decision, Ledger, Policy, category, decide};
+use inertbox::gate::{Call, Category, Decision, Hints, Ledger, Policy, category, decide};
 
 fn email(v: &str) -> Entity {
     Entity { kind: EntityKind::Email, value: v.into(), hidden: false }
@@ -37,7 +37,7 @@ fn policy() -> Policy {
 }
 
 fn call(tool: &str, args: Value) -> Call {
-    Call { tool: tool.into(), args }
+    Call::new(tool.into(), args)
 }
 
 fn d(tool: &str, args: Value, injected: bool) -> Decision {
@@ -65,6 +65,24 @@ fn table_row_read_organize_write_draft() {
         assert_eq!(d(tool, args.clone(), false), Allow, "{tool} clean");
         assert_eq!(d(tool, args, true), Allow, "{tool} injected");
     }
+}
+
+/// An MCP server's annotations can make a call riskier, never safer, and
+/// the policy's own name for a tool wins over them.
+#[test]
+fn a_servers_hints_only_raise_the_category() {
+    let hinted = |tool: &str, hints: Hints, p: &Policy| {
+        let c = Call { hints, ..call(tool, json!({"path": "notes.md"})) };
+        decide(&c, &ledger(false), p)
+    };
+    let destructive = Hints { destructive: Some(true), ..Hints::default() };
+    let o = hinted("write_file", destructive, &policy());
+    assert_eq!((o.category, o.decision), (Category::Destructive, Confirm));
+    assert!(o.reasons[0].contains("destructiveHint: judged as destructive (not write)"), "{:?}", o.reasons);
+    let read_only = Hints { read_only: Some(true), ..Hints::default() };
+    assert_eq!(hinted("send_email", read_only, &policy()).category, Category::Send);
+    let mine = Policy::from_json(r#"{"tools": {"write_file": "write"}}"#, "p").unwrap();
+    assert_eq!(hinted("write_file", destructive, &mine).decision, Allow);
 }
 
 #[test]

@@ -12,6 +12,7 @@ mod hook;
 mod linear;
 mod mcp;
 mod props;
+mod proxy;
 mod scan;
 mod session;
 mod unwrap;

@@ -53,7 +53,7 @@ fn from_permission(p: Option<&str>) -> Decision {
 
 /// The decision of each front end, by name.
 pub fn decisions(c: &Case) -> Vec<(&'static str, Decision)> {
-    let call = Call { tool: c.tool.to_string(), args: c.args.clone() };
+    let call = Call::new(c.tool.to_string(), c.args.clone());
     let kind = if c.email { Kind::Email } else { Kind::Auto };
     let mut out = Vec::new();
 

@@ -89,7 +89,7 @@ fn target() -> impl Strategy<Value = String> {
 
 fn send(targets: &[String]) -> Call {
     let (links, addrs): (Vec<&String>, Vec<&String>) = targets.iter().partition(|t| t.contains("://"));
-    Call { tool: "send_message".into(), args: json!({"to": addrs, "links": links, "body": "the report"}) }
+    Call::new("send_message".into(), json!({"to": addrs, "links": links, "body": "the report"}))
 }
 
 proptest! {
@@ -114,7 +114,7 @@ proptest! {
     ) {
         let g = guard();
         let base = json!({"to": ["me@home.test"], "links": ["https://github.com/org/x"], "body": "the report"});
-        prop_assert_eq!(g.check(&Call { tool: "send_message".into(), args: base.clone() }).decision, Decision::Allow);
+        prop_assert_eq!(g.check(&Call::new("send_message".into(), base.clone())).decision, Decision::Allow);
         let mut args = base;
         let extra: Value = match kind {
             0 => json!("\"a b\"@evil.test"),
@@ -128,7 +128,7 @@ proptest! {
             _ => json!("https://[::1"),
         };
         args["cc"] = extra;
-        let d = g.check(&Call { tool: "send_message".into(), args });
+        let d = g.check(&Call::new("send_message".into(), args));
         prop_assert!(d.decision > Decision::Allow, "{:?}", d.reasons);
     }
 }
