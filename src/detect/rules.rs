@@ -61,7 +61,8 @@ fn rules_woken_by(key: usize) -> &'static [u8] {
 
 /// The sets of strings every match of a rule holds, line breaks read as
 /// spaces (the build script works them out, build/required.rs), each set
-/// as its strings.
+/// as its strings (what `may_match` reads, for the tests).
+#[cfg(test)]
 fn required(rule: usize) -> impl Iterator<Item = impl Iterator<Item = &'static str>> {
     span(&REQ_RULE_ENDS, rule).map(|set| span(&REQ_SET_ENDS, set).map(|s| &REQ_TEXT[span(&REQ_STR_ENDS, s)]))
 }
@@ -70,7 +71,15 @@ fn required(rule: usize) -> impl Iterator<Item = impl Iterator<Item = &'static s
 /// spaces)? Not when the window lacks every string of one of the rule's
 /// required sets.
 fn may_match(rule: usize, flat_window: &[u8]) -> bool {
-    required(rule).all(|mut set| set.any(|s| memchr::memmem::find(flat_window, s.as_bytes()).is_some()))
+    span(&REQ_RULE_ENDS, rule).all(|set| span(&REQ_SET_ENDS, set).any(|s| finder(s).find(flat_window).is_some()))
+}
+
+/// A searcher for required string `s`, set up the first time it is used
+/// (setting one up for each window cost 7% of scanning a long text).
+fn finder(s: usize) -> &'static memchr::memmem::Finder<'static> {
+    static FINDERS: LazyLock<Vec<OnceLock<memchr::memmem::Finder<'static>>>> =
+        LazyLock::new(|| (0..REQ_STR_ENDS.len()).map(|_| OnceLock::new()).collect());
+    FINDERS[s].get_or_init(|| memchr::memmem::Finder::new(&REQ_TEXT[span(&REQ_STR_ENDS, s)]))
 }
 
 /// Each rule's regex, made the first time a key of the rule is seen.
