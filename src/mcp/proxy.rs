@@ -80,6 +80,9 @@ const MAX_BATCH: usize = 256;
 /// message: past this it is refused unparsed, as a message over the frame
 /// cap is. A parsed value takes tens of bytes for each byte of `[0,0,…]`.
 const MAX_VALUES: usize = 1 << 20;
+/// Strings of a fenced result's `structuredContent` fenced one by one (each
+/// fence adds a hundred bytes or so); past this it goes as one fenced text.
+const MAX_FENCED_STRINGS: usize = 10_000;
 /// The longest tool name passed in a listing.
 const MAX_NAME: usize = 128;
 /// How long the server's output may stay open once the server has exited
@@ -855,12 +858,14 @@ fn entry<'a>(key: &'a str, value: &'a Value, out: &mut Vec<&'a str>) {
 /// proxy can vouch for: its text blocks fenced (the first after `header`);
 /// images and audio kept as their type, data and media type alone; any
 /// other block (an embedded resource, a resource link, one of a type
-/// unknown), a `content` that is not a list, `structuredContent` (as its
-/// JSON) and a result that is not an object, each as one more fenced text
-/// block; `isError` kept; everything else (`_meta`, `annotations`, keys
-/// unknown) left out. Nothing the server wrote reaches the model unfenced.
+/// unknown), a `content` that is not a list and a result that is not an
+/// object, each as one more fenced text block; `structuredContent` with
+/// its strings fenced ([`fenced_structure`]); `isError` kept; everything
+/// else (`_meta`, `annotations`, keys unknown) left out. Nothing the server
+/// wrote reaches the model unfenced.
 fn fenced_result(result: &Value, header: String, fenced: &dyn Fn(&str) -> String) -> Value {
     let mut out = FencedBlocks { header: Some(header), content: Vec::new(), fenced };
+    let mut structured = None;
     match result {
         Value::Object(r) => {
             match r.get("content") {
@@ -878,8 +883,10 @@ fn fenced_result(result: &Value, header: String, fenced: &dyn Fn(&str) -> String
                 Some(other) => out.text(&every_text(other)),
                 None => {}
             }
-            if let Some(structured) = r.get("structuredContent") {
-                out.text(&structured.to_string());
+            match r.get("structuredContent").map(|v| fenced_structure(v, fenced)) {
+                Some(Some(kept)) => structured = Some(kept),
+                Some(None) => out.text(&r["structuredContent"].to_string()),
+                None => {}
             }
         }
         other => out.text(&every_text(other)),
@@ -889,10 +896,40 @@ fn fenced_result(result: &Value, header: String, fenced: &dyn Fn(&str) -> String
         out.content.insert(0, json!({"type": "text", "text": h}));
     }
     rebuilt.insert("content".into(), Value::Array(out.content));
+    if let Some(kept) = structured {
+        rebuilt.insert("structuredContent".into(), kept);
+    }
     if let Some(is_error @ Value::Bool(_)) = result.get("isError") {
         rebuilt.insert("isError".into(), is_error.clone());
     }
     Value::Object(rebuilt)
+}
+
+/// The `structuredContent` of a fenced result with each string in it
+/// fenced in place: its shape kept, so that a client still finds what the
+/// tool's `outputSchema` promised. None (it goes as fenced JSON text) when
+/// it holds more than [`MAX_FENCED_STRINGS`] strings or a key that is not
+/// a plain word.
+fn fenced_structure(v: &Value, fenced: &dyn Fn(&str) -> String) -> Option<Value> {
+    let mut out = v.clone();
+    let mut strings = 0;
+    let mut stack = vec![&mut out];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::String(s) if !s.is_empty() => {
+                strings += 1;
+                if strings > MAX_FENCED_STRINGS {
+                    return None;
+                }
+                *s = fenced(s);
+            }
+            Value::Array(a) => stack.extend(a.iter_mut()),
+            Value::Object(o) if o.keys().all(|k| crate::hook::identifier(k)) => stack.extend(o.values_mut()),
+            Value::Object(_) => return None,
+            _ => {}
+        }
+    }
+    Some(out)
 }
 
 /// The content of a fenced result as it is built.
@@ -1603,8 +1640,9 @@ mod tests {
             assert!(content[0]["text"].as_str().unwrap().starts_with("inertbox: the result of fetch_page"), "{r}");
             // The attack appears only inside a fence.
             let keys: Vec<&String> = r["result"].as_object().unwrap().keys().collect();
-            assert!(keys.iter().all(|k| *k == "content" || *k == "isError"), "{r}");
-            for block in content {
+            assert!(keys.iter().all(|k| ["content", "isError", "structuredContent"].contains(&k.as_str())), "{r}");
+            let structured = r["result"].get("structuredContent").into_iter();
+            for block in content.iter().chain(structured) {
                 let text = block.to_string();
                 if let Some(at) = text.find("Ignore all previous") {
                     let open = text[..at].rfind("<untrusted-content nonce=").expect("fenced");
@@ -1616,6 +1654,26 @@ mod tests {
                         "{r}"
                     );
                 }
+            }
+        }
+        // structuredContent keeps its shape, each string fenced; with a key
+        // that is not a plain word it goes as fenced JSON text.
+        for (structured, kept) in [(json!({"result": ATTACK, "n": 3}), true), (json!({"a b": ATTACK}), false)] {
+            let mut p = proxy(None, None);
+            list(&mut p, 1, tools());
+            call(&mut p, 2, "fetch_page", json!({"url": "https://x.test/"}));
+            let result = json!({"content":[{"type":"text","text":ATTACK}],"structuredContent":structured});
+            let r = to_client(&from_server(&mut p, json!({"jsonrpc":"2.0","id":2,"result":result})));
+            let s = &r["result"]["structuredContent"];
+            assert_eq!(s.is_object(), kept, "{r}");
+            let content = r["result"]["content"].as_array().unwrap();
+            if kept {
+                assert_eq!(s["n"], 3);
+                let text = s["result"].as_str().unwrap();
+                assert!(text.starts_with("<untrusted-content nonce=") && text.contains(ATTACK), "{text}");
+                assert_eq!(content.len(), 1, "{r}");
+            } else {
+                assert!(content[1]["text"].as_str().unwrap().contains(r#"{"a b":"Ignore"#), "{r}");
             }
         }
         // isError is kept; an answer with an error and a result is the error.
