@@ -584,7 +584,7 @@ fn others<'a>(o: &'a serde_json::Map<String, Value>, taken: &[&str], out: &mut V
 /// that is not a plain identifier (a key can hold a sentence or an
 /// address as well as a value can): a stack, not recursion, so no nesting
 /// is too deep to walk.
-fn strings<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
+pub(crate) fn strings<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
     let mut stack = vec![v];
     while let Some(v) = stack.pop() {
         match v {
@@ -600,7 +600,7 @@ fn strings<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
 }
 
 /// A key such as `stdout`, `file_path` or `x-request-id`.
-fn identifier(k: &str) -> bool {
+pub(crate) fn identifier(k: &str) -> bool {
     (1..=64).contains(&k.len()) && k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 

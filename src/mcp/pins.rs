@@ -317,8 +317,15 @@ fn update<T>(path: &Path, f: impl FnOnce(&mut PinsFile) -> Result<(T, bool), Pin
     if changed {
         let mut text = serde_json::to_string_pretty(&file).expect("pins serialize");
         text.push('\n');
-        if !path.exists() {
-            std::fs::File::create(path).map_err(|e| err(format!("cannot create: {e}")))?;
+        if std::fs::symlink_metadata(path).is_err() {
+            // Created the user's alone (a new file, never through a link):
+            // the pins say which tools an agent may see. A file that
+            // exists keeps its mode.
+            let mut new = std::fs::OpenOptions::new();
+            new.write(true).create_new(true);
+            #[cfg(unix)]
+            std::os::unix::fs::OpenOptionsExt::mode(&mut new, 0o600);
+            new.open(path).map_err(|e| err(format!("cannot create: {e}")))?;
         }
         crate::input::replace_file(path, text.as_bytes()).map_err(|e| err(format!("cannot write: {e}")))?;
     }

@@ -347,3 +347,41 @@ fn python_sdk_client_and_server_through_the_proxy() {
     assert!(String::from_utf8_lossy(&out.stdout).contains(changed));
     assert_eq!(run("listing", Some(changed)).0["tools"][0], "add");
 }
+
+/// The client closes and the server exits, but a process it started keeps
+/// its output open: the proxy stops waiting for it soon after.
+#[test]
+fn a_process_holding_the_servers_output_does_not_hold_the_proxy() {
+    let started = Instant::now();
+    // (Its stderr, which is ours, goes elsewhere: the test reads ours to its end.)
+    let script = "(sleep 60 2>/dev/null) & read line; echo '{\"jsonrpc\":\"2.0\",\"method\":\"bye\"}'";
+    let mut p = start(&[], &["sh", "-c", script], &[]);
+    p.send(json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
+    // What the server wrote before it exited still reaches the client.
+    assert_eq!(p.recv()["method"], "bye");
+    let (code, stderr) = p.close();
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(started.elapsed() < Duration::from_secs(20), "took {:?}", started.elapsed());
+}
+
+/// A new pins file is the user's alone; one that is a dangling link is not
+/// written through.
+#[cfg(unix)]
+#[test]
+fn a_new_pins_file_is_private_and_a_link_is_not_followed() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let pins = dir.path().join("pins.json");
+    let mut p = start(&["--pins", pins.to_str().unwrap()], &["sh", "-c", LISTER], &[("DESC", "Adds two numbers.")]);
+    assert_eq!(names(&p.ask(json!({"jsonrpc":"2.0","id":1,"method":"tools/list"}))), ["add"]);
+    assert_eq!(p.close().0, Some(0));
+    assert_eq!(std::fs::metadata(&pins).unwrap().permissions().mode() & 0o777, 0o600);
+    let link = dir.path().join("link.json");
+    let target = dir.path().join("target.json");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let mut p = start(&["--pins", link.to_str().unwrap()], &["sh", "-c", LISTER], &[("DESC", "Adds two numbers.")]);
+    assert!(names(&p.ask(json!({"jsonrpc":"2.0","id":1,"method":"tools/list"}))).is_empty());
+    let (_, stderr) = p.close();
+    assert!(stderr.contains("withheld every tool: pins file"), "{stderr}");
+    assert!(!target.exists());
+}
