@@ -212,10 +212,21 @@ impl Input {
 pub fn replace_file(path: &Path, contents: &[u8]) -> io::Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.inertbox-{}.tmp", std::process::id()));
+    let perms = std::fs::metadata(path)?.permissions();
+    // A new file, never one already there: in a directory others can write
+    // to, a link planted under the name would have had our bytes written
+    // through it. A name taken is passed over.
+    let (tmp, mut f) = (0..100)
+        .find_map(|n| {
+            let tmp = dir.join(format!(".{name}.inertbox-{}-{n}.tmp", std::process::id()));
+            match std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp) {
+                Ok(f) => Some(Ok((tmp, f))),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => None,
+                Err(e) => Some(Err(e)),
+            }
+        })
+        .unwrap_or_else(|| Err(io::Error::new(io::ErrorKind::AlreadyExists, "no free name for a temporary file")))?;
     let result = (|| {
-        let perms = std::fs::metadata(path)?.permissions();
-        let mut f = File::create(&tmp)?;
         io::Write::write_all(&mut f, contents)?;
         f.sync_all()?;
         std::fs::set_permissions(&tmp, perms)?;
@@ -236,6 +247,21 @@ pub fn lossy(arg: &OsString) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn replace_file_never_writes_through_a_planted_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let (target, victim) = (dir.path().join("pins.json"), dir.path().join("victim"));
+        std::fs::write(&target, b"old").unwrap();
+        std::fs::write(&victim, b"victim's").unwrap();
+        let planted = dir.path().join(format!(".pins.json.inertbox-{}-0.tmp", std::process::id()));
+        std::os::unix::fs::symlink(&victim, &planted).unwrap();
+        replace_file(&target, b"new").unwrap();
+        assert_eq!(std::fs::read(&target).unwrap(), b"new");
+        assert_eq!(std::fs::read(&victim).unwrap(), b"victim's");
+        assert!(std::fs::symlink_metadata(&planted).unwrap().file_type().is_symlink());
+    }
 
     #[test]
     fn dash_and_none_mean_stdin() {
