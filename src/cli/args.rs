@@ -132,7 +132,8 @@ pub enum Cmd {
     #[command(
         long_about = "Run a Model Context Protocol server over stdio (JSON-RPC 2.0, one JSON message per line; \
             protocol versions 2025-06-18, 2025-03-26 and 2024-11-05). Tools: fence_content, check_action, \
-            scan_content, reset_session. The session ledger lives in memory for the life of the process.\n\n\
+            scan_content, reset_session, and screen_prompt / screen_verdict (a prompt for the agent to send \
+            to a model of its own, and that model's reply checked; see `inertbox screen --help`). The session ledger lives in memory for the life of the process.\n\n\
             `inertbox mcp proxy -- SERVER…` stands in front of another MCP server instead: every tool call \
             gated, every tool result scanned and fenced, poisoned or changed tool descriptions withheld \
             (see its own help). `inertbox mcp pins` shows and accepts changed tool definitions.",
