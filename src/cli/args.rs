@@ -146,7 +146,23 @@ pub enum Cmd {
     #[command(subcommand)]
     Hook(HookCmd),
     /// Ask a model for a second opinion: print a screening prompt, read the model's verdict
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        long_about = "Ask a model of yours for a second opinion on whether a text tries to give instructions \
+            to an AI that processes it. The rules of `scan` catch the wordings they were written for; a model \
+            reads paraphrase. inertbox has no model client: `screen prompt` prints the prompt, you send it to \
+            the model you use (llm, claude -p, an API), and `screen verdict` checks the reply and reports it as \
+            `scan` does. `scan --screen-cmd CMD` does the whole loop and merges the model's findings with the \
+            rules'.\n\n\
+            The model must quote the exact words it calls an injection; a quote that is not in the content \
+            earns nothing, and a claim with no quote scores 0. Still, the screen is a second opinion, not a \
+            guarantee: the model reads the very text it judges and can miss or be talked round. Fence the \
+            content and gate what follows either way (docs/screen.md).",
+        after_help = "The loop:\n  inertbox screen prompt --json mail.eml > p.json\n  \
+            jq -r .prompt p.json | llm -m gpt-4o-mini > reply.txt\n  \
+            inertbox screen verdict --content mail.eml --nonce \"$(jq -r .nonce p.json)\" reply.txt\n\n\
+            In one step:\n  inertbox scan --screen-cmd 'claude -p' mail.eml"
+    )]
     Screen(ScreenCmd),
     /// Print the first JSON object or array in a model's reply
     #[command(
