@@ -248,9 +248,10 @@ fn answer(v: &Value) -> Result<Answer, String> {
         if quote.trim().is_empty() || quote.len() > MAX_QUOTE {
             return Err(format!("finding {n}: \"quote\" must hold 1 to {MAX_QUOTE} bytes"));
         }
-        let code = field("code")?;
-        let code = Code::parse(code).filter(|&c| offered(c)).ok_or(format!("finding {n}: unknown code {code:?}"))?;
-        let severity = match field("severity")? {
+        // Names are matched as the schema spells them, whatever their case.
+        let code = field("code")?.trim().to_ascii_lowercase();
+        let code = Code::parse(&code).filter(|&c| offered(c)).ok_or(format!("finding {n}: unknown code {code:?}"))?;
+        let severity = match field("severity")?.trim().to_ascii_lowercase().as_str() {
             "high" => Severity::High,
             "medium" => Severity::Medium,
             "low" => Severity::Low,
@@ -596,6 +597,9 @@ mod tests {
         let r =
             "Sure. Here is my verdict:\n```json\n{\"injection\": false, \"findings\": []}\n```\nHope that helps {x}.";
         assert_eq!(parse(r, Some("abc")).unwrap(), Answer { injection: false, claims: vec![] });
+        // Names in another case are the schema's names.
+        let r = r#"{"injection": true, "findings": [{"quote": "abcd", "code": " Override", "severity": "HIGH", "why": "w"}]}"#;
+        assert_eq!(parse(r, None).unwrap().claims[0].severity, Severity::High);
     }
 
     fn claim(quote: &str) -> Answer {
