@@ -207,6 +207,15 @@ fn a_screen_that_does_not_answer_fails_closed() {
         let stderr = String::from_utf8(out.stderr).unwrap();
         assert!(stderr.contains("inertbox: scan --screen-cmd: ") && stderr.contains(said), "{mode}: {stderr}");
     }
+    // A command that prints without end, and one that never reads the
+    // prompt (its pipe closed under a large one): no answer, no hang.
+    let big = "Dear team, the report is late.\n".repeat(20_000);
+    for (cmd, said) in [("yes", "printed more than 1048576 bytes"), ("exit 0", "the reply is empty")] {
+        let out =
+            inertbox().args(["scan", "--json", "--screen-cmd", cmd, "-"]).write_stdin(big.as_str()).output().unwrap();
+        assert_eq!(json(&out)["verdict"], "review", "{cmd}");
+        assert!(String::from_utf8(out.stderr).unwrap().contains(said), "{cmd}");
+    }
     // --fail-on block lets a scan whose screen did not answer pass.
     assert_eq!(scan_with_model("fail", &["--fail-on", "block"]).status.code(), Some(0));
 }
