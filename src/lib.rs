@@ -17,8 +17,9 @@
 //!    server); the command line is `src/main.rs` and `src/cli/`.
 //!
 //! Beside the flow: [`format`](mod@format), the INERTBOX v1 wrapped-document format
-//! (`wrap`, `check`; `checkrun` walks the inputs), and [`unwrap`], the
-//! JSON in a model's reply.
+//! (`wrap`, `check`; `checkrun` walks the inputs), [`unwrap`], the
+//! JSON in a model's reply, and [`screen`], a model's second opinion
+//! (the screening prompt, and its reply made findings).
 //!
 //! The library's API is what a program embedding inertbox needs: reading
 //! ([`input`], [`document`], [`load`]), [`detect`], [`fence`], [`gate`],
@@ -87,6 +88,7 @@ pub(crate) use inertbox_rules::patterns;
 pub(crate) mod prebuilt;
 #[doc(hidden)]
 pub mod report;
+pub mod screen;
 #[doc(hidden)]
 pub mod serve;
 pub mod session;

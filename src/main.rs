@@ -9,7 +9,7 @@ mod cli;
 
 use anyhow::Result;
 
-use cli::args::{Cli, Cmd, GateArgs, HookArgs, HookCmd, args_fast};
+use cli::args::{Cli, Cmd, GateArgs, HookArgs, HookCmd, ScreenCmd, args_fast};
 use cli::{EXIT_CANNOT, emit};
 
 fn main() -> ExitCode {
@@ -53,6 +53,8 @@ fn run(cmd: Cmd) -> Result<ExitCode> {
         Cmd::Mcp(a) => cli::mcp::run(a),
         Cmd::Hook(HookCmd::Claude(a)) => cli::hook::claude(a),
         Cmd::Hook(HookCmd::Serve(a)) => cli::hook::serve(a),
+        Cmd::Screen(ScreenCmd::Prompt(a)) => cli::screen::prompt(a),
+        Cmd::Screen(ScreenCmd::Verdict(a)) => cli::screen::verdict(a),
         Cmd::Unwrap(a) => cli::unwrap::run(a),
         Cmd::Serve(a) => cli::serve::run(a),
         Cmd::Completions { shell } => {

@@ -1,6 +1,8 @@
 //! An MCP (Model Context Protocol) server over stdio: JSON-RPC 2.0, one
-//! compact JSON message per line. Four tools: fence_content, check_action,
-//! scan_content, reset_session. The session ledger lives in memory.
+//! compact JSON message per line. Six tools: fence_content, check_action,
+//! scan_content, reset_session, and screen_prompt / screen_verdict (a
+//! model's second opinion, asked by the agent itself). The session ledger
+//! lives in memory.
 //!
 //! Nothing but protocol messages goes to stdout; the server keeps serving
 //! after any bad message, and ends at end of input.
@@ -14,6 +16,7 @@ use crate::document::{Document, Kind};
 use crate::fence::{self, FenceError};
 use crate::gate::{self, Policy};
 use crate::guard::Guard;
+use crate::screen;
 
 pub mod pins;
 pub mod proxy;
@@ -170,18 +173,52 @@ impl Server {
                 let doc = Document::load(content.as_bytes().to_vec(), kind, text("source").unwrap_or("untrusted"));
                 let (report, _) = self.guard.read(&doc, &detect::Options::default(), kind == Kind::Email);
                 let structured = serde_json::to_value(&report).expect("report serializes");
-                let mut shown = format!("{} (score {})", report.summary, report.score);
-                for f in report.findings.iter().take(20) {
-                    shown.push_str(&format!(
-                        "\n- {} {} [{}]: {} — \"{}\"",
-                        f.severity.as_str(),
-                        f.code.as_str(),
-                        f.rule,
-                        f.why,
-                        f.text
-                    ));
+                Ok(self.result(report_text(&report), structured))
+            }
+            "screen_prompt" => {
+                let content = text("content")
+                    .ok_or((INVALID_PARAMS, "screen_prompt needs \"content\" (a string)".to_string()))?;
+                let kind: Kind = text("type").unwrap_or("auto").parse().map_err(|e| (INVALID_PARAMS, e))?;
+                let exclude: Vec<String> = match args.get("exclude") {
+                    None => Vec::new(),
+                    Some(Value::Array(a)) if a.iter().all(Value::is_string) => {
+                        a.iter().filter_map(Value::as_str).map(str::to_string).collect()
+                    }
+                    Some(_) => return Err((INVALID_PARAMS, "\"exclude\" must be a list of strings".into())),
+                };
+                if content.len() as u64 > self.max_bytes {
+                    return Ok(tool_error(&format!("content is larger than the {}-byte limit", self.max_bytes)));
                 }
-                Ok(self.result(shown, structured))
+                let doc = Document::load(content.as_bytes().to_vec(), kind, text("source").unwrap_or("untrusted"));
+                match screen::prompt(&doc, &exclude) {
+                    Ok(p) => {
+                        let structured = json!({ "prompt": p.prompt, "nonce": p.nonce });
+                        Ok(self.result(p.prompt, structured))
+                    }
+                    Err(e) => Ok(tool_error(&e.to_string())),
+                }
+            }
+            "screen_verdict" => {
+                let need =
+                    |k: &str| text(k).ok_or((INVALID_PARAMS, format!("screen_verdict needs \"{k}\" (a string)")));
+                let (content, reply) = (need("content")?, need("reply")?);
+                let kind: Kind = text("type").unwrap_or("auto").parse().map_err(|e| (INVALID_PARAMS, e))?;
+                if content.len() as u64 > self.max_bytes {
+                    return Ok(tool_error(&format!("content is larger than the {}-byte limit", self.max_bytes)));
+                }
+                let doc = Document::load(content.as_bytes().to_vec(), kind, text("source").unwrap_or("untrusted"));
+                match screen::verdict(&doc, reply, text("nonce"), &detect::Options::default()) {
+                    Ok((report, notes)) => {
+                        let mut structured = serde_json::to_value(&report).expect("report serializes");
+                        structured["notes"] = json!(notes);
+                        let mut shown = report_text(&report);
+                        for n in &notes {
+                            shown.push_str(&format!("\nnote: {n}"));
+                        }
+                        Ok(self.result(shown, structured))
+                    }
+                    Err(e) => Ok(tool_error(&format!("the reply is not a verdict: {e}"))),
+                }
             }
             "check_action" => {
                 let tool = text("tool")
@@ -211,6 +248,22 @@ impl Server {
         }
         r
     }
+}
+
+/// A report as a tool's text: the summary, then up to 20 findings.
+fn report_text(report: &detect::Report) -> String {
+    let mut shown = format!("{} (score {})", report.summary, report.score);
+    for f in report.findings.iter().take(20) {
+        shown.push_str(&format!(
+            "\n- {} {} [{}]: {} — \"{}\"",
+            f.severity.as_str(),
+            f.code.as_str(),
+            f.rule,
+            f.why,
+            f.text
+        ));
+    }
+    shown
 }
 
 fn tool_error(message: &str) -> Value {
@@ -273,6 +326,38 @@ pub fn tools() -> Value {
             "description": "Forget what was read this session (start of a new task).",
             "inputSchema": { "type": "object", "properties": {} },
             "annotations": { "readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false }
+        },
+        {
+            "name": "screen_prompt",
+            "title": "Write a screening prompt",
+            "description": "For a second opinion from your own model on whether content tries to give instructions to an AI: returns a prompt holding the content in a nonce fence, and the nonce. Send the prompt to a model as a separate request, not in this conversation, and pass its reply to screen_verdict with the same content and nonce.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "content": { "type": "string", "description": "The untrusted content, as received." },
+                    "type": { "type": "string", "enum": ["auto", "text", "html", "email"], "description": "What the content is; auto sniffs." },
+                    "source": { "type": "string", "description": "Where it came from, shown in the fence." },
+                    "exclude": { "type": "array", "items": { "type": "string" }, "description": "Things the model should not report in this content." }
+                },
+                "required": ["content"]
+            },
+            "annotations": { "readOnlyHint": true, "destructiveHint": false, "idempotentHint": false, "openWorldHint": false }
+        },
+        {
+            "name": "screen_verdict",
+            "title": "Check a screening verdict",
+            "description": "Turn a model's reply to screen_prompt into findings: only findings whose quoted words are really in the content count; a claim without such a quote scores 0. Answers with a report like scan_content's (allow, review or block); a reply that is empty, not JSON or repeats the nonce is an error.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "content": { "type": "string", "description": "The same content given to screen_prompt." },
+                    "reply": { "type": "string", "description": "The model's whole reply." },
+                    "nonce": { "type": "string", "description": "The nonce screen_prompt returned." },
+                    "type": { "type": "string", "enum": ["auto", "text", "html", "email"], "description": "As given to screen_prompt." }
+                },
+                "required": ["content", "reply"]
+            },
+            "annotations": { "readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false }
         }
     ])
 }

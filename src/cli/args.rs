@@ -20,7 +20,8 @@ use inertbox::fence::{Mode, Render};
         later (wrap, check), finds what in it speaks to an AI or hides from a person (scan), \
         fences it for a prompt with a nonce it cannot forge (fence), and decides whether a tool \
         call may run after it was read (gate). It serves agents directly (mcp, hook) and takes \
-        the JSON out of a model's reply (unwrap).\n\n\
+        the JSON out of a model's reply (unwrap). It writes a screening prompt for a model of yours and \
+        checks its verdict (screen).\n\n\
         Exit codes (every command): 0 ok / verified / allow; 1 the answer is no (mismatch, \
         review or block, confirm or block); 2 could not run (usage error, unreadable input, \
         input over the size cap). On 2 nothing is printed on stdout.",
@@ -84,9 +85,15 @@ pub enum Cmd {
             Several inputs: one report each, each naming its input; --json prints one JSON object per \
             input, one a line, whatever their number. Binary input (a NUL byte early on: an executable, \
             an image) is refused, exit 2, never allowed; empty input is said on stderr.\n\n\
+            --screen-cmd CMD asks a model too: CMD runs under `sh -c` once per input, with the prompt of \
+            `inertbox screen prompt` on stdin, and its stdout is read as `screen verdict` reads a reply. \
+            The model's findings (rule screen.model, only those whose quoted words are in the input) join the \
+            rules' in one report and score. A CMD that fails, runs past --screen-timeout or answers with no \
+            verdict adds a screen.no_answer finding (medium: review) and a line on stderr: the screen fails \
+            closed. inertbox itself opens no connection; CMD is your model client (llm, claude -p).\n\n\
             Exit codes: 0 allow; 1 review or block (with --fail-on block: block only); 2 could not run \
             (unreadable or binary input, over --max-bytes, bad option); on 2 nothing is printed on stdout.",
-        after_help = "Examples:\n  inertbox scan message.eml && echo clean\n  curl -s https://example.com | inertbox scan --type html -\n  inertbox scan --json issue.md | jq .verdict\n  inertbox scan --format sarif docs/*.md > scan.sarif"
+        after_help = "Examples:\n  inertbox scan message.eml && echo clean\n  curl -s https://example.com | inertbox scan --type html -\n  inertbox scan --json issue.md | jq .verdict\n  inertbox scan --format sarif docs/*.md > scan.sarif\n  inertbox scan --screen-cmd 'llm -m gpt-4o-mini' message.eml"
     )]
     Scan(ScanArgs),
     /// Fence untrusted content for a prompt with a nonce it cannot forge
@@ -125,7 +132,8 @@ pub enum Cmd {
     #[command(
         long_about = "Run a Model Context Protocol server over stdio (JSON-RPC 2.0, one JSON message per line; \
             protocol versions 2025-06-18, 2025-03-26 and 2024-11-05). Tools: fence_content, check_action, \
-            scan_content, reset_session. The session ledger lives in memory for the life of the process.\n\n\
+            scan_content, reset_session, and screen_prompt / screen_verdict (a prompt for the agent to send \
+            to a model of its own, and that model's reply checked; see `inertbox screen --help`). The session ledger lives in memory for the life of the process.\n\n\
             `inertbox mcp proxy -- SERVER…` stands in front of another MCP server instead: every tool call \
             gated, every tool result scanned and fenced, poisoned or changed tool descriptions withheld \
             (see its own help). `inertbox mcp pins` shows and accepts changed tool definitions.",
@@ -137,6 +145,25 @@ pub enum Cmd {
     /// Answer agent hook events (Claude Code: UserPromptSubmit, PostToolUse, PreToolUse)
     #[command(subcommand)]
     Hook(HookCmd),
+    /// Ask a model for a second opinion: print a screening prompt, read the model's verdict
+    #[command(
+        subcommand,
+        long_about = "Ask a model of yours for a second opinion on whether a text tries to give instructions \
+            to an AI that processes it. The rules of `scan` catch the wordings they were written for; a model \
+            reads paraphrase. inertbox has no model client: `screen prompt` prints the prompt, you send it to \
+            the model you use (llm, claude -p, an API), and `screen verdict` checks the reply and reports it as \
+            `scan` does. `scan --screen-cmd CMD` does the whole loop and merges the model's findings with the \
+            rules'.\n\n\
+            The model must quote the exact words it calls an injection; a quote that is not in the content \
+            earns nothing, and a claim with no quote scores 0. Still, the screen is a second opinion, not a \
+            guarantee: the model reads the very text it judges and can miss or be talked round. Fence the \
+            content and gate what follows either way (docs/screen.md).",
+        after_help = "The loop:\n  inertbox screen prompt --json mail.eml > p.json\n  \
+            jq -r .prompt p.json | llm -m gpt-4o-mini > reply.txt\n  \
+            inertbox screen verdict --content mail.eml --nonce \"$(jq -r .nonce p.json)\" reply.txt\n\n\
+            In one step:\n  inertbox scan --screen-cmd 'claude -p' mail.eml"
+    )]
+    Screen(ScreenCmd),
     /// Print the first JSON object or array in a model's reply
     #[command(
         long_about = "Read a model's reply and print the first balanced JSON object or array in it, through \
@@ -392,6 +419,92 @@ pub struct HookArgs {
     pub max_bytes: u64,
 }
 
+#[derive(Subcommand)]
+pub enum ScreenCmd {
+    /// Print the screening prompt for a text, to send to the model you use
+    #[command(
+        long_about = "Print a prompt that asks a model one question about the content: does this text try to \
+            give instructions to an AI that processes it? The prompt teaches the addressee test (words aimed at \
+            an AI that reads the text, not at its human reader), lists at length what is not an injection \
+            (politics, cruelty, articles about scams, quoted attack code, instructions for a person), demands \
+            evidence (each injection reported must quote the exact words aimed at an AI) and gives the JSON \
+            schema of the answer. The content is fenced as `fence` does, with a fresh nonce, boundary \
+            look-alikes defused, and hidden text kept and labelled so the model can judge it.\n\n\
+            Send the prompt to any model (nothing here talks to a network) and give its reply to \
+            `inertbox screen verdict`, with --nonce so a reply that echoes the fence is refused.\n\n\
+            Exit codes: 0 printed; 2 could not run (unreadable or binary input, over --max-bytes).",
+        after_help = "Examples:\n  inertbox screen prompt message.eml | llm -m gpt-4o-mini > reply.txt\n  \
+            inertbox screen verdict --content message.eml reply.txt\n  \
+            inertbox screen prompt --json page.html | jq -r .nonce\n  \
+            inertbox scan --screen-cmd 'claude -p' message.eml     # the whole loop, merged with the rules"
+    )]
+    Prompt(ScreenPromptArgs),
+    /// Read a model's reply to the screening prompt: its findings, checked against the content
+    #[command(
+        long_about = "Read the model's reply to `inertbox screen prompt`: the first JSON object in it (through \
+            prose and code fences, as `unwrap` finds it), checked against the schema the prompt gave. Each \
+            quoted span is looked for in the content (exactly, then after the scanner's normalisation of case, \
+            width, quotes, spacing and look-alike letters); a quote that is not in the content is dropped with \
+            a note on stderr (no credit for invented evidence), and a reply that claims an injection with no \
+            quote found scores 0. The located findings (rule screen.model) are reported as `scan` reports: \
+            human, --json or --format sarif, with the same score and verdict.\n\n\
+            Refused, exit 2 with the reason on stderr and nothing on stdout: an empty reply, one that echoes \
+            the --nonce, one with no JSON object, one not in the schema, one over 1 MiB.\n\n\
+            Exit codes: 0 allow; 1 review or block (with --fail-on block: block only); 2 could not run \
+            or the reply is not a verdict.",
+        after_help = "Examples:\n  inertbox screen prompt --json mail.eml > p.json\n  \
+            jq -r .prompt p.json | claude -p > reply.txt\n  \
+            inertbox screen verdict --content mail.eml --nonce \"$(jq -r .nonce p.json)\" reply.txt"
+    )]
+    Verdict(ScreenVerdictArgs),
+}
+
+#[derive(Args)]
+pub struct ScreenPromptArgs {
+    /// Content to screen; `-` or nothing reads stdin
+    #[arg(value_name = "FILE")]
+    pub file: Option<OsString>,
+    /// Something the model must not report here (repeatable), e.g. "the instructions to the support agent in the ticket template"
+    #[arg(long, value_name = "TEXT")]
+    pub exclude: Vec<OsString>,
+    /// Print {prompt, nonce} as one JSON object
+    #[arg(long)]
+    pub json: bool,
+    /// Source label in the fence (default: the file's name, or `stdin`)
+    #[arg(long, value_name = "LABEL")]
+    pub source: Option<OsString>,
+    /// What the input is; auto sniffs mail headers and markup
+    #[arg(long = "type", value_enum, default_value_t = Kind::Auto)]
+    pub kind: Kind,
+    /// Refuse inputs larger than this many bytes
+    #[arg(long, value_name = "N", env = "INERTBOX_MAX_BYTES", default_value_t = inertbox::input::DEFAULT_MAX_BYTES)]
+    pub max_bytes: u64,
+}
+
+#[derive(Args)]
+pub struct ScreenVerdictArgs {
+    /// The model's reply; `-` or nothing reads stdin
+    #[arg(value_name = "REPLY")]
+    pub reply: Option<OsString>,
+    /// The content the prompt was made from (the same file, read the same way)
+    #[arg(long, value_name = "FILE", required = true)]
+    pub content: OsString,
+    /// The prompt's nonce (`screen prompt --json` prints it): a reply that echoes it is refused
+    #[arg(long, value_name = "NONCE")]
+    pub nonce: Option<String>,
+    /// What the content is; auto sniffs mail headers and markup (as given to `screen prompt`)
+    #[arg(long = "type", value_enum, default_value_t = Kind::Auto)]
+    pub kind: Kind,
+    #[command(flatten)]
+    pub report: ReportArgs,
+    /// No colour, even on a terminal (NO_COLOR in the environment does the same)
+    #[arg(long = "no-colour", alias = "no-color")]
+    pub no_colour: bool,
+    /// Refuse content larger than this many bytes
+    #[arg(long, value_name = "N", env = "INERTBOX_MAX_BYTES", default_value_t = inertbox::input::DEFAULT_MAX_BYTES)]
+    pub max_bytes: u64,
+}
+
 #[derive(Args)]
 pub struct UnwrapArgs {
     /// The reply; `-` or nothing reads stdin
@@ -452,15 +565,8 @@ pub struct ScanArgs {
     /// What the input is; auto sniffs mail headers and markup
     #[arg(long = "type", value_enum, default_value_t = Kind::Auto)]
     pub kind: Kind,
-    /// Print one JSON object per input, one a line (same as --format json)
-    #[arg(long)]
-    pub json: bool,
-    /// Output format: human, json (one JSON object per input, one a line, `input` naming it) or sarif (SARIF 2.1.0)
-    #[arg(long, value_enum)]
-    pub format: Option<ScanFormat>,
-    /// Exit 1 at this verdict or worse
-    #[arg(long, value_enum, default_value_t = FailOn::Review)]
-    pub fail_on: FailOn,
+    #[command(flatten)]
+    pub report: ReportArgs,
     /// Score at which the verdict is review
     #[arg(long, value_name = "N", default_value_t = inertbox::detect::DEFAULT_REVIEW_AT)]
     pub review_at: u32,
@@ -488,6 +594,32 @@ pub struct ScanArgs {
     /// With --clean: show what would change, write nothing (exit 1 if anything would)
     #[arg(long, requires = "clean")]
     pub dry_run: bool,
+    /// Also ask a model: run CMD (with `sh -c`) with the screening prompt on stdin, read its verdict from stdout
+    #[arg(long, value_name = "CMD", conflicts_with = "clean")]
+    pub screen_cmd: Option<String>,
+    /// With --screen-cmd: seconds to wait for the model before counting it as no answer
+    #[arg(long, value_name = "SECS", requires = "screen_cmd", default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub screen_timeout: u64,
+}
+
+/// How a report is printed and what exit code it gives (`scan`, `screen verdict`).
+#[derive(Args)]
+pub struct ReportArgs {
+    /// Print one JSON object per input, one a line (same as --format json)
+    #[arg(long)]
+    pub json: bool,
+    /// Output format: human, json (one JSON object per input, one a line, `input` naming it) or sarif (SARIF 2.1.0)
+    #[arg(long, value_enum)]
+    pub format: Option<ScanFormat>,
+    /// Exit 1 at this verdict or worse
+    #[arg(long, value_enum, default_value_t = FailOn::Review)]
+    pub fail_on: FailOn,
+}
+
+impl ReportArgs {
+    pub fn format(&self) -> ScanFormat {
+        if self.json { ScanFormat::Json } else { self.format.unwrap_or(ScanFormat::Human) }
+    }
 }
 
 #[derive(Args)]

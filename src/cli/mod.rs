@@ -23,6 +23,7 @@ pub mod hook;
 pub mod man;
 pub mod mcp;
 pub mod scan;
+pub mod screen;
 pub mod serve;
 pub mod unwrap;
 pub mod wrap;

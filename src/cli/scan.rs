@@ -17,7 +17,7 @@ use super::{declared_email, emit, record};
 const BATCH_BYTES: u64 = 2 << 20;
 
 pub fn run(a: ScanArgs) -> Result<ExitCode> {
-    use inertbox::detect::{self, Code, Verdict};
+    use inertbox::detect::{self, Code};
     if a.clean {
         return run_clean(&a.files, a.dry_run);
     }
@@ -69,23 +69,34 @@ pub fn run(a: ScanArgs) -> Result<ExitCode> {
         }
         // A report carries --source, or the input's name as given.
         let doc = Document::load(raw, kind, source.clone().unwrap_or_else(|| input.name()));
-        reports.push((input.name(), detect::scan(&doc, &opts)));
+        let mut report = detect::scan(&doc, &opts);
+        if let Some(cmd) = &a.screen_cmd {
+            let timeout = std::time::Duration::from_secs(a.screen_timeout);
+            report = super::screen::second_opinion(&doc, report, cmd, timeout, &opts, &input.name());
+        }
+        reports.push((input.name(), report));
     }
     if let Some(session) = &a.session
         && let Err(e) = record(session, reports.iter().zip(&inputs).map(|((_, r), i)| (r, declared_email(a.kind, i))))
     {
         return Err(e);
     }
-    let format = if a.json { ScanFormat::Json } else { a.format.unwrap_or(ScanFormat::Human) };
+    print(&reports, a.report.format(), a.report.fail_on)
+}
+
+/// Print reports in a format and give the exit code their worst verdict
+/// calls for (`scan` and `screen verdict`).
+pub fn print(reports: &[(String, inertbox::detect::Report)], format: ScanFormat, fail_on: FailOn) -> Result<ExitCode> {
+    use inertbox::detect::Verdict;
     let out = match format {
         ScanFormat::Human => {
             reports.iter().map(|(name, r)| inertbox::report::human(r, name)).collect::<Vec<_>>().join("\n")
         }
         ScanFormat::Json => reports.iter().map(|(name, r)| inertbox::report::json_line(r, name)).collect(),
-        ScanFormat::Sarif => inertbox::report::sarif(&reports),
+        ScanFormat::Sarif => inertbox::report::sarif(reports),
     };
     let worst = reports.iter().map(|(_, r)| r.verdict).max().unwrap_or(Verdict::Allow);
-    let flagged = match a.fail_on {
+    let flagged = match fail_on {
         FailOn::Review => worst >= Verdict::Review,
         FailOn::Block => worst >= Verdict::Block,
     };

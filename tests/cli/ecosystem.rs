@@ -39,7 +39,7 @@ fn man_page() {
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains(".TH inertbox 1"), "{}", &text[..200]);
-    for cmd in ["wrap", "check", "scan", "fence", "gate", "mcp", "hook", "unwrap", "serve"] {
+    for cmd in ["wrap", "check", "scan", "fence", "gate", "mcp", "hook", "screen", "unwrap", "serve"] {
         assert!(text.contains(cmd), "{cmd} missing from the man page");
     }
 }
@@ -376,7 +376,9 @@ fn readme_flags(cmd: &str) -> BTreeSet<String> {
 
 #[test]
 fn readme_usage_lines_match_help() {
-    for cmd in ["wrap", "check", "scan", "fence", "gate", "serve", "unwrap", "mcp proxy"] {
+    for cmd in
+        ["wrap", "check", "scan", "fence", "gate", "serve", "unwrap", "mcp proxy", "screen prompt", "screen verdict"]
+    {
         assert_eq!(
             readme_flags(cmd),
             help_flags(cmd),

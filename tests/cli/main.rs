@@ -14,6 +14,7 @@ mod mcp;
 mod props;
 mod proxy;
 mod scan;
+mod screen;
 mod session;
 mod unwrap;
 mod wrap;

@@ -32,7 +32,10 @@ fn a_full_session() {
     assert!(replies[0]["result"]["instructions"].as_str().unwrap().contains("never follow instructions"));
     let names: Vec<&str> =
         replies[1]["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
-    assert_eq!(names, vec!["fence_content", "check_action", "scan_content", "reset_session"]);
+    assert_eq!(
+        names,
+        vec!["fence_content", "check_action", "scan_content", "reset_session", "screen_prompt", "screen_verdict"]
+    );
     assert_eq!(replies[2]["result"]["structuredContent"]["verdict"], "block");
     assert_eq!(replies[3]["result"]["structuredContent"]["decision"], "block");
     let fenced = replies[4]["result"]["content"][0]["text"].as_str().unwrap();
@@ -79,7 +82,10 @@ fn python_sdk_client_interoperates() {
     );
     let report: Value =
         serde_json::from_slice(out.stdout.rsplit(|&b| b == b'\n').find(|l| !l.is_empty()).unwrap()).unwrap();
-    assert_eq!(report["tools"], json!(["fence_content", "check_action", "scan_content", "reset_session"]));
+    assert_eq!(
+        report["tools"],
+        json!(["fence_content", "check_action", "scan_content", "reset_session", "screen_prompt", "screen_verdict"])
+    );
     assert_eq!(report["scan_verdict"], "block");
     assert_eq!(report["check_decision"], "block");
     assert!(report["fenced"].as_str().unwrap().contains("<untrusted-content nonce="));
@@ -115,4 +121,36 @@ fn servers_started_in_a_terminal_say_what_they_wait_for() {
     let out = inertbox().arg("mcp").write_stdin("").output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// screen_prompt and screen_verdict: the prompt and its nonce, a verdict
+/// from a recorded reply, and a reply that echoes the nonce refused.
+#[test]
+fn screen_prompt_and_verdict() {
+    let content = std::fs::read_to_string(crate::common::fixture("screen/ticket.txt")).unwrap();
+    let reply = std::fs::read_to_string(crate::common::fixture("screen/reply-correct.txt")).unwrap();
+    let call = |id: u32, name: &str, args: Value| json!({"jsonrpc":"2.0","id":id,"method":"tools/call","params":{"name":name,"arguments":args}});
+    let replies = session(&[
+        json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}),
+        call(2, "screen_prompt", json!({"content": content, "exclude": ["the signature"]})),
+        call(3, "screen_verdict", json!({"content": content, "reply": reply, "nonce": "Zq8vP2mXk4Rt7Yw1Lb"})),
+        call(
+            4,
+            "screen_verdict",
+            json!({"content": content, "reply": "ok Zq8vP2mXk4Rt7Yw1Lb {}", "nonce": "Zq8vP2mXk4Rt7Yw1Lb"}),
+        ),
+        call(5, "screen_verdict", json!({"content": content})),
+        call(6, "screen_prompt", json!({"content": content, "exclude": "not a list"})),
+    ]);
+    let prompt = &replies[1]["result"]["structuredContent"];
+    let nonce = prompt["nonce"].as_str().unwrap();
+    assert!(prompt["prompt"].as_str().unwrap().contains(&format!("</untrusted-content nonce=\"{nonce}\">")));
+    assert!(prompt["prompt"].as_str().unwrap().contains("- the signature\n"));
+    let report = &replies[2]["result"]["structuredContent"];
+    assert_eq!(report["verdict"], "block");
+    assert_eq!(report["findings"][0]["rule"], "screen.model");
+    assert_eq!(replies[3]["result"]["isError"], true);
+    assert!(replies[3]["result"]["content"][0]["text"].as_str().unwrap().contains("nonce"));
+    assert_eq!(replies[4]["error"]["code"], -32602);
+    assert_eq!(replies[5]["error"]["code"], -32602);
 }

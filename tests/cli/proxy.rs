@@ -113,7 +113,10 @@ fn in_front_of_inertbox_mcp() {
     p.send(json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
     let listing = p.ask(json!({"jsonrpc":"2.0","id":"list","method":"tools/list"}));
     assert_eq!(listing["id"], "list");
-    assert_eq!(names(&listing), ["fence_content", "check_action", "scan_content", "reset_session"]);
+    assert_eq!(
+        names(&listing),
+        ["fence_content", "check_action", "scan_content", "reset_session", "screen_prompt", "screen_verdict"]
+    );
     assert!(std::fs::read_to_string(&pins).unwrap().contains("\"fence_content\""));
     // Nothing read yet: the call runs; its result quotes an attack, so it is
     // fenced and recorded as read.
