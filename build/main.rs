@@ -129,6 +129,13 @@ fn key_tables(rules: &[Rule]) {
     let (all, key_rules) = keys::keys_and_rules(&rule_keys);
     assert!(all.len() < usize::from(u16::MAX) && rules.len() < 256, "the tables' integers are too small");
     let woken = keys::woken(&all, &key_rules);
+    // Every key in one leftmost-longest automaton, valued by its index: how
+    // a process that runs once finds them.
+    let keys_automaton = daachorse::DoubleArrayAhoCorasickBuilder::new()
+        .match_kind(daachorse::MatchKind::LeftmostLongest)
+        .build_with_values(all.iter().enumerate().map(|(i, k)| (k.as_bytes(), u32::try_from(i).expect("few keys"))))
+        .expect("the keys' automaton builds");
+    write("keys.daac", keys_automaton.serialize());
     let mut out = String::new();
     let list = |v: &mut dyn Iterator<Item = String>| v.collect::<Vec<_>>().join(", ");
     out.push_str(&format!("/// The rule table's length.\nconst RULE_COUNT: usize = {};\n", rules.len()));

@@ -228,8 +228,28 @@ impl Pairs {
 /// keys, the one that starts first (the longer on a tie) is taken, and
 /// the search goes on after it. With the keys' DFAs in a server, by their
 /// first bytes in a one-shot process.
-fn find_keys(text: &str) -> impl Iterator<Item = (usize, Range<usize>)> + '_ {
-    find_keys_with(text, prebuilt::serving())
+fn find_keys(text: &str) -> Box<dyn Iterator<Item = (usize, Range<usize>)> + '_> {
+    let serving = prebuilt::serving();
+    if !serving && text.len() > LONG_TEXT {
+        return Box::new(long_text_keys(text));
+    }
+    Box::new(find_keys_with(text, serving))
+}
+
+/// Above this many bytes a process that runs once finds the keys with an
+/// automaton of all of them the build script made (136 KB to read back,
+/// about a million instructions), not by their first bytes (about a
+/// hundred instructions a byte of English, where the first bytes of keys
+/// are common).
+const LONG_TEXT: usize = 16 << 10;
+
+/// Every key, leftmost-longest, with the build script's automaton.
+fn long_text_keys(text: &str) -> impl Iterator<Item = (usize, Range<usize>)> + '_ {
+    static KEYS_AC: LazyLock<daachorse::DoubleArrayAhoCorasick<u32>> = LazyLock::new(|| {
+        let bytes: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/keys.daac"));
+        daachorse::DoubleArrayAhoCorasick::deserialize(bytes).expect("the build script's key automaton reads back").0
+    });
+    KEYS_AC.leftmost_find_iter(text).map(|m| (m.value() as usize, m.start()..m.end()))
 }
 
 /// `find_keys` with the DFAs (`dfa`) or by the first bytes.
@@ -849,6 +869,8 @@ mod tests {
                 let found: Vec<_> = find_keys_with(&text, dfa).collect();
                 assert_eq!(found, keys_in_one_automaton(&text), "{text:?}, dfa {dfa}");
             }
+            let found: Vec<_> = long_text_keys(&text).collect();
+            assert_eq!(found, keys_in_one_automaton(&text), "{text:?}, the build script's automaton");
             long.push_str(&text);
         }
         let long = long.repeat(2);
@@ -857,6 +879,7 @@ mod tests {
             assert!(found.len() > 3000);
             assert_eq!(found, keys_in_one_automaton(&long), "dfa {dfa}");
         }
+        assert_eq!(long_text_keys(&long).collect::<Vec<_>>(), keys_in_one_automaton(&long));
     }
 
     #[test]
