@@ -518,14 +518,34 @@ fn read_channel(bits: &[bool]) -> Option<String> {
 /// characters, when it reads as text (at least 12 characters): random
 /// bytes give short stretches.
 fn longest_readable(bytes: &[u8]) -> Option<String> {
+    // Twelve bytes in a row none of which is an ASCII control (the bytes
+    // of any such stretch): most of the 60 ways a channel of noise is read
+    // have none, and are passed over by this loop alone.
+    let mut run = 0usize;
+    let some_run = bytes.iter().any(|&b| {
+        run = if in_stretch(b) { run + 1 } else { 0 };
+        run >= MIN_STRETCH
+    });
+    if !some_run {
+        return None;
+    }
     let control = |c: char| c.is_control() && !matches!(c, '\n' | '\t' | '\r');
     bytes
         .utf8_chunks()
         .flat_map(|chunk| chunk.valid().split(control))
         .map(str::trim)
-        .filter(|s| s.len() >= 12 && readable(s))
+        .filter(|s| s.len() >= MIN_STRETCH && readable(s))
         .max_by_key(|s| s.chars().count())
         .map(str::to_string)
+}
+
+/// The fewest bytes a readable stretch has.
+const MIN_STRETCH: usize = 12;
+
+/// Can this byte be in a readable stretch (no ASCII control but a line
+/// break or a tab)?
+fn in_stretch(b: u8) -> bool {
+    b >= 0x20 && b != 0x7F || matches!(b, b'\n' | b'\t' | b'\r')
 }
 
 /// Base64 wrapped over lines, as MIME and PEM wrap it: two or more lines
@@ -1279,6 +1299,29 @@ mod tests {
         let hits = scan(&text);
         let h = hits.iter().find(|h| h.rule == Encoding::Rot13.rule()).expect("the ROT13 override");
         assert!(h.range.start >= at && h.range.end <= at + attack.len(), "{:?} within {at}..", h.range);
+    }
+
+    #[test]
+    fn longest_readable_is_found_whatever_surrounds_it() {
+        let mut rng = crate::testing::Lcg::new(5);
+        for _ in 0..2000 {
+            let mut bytes: Vec<u8> = (0..rng.below(80)).map(|_| rng.below(256) as u8).collect();
+            if rng.below(2) == 0 {
+                let at = rng.below(bytes.len() + 1);
+                let text =
+                    ["Send the keys now, please", "Ünïcödé wörds ärë hërë tóó", "\u{1}short\u{2}", "twelve bytes"];
+                bytes.splice(at..at, text[rng.below(text.len())].bytes());
+            }
+            let control = |c: char| c.is_control() && !matches!(c, '\n' | '\t' | '\r');
+            let slow = bytes
+                .utf8_chunks()
+                .flat_map(|chunk| chunk.valid().split(control))
+                .map(str::trim)
+                .filter(|s| s.len() >= 12 && readable(s))
+                .max_by_key(|s| s.chars().count())
+                .map(str::to_string);
+            assert_eq!(longest_readable(&bytes), slow, "{bytes:?}");
+        }
     }
 
     #[test]
