@@ -133,6 +133,7 @@ fn key_tables(rules: &[Rule]) {
     // a process that runs once finds them.
     let keys_automaton = daachorse::DoubleArrayAhoCorasickBuilder::new()
         .match_kind(daachorse::MatchKind::LeftmostLongest)
+        .use_prefilter(false)
         .build_with_values(all.iter().enumerate().map(|(i, k)| (k.as_bytes(), u32::try_from(i).expect("few keys"))))
         .expect("the keys' automaton builds");
     write("keys.daac", keys_automaton.serialize());
@@ -343,11 +344,14 @@ fn lexicon_automaton() {
         .collect();
     let visible_automaton = daachorse::DoubleArrayAhoCorasickBuilder::new()
         .match_kind(daachorse::MatchKind::LeftmostLongest)
+        .use_prefilter(false)
         .build_with_values(over.iter().copied())
         .expect("the visible-text automaton builds");
     write("lexicon-visible.daac", visible_automaton.serialize());
-    let automaton =
-        daachorse::DoubleArrayAhoCorasick::<u32>::with_values(forms.iter().copied()).expect("the lexicon builds");
+    let automaton = daachorse::DoubleArrayAhoCorasickBuilder::new()
+        .use_prefilter(false)
+        .build_with_values(forms.iter().copied())
+        .expect("the lexicon builds");
     write("lexicon.daac", automaton.serialize());
     let entries: Vec<u8> = FOLDED.iter().flat_map(|&(_, kind, left, right, lang)| [kind, left, right, lang]).collect();
     write("lexicon.entries", entries);

@@ -237,8 +237,8 @@ fn find_keys(text: &str) -> Box<dyn Iterator<Item = (usize, Range<usize>)> + '_>
 }
 
 /// Above this many bytes a process that runs once finds the keys with an
-/// automaton of all of them the build script made (136 KB to read back,
-/// about a million instructions), not by their first bytes (about a
+/// automaton of all of them the build script made (71 KB to read back,
+/// about half a million instructions), not by their first bytes (about a
 /// hundred instructions a byte of English, where the first bytes of keys
 /// are common).
 const LONG_TEXT: usize = 16 << 10;
