@@ -32,6 +32,7 @@ use crate::guard::{Guard, OutputScan};
 use crate::session::{self, Appender, Streamed};
 
 pub mod clean;
+pub mod view;
 
 /// Hook input larger than this is not read further (a tool's output is
 /// capped at the scan limit anyway).
