@@ -689,6 +689,9 @@ fn post_tool(call: &ToolCall, resp: &Value, session_id: Option<&str>, opts: &Opt
     let cleaned = clean::clean_value(resp, &quoted, if hidden_html { limit } else { 0 });
     let shape_broken = cleaned.as_ref().is_some_and(|c| !clean::same_shape(resp, &c.value));
     let withhold = opts.fail_closed && replaceable(tool) && (over || shape_broken);
+    // Formatting alone (colour escapes in a build log) is cleaned from a
+    // replacement without a word, and leaves a built-in tool's output be.
+    let cleaned = cleaned.filter(|c| c.reportable() || replaceable(tool));
     if verdict == Verdict::Allow && cleaned.is_none() {
         return Answer { json: not_recorded.map(|m| json!({ "systemMessage": m })) };
     }
@@ -704,7 +707,7 @@ fn post_tool(call: &ToolCall, resp: &Value, session_id: Option<&str>, opts: &Opt
         context.push_str(&format!(
             "inertbox withheld the output of {what} ({why}); ask the user to look at it if it is needed."
         ));
-    } else if let Some(c) = cleaned.as_ref().filter(|c| !shape_broken && (replaceable(tool) || !c.removed.is_empty())) {
+    } else if let Some(c) = cleaned.as_ref().filter(|c| !shape_broken && (replaceable(tool) || c.reportable())) {
         let id = reveal_id(call, &c.removed);
         let kept = if c.removed.is_empty() || !replaceable(tool) {
             Ok(false)
@@ -842,6 +845,13 @@ fn keep_removed(
 fn cleaned_note(what: &str, c: &clean::Cleaned, replaced: bool, id: &str, kept: Result<bool, String>) -> String {
     use clean::What;
     let mut done = Vec::new();
+    let n = c.count(What::Formatting);
+    if n > 0 && replaced {
+        done.push(format!(
+            "{n} run(s) of formatting characters or escapes ({})",
+            c.reasons(What::Formatting).join(", ")
+        ));
+    }
     let n = c.count(What::Invisible);
     if n > 0 {
         done.push(format!(

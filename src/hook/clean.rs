@@ -44,8 +44,12 @@ const QUOTE_CLOSE: &str = "\"]";
 /// What one removal was.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum What {
-    /// A run of invisible characters or a terminal escape.
+    /// A run of invisible characters or a terminal escape that hides or
+    /// spells something.
     Invisible,
+    /// Formatting a terminal or a text shows as such (a colour escape, a
+    /// hyphenation hint, a redrawn progress bar): removed, never reported.
+    Formatting,
     /// Text an HTML page hides from a person.
     HiddenHtml,
     /// A credential.
@@ -80,6 +84,12 @@ pub struct Cleaned {
 }
 
 impl Cleaned {
+    /// Whether anything was removed or marked that hid, spelled or leaked
+    /// something (not formatting alone).
+    pub fn reportable(&self) -> bool {
+        self.marked > 0 || self.removed.iter().any(|r| r.what != Some(What::Formatting))
+    }
+
     /// Removals of one kind.
     pub fn count(&self, what: What) -> usize {
         self.removed.iter().filter(|r| r.what == Some(what)).count()
@@ -102,8 +112,12 @@ impl Cleaned {
 /// when nothing would change. `html_cap`: strings longer than this are not
 /// rendered as HTML (0: none; their other cleaning still happens).
 pub fn clean_value(v: &Value, quoted: &[&str], html_cap: usize) -> Option<Cleaned> {
-    let quoted: Vec<&str> =
-        quoted.iter().copied().filter(|q| q.trim().len() >= MIN_QUOTED && !q.contains(QUOTE_OPEN)).collect();
+    let quoted: Vec<&str> = quoted
+        .iter()
+        .copied()
+        .filter(|q| q.trim().len() >= MIN_QUOTED && !q.contains(QUOTE_OPEN))
+        .take(MAX_MARKED)
+        .collect();
     let mut c = Cleaner { removed: Vec::new(), quoted, marked: 0, html_cap, changed: false };
     let mut path = String::new();
     let value = c.value(v, &mut path);
@@ -248,12 +262,8 @@ fn cuts(s: &str, html_cap: usize) -> Vec<Cut> {
         }
         for run in invisible::find(&s[from..end]) {
             let range = run.range.start + from..run.range.end + from;
-            cuts.push(Cut {
-                range,
-                placeholder: String::new(),
-                why: run.reason.describe().into(),
-                what: What::Invisible,
-            });
+            let what = if run.benign { What::Formatting } else { What::Invisible };
+            cuts.push(Cut { range, placeholder: String::new(), why: run.reason.describe().into(), what });
         }
         from = end;
     }

@@ -631,3 +631,20 @@ fn fail_closed_withholds_an_mcp_output_past_the_cap() {
     assert!(r[0]["text"].as_str().unwrap().starts_with("[withheld by inertbox --fail-closed"), "{r}");
     assert!(!r.to_string().contains("Meeting notes"));
 }
+
+#[test]
+fn colour_escapes_alone_leave_a_built_in_output_be() {
+    let dir = tempfile::tempdir().unwrap();
+    let post = serde_json::json!({"session_id": "s-c", "hook_event_name": "PostToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "cargo build"},
+        "tool_response": {"stdout": "\u{1b}[1m\u{1b}[32m   Compiling\u{1b}[0m inertbox v0.3.0\n", "stderr": "", "interrupted": false}});
+    assert_eq!(hook_with_session(&dir.path().join("s.session"), &[], post.to_string().as_bytes()), "");
+    // An MCP output loses them in its replacement, with a word in the note.
+    let mcp = serde_json::json!({"session_id": "s-c", "hook_event_name": "PostToolUse", "tool_name": "mcp__ci__log",
+        "tool_input": {}, "tool_response": [{"type": "text", "text": "\u{1b}[32mok\u{1b}[0m"}]});
+    let out: Value =
+        serde_json::from_str(&hook_with_session(&dir.path().join("s.session"), &[], mcp.to_string().as_bytes()))
+            .unwrap();
+    assert_eq!(out["hookSpecificOutput"]["updatedMCPToolOutput"][0]["text"], "ok");
+    assert!(out["hookSpecificOutput"]["additionalContext"].as_str().unwrap().contains("formatting"), "{out}");
+}
