@@ -295,6 +295,7 @@ fn hidden_html(s: &str, cuts: &mut Vec<Cut>) {
         let flush = |open: &mut Option<(Range<usize>, HiddenReason, bool)>, cuts: &mut Vec<Cut>| {
             if let Some((range, why, letters)) = open.take()
                 && letters
+                && range.start <= range.end
                 && s.is_char_boundary(range.start)
                 && s.is_char_boundary(range.end)
             {
