@@ -24,6 +24,7 @@ pub use decide::{Outcome, decide, summary};
 pub use ledger::{EntityRef, History, Journal, Ledger, ReadEntry, Recorder, addresses, declared_sender};
 pub(crate) use ledger::{LEDGER_VERSION, typed_entities};
 pub use policy::{Policy, Trusted};
+pub(crate) use secrets::redactions;
 pub use targets::{Origin, Target, TargetKind, fold_confusables, targets_of, words};
 pub(crate) use wanted::Wanted;
 

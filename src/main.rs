@@ -53,6 +53,7 @@ fn run(cmd: Cmd) -> Result<ExitCode> {
         Cmd::Mcp(a) => cli::mcp::run(a),
         Cmd::Hook(HookCmd::Claude(a)) => cli::hook::claude(a),
         Cmd::Hook(HookCmd::Serve(a)) => cli::hook::serve(a),
+        Cmd::Hook(HookCmd::Reveal(a)) => cli::hook::reveal(a),
         Cmd::Screen(ScreenCmd::Prompt(a)) => cli::screen::prompt(a),
         Cmd::Screen(ScreenCmd::Verdict(a)) => cli::screen::verdict(a),
         Cmd::Unwrap(a) => cli::unwrap::run(a),

@@ -45,6 +45,7 @@
 mod append;
 mod file;
 mod record;
+pub mod reveal;
 mod stream;
 
 pub use append::Appender;

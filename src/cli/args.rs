@@ -348,7 +348,9 @@ pub enum HookCmd {
             UserPromptSubmit: verifies INERTBOX wrappers pasted into the prompt and says what verified; notes \
             invisible characters and escapes, blocks a prompt whose hidden characters spell a payload.\n\n\
             PostToolUse: scans the tool's output, records it in the session ledger, and on review or block adds \
-            context that fences the verdict.\n\n\
+            context that fences the verdict. An MCP tool's output comes back cleaned in its own shape \
+            (updatedMCPToolOutput): invisible characters and escapes removed, hidden HTML text replaced by a \
+            placeholder, credentials redacted; `hook reveal ID` prints what was removed.\n\n\
             PreToolUse: gates the call against the ledger: deny on block, ask on confirm, nothing on allow.\n\n\
             The ledger is a file per session_id under $XDG_STATE_HOME/inertbox/sessions (default \
             ~/.local/state/inertbox/sessions), or --session FILE. Malformed input: PreToolUse denies once \
@@ -382,6 +384,27 @@ pub enum HookCmd {
             SessionStart. By hand: `inertbox hook serve --detach`, or `inertbox hook serve` in the foreground."
     )]
     Serve(HookServeArgs),
+    /// Print what a PostToolUse hook removed from a tool's output (the id is in its note)
+    #[command(long_about = "Print what `hook claude` removed from a tool's output before the model read it \
+            (invisible characters and escapes, hidden HTML text, credentials), as it was: each span with \
+            where it stood (a JSON pointer into the output and a byte offset), why it went and its bytes \
+            (escaped). The id is in the hook's note to the model. The session keeps only the removed spans, \
+            beside its session file.\n\n\
+            Exit status: 0 when printed; 2 when no record has this id.")]
+    Reveal(HookRevealArgs),
+}
+
+#[derive(Args)]
+pub struct HookRevealArgs {
+    /// The id the hook's note gives (`r` and 16 hex digits)
+    #[arg(value_name = "ID")]
+    pub id: String,
+    /// The session file the hook used (default: look beside every session under the state directory)
+    #[arg(long, value_name = "FILE")]
+    pub session: Option<PathBuf>,
+    /// The record as JSON
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args)]
@@ -417,6 +440,9 @@ pub struct HookArgs {
     /// Scan at most this many bytes of a tool's output (the rest counts as unread untrusted content)
     #[arg(long, value_name = "N", env = "INERTBOX_MAX_BYTES", default_value_t = inertbox::input::DEFAULT_MAX_BYTES)]
     pub max_bytes: u64,
+    /// Withhold an MCP tool's output that cannot be cleaned (past the size cap) instead of passing it on
+    #[arg(long)]
+    pub fail_closed: bool,
 }
 
 #[derive(Subcommand)]

@@ -9,7 +9,7 @@ use anyhow::{Context as _, Result};
 
 use inertbox::gate::Policy;
 
-use super::args::{HookArgs, HookServeArgs};
+use super::args::{HookArgs, HookRevealArgs, HookServeArgs};
 use super::{emit, load_policy};
 
 pub fn claude(a: HookArgs) -> Result<ExitCode> {
@@ -41,6 +41,7 @@ pub fn claude(a: HookArgs) -> Result<ExitCode> {
         && a.event.as_deref() != Some("PreToolUse")
         && policy_error.is_none()
         && a.max_bytes == inertbox::input::DEFAULT_MAX_BYTES
+        && !a.fail_closed
     {
         use inertbox::hookd::{Handed, hand_over};
         match hand_over(a.event.clone(), a.session.as_deref(), &policy, input) {
@@ -58,6 +59,7 @@ pub fn claude(a: HookArgs) -> Result<ExitCode> {
         policy_error,
         event: a.event,
         max_bytes: a.max_bytes,
+        fail_closed: a.fail_closed,
     };
     let answer = inertbox::hook::handle(&input, &opts);
     let code = emit(&inertbox::hook::stdout_of(&answer), ExitCode::SUCCESS);
@@ -66,6 +68,23 @@ pub fn claude(a: HookArgs) -> Result<ExitCode> {
         eprintln!("inertbox: cannot restart the hook server: {e}");
     }
     code
+}
+
+/// `hook reveal ID`: what a PostToolUse hook removed from a tool's
+/// output, as it was.
+pub fn reveal(a: HookRevealArgs) -> Result<ExitCode> {
+    let sessions = inertbox::hook::state_dir().map(|d| d.join("sessions"));
+    let record = inertbox::session::reveal::load(&a.id, a.session.as_deref(), sessions.as_deref())
+        .map_err(anyhow::Error::msg)
+        .context("hook reveal")?;
+    let out = if a.json {
+        let mut s = serde_json::to_string(&record).context("hook reveal")?;
+        s.push('\n');
+        s
+    } else {
+        inertbox::hook::reveal_text(&record)
+    };
+    emit(out.as_bytes(), ExitCode::SUCCESS)
 }
 
 #[cfg(unix)]

@@ -77,6 +77,32 @@ pub(super) fn kinds(text: &str) -> Vec<&'static str> {
     out
 }
 
+/// Each credential in `text`: its byte range and its kind, in order. A
+/// secret-named variable or an authorization header keeps its name: the
+/// range is its value alone.
+pub(crate) fn redactions(text: &str) -> Vec<(std::ops::Range<usize>, &'static str)> {
+    let mut out = Vec::new();
+    if text.len() < 16 || !may_hold_one(text) {
+        return out;
+    }
+    SECRET.for_each_match(text, |r| {
+        let k = kind(&text[r.clone()]);
+        let mut start = r.start;
+        if k == "a secret-named variable's value" || k == "an HTTP authorization header" {
+            let m = &text[r.clone()];
+            if let Some(sep) = m.find([':', '=']) {
+                let after = &m[sep + 1..];
+                let value = after.trim_start_matches([' ', '\t', '"', '\'']);
+                start = r.end - value.len();
+            }
+        }
+        if start < r.end {
+            out.push((start..r.end, k));
+        }
+    });
+    out
+}
+
 /// Literal starts of the formats, and the words of a secret-named
 /// variable (any case) with an `=` or `:` after them: every match of the
 /// pattern holds one (a test checks the formats).
@@ -180,6 +206,20 @@ fn kind(m: &str) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn redactions_keep_a_variable_or_header_name() {
+        for (text, kept) in [
+            ("DB_PASS=hunter2hunter2hunter2", "DB_PASS="),
+            ("Authorization: Bearer abcdef0123456789abcd", "Authorization: "),
+            ("key AKIAIOSFODNN7EXAMPLE ok", "key "),
+        ] {
+            let r = redactions(text);
+            assert_eq!(r.len(), 1, "{text}");
+            assert_eq!(&text[..r[0].0.start], kept, "{text}");
+        }
+        assert!(redactions("nothing secret in here at all").is_empty());
+    }
 
     #[test]
     fn each_format_is_named() {

@@ -528,3 +528,123 @@ fn idle_connections_do_not_hold_up_a_call() {
     let text = std::fs::read_to_string(&s).unwrap();
     assert_eq!(text.lines().filter(|l| l.starts_with("r\t")).count(), 1, "{text}");
 }
+
+/// `hook claude --no-server --session FILE ARGS…` on `input`: exit 0, and its stdout.
+fn hook_with_session(session: &std::path::Path, extra: &[&str], input: &[u8]) -> String {
+    let out = inertbox()
+        .args(["hook", "claude", "--no-server", "--session"])
+        .arg(session)
+        .args(extra)
+        .write_stdin(input.to_vec())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "hooks always exit 0");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// PostToolUse events of every output shape the hook cleans, each run
+/// through `hook claude`: the answer is pinned, and so is the output
+/// cleaned in its own shape (what an MCP tool's replacement holds; for a
+/// built-in tool, what the library would give back). The cleaned output
+/// always has the shape of the original.
+#[test]
+fn post_tool_use_cleans_each_output_shape_in_place() {
+    use inertbox::hook::clean::{clean_value, same_shape};
+    for name in ["read", "bash", "webfetch", "grep", "glob", "mcp-text", "mcp-structured"] {
+        let dir = tempfile::tempdir().unwrap();
+        let session = dir.path().join("s.session");
+        let input = std::fs::read(fixture(&format!("hooks/clean/post-{name}.json"))).unwrap();
+        let event: Value = serde_json::from_slice(&input).unwrap();
+        let stdout = hook_with_session(&session, &[], &input);
+        let answer: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{name}: {e}: {stdout}"));
+        let resp = &event["tool_response"];
+        let replaced = &answer["hookSpecificOutput"]["updatedMCPToolOutput"];
+        let mcp = name.starts_with("mcp");
+        assert_eq!(!replaced.is_null(), mcp, "{name}: only MCP outputs are replaced: {stdout}");
+        let cleaned = clean_value(resp, &[], usize::MAX).expect("every fixture has something to clean").value;
+        assert!(same_shape(resp, &cleaned), "{name}");
+        if mcp {
+            assert!(same_shape(resp, replaced), "{name}: {replaced}");
+        }
+        let context = answer["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
+        assert!(context.contains("inertbox"), "{name}: the note stays: {context}");
+        insta::assert_snapshot!(format!("clean_{name}_answer"), redact(&stdout));
+        insta::assert_snapshot!(
+            format!("clean_{name}_output"),
+            serde_json::to_string_pretty(if mcp { replaced } else { &cleaned }).unwrap()
+        );
+    }
+}
+
+#[test]
+fn what_was_removed_comes_back_with_hook_reveal() {
+    let dir = tempfile::tempdir().unwrap();
+    let session = dir.path().join("s.session");
+    let input = std::fs::read(fixture("hooks/clean/post-mcp-text.json")).unwrap();
+    let answer: Value = serde_json::from_str(&hook_with_session(&session, &[], &input)).unwrap();
+    let context = answer["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
+    let id = regex::Regex::new(r"hook reveal (r[0-9a-f]{16})").unwrap().captures(context).unwrap()[1].to_string();
+    let replaced = answer["hookSpecificOutput"]["updatedMCPToolOutput"].to_string();
+    assert!(!replaced.contains("sk-proj-") && !replaced.contains('\u{200b}'), "{replaced}");
+    let shown = inertbox().args(["hook", "reveal", &id, "--session"]).arg(&session).output().unwrap();
+    assert_eq!(shown.status.code(), Some(0));
+    let text = String::from_utf8(shown.stdout).unwrap();
+    assert!(text.contains("sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD"), "{text}");
+    assert!(text.contains("/0/text at byte"), "{text}");
+    let json = inertbox().args(["hook", "reveal", &id, "--json", "--session"]).arg(&session).output().unwrap();
+    let record: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert!(
+        record["removed"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["text"] == "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD")
+    );
+    // The session keeps the removed spans, not the output.
+    let kept = std::fs::read_to_string(dir.path().join(format!("s.session.reveal/{id}.json"))).unwrap();
+    assert!(!kept.contains("Meeting notes"), "{kept}");
+    // An id nobody gave, or one that names a path: exit 2, nothing on stdout.
+    for bad in ["r0000000000000000", "../../etc/passwd"] {
+        let o = inertbox().args(["hook", "reveal", bad, "--session"]).arg(&session).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(o.stdout.is_empty());
+    }
+}
+
+#[test]
+fn fail_closed_withholds_an_mcp_output_past_the_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let session = dir.path().join("s.session");
+    let input = std::fs::read(fixture("hooks/clean/post-mcp-text.json")).unwrap();
+    let event: Value = serde_json::from_slice(&input).unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["--max-bytes", "16"];
+        args.extend_from_slice(extra);
+        serde_json::from_str::<Value>(&hook_with_session(&session, &args, &input)).unwrap()
+    };
+    let open = run(&[]);
+    assert!(open["hookSpecificOutput"]["updatedMCPToolOutput"].to_string().contains("Meeting notes"));
+    assert!(open["hookSpecificOutput"]["additionalContext"].as_str().unwrap().contains("read only the first 16"));
+    let closed = run(&["--fail-closed"]);
+    let r = &closed["hookSpecificOutput"]["updatedMCPToolOutput"];
+    assert!(inertbox::hook::clean::same_shape(&event["tool_response"], r), "{r}");
+    assert!(r[0]["text"].as_str().unwrap().starts_with("[withheld by inertbox --fail-closed"), "{r}");
+    assert!(!r.to_string().contains("Meeting notes"));
+}
+
+#[test]
+fn colour_escapes_alone_leave_a_built_in_output_be() {
+    let dir = tempfile::tempdir().unwrap();
+    let post = serde_json::json!({"session_id": "s-c", "hook_event_name": "PostToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "cargo build"},
+        "tool_response": {"stdout": "\u{1b}[1m\u{1b}[32m   Compiling\u{1b}[0m inertbox v0.3.0\n", "stderr": "", "interrupted": false}});
+    assert_eq!(hook_with_session(&dir.path().join("s.session"), &[], post.to_string().as_bytes()), "");
+    // An MCP output loses them in its replacement, with a word in the note.
+    let mcp = serde_json::json!({"session_id": "s-c", "hook_event_name": "PostToolUse", "tool_name": "mcp__ci__log",
+        "tool_input": {}, "tool_response": [{"type": "text", "text": "\u{1b}[32mok\u{1b}[0m"}]});
+    let out: Value =
+        serde_json::from_str(&hook_with_session(&dir.path().join("s.session"), &[], mcp.to_string().as_bytes()))
+            .unwrap();
+    assert_eq!(out["hookSpecificOutput"]["updatedMCPToolOutput"][0]["text"], "ok");
+    assert!(out["hookSpecificOutput"]["additionalContext"].as_str().unwrap().contains("formatting"), "{out}");
+}
