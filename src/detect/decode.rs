@@ -1072,7 +1072,7 @@ pub(crate) fn escape_at(rest: &[u8]) -> bool {
 /// the encoded run.
 pub(crate) fn scan(text: &str) -> Vec<Hit> {
     let mut hits = Vec::new();
-    let mut budget = MAX_DECODED;
+    let mut budget = Budget { left: MAX_DECODED, spent: false };
     let (runs, capped) = layer_and_cap(text);
     if capped {
         hits.push(too_many(0..text.len()));
@@ -1143,7 +1143,7 @@ pub(crate) fn scan(text: &str) -> Vec<Hit> {
     let mut left = MAX_DECODED;
     for region in regions {
         if region.len() > left {
-            hits.push(too_many(region));
+            hits.push(too_much(region));
             break;
         }
         left -= region.len();
@@ -1167,11 +1167,22 @@ pub(crate) fn scan(text: &str) -> Vec<Hit> {
     hits
 }
 
-fn walk(d: &Decoded, at: Range<usize>, chain: &[Encoding], depth: usize, budget: &mut usize, hits: &mut Vec<Hit>) {
-    if *budget < d.text.len() {
+/// What a text's layers may still decode, and whether a layer has been
+/// left unread for want of it (said once, as a finding).
+struct Budget {
+    left: usize,
+    spent: bool,
+}
+
+fn walk(d: &Decoded, at: Range<usize>, chain: &[Encoding], depth: usize, budget: &mut Budget, hits: &mut Vec<Hit>) {
+    if budget.left < d.text.len() {
+        if !budget.spent {
+            budget.spent = true;
+            hits.push(too_much(at));
+        }
         return;
     }
-    *budget -= d.text.len();
+    budget.left -= d.text.len();
     let mut names: Vec<&str> = chain.iter().map(|e| e.name()).collect();
     let says = |text: &str| {
         let inner = rules::scan_plain_text(text);
@@ -1261,12 +1272,22 @@ fn walk(d: &Decoded, at: Range<usize>, chain: &[Encoding], depth: usize, budget:
 /// The finding for encoded runs left undecoded at the candidate cap: a
 /// limit never lets a payload through in silence.
 fn too_many(range: Range<usize>) -> Hit {
+    unread(range, format!("more than {MAX_CANDIDATES} encoded runs in one text: the rest were not decoded"))
+}
+
+/// More decoded text than a text's layers may decode (`MAX_DECODED`): what
+/// was left unread may hold anything, so it is said, never passed over.
+fn too_much(range: Range<usize>) -> Hit {
+    unread(range, format!("more than {MAX_DECODED} bytes of encoded text in one text: the rest was not decoded"))
+}
+
+fn unread(range: Range<usize>, why: String) -> Hit {
     Hit {
         code: Code::EncodedPayload,
         rule: "encoded_payload.too_many",
         severity: Severity::Medium,
         range,
-        why: format!("more than {MAX_CANDIDATES} encoded runs in one text: the rest were not decoded"),
+        why,
         obfuscated: true,
         decoded: None,
         quoted: false,
@@ -1276,6 +1297,19 @@ fn too_many(range: Range<usize>) -> Hit {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_layer_past_the_byte_budget_is_a_finding_said_once() {
+        let d = Decoded { encoding: Encoding::Base64, range: 3..40, text: "a readable layer of text".into() };
+        let mut budget = Budget { left: 10, spent: false };
+        let mut hits = Vec::new();
+        walk(&d, d.range.clone(), &[d.encoding], 1, &mut budget, &mut hits);
+        walk(&d, d.range.clone(), &[d.encoding], 1, &mut budget, &mut hits);
+        assert_eq!(hits.len(), 1, "{hits:?}");
+        assert_eq!((hits[0].rule, hits[0].range.clone()), ("encoded_payload.too_many", 3..40));
+        assert!(hits[0].why.contains("bytes of encoded text"), "{}", hits[0].why);
+        assert_eq!(budget.left, 10, "a layer not read takes nothing");
+    }
 
     #[test]
     fn runs_past_the_candidate_cap_are_a_finding() {
