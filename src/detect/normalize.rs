@@ -425,28 +425,26 @@ fn plain_with(s: &str, ascii: bool) -> Normalized {
 /// The plain form of one character that is not ASCII, the long way (what
 /// `memo::plain` gives in one look-up for most characters).
 fn plain_char(c: char, i: usize, out: &mut Normalized, last_space: &mut bool) {
-    {
-        if c.is_whitespace() {
-            out.space(matches!(c, '\n' | '\u{2028}' | '\u{2029}' | '\u{85}'), i, last_space);
-            return;
-        }
-        if let Some(a) = ascii_punct(c) {
-            out.push(a, i);
-            *last_space = false;
-            return;
-        }
-        let mut buf = [0u8; 4];
-        let one: &str = c.encode_utf8(&mut buf);
-        for n in one.nfkc() {
-            for l in lower(n) {
-                if l.is_whitespace() {
-                    out.space(false, i, last_space);
-                } else if is_combining(l) && (c == '\u{130}') {
-                    // Turkish dotted capital I lowercases to i + U+0307.
-                } else {
-                    out.push(ascii_punct(l).unwrap_or(l), i);
-                    *last_space = false;
-                }
+    if c.is_whitespace() {
+        out.space(matches!(c, '\n' | '\u{2028}' | '\u{2029}' | '\u{85}'), i, last_space);
+        return;
+    }
+    if let Some(a) = ascii_punct(c) {
+        out.push(a, i);
+        *last_space = false;
+        return;
+    }
+    let mut buf = [0u8; 4];
+    let one: &str = c.encode_utf8(&mut buf);
+    for n in one.nfkc() {
+        for l in lower(n) {
+            if l.is_whitespace() {
+                out.space(false, i, last_space);
+            } else if is_combining(l) && (c == '\u{130}') {
+                // Turkish dotted capital I lowercases to i + U+0307.
+            } else {
+                out.push(ascii_punct(l).unwrap_or(l), i);
+                *last_space = false;
             }
         }
     }

@@ -390,13 +390,13 @@ impl Proxy {
         // A name listed twice with two definitions: the client would show
         // one of them, the pins and the scan the other.
         let mut first: HashMap<&str, &Value> = HashMap::new();
-        let mut twice: Vec<&str> = Vec::new();
+        // A set: a list of a million tools is looked up once per tool.
+        let mut twice: std::collections::HashSet<&str> = std::collections::HashSet::new();
         for tool in tools.iter() {
             if let Some(name) = tool.get("name").and_then(Value::as_str)
                 && *first.entry(name).or_insert(tool) != tool
-                && !twice.contains(&name)
             {
-                twice.push(name);
+                twice.insert(name);
             }
         }
         // Each tool with a name, and its scan when it flagged the tool.
@@ -709,6 +709,11 @@ fn classify(msg: Value) -> Result<Incoming, Invalid> {
     let valid_id = |id: &Value| id.is_string() || id.is_i64() || id.is_u64();
     if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
         return Err(Invalid { id: id.filter(valid_id).unwrap_or(Value::Null), why: "jsonrpc must be \"2.0\"" });
+    }
+    if obj.contains_key("method") && (obj.contains_key("result") || obj.contains_key("error")) {
+        // Read as a request it would pass as one, unscanned, and a client
+        // that matches answers by id could take it for a tool's result.
+        return Err(Invalid { id: Value::Null, why: "a message is a request or an answer, not both" });
     }
     let kind = match (obj.get("method"), id) {
         (Some(Value::String(m)), Some(id)) if valid_id(&id) => Message::Request(id, m.clone()),
@@ -1325,6 +1330,7 @@ mod tests {
             json!({"jsonrpc":"2.0","id":null,"method":"ping"}),
             json!({"jsonrpc":"2.0","id":[1],"method":"ping"}),
             json!({"jsonrpc":"2.0","id":1,"method":7}),
+            json!({"jsonrpc":"2.0","id":1,"method":"ping","result":{}}),
         ] {
             let out = from_client(&mut p, bad.clone());
             assert!(!forwarded(&out), "{bad}");
@@ -1340,6 +1346,7 @@ mod tests {
             p.from_server(Line::TooLarge),
             p.from_server(Line::Text("{\"jsonrpc\":\"2.0\"}\n")),
             from_server(&mut p, json!({"jsonrpc":"2.0","id":99,"result":{}})),
+            from_server(&mut p, json!({"jsonrpc":"2.0","id":1,"method":"x","result":{"content":[]}})),
         ] {
             assert_eq!(notes(&out).len(), 1, "{out:?}");
             assert_eq!(out.len(), 1, "{out:?}");
