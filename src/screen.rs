@@ -496,10 +496,14 @@ pub fn empty_report(doc: &Document) -> Report {
 /// summary again. The screen's rules are rules of their own, so the score
 /// is the report's plus theirs; a report that blocked still blocks.
 pub fn merge(mut report: Report, extra: Vec<Finding>, opts: &detect::Options) -> Report {
-    let extra: Vec<Finding> = extra.into_iter().filter(|f| !opts.ignore.contains(&f.code)).collect();
+    // A screen that did not answer is never ignored, and never below
+    // review whatever the thresholds: the content was not screened.
+    let extra: Vec<Finding> =
+        extra.into_iter().filter(|f| f.rule == RULE_NO_ANSWER || !opts.ignore.contains(&f.code)).collect();
     if extra.is_empty() {
         return report;
     }
+    let unanswered = extra.iter().any(|f| f.rule == RULE_NO_ANSWER);
     let (points, any_high) = detect::score(&extra);
     report.score = report.score.saturating_add(points);
     let own = if any_high || report.score >= opts.block_at {
@@ -510,6 +514,9 @@ pub fn merge(mut report: Report, extra: Vec<Finding>, opts: &detect::Options) ->
         Verdict::Allow
     };
     report.verdict = report.verdict.max(own);
+    if unanswered {
+        report.verdict = report.verdict.max(Verdict::Review);
+    }
     for f in &extra {
         let reason = format!("{}: {}", f.code.as_str(), f.why);
         if !report.reasons.contains(&reason) {

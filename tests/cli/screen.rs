@@ -218,4 +218,10 @@ fn a_screen_that_does_not_answer_fails_closed() {
     }
     // --fail-on block lets a scan whose screen did not answer pass.
     assert_eq!(scan_with_model("fail", &["--fail-on", "block"]).status.code(), Some(0));
+    // Neither ignoring its code nor raising the review threshold lowers it.
+    for extra in [&["--ignore", "hidden_text"][..], &["--review-at", "90", "--block-at", "95"][..]] {
+        let out = scan_with_model("fail", extra);
+        assert_eq!(json(&out)["verdict"], "review", "{extra:?}");
+        assert_eq!(rules(&json(&out)), ["screen.no_answer"], "{extra:?}");
+    }
 }
