@@ -239,7 +239,39 @@ impl Cleaner<'_> {
             });
             out = settled;
         }
+        // A cut can join what it split: `AKIA<zero-width>IOSF…` is a key
+        // once the zero-width character is gone. Credentials are looked for
+        // again in what the cuts left.
+        if !cuts.is_empty() {
+            out = self.redact_joined(out, path);
+        }
         self.mark(out)
+    }
+
+    fn redact_joined(&mut self, out: String, path: &str) -> String {
+        let late = crate::gate::redactions(&out);
+        if late.is_empty() {
+            return out;
+        }
+        let mut redacted = String::with_capacity(out.len());
+        let mut last = 0;
+        for (range, kind) in late {
+            let kind = kind.strip_prefix("an ").or_else(|| kind.strip_prefix("a ")).unwrap_or(kind);
+            let placeholder = format!("[redacted: {kind}]");
+            redacted.push_str(&out[last..range.start]);
+            redacted.push_str(&placeholder);
+            self.removed.push(Removal {
+                path: path.to_string(),
+                at: 0,
+                why: format!("{kind}, joined by an earlier removal"),
+                text: out[range.clone()].to_string(),
+                placeholder,
+                what: Some(What::Secret),
+            });
+            last = range.end;
+        }
+        redacted.push_str(&out[last..]);
+        redacted
     }
 
     /// Mark injected passages as quoted data where they stand.
@@ -365,6 +397,14 @@ mod tests {
         assert!(c.value.get("ab").is_some(), "{}", c.value);
         assert!(same_shape(&v, &c.value), "{v} -> {}", c.value);
         assert!(!same_shape(&serde_json::json!({"a": "s"}), &serde_json::json!({"a": 1})));
+    }
+
+    #[test]
+    fn a_credential_joined_by_a_cut_is_redacted() {
+        let v = serde_json::json!({"log": "key AKIA\u{200b}IOSFODNN7EXAMPLE ok"});
+        let c = clean_value(&v, &[], 0).expect("cleaned");
+        let log = c.value["log"].as_str().unwrap();
+        assert!(!log.contains("IOSFODNN7EXAMPLE") && log.contains("[redacted: AWS access key]"), "{log}");
     }
 
     #[test]
