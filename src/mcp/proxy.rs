@@ -294,7 +294,10 @@ impl Proxy {
                         Asked::Initialize
                     }
                     "tools/list" => Asked::ToolsList { first: params.and_then(|p| p.get("cursor")).is_none() },
-                    "tools/call" => return self.call(id, &obj, frame(raw, &obj)),
+                    // What was judged is what is sent: the raw line may
+                    // hold a key twice, and a peer that keeps the first
+                    // would act on what the gate never saw.
+                    "tools/call" => return self.call(id, &obj, line_of(&obj)),
                     _ => Asked::Other,
                 };
                 self.in_flight.insert(key, asked);
@@ -348,10 +351,10 @@ impl Proxy {
                 return vec![Out::Note(format!("dropped an answer from the server to no request in flight (id {id})"))];
             }
         };
-        // Every change the rules make to a message comes with a note.
-        let changed = !notes.is_empty() || raw.is_none();
+        // Every change the rules make to a message comes with a note. The
+        // answer goes on as it was judged (see `tools/call` above).
         let mut out: Vec<Out> = notes.into_iter().map(Out::Note).collect();
-        out.push(Out::Client(if changed { line_of(&obj) } else { frame(raw, &obj) }));
+        out.push(Out::Client(line_of(&obj)));
         out
     }
 
@@ -1430,6 +1433,21 @@ mod tests {
                 .unwrap()
                 .starts_with("inertbox blocked this call: the tool \"add\" was withheld")
         );
+    }
+
+    #[test]
+    fn a_call_with_a_key_twice_goes_on_as_it_was_judged() {
+        let mut p = proxy(None, None);
+        list(&mut p, 1, tools());
+        // serde_json keeps the last "name"; a server that kept the first
+        // would run the send the gate never judged.
+        let raw = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"send_email","name":"fetch_page","arguments":{"url":"https://news.test/"}}}"#;
+        let out = p.from_client(Line::Text(&format!("{raw}\n")));
+        let sent: Vec<&Vec<u8>> =
+            out.iter().filter_map(|o| if let Out::Server(b) = o { Some(b) } else { None }).collect();
+        assert_eq!(sent.len(), 1, "{out:?}");
+        let sent = String::from_utf8(sent[0].clone()).unwrap();
+        assert!(!sent.contains("send_email") && sent.contains("fetch_page"), "{sent}");
     }
 
     #[test]
