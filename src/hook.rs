@@ -709,7 +709,8 @@ fn post_tool(call: &ToolCall, resp: &Value, session_id: Option<&str>, opts: &Opt
         ));
     } else if let Some(c) = cleaned.as_ref().filter(|c| !shape_broken && (replaceable(tool) || c.reportable())) {
         let id = reveal_id(call, &c.removed);
-        let kept = if c.removed.is_empty() || !replaceable(tool) {
+        // Colour escapes alone are not worth a file beside the session.
+        let kept = if !c.reportable() || !replaceable(tool) {
             Ok(false)
         } else {
             keep_removed(session_id, opts, &id, &what, c).map(|()| true)
