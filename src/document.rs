@@ -383,6 +383,25 @@ impl Document {
     }
 
     /// All text a person sees, part by part (hidden spans removed).
+    /// The first `max` bytes (about) of [`Document::visible_text`], without
+    /// building the rest.
+    pub fn visible_head(&self, max: usize) -> String {
+        let mut out = String::new();
+        for p in &self.parts {
+            for s in &p.spans {
+                if out.len() >= max {
+                    return out;
+                }
+                if s.hidden.is_none() {
+                    let t = &p.text[s.range.clone()];
+                    out.push_str(&t[..t.floor_char_boundary(max - out.len())]);
+                }
+            }
+            out.push('\n');
+        }
+        out
+    }
+
     pub fn visible_text(&self) -> String {
         let mut out = String::new();
         for p in &self.parts {

@@ -500,6 +500,7 @@ pub fn empty_report(doc: &Document) -> Report {
         findings_omitted: 0,
         entities: std::sync::Arc::clone(&doc.entities),
         email: doc.email.clone(),
+        visible_head: doc.visible_head(detect::HEAD_BYTES).into(),
     }
 }
 

@@ -128,7 +128,15 @@ pub struct Report {
     pub findings_omitted: usize,
     pub entities: std::sync::Arc<[Entity]>,
     pub email: Option<EmailMeta>,
+    /// The start of the text a person sees ([`HEAD_BYTES`]): where a
+    /// session looks for the names and accounts a later call aims at
+    /// (`gate::Recorder::add_report`).
+    #[serde(skip)]
+    pub visible_head: std::sync::Arc<str>,
 }
+
+/// How much of a document's visible text a report keeps for the session.
+pub const HEAD_BYTES: usize = 16 * 1024;
 
 /// A finding before it is placed in the input (offsets inside a part's text).
 #[derive(Debug, Clone)]
@@ -325,6 +333,7 @@ impl<'o> Tally<'o> {
             findings,
             entities: std::sync::Arc::clone(&doc.entities),
             email: doc.email.clone(),
+            visible_head: doc.visible_head(HEAD_BYTES).into(),
         }
     }
 }

@@ -53,19 +53,22 @@ fn verb(w: &str) -> Option<Category> {
         | "bookmark" | "unwatch" | "unlock" | "transition" | "triage" | "label_email" => Organize,
         "write" | "edit" | "save" | "append" | "insert" | "patch" | "modify" | "mkdir" | "touch" | "replace"
         | "commit" | "store" | "upsert" | "apply" | "duplicate" | "create" | "add" | "new" | "make" | "set"
-        | "update" | "generate" | "remember" | "place" | "change" | "put" | "attach" => Write,
+        | "reschedule" | "postpone" | "update" | "generate" | "remember" | "place" | "change" | "put" | "attach" => {
+            Write
+        }
         "compose" => Draft,
         "browse" | "navigate" | "visit" | "goto" | "fetch" | "click" | "scrape" | "crawl" | "screenshot" | "scroll"
         | "hover" | "press" | "download" | "curl" | "wget" | "webfetch" | "drag" | "fill" => Browse,
         "send" | "reply" | "forward" | "publish" | "invite" | "notify" | "tweet" | "respond" | "broadcast"
-        | "announce" | "push" | "upload" | "submit" | "rsvp" | "export" | "merge" | "schedule" | "book" | "dm"
-        | "sms" | "retweet" | "repost" | "mention" | "ping" => Send,
+        | "announce" | "push" | "upload" | "submit" | "rsvp" | "export" | "merge" | "schedule" | "dm" | "sms"
+        | "retweet" | "repost" | "mention" | "ping" => Send,
         "delete" | "remove" | "rm" | "drop" | "destroy" | "purge" | "erase" | "wipe" | "truncate" | "kill"
         | "terminate" | "reset" | "clear" | "uninstall" | "trash" | "discard" | "rollback" | "revert" | "prune"
         | "shred" | "unlink" | "rmdir" | "cancel" | "deactivate" | "disable" | "unsubscribe" | "overwrite"
         | "empty" | "expunge" | "void" | "suspend" | "ban" | "evict" => Destructive,
-        "pay" | "transfer" | "refund" | "charge" | "purchase" | "buy" | "sell" | "withdraw" | "deposit" | "wire"
-        | "trade" | "swap" | "stake" | "tip" | "donate" | "remit" | "reimburse" | "capture" => Financial,
+        "pay" | "transfer" | "book" | "reserve" | "rent" | "refund" | "charge" | "purchase" | "buy" | "sell"
+        | "withdraw" | "deposit" | "wire" | "trade" | "swap" | "stake" | "tip" | "donate" | "remit" | "reimburse"
+        | "capture" => Financial,
         "grant" | "revoke" | "authorize" | "authorise" | "login" | "logout" | "sudo" | "impersonate" | "elevate"
         | "escalate" | "promote" | "demote" | "unshare" | "invite_user" | "rotate" => Access,
         "run" | "exec" | "execute" | "eval" | "spawn" | "deploy" | "install" | "build" | "compile" | "launch"

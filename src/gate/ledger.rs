@@ -108,9 +108,14 @@ pub trait Recorder {
     /// Record scanned content as read: its source, verdict and entities,
     /// and its sender when it is an email by declaration
     /// ([`declared_sender`]). Every front end records a read this way.
+    /// The read keeps the words of the start of what a person sees of it
+    /// (`crate::detect::HEAD_BYTES`), where the names and accounts a later
+    /// call aims at are looked for.
     fn add_report(&mut self, report: &crate::detect::Report, declared_email: bool) -> String {
         let sender = declared_sender(report.email.as_ref(), declared_email);
-        self.add_read(&report.source, report.verdict, report.entities.to_vec(), sender)
+        let mut entities = report.entities.to_vec();
+        entities.extend(words_entity(&report.visible_head, crate::detect::HEAD_BYTES));
+        self.add_read(&report.source, report.verdict, entities, sender)
     }
 }
 
@@ -275,21 +280,24 @@ pub(crate) fn typed_entities(text: &str) -> Vec<Entity> {
             out.push(Entity { kind: EntityKind::Url, value: link, hidden: false });
         }
     }
-    // The words, then each account typed as one word (`DE89 3704 …` as
-    // `de893704…`), within the cap (lower-casing can lengthen text).
+    out.extend(words_entity(visible, MAX_TYPED_WORDS));
+    out
+}
+
+/// The words of visible text, then each account it holds as one word
+/// (`DE89 3704 …` as `de893704…`), within `cap` bytes (lower-casing can
+/// lengthen text): the `w` item of typed text and of a read.
+fn words_entity(visible: &str, cap: usize) -> Option<Entity> {
     let mut w = words(visible);
     for a in targets::accounts_in(visible) {
         w.push_str(&a.to_lowercase());
         w.push(' ');
     }
-    if w.len() > MAX_TYPED_WORDS {
-        let end = w[..w.floor_char_boundary(MAX_TYPED_WORDS)].rfind(' ').unwrap_or(0);
+    if w.len() > cap {
+        let end = w[..w.floor_char_boundary(cap)].rfind(' ').unwrap_or(0);
         w.truncate(end + 1);
     }
-    if w.len() > 1 {
-        out.push(Entity { kind: EntityKind::Words, value: w, hidden: false });
-    }
-    out
+    (w.len() > 1).then_some(Entity { kind: EntityKind::Words, value: w, hidden: false })
 }
 
 /// How many bytes of words typed text keeps (the rest names nothing).

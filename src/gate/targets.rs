@@ -809,8 +809,61 @@ fn data_key(key: &str) -> bool {
                 | "format"
                 | "language"
                 | "lang"
+                | "password"
+                | "passphrase"
+                | "passcode"
+                | "pin"
+                | "permission"
+                | "permissions"
         )
     })
+}
+
+/// The values a call names under keys that say who it is for (`user`,
+/// `user_email`, `member`, `invitee`…), lower case: who an access call
+/// lets in or out.
+pub(super) fn principals(args: &Value) -> Vec<String> {
+    fn principal_key(k: &str) -> bool {
+        super::category::name_words(k).iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "user"
+                    | "users"
+                    | "username"
+                    | "member"
+                    | "members"
+                    | "invitee"
+                    | "invitees"
+                    | "grantee"
+                    | "grantees"
+                    | "collaborator"
+                    | "collaborators"
+                    | "principal"
+                    | "assignee"
+                    | "assignees"
+                    | "email"
+                    | "emails"
+                    | "login"
+                    | "person"
+                    | "people"
+            )
+        })
+    }
+    fn walk(v: &Value, under: bool, depth: usize, out: &mut Vec<String>) {
+        if depth > MAX_ARG_DEPTH || out.len() > MAX_NAMES {
+            return;
+        }
+        match v {
+            Value::String(s) if under => out.push(s.trim().to_lowercase()),
+            Value::Number(n) if under => out.push(n.to_string()),
+            Value::Array(a) => a.iter().for_each(|x| walk(x, under, depth + 1, out)),
+            Value::Object(o) => o.iter().for_each(|(k, x)| walk(x, under || principal_key(k), depth + 1, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(args, false, 0, &mut out);
+    out
 }
 
 /// A whole argument that is a domain name (`example.com`, not `notes.txt`).

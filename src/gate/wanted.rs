@@ -53,8 +53,12 @@ pub(crate) struct Wanted {
     /// Account targets' digits, and the slot of each pattern.
     accounts: Option<(AhoCorasick, Vec<u32>)>,
     /// Name targets' words (` a b `), and the slot of each pattern: found
-    /// in the words of what the user gave.
+    /// in the words of what the user gave or a person saw of a read.
     names: Option<(AhoCorasick, Vec<u32>)>,
+    /// Address and account targets (lower case; an account's letters and
+    /// digits only) by target index: what a read's look-alikes are
+    /// compared with ([`super::twins`]).
+    pub(crate) twinned: Vec<(u32, TargetKind, String)>,
 }
 
 /// Each key's first byte, in sorted order.
@@ -194,7 +198,25 @@ impl Wanted {
                     .map(|ac| (ac, name_keys.iter().map(|&(_, s)| s).collect()))
             })
             .flatten();
-        Wanted { keys, kinds, targets: found.len(), link_hosts, accounts, names }
+        let twinned = found
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (k, v))| match k {
+                TargetKind::Email => Some((i as u32, *k, v.to_lowercase())),
+                TargetKind::Account => Some((
+                    i as u32,
+                    *k,
+                    v.chars().filter(char::is_ascii_alphanumeric).collect::<String>().to_lowercase(),
+                )),
+                _ => None,
+            })
+            .collect();
+        Wanted { keys, kinds, targets: found.len(), link_hosts, accounts, names, twinned }
+    }
+
+    /// Some target is a name or an account (looked for in words).
+    pub(crate) fn has_names(&self) -> bool {
+        self.names.is_some()
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -260,9 +282,10 @@ impl Wanted {
             }
         };
         match e.kind {
-            // Only what the user gave names things.
+            // The words of what the user typed, or of what a person sees
+            // of a read: names and accounts, as whole terms.
             EntityKind::Words => {
-                if let (true, Some((ac, slots))) = (trust, &self.names) {
+                if let Some((ac, slots)) = &self.names {
                     for m in ac.find_overlapping_iter(e.value.as_bytes()) {
                         let slot = slots[m.pattern().as_usize()];
                         mark(slot..slot + 1);

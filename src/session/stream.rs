@@ -11,7 +11,7 @@ use super::HEADER;
 use super::file::{SessionFile, lock};
 use super::record::{Records, Span, entity, parse, read_number, unescape};
 use crate::detect::Verdict;
-use crate::gate::{self, Call, Facts, GateError, Outcome, Policy, Wanted};
+use crate::gate::{self, Call, ContentNotes, Facts, GateError, Outcome, Policy, TrustNotes, Wanted};
 
 /// How much of a session file [`decide_in`] reads at a time.
 const CHUNK: usize = 16 * 1024;
@@ -162,6 +162,10 @@ struct Tally<'p> {
     trusted: Vec<Range<u32>>,
     /// Items now belong to a trust record.
     in_trust: bool,
+    /// Look-alikes and names in reads' words, by read.
+    content: ContentNotes,
+    /// What the trust records' words ask for and give.
+    notes: TrustNotes,
 }
 
 impl<'p> Tally<'p> {
@@ -173,6 +177,8 @@ impl<'p> Tally<'p> {
             hits: Vec::new(),
             trusted: Vec::new(),
             in_trust: false,
+            content: ContentNotes::new(wanted),
+            notes: TrustNotes::new(wanted),
         }
     }
 
@@ -194,6 +200,8 @@ impl<'p> Tally<'p> {
         facts.in_content = self.wanted.covered(live_hits(false));
         facts.sender = self.wanted.covered(live_hits(true));
         facts.trusted = self.wanted.covered(self.trusted);
+        self.content.finish(self.wanted, live, &mut facts);
+        self.notes.finish(&mut facts);
         facts
     }
 }
@@ -226,8 +234,10 @@ impl Records for Tally<'_> {
         } else if let Some(e) = entity(letter, value) {
             if self.in_trust {
                 wanted.trusted_by(&e, &mut |r| trusted.push(r));
+                self.notes.see(wanted, &e);
             } else {
                 wanted.mentioned_by(&e, &mut |r| hits.push((read, r, false)));
+                self.content.see(wanted, &e, read);
             }
         }
     }

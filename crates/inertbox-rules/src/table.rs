@@ -534,6 +534,27 @@ pub fn table() -> Vec<Rule> {
             "speaks to an AI that reads the content"
         ),
         rule!(
+            "addressed_to_ai.assistant_asked",
+            AddressedToAi,
+            Medium,
+            ["assistant"],
+            concat!(
+                // Greeted or headed by its role ("Hi Alma's assistant -",
+                // "@assistant", "Note for assistants scheduling …:"), then asked.
+                r"(?:\b(?:hi|hello|hey|dear|to|for|attention)\b[ ,]*|@)(?:(?:the|your|any|all|every|our|[a-z]+'s) )?(?:[a-z-]+ )?",
+                r"(?:ai |virtual |personal |digital )?assistants?\b.{0,160}?\b(?:please|kindly|could you|can you|would you|you must|you should|you need to|make sure|be sure)\b",
+                // Obliged as a subject ("your organiser's assistant must post",
+                // "Assistants booking for guests should reserve").
+                r"|(?:^|\n|[.!?:] |\b(?:an?|your|their|his|her|any|all|every|our|[a-z]+'s) )(?:[a-z-]+ ){0,2}?(?:ai |virtual |personal )?assistants?\b[^.!?\n]{0,60}? ",
+                r"(?:must|should|shall|needs? to|has to|have to|(?:is|are) (?:required|asked|expected|instructed) to)\b(?: [a-z-]+){0,3}? ",
+                r"(?:send|email|e-mail|forward|share|post|publish|pay|transfer|book|reserve|invite|add|delete|remove|cancel|upload|submit|reply|paste|include|cc|provide|give|confirm|update|change|tell|dm|message|search|read|visit|open|click|download|schedule|create|move)\b",
+                // Made to act ("have your assistant email the itinerary to …").
+                r"|\b(?:have|ask|let|get|tell|instruct|allow) (?:your|the|their|his|her) (?:[a-z-]+ )?(?:ai |virtual |personal )?assistants? (?:to )?",
+                r"(?:send|email|e-mail|forward|share|post|pay|transfer|book|reserve|invite|add|delete|remove|upload|submit|reply|provide|give|confirm|update|change|dm|message)\b"
+            ),
+            "asks an assistant that reads the content to act"
+        ),
+        rule!(
             "addressed_to_ai.hidden_note",
             AddressedToAi,
             Medium,
@@ -734,6 +755,47 @@ pub fn table() -> Vec<Rule> {
             ],
             r"\b(?:forward|send|e-?mail|upload|post|share|transmit|copy|cc|bcc|leak|paste|concatenate)\b (?:me |us )?(?:all|every|each|the|this|these|those|my|your|his|her|their|any|a copy of)?(?: [a-z0-9'-]+){0,4} ?(?:emails?|messages?|files?|documents?|invoices?|passwords?|credentials|keys?|tokens?|data|contents?|body|history|conversations?|codes?|security codes?|attachments?|contacts?|records|notes|details|information|secrets?|channels?|receipts?|statements?)\b.{0,60}\b(?:to|at|into|on)\b ?(?:[a-z0-9._%+-]+@|https?://|www\.|the (?:following|address|url|email|website)|this (?:address|url|email)|[a-z0-9-]+\.[a-z]{2,}|\w+ (?:at|@))|\b(?:send|transfer|wire|move) (?:a |the )?(?:\$|€|£)?(?:\d[\d,.]*|money|funds|payment|transaction|the (?:money|funds|amount|balance))\b.{0,60}\bto\b|\bmodify the recipient\b",
             "tells the reader to send data or money somewhere"
+        ),
+        rule!(
+            "action_request.redirect",
+            ActionRequest,
+            Medium,
+            [
+                "details",
+                "instead",
+                "new bank",
+                "new account",
+                "new iban",
+                "new clearing",
+                "new collection",
+                "new payment",
+                "new rent",
+                "new e-mail",
+                "new email",
+                "new mailbox",
+                "new inbox",
+                "old account",
+                "old iban",
+                "old address",
+                "old e-mail",
+                "old email",
+                "old mailbox",
+                "old inbox",
+                "previous account",
+                "former account"
+            ],
+            concat!(
+                // Where money or mail goes, changed by the content itself
+                // ("payments now go to our new clearing account", "send
+                // replies to … instead"): invoice fraud's one move.
+                r"\b(?:change|changes|update) (?:of|to|in) (?:our |the |my |your )?(?:bank(?:ing)?|payment|account|remittance) details\b",
+                r"|\b(?:bank(?:ing)?|payment|account|remittance) details (?:have|has) (?:changed|been (?:changed|updated))\b",
+                r"|\bnew (?:bank account|account number|iban|clearing account|collection account|payment account|bank details|payment details|rent account|e-?mail address|mailbox|inbox)\b[^.!?\n]{0,60}\b(?:old|previous|former|no longer|instead|from now|from (?:january|february|march|april|may|june|july|august|september|october|november|december))\b",
+                r"|\b(?:old|previous|former) (?:account|iban|address|e-?mail address|mailbox|inbox)\b[^.!?\n]{0,40}\b(?:no longer|will be (?:closed|returned|rejected)|is (?:closed|not (?:read|monitored)))",
+                r"|\b(?:must|should|will) now (?:be )?(?:sent|paid|go|made|addressed|forwarded|transferred)\b(?:[^.!?\n]|\.\S){0,80}\binstead\b",
+                r"|\b(?:send|pay|transfer|forward|reply|replies|write|mail|e-?mail)\b[^.!?\n]{0,80}\bto [^ ]+@[^ ]+ instead\b"
+            ),
+            "changes where payments or replies go"
         ),
         rule!(
             "action_request.destructive",

@@ -1,0 +1,121 @@
+//! Look-alike targets: two addresses or accounts that differ by a few
+//! characters (`lena@northfield-labs.com` and `lena@northfield-labs.co`,
+//! `DE58 1001 1001 2620 3844 15` and `DE58 1001 1001 2620 2874 15`). When
+//! what was read holds a target's twin, the content offered two versions
+//! of one payee or person, which is how an injected change of bank details
+//! or a "my address moved" note reads; a target from content with a twin is
+//! not the user's own work however clean the content read.
+
+/// Is the edit distance between `a` and `b` at most `k`? (Banded: about
+/// `(2k + 1) × len` steps.)
+pub(crate) fn within(a: &[u8], b: &[u8], k: usize) -> bool {
+    if a.len().abs_diff(b.len()) > k {
+        return false;
+    }
+    let n = b.len();
+    let big = k + 1;
+    let mut prev: Vec<usize> = (0..=n).map(|j| j.min(big)).collect();
+    let mut cur = vec![big; n + 1];
+    for (i, &ca) in a.iter().enumerate() {
+        let i = i + 1;
+        let lo = i.saturating_sub(k).max(1);
+        let hi = (i + k).min(n);
+        cur.iter_mut().for_each(|c| *c = big);
+        cur[0] = i.min(big);
+        let mut best = cur[0];
+        for j in lo..=hi {
+            let sub = prev[j - 1] + usize::from(ca != b[j - 1]);
+            let v = sub.min(prev[j] + 1).min(cur[j - 1] + 1).min(big);
+            cur[j] = v;
+            best = best.min(v);
+        }
+        if best > k {
+            return false;
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[n] <= k
+}
+
+/// Two different addresses (lower case) that read as one: domains a
+/// couple of edits apart, the same mailbox at another domain, or one
+/// mailbox name an edit away from another at the same domain.
+pub(crate) fn emails(a: &str, b: &str) -> bool {
+    if a == b {
+        return false;
+    }
+    let (Some((la, da)), Some((lb, db))) = (a.rsplit_once('@'), b.rsplit_once('@')) else {
+        return false;
+    };
+    if da != db {
+        la == lb || within(da.as_bytes(), db.as_bytes(), 2)
+    } else {
+        la.len().min(lb.len()) >= 5 && within(la.as_bytes(), lb.as_bytes(), 1)
+    }
+}
+
+/// Two different account numbers (letters and digits only, lower case) of
+/// one length and country that differ in at most four places.
+pub(crate) fn accounts(a: &str, b: &str) -> bool {
+    a != b
+        && a.len() == b.len()
+        && a.get(..2) == b.get(..2)
+        && a.bytes().zip(b.bytes()).filter(|(x, y)| x != y).count() <= 4
+}
+
+/// Does this term of a `w` value look like an account number as the
+/// words keep it (country letters, check digits, then at least ten
+/// letters or digits)?
+pub(crate) fn account_term(t: &str) -> bool {
+    let b = t.as_bytes();
+    (12..=34).contains(&b.len())
+        && b[..2].iter().all(u8::is_ascii_alphabetic)
+        && b[2..4].iter().all(u8::is_ascii_digit)
+        && b.iter().all(u8::is_ascii_alphanumeric)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn distance(a: &[u8], b: &[u8]) -> usize {
+        let mut d: Vec<usize> = (0..=b.len()).collect();
+        for (i, ca) in a.iter().enumerate() {
+            let mut prev = d[0];
+            d[0] = i + 1;
+            for (j, cb) in b.iter().enumerate() {
+                let old = d[j + 1];
+                d[j + 1] = (prev + usize::from(ca != cb)).min(old + 1).min(d[j] + 1);
+                prev = old;
+            }
+        }
+        d[b.len()]
+    }
+
+    proptest! {
+        /// The banded test agrees with the full edit distance.
+        #[test]
+        fn banded_agrees_with_full_distance(a in "[abc.]{0,12}", b in "[abc.]{0,12}", k in 0usize..4) {
+            prop_assert_eq!(within(a.as_bytes(), b.as_bytes(), k), distance(a.as_bytes(), b.as_bytes()) <= k);
+        }
+    }
+
+    #[test]
+    fn twins_are_near_copies_of_one_target() {
+        assert!(emails("lena.fischer@northfield-labs.com", "lena.fischer@northfield-labs.co"));
+        assert!(emails("dora@dora-site.com", "dora.contact@dora-site.co"));
+        assert!(emails("jo.whitfield@carrow-design.com", "jo.whitfield@carrow-designs.com"));
+        assert!(emails("ann@work.example", "ann@home.example"));
+        assert!(emails("marco.ruiz@x.example", "marco.ruis@x.example"));
+        assert!(!emails("marco.ruiz@x.example", "sun.li@x.example"));
+        assert!(!emails("ann@gmail.com", "bob@outlook.com"));
+        assert!(!emails("a@x.example", "a@x.example"));
+        assert!(accounts("de58100110012620384415", "de58100110012620287415"));
+        assert!(!accounts("de58100110012620384415", "de75512108001245126199"));
+        assert!(!accounts("de58100110012620384415", "lt58100110012620384415"));
+        assert!(account_term("de58100110012620384415"));
+        assert!(!account_term("2024-07-01"));
+        assert!(!account_term("northfield"));
+    }
+}
