@@ -63,7 +63,7 @@ pub(crate) struct Facts {
     /// What was read also holds a look-alike of it (an address or account
     /// a few characters away), or it was not compared (past the limit).
     pub(crate) twin: Vec<bool>,
-    /// The kinds of action the user's words ask for.
+    /// The kinds of action the user's latest words ask for.
     pub(crate) intents: Intents,
     /// It is an address whose mailbox name holds a word the user typed
     /// (`lena.fischer@…` after "reply to Lena").
@@ -322,8 +322,8 @@ impl ContentNotes {
 }
 
 /// What the user's typed text says besides what it trusts: the actions
-/// its words ask for, the kinds of target it gives, and which address
-/// targets hold a word of it.
+/// the latest request's words ask for, the kinds of target it all gives,
+/// and which address targets hold a word of it.
 pub(crate) struct TrustNotes {
     intents: Intents,
     anchored: Vec<bool>,
@@ -343,7 +343,10 @@ impl TrustNotes {
             EntityKind::Email => self.typed[0] = true,
             EntityKind::Phone => self.typed[1] = true,
             EntityKind::Words => {
-                self.intents = self.intents.union(intent::intents(&e.value));
+                // What the latest request asks for: a session's earlier
+                // requests were other tasks ("pay the bill" an hour ago
+                // does not ask to pay now).
+                self.intents = intent::intents(&e.value);
                 self.typed[2] |= e.value.split(' ').any(twins::account_term);
                 for (i, kind, address) in &wanted.twinned {
                     if *kind == TargetKind::Email && mailbox_words(address).any(|w| e.value.contains(&format!(" {w} ")))
@@ -697,9 +700,14 @@ mod tests {
         let o = after("Please pay the bill in bill.txt", BILL, PAY);
         assert_eq!(o.decision, Decision::Allow, "{:?}", o.reasons);
         assert!(o.reasons.iter().any(|r| r.contains("the user asked for")), "{:?}", o.reasons);
-        // A question asks for no payment.
+        // A question asks for no payment, nor does a request made before it.
         let o = after("How much is the bill in bill.txt?", BILL, PAY);
         assert_eq!(o.decision, Decision::Confirm, "{:?}", o.reasons);
+        let mut g = Guard::new(Policy::default()).unwrap();
+        g.trust("Please pay the bill in bill.txt");
+        g.trust("Thanks. Now summarize the bill in bill.txt for me");
+        g.ingest(BILL.as_bytes(), "read_file(bill.txt)").unwrap();
+        assert_eq!(g.check(&parse_call(PAY).unwrap()).decision, Decision::Confirm);
         // The bill also holds a near copy of the account.
         let twin = format!("{BILL}Alternative account: DE26 5001 0517 4417 0932 77\n");
         assert_eq!(after("Please pay the bill in bill.txt", &twin, PAY).decision, Decision::Confirm);

@@ -25,10 +25,6 @@ impl Intents {
     pub(crate) fn has(self, c: Category) -> bool {
         self.0 & (1 << c as u16) != 0
     }
-
-    pub(crate) fn union(self, other: Intents) -> Intents {
-        Intents(self.0 | other.0)
-    }
 }
 
 /// The categories a verb of a request asks for.
