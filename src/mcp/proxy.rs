@@ -42,7 +42,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 
-use super::pins::{Check, Listed, Pins, PinsError};
+use super::pins::{Check, Listed, Pins};
 use super::{INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, error};
 use crate::detect::{self, Report, Verdict};
 use crate::document::{Document, Kind};
@@ -50,7 +50,6 @@ use crate::fence::{self, FenceError, Mode, Render};
 use crate::gate::{self, Call, Decision, Hints, Outcome, Policy, call_label};
 use crate::guard::{Guard, OutputScan};
 use crate::serve::{Line, Lines};
-use crate::session::Streamed;
 
 /// Requests of the client waiting for an answer at once: past this a
 /// request is refused (each is remembered until its answer comes, so that
@@ -687,15 +686,13 @@ impl Proxy {
     fn check(&self, call: &Call) -> Outcome {
         match &self.session {
             Session::Memory(guard) => guard.check(call),
-            Session::File(path) => {
-                Guard::over(Streamed::new(path), self.policy.clone()).check(call).unwrap_or_else(|e| Outcome {
-                    decision: Decision::Block,
-                    tool: call.tool.clone(),
-                    category: gate::category(&call.tool, &self.policy),
-                    reasons: vec![format!("the session could not be read ({e})")],
-                    targets: Vec::new(),
-                })
-            }
+            Session::File(path) => crate::session::decide_in(path, call, &self.policy).unwrap_or_else(|e| Outcome {
+                decision: Decision::Block,
+                tool: call.tool.clone(),
+                category: gate::category(&call.tool, &self.policy),
+                reasons: vec![format!("the session could not be read ({e})")],
+                targets: Vec::new(),
+            }),
         }
     }
 
@@ -1103,10 +1100,6 @@ pub enum ProxyError {
     NoServer,
     #[error("cannot start the server {command}: {source}")]
     Spawn { command: String, source: io::Error },
-    #[error(transparent)]
-    Pins(#[from] PinsError),
-    #[error("{0}")]
-    Random(#[from] FenceError),
     #[error("waiting for the server: {0}")]
     Wait(io::Error),
 }
