@@ -18,6 +18,7 @@ use crate::gate::{self, Policy};
 use crate::guard::Guard;
 use crate::screen;
 
+pub mod content;
 pub mod pins;
 pub mod proxy;
 

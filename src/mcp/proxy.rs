@@ -42,6 +42,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 
+use super::content;
 use super::pins::{Check, Listed, Pins};
 use super::{INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, error};
 use crate::detect::{self, Report, Verdict};
@@ -87,8 +88,6 @@ const MAX_NAME: usize = 128;
 /// How long the server's output may stay open once the server has exited
 /// (a process it started may hold it) before the proxy stops reading it.
 const DRAIN: Duration = Duration::from_secs(2);
-/// The content block types of a tool result whose `type` is a tag, not text.
-const BLOCK_TYPES: [&str; 5] = ["text", "image", "audio", "resource", "resource_link"];
 
 /// What the proxy is given.
 #[derive(Debug)]
@@ -624,7 +623,7 @@ impl Proxy {
             notes.push(format!("dropped the result of {}: its answer had an error as well", shown(&call.tool)));
         }
         let body = msg.get("result").or_else(|| msg.get("error")).unwrap_or(&Value::Null);
-        let read = OutputScan::scan(result_text(body), label.clone(), self.max_bytes);
+        let read = OutputScan::scan(content::text(body), label.clone(), self.max_bytes);
         let recorded = self.record(&read.recorded());
         if let Err(e) = &recorded {
             notes.push(format!(
@@ -843,49 +842,8 @@ fn described(o: &Outcome) -> String {
 /// a plain word, one a line.
 fn every_text(v: &Value) -> String {
     let mut out = Vec::new();
-    crate::hook::strings(v, &mut out);
+    content::strings(v, &mut out);
     out.join("\n")
-}
-
-/// The text of a call's answer, as it is scanned: its text blocks' text
-/// first, then every other string in it (keys that are not plain words
-/// too), but the `type` tags of its content blocks.
-fn result_text(body: &Value) -> String {
-    let blocks = body.get("content").and_then(Value::as_array);
-    let mut main: Vec<&str> = Vec::new();
-    let mut rest: Vec<&str> = Vec::new();
-    for block in blocks.into_iter().flatten() {
-        let Value::Object(o) = block else {
-            crate::hook::strings(block, &mut rest);
-            continue;
-        };
-        for (k, v) in o {
-            match (k.as_str(), v) {
-                ("text", Value::String(t)) => main.push(t),
-                ("type", Value::String(t)) if BLOCK_TYPES.contains(&t.as_str()) => {}
-                _ => entry(k, v, &mut rest),
-            }
-        }
-    }
-    match body {
-        Value::Object(o) => {
-            for (k, v) in o.iter().filter(|(k, _)| blocks.is_none() || *k != "content") {
-                entry(k, v, &mut rest);
-            }
-        }
-        other => crate::hook::strings(other, &mut rest),
-    }
-    main.extend(rest.iter().filter(|r| !r.is_empty()));
-    main.join("\n")
-}
-
-/// An object's entry, as [`result_text`] reads it: its key when it is not
-/// a plain word, and every string of its value.
-fn entry<'a>(key: &'a str, value: &'a Value, out: &mut Vec<&'a str>) {
-    if !crate::hook::identifier(key) {
-        out.push(key);
-    }
-    crate::hook::strings(value, out);
 }
 
 /// A call's result that looked like an injection, rebuilt from what the
@@ -958,7 +916,7 @@ fn fenced_structure(v: &Value, fenced: &dyn Fn(&str) -> String) -> Option<Value>
                 *s = fenced(s);
             }
             Value::Array(a) => stack.extend(a.iter_mut()),
-            Value::Object(o) if o.keys().all(|k| crate::hook::identifier(k)) => stack.extend(o.values_mut()),
+            Value::Object(o) if o.keys().all(|k| content::identifier(k)) => stack.extend(o.values_mut()),
             Value::Object(_) => return None,
             _ => {}
         }
@@ -1659,6 +1617,30 @@ mod tests {
         let out = from_client(&mut p, json!({"jsonrpc":"2.0","id":"one more","method":"ping"}));
         let why = to_client(&out)["error"]["message"].as_str().unwrap().to_string();
         assert!(why.contains("4096 of them cancelled"), "{why}");
+    }
+
+    /// The proxy and the PostToolUse hook read an MCP result's text the
+    /// same way: text blocks first, then every other string, block types
+    /// aside.
+    #[test]
+    fn the_proxy_and_the_hook_read_a_result_alike() {
+        let result = json!({
+            "content": [
+                {"type": "text", "text": "Weather: sunny."},
+                {"type": "resource_link", "uri": "file:///notes.txt", "name": "notes", "description": "Notes."},
+                {"type": "resource", "resource": {"uri": "file:///a.txt", "mimeType": "text/plain", "text": "Embedded."}},
+                {"type": "image", "data": "AAAA", "mimeType": "image/png"},
+                {"type": "text", "text": "More.", "url": "https://x.test/"}
+            ],
+            "structuredContent": {"summary": "Sunny", "a b": 1},
+            "isError": false
+        });
+        let proxy_text = content::text(&result);
+        assert_eq!(proxy_text, crate::hook::tool_text("mcp__weather__get", &result));
+        assert_eq!(
+            proxy_text,
+            "Weather: sunny.\nEmbedded.\nMore.\nNotes.\nnotes\nfile:///notes.txt\ntext/plain\nfile:///a.txt\nAAAA\nimage/png\nhttps://x.test/\na b\nSunny"
+        );
     }
 
     #[test]
