@@ -45,7 +45,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value, json};
 
 use super::content;
-use super::pins::{Check, Listed, Pins};
+use super::pins::{Check, Listed, MAX_PENDING, MAX_PENDING_BYTES, Pins};
 use super::{INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, error};
 use crate::detect::{self, Report, Verdict};
 use crate::document::{Document, Kind};
@@ -452,6 +452,8 @@ impl Proxy {
             // The server's error: no tools to pass.
             return Vec::new();
         }
+        // One page, from the start: every tool the server has.
+        let whole = first && msg["result"].get("nextCursor").is_none_or(Value::is_null);
         let Some(tools) = msg.get_mut("result").and_then(|r| r.get_mut("tools")).and_then(Value::as_array_mut) else {
             // Not a list the proxy can check: nothing of it passes.
             msg.remove("result");
@@ -507,7 +509,7 @@ impl Proxy {
                     .iter()
                     .map(|(i, name, r)| Listed { name, definition: &tools[*i], flagged: r.is_some() })
                     .collect();
-                pins.check(&listed)
+                pins.check(&listed, whole)
             }
         };
         let accept =
@@ -524,9 +526,19 @@ impl Proxy {
                     let why = match (report, check) {
                         (Some(r), _) => format!("its definition speaks to the model ({})", findings(r)),
                         (None, Check::Changed) => "its definition changed since it was pinned".to_string(),
+                        (None, Check::NotRecorded) => "it is not pinned as listed".to_string(),
                         (None, _) => "it is new since this server's tools were pinned".to_string(),
                     };
-                    notes.push(format!("withheld the tool {}: {why}{}", shown(name), accept.as_deref().unwrap_or("")));
+                    let how = match (check, &self.pins) {
+                        (Check::NotRecorded, Some(p)) => format!(
+                            "; it is not recorded for you to accept: {MAX_PENDING} changes of this server (or {} MiB \
+                             of them) already wait; see them with {}, accept them, and list the tools again",
+                            MAX_PENDING_BYTES >> 20,
+                            show_command(p)
+                        ),
+                        _ => accept.clone().unwrap_or_default(),
+                    };
+                    notes.push(format!("withheld the tool {}: {why}{how}", shown(name)));
                     self.withheld.insert(name.to_string(), why);
                 }
             }
@@ -1178,9 +1190,18 @@ fn id_shown(id: &Value) -> String {
 
 /// The command that accepts a server's pending changes.
 fn accept_command(pins: &Pins) -> String {
+    pins_command("accept", pins)
+}
+
+/// The command that shows a server's pending changes.
+fn show_command(pins: &Pins) -> String {
+    pins_command("show", pins)
+}
+
+fn pins_command(verb: &str, pins: &Pins) -> String {
     let file = pins.path().display().to_string();
     let file = shlex::try_quote(&file).map(|q| q.into_owned()).unwrap_or(file);
-    format!("inertbox mcp pins accept --pins {file} -- {}", pins.server())
+    format!("inertbox mcp pins {verb} --pins {file} -- {}", pins.server())
 }
 
 /// Why the proxy could not run.
@@ -1898,6 +1919,30 @@ mod tests {
         changed[2]["name"] = json!("write_notes");
         assert_eq!(list(&mut p, 3, changed).0.len(), 3);
         assert!(forwarded(&call(&mut p, 4, SEND, json!({"to": "bob@home.test"}))));
+    }
+
+    /// Past the cap of changes waiting, a new tool is withheld and not
+    /// recorded; the note says how to go on instead of how to accept it.
+    #[test]
+    fn past_the_pending_cap_a_new_tool_is_withheld_unrecorded() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("pins.json");
+        list(&mut proxy(Some(Pins::open(&path, "srv").unwrap()), None), 1, tools());
+        let mut listed = tools();
+        for i in 0..=MAX_PENDING {
+            listed.as_array_mut().unwrap().push(json!({"name": format!("tool_{i}"), "description": "Does a thing."}));
+        }
+        let mut p = proxy(Some(Pins::open(&path, "srv").unwrap()), None);
+        let (names, said) = list(&mut p, 1, listed);
+        assert_eq!(names.len(), 3);
+        assert_eq!(said.len(), MAX_PENDING + 1);
+        assert!(said[0].contains("it is new since") && said[0].contains("pins accept"), "{}", said[0]);
+        let last = &said[MAX_PENDING];
+        assert!(
+            last.starts_with("withheld the tool \"tool_256\": it is not pinned as listed; it is not recorded for you to accept: 256 changes of this server (or 4 MiB of them) already wait; see them with inertbox mcp pins show --pins "),
+            "{last}"
+        );
+        assert!(last.ends_with(" -- srv, accept them, and list the tools again"), "{last}");
     }
 
     /// What a server can put in a result besides its text blocks reaches the
