@@ -217,7 +217,7 @@ impl Pins {
                         let total = bytes.get_or_insert_with(|| pins.pending.values().map(Pin::size).sum());
                         let replaced = pins.pending.get(name).map(Pin::size);
                         let count = pins.pending.len() + usize::from(replaced.is_none());
-                        let after = *total - replaced.unwrap_or(0) + pin.size();
+                        let after = total.saturating_sub(replaced.unwrap_or(0)) + pin.size();
                         if count > MAX_PENDING || after > MAX_PENDING_BYTES {
                             Check::NotRecorded
                         } else {

@@ -453,7 +453,7 @@ impl Proxy {
             return Vec::new();
         }
         // One page, from the start: every tool the server has.
-        let whole = first && msg["result"].get("nextCursor").is_none_or(Value::is_null);
+        let whole = first && msg.get("result").and_then(|r| r.get("nextCursor")).is_none_or(Value::is_null);
         let Some(tools) = msg.get_mut("result").and_then(|r| r.get_mut("tools")).and_then(Value::as_array_mut) else {
             // Not a list the proxy can check: nothing of it passes.
             msg.remove("result");
