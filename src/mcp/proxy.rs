@@ -176,9 +176,12 @@ impl Pending {
         Pending { tool: call.tool.clone(), label: call_label(call), shape: Shape::Tool }
     }
 
-    /// A `resources/read` or `prompts/get` request, by its params.
+    /// A `resources/read` or `prompts/get` request, by its params; its
+    /// label names the URI, or the prompt and its arguments.
     fn request(method: &str, params: Option<&Value>) -> Pending {
-        let call = Call::new(method.to_string(), params.cloned().unwrap_or(Value::Null));
+        let field = |k: &str| params.and_then(|p| p.get(k)).cloned().unwrap_or(Value::Null);
+        let named = if method == "prompts/get" { json!([field("name"), field("arguments")]) } else { field("uri") };
+        let call = Call::new(method.to_string(), named);
         let shape = if method == "prompts/get" {
             Shape::Prompt
         } else {
@@ -991,38 +994,34 @@ fn fenced_contents(result: &Value, header: String, uri: &str, fenced: &dyn Fn(&s
 }
 
 /// A `prompts/get` result that looked like an injection, rebuilt as
-/// [`fenced_result`] rebuilds a tool's: a first user message with
-/// `header`; each message's role kept when it is `user` or `assistant`
-/// (else `user`), its text fenced, an image or audio kept as its type,
-/// data and media type, any other content as the fenced text of the whole
-/// message; a `messages` that is not a list and a result that is not an
-/// object as one more fenced text, from the user; the description fenced;
-/// everything else left out.
+/// [`fenced_result`] rebuilds a tool's, every message from the user (the
+/// server's text never speaks as the model): each message's text fenced
+/// (the first after `header`), an image or audio kept as its type, data and
+/// media type, any other content as the fenced text of the whole message,
+/// a `messages` that is not a list and a result that is not an object as
+/// one more fenced text; the description fenced; everything else left out.
 fn fenced_prompt(result: &Value, header: String, fenced: &dyn Fn(&str) -> String) -> Value {
-    // The header stands alone, from the user: merged into the first text,
-    // it could be an assistant message, words the model takes for its own.
-    let mut f = Fencer { header: None, fenced };
-    let mut messages = vec![json!({"role": "user", "content": {"type": "text", "text": header}})];
-    let message = |role: &str, text: String| json!({"role": role, "content": {"type": "text", "text": text}});
+    let mut f = Fencer { header: Some(header), fenced };
+    let mut messages = Vec::new();
+    let message = |text: String| json!({"role": "user", "content": {"type": "text", "text": text}});
     match result.get("messages") {
         Some(Value::Array(list)) => {
             for m in list {
-                let role = match m.get("role").and_then(Value::as_str) {
-                    Some("assistant") => "assistant",
-                    _ => "user",
-                };
                 let content = m.get("content").unwrap_or(&Value::Null);
                 match (content.get("type").and_then(Value::as_str), content.get("text").and_then(Value::as_str)) {
-                    (Some("text"), Some(text)) => messages.extend(f.text(text).map(|t| message(role, t))),
+                    (Some("text"), Some(text)) => messages.extend(f.text(text).map(message)),
                     _ => match media(content) {
-                        Some(kept) => messages.push(json!({"role": role, "content": kept})),
-                        None => messages.extend(f.text(&every_text(m)).map(|t| message(role, t))),
+                        Some(kept) => messages.push(json!({"role": "user", "content": kept})),
+                        None => messages.extend(f.text(&every_text(m)).map(message)),
                     },
                 }
             }
         }
-        Some(other) => messages.extend(f.text(&every_text(other)).map(|t| message("user", t))),
-        None => messages.extend(f.text(&every_text(result)).map(|t| message("user", t))),
+        Some(other) => messages.extend(f.text(&every_text(other)).map(message)),
+        None => messages.extend(f.text(&every_text(result)).map(message)),
+    }
+    if let Some(h) = f.header.take() {
+        messages.insert(0, message(h));
     }
     let mut rebuilt = Map::new();
     if let Some(d) = result.get("description").map(every_text).filter(|d| !d.is_empty()) {
@@ -1818,15 +1817,14 @@ mod tests {
                 }
                 assert_eq!(r["result"].as_object().unwrap().len(), 1, "{r}");
             } else {
+                // Every message from the user: the server's text never speaks as the model.
                 let messages = r["result"]["messages"].as_array().unwrap();
-                assert_eq!(messages.len(), 5, "{r}");
-                assert_eq!(messages[0]["role"], "user");
-                assert!(
-                    messages[0]["content"]["text"].as_str().unwrap().starts_with("inertbox: the result of prompts/get")
-                );
-                assert_eq!(messages[1]["role"], "assistant");
+                assert_eq!(messages.len(), 4, "{r}");
+                assert!(messages.iter().all(|m| m["role"] == "user"), "{r}");
+                let first = messages[0]["content"]["text"].as_str().unwrap();
+                assert!(first.starts_with("inertbox: the result of prompts/get") && first.contains("Sure."), "{r}");
                 assert_eq!(
-                    messages[3],
+                    messages[2],
                     json!({"role":"user","content":{"type":"image","data":"AAAA","mimeType":"image/png"}})
                 );
                 assert!(r["result"]["description"].as_str().unwrap().starts_with("<untrusted-content nonce="));
