@@ -29,7 +29,7 @@ use crate::detect::{self, Verdict};
 use crate::document::{Document, Kind};
 use crate::gate::{self, Decision, Ledger, Policy};
 use crate::guard::{Guard, OutputScan};
-use crate::mcp::content::{identifier, strings};
+use crate::json_text::{identifier, strings};
 use crate::session::{self, Appender, Streamed};
 
 pub mod clean;
@@ -548,9 +548,9 @@ pub fn tool_text(tool: &str, resp: &Value) -> String {
         }
         (_, Value::String(t)) => main.push(t),
         // MCP content blocks, read as the MCP proxy reads them.
-        (_, Value::Array(_)) => return crate::mcp::content::text(resp),
+        (_, Value::Array(_)) => return crate::json_text::mcp_answer(resp),
         (_, Value::Object(o)) if matches!(o.get("content"), Some(Value::Array(_))) => {
-            return crate::mcp::content::text(resp);
+            return crate::json_text::mcp_answer(resp);
         }
         (_, Value::Object(_)) => strings(resp, &mut main),
         _ => {}

@@ -18,7 +18,6 @@ use crate::gate::{self, Policy};
 use crate::guard::Guard;
 use crate::screen;
 
-pub mod content;
 pub mod pins;
 pub mod proxy;
 

@@ -44,7 +44,6 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 
-use super::content;
 use super::pins::{Check, Listed, MAX_PENDING, MAX_PENDING_BYTES, Pins};
 use super::{INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, error};
 use crate::detect::{self, Report, Verdict};
@@ -52,6 +51,7 @@ use crate::document::{Document, Kind};
 use crate::fence::{self, FenceError, Mode, Render};
 use crate::gate::{self, Call, Decision, Hints, Outcome, Policy, call_label};
 use crate::guard::{Guard, OutputScan};
+use crate::json_text;
 use crate::serve::{Line, Lines};
 
 /// Requests of the client waiting for an answer at once: past this a
@@ -683,7 +683,7 @@ impl Proxy {
             notes.push(format!("dropped the result of {}: its answer had an error as well", shown(&call.tool)));
         }
         let body = msg.get("result").or_else(|| msg.get("error")).unwrap_or(&Value::Null);
-        let read = OutputScan::scan(content::text(body), label.clone(), self.max_bytes);
+        let read = OutputScan::scan(json_text::mcp_answer(body), label.clone(), self.max_bytes);
         let recorded = self.record(&read.recorded());
         if let Err(e) = &recorded {
             notes.push(format!(
@@ -906,7 +906,7 @@ fn described(o: &Outcome) -> String {
 /// a plain word, one a line.
 fn every_text(v: &Value) -> String {
     let mut out = Vec::new();
-    content::strings(v, &mut out);
+    json_text::strings(v, &mut out);
     out.join("\n")
 }
 
@@ -1050,7 +1050,7 @@ fn fenced_structure(v: &Value, fenced: &dyn Fn(&str) -> String) -> Option<Value>
                 *s = fenced(s);
             }
             Value::Array(a) => stack.extend(a.iter_mut()),
-            Value::Object(o) if o.keys().all(|k| content::identifier(k)) => stack.extend(o.values_mut()),
+            Value::Object(o) if o.keys().all(|k| json_text::identifier(k)) => stack.extend(o.values_mut()),
             Value::Object(_) => return None,
             _ => {}
         }
@@ -1860,7 +1860,7 @@ mod tests {
             "structuredContent": {"summary": "Sunny", "a b": 1},
             "isError": false
         });
-        let proxy_text = content::text(&result);
+        let proxy_text = json_text::mcp_answer(&result);
         assert_eq!(proxy_text, crate::hook::tool_text("mcp__weather__get", &result));
         assert_eq!(
             proxy_text,
