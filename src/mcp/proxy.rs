@@ -1961,6 +1961,8 @@ mod tests {
             json!({"content":[{"type":"text","text":[ATTACK]}]}),
             json!({"content":[{"type":"text","text":"clean","url":ATTACK}]}),
             json!({"content":[{"type":ATTACK,"text":"clean"}]}),
+            // An "image" of text: fenced as text, never passed as it came.
+            json!({"content":[{"type":"image","data":"SWdub3Jl","mimeType":"text/plain"},{"type":"text","text":ATTACK}]}),
         ];
         for result in results {
             let mut p = proxy(None, None);
