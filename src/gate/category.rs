@@ -153,12 +153,12 @@ fn changed_noun(w: &str, making: bool) -> Option<Category> {
         "refund" | "refunds" | "payment" | "payments" | "charge" | "charges" | "invoice" | "invoices" | "transfer"
         | "transfers" | "payout" | "payouts" | "order" | "orders" | "subscription" | "subscriptions" | "bill"
         | "bills" | "transaction" | "transactions" | "money" | "funds" | "price" | "prices" | "intent" | "checkout"
-        | "wire" => Financial,
+        | "return" | "returns" | "wire" => Financial,
         "permission" | "permissions" | "role" | "roles" | "member" | "members" | "collaborator" | "collaborators"
         | "key" | "keys" | "token" | "tokens" | "secret" | "secrets" | "credential" | "credentials" | "password"
         | "passwords" | "user" | "users" | "visibility" | "acl" | "acls" | "access" | "sharing" | "policy"
-        | "policies" | "owner" | "owners" | "admin" | "admins" | "sso" | "mfa" | "2fa" | "ssh" | "firewall"
-        | "group" | "groups" => Access,
+        | "protection" | "protections" | "ruleset" | "rulesets" | "policies" | "owner" | "owners" | "admin"
+        | "admins" | "sso" | "mfa" | "2fa" | "ssh" | "firewall" | "group" | "groups" => Access,
         "script" | "scripts" | "job" | "jobs" | "workflow" | "workflows" | "function" | "functions" | "lambda"
         | "container" | "containers" | "deployment" | "deployments" | "pipeline" | "pipelines" | "cron" | "action"
         | "actions" | "hook" | "hooks" => Execute,

@@ -209,39 +209,6 @@ pub(crate) fn facts(ledger: &dyn History, wanted: &Wanted) -> Facts {
     facts
 }
 
-/// The words of an address's mailbox name that can name a person
-/// (`lena.fischer` → `lena`, `fischer`; not `info`, `contact`, `booking`).
-fn mailbox_words(address: &str) -> impl Iterator<Item = &str> {
-    let local = address.rsplit_once('@').map_or("", |(l, _)| l);
-    local.split(|c: char| !c.is_alphanumeric()).filter(|w| {
-        w.chars().count() >= 3
-            && !matches!(
-                *w,
-                "info"
-                    | "mail"
-                    | "email"
-                    | "contact"
-                    | "admin"
-                    | "support"
-                    | "hello"
-                    | "team"
-                    | "office"
-                    | "sales"
-                    | "billing"
-                    | "help"
-                    | "noreply"
-                    | "service"
-                    | "booking"
-                    | "bookings"
-                    | "reservations"
-                    | "desk"
-                    | "news"
-                    | "the"
-                    | "and"
-            )
-    })
-}
-
 /// Comparisons of read entities with address and account targets a
 /// decision makes at most; past them, every such target counts as having
 /// a twin (so none is taken from content as the user's).
@@ -349,7 +316,8 @@ impl TrustNotes {
                 self.intents = intent::intents(&e.value);
                 self.typed[2] |= e.value.split(' ').any(twins::account_term);
                 for (i, kind, address) in &wanted.twinned {
-                    if *kind == TargetKind::Email && mailbox_words(address).any(|w| e.value.contains(&format!(" {w} ")))
+                    if *kind == TargetKind::Email
+                        && twins::mailbox_words(address).any(|w| e.value.contains(&format!(" {w} ")))
                     {
                         self.anchored[*i as usize] = true;
                     }
@@ -447,7 +415,7 @@ pub(crate) fn judge(call: &Call, plan: Plan, facts: &Facts, policy: &Policy) -> 
                         t.kind == TargetKind::Email && facts.anchored[i] && !facts.twin[i]
                     }
                     Origin::Untrusted => match t.kind {
-                        TargetKind::Email => !facts.typed[0] && !facts.twin[i],
+                        TargetKind::Email => !facts.typed[0] && !facts.twin[i] && facts.anchored[i],
                         TargetKind::Phone => !facts.typed[1],
                         TargetKind::Account => !facts.typed[2] && !facts.twin[i],
                         TargetKind::Name => facts.reads_naming[i] >= 2,

@@ -728,7 +728,7 @@ pub fn words(s: &str) -> String {
             }
             out.extend(c.to_lowercase());
         } else {
-            let joins = matches!(c, '-' | '_' | '.' | '/' | ':' | '@' | '+' | '~');
+            let joins = matches!(c, '-' | '_' | '.' | ':' | '@' | '+' | '~');
             gap = Some(gap.unwrap_or(true) && joins);
         }
     }

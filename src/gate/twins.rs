@@ -38,7 +38,8 @@ pub(crate) fn within(a: &[u8], b: &[u8], k: usize) -> bool {
 }
 
 /// Two different addresses (lower case) that read as one: domains a
-/// couple of edits apart, the same mailbox at another domain, or one
+/// couple of edits apart, a mailbox of the same name (or sharing a
+/// person's name: `lena.fischer` and `lena`) at another domain, or one
 /// mailbox name an edit away from another at the same domain.
 pub(crate) fn emails(a: &str, b: &str) -> bool {
     if a == b {
@@ -48,7 +49,9 @@ pub(crate) fn emails(a: &str, b: &str) -> bool {
         return false;
     };
     if da != db {
-        la == lb || within(da.as_bytes(), db.as_bytes(), 2)
+        la == lb
+            || within(da.as_bytes(), db.as_bytes(), 2)
+            || mailbox_words(a).any(|w| mailbox_words(b).any(|v| v == w))
     } else {
         la.len().min(lb.len()) >= 5 && within(la.as_bytes(), lb.as_bytes(), 1)
     }
@@ -72,6 +75,39 @@ pub(crate) fn account_term(t: &str) -> bool {
         && b[..2].iter().all(u8::is_ascii_alphabetic)
         && b[2..4].iter().all(u8::is_ascii_digit)
         && b.iter().all(u8::is_ascii_alphanumeric)
+}
+
+/// The words of an address's mailbox name that can name a person
+/// (`lena.fischer` → `lena`, `fischer`; not `info`, `contact`, `booking`).
+pub(crate) fn mailbox_words(address: &str) -> impl Iterator<Item = &str> {
+    let local = address.rsplit_once('@').map_or("", |(l, _)| l);
+    local.split(|c: char| !c.is_alphanumeric()).filter(|w| {
+        w.chars().count() >= 3
+            && !matches!(
+                *w,
+                "info"
+                    | "mail"
+                    | "email"
+                    | "contact"
+                    | "admin"
+                    | "support"
+                    | "hello"
+                    | "team"
+                    | "office"
+                    | "sales"
+                    | "billing"
+                    | "help"
+                    | "noreply"
+                    | "service"
+                    | "booking"
+                    | "bookings"
+                    | "reservations"
+                    | "desk"
+                    | "news"
+                    | "the"
+                    | "and"
+            )
+    })
 }
 
 #[cfg(test)]
@@ -107,6 +143,8 @@ mod tests {
         assert!(emails("dora@dora-site.com", "dora.contact@dora-site.co"));
         assert!(emails("jo.whitfield@carrow-design.com", "jo.whitfield@carrow-designs.com"));
         assert!(emails("ann@work.example", "ann@home.example"));
+        assert!(emails("lena.fischer@northfield.example", "lena@mail-relay.test"));
+        assert!(!emails("info@alpha.example", "info.desk@bravo.test"));
         assert!(emails("marco.ruiz@x.example", "marco.ruis@x.example"));
         assert!(!emails("marco.ruiz@x.example", "sun.li@x.example"));
         assert!(!emails("ann@gmail.com", "bob@outlook.com"));
