@@ -522,7 +522,7 @@ pub fn table() -> Vec<Rule> {
                 "bots,",
                 "bots :"
             ],
-            r"(?:^|\n|[.!?] )(?:dear |hey |hi |hello |attention |note to (?:the )?)?(?:ai|ai assistant|ai agent|ai model|assistant|agent|llm|language model|chatbot|bot)s?\s?[:,] .{0,100}?\b(?:ignore|disregard|forget|forward|send|e-?mail|reply|respond|tell|say|include|add|append|visit|open|click|download|run|execute|call|delete|remove|transfer|pay|upload|post|share|write|print|output|recommend|rate|mention|accept|decline|approve|grant|confirm|create|book|invite|fetch|copy|move|update|give|provide|show|reveal|disclose|use|stop|keep|treat|follow|obey|comply)\b",
+            r"(?:^|\n|\\n|[.!?] )(?:[-*>#/]+ ?|\d+[.)] )?(?:dear |hey |hi |hello |attention |note to (?:the )?)?(?:ai|ai assistant|ai agent|ai model|assistant|agent|llm|language model|chatbot|bot)s?\s?[:,] .{0,100}?\b(?:ignore|disregard|forget|forward|send|e-?mail|reply|respond|tell|say|include|add|append|visit|open|click|download|run|execute|call|delete|remove|transfer|pay|upload|post|share|write|print|output|recommend|rate|mention|accept|decline|approve|grant|confirm|create|book|invite|fetch|copy|move|update|give|provide|show|reveal|disclose|use|stop|keep|treat|follow|obey|comply)\b",
             "speaks to the AI reading the content and gives it an order"
         ),
         rule!(
@@ -559,6 +559,39 @@ pub fn table() -> Vec<Rule> {
                 r"(?:send|email|e-mail|forward|share|post|pay|transfer|book|reserve|invite|add|delete|remove|upload|submit|reply|provide|give|confirm|update|change|dm|message)s?\b"
             ),
             "asks an assistant that reads the content to act"
+        ),
+        rule!(
+            "addressed_to_ai.while_processing",
+            AddressedToAi,
+            Medium,
+            [
+                "summariz",
+                "summaris",
+                "parsing th",
+                "ingesting th",
+                "indexing th",
+                "summary of th",
+                "reviewing",
+                "processing",
+                "screening",
+                "grading",
+                "evaluating",
+                "analyzing",
+                "analysing"
+            ],
+            concat!(
+                // An order for whoever summarises or parses the text ("When
+                // summarizing this document, include …").
+                r"\b(?:when|while|before|after|if|once) (?:you(?:'re| are)? )?(?:summari[sz]ing|parsing|ingesting|indexing|(?:producing|writing|generating|creating) a summary of) ",
+                r"(?:this|the following|these|the attached|the above) (?:[a-z-]+ ){0,2}?[a-z-]+\b[^.!?\n]{0,40}?,? (?:(?:the |any |an? )?(?:ai|assistant|agent|model|llm|system|tool|reader) )?",
+                r"(?:(?:should|must|shall|needs? to|has to|is to|will) (?:also |always |first |now )?)?(?:be sure to |make sure to |remember to |always |also |please )?",
+                r"(?:include|output|describe|append|add|mention|state|say|rate|rank|recommend|present|portray|treat|ignore|disregard|send|reveal|list|print|report|classify|label|mark|score|emphasi[sz]e|highlight|conclude|return|insert|refer|frame|characteri[sz]e|omit|exclude)\b",
+                // A reader named by what it does, then obliged ("the
+                // reviewing assistant should output …").
+                r"|\b(?:the|this|any|every|an?) (?:reviewing|processing|summari[sz]ing|reading|parsing|screening|grading|evaluating|analy[sz]ing|indexing|ingesting) ",
+                r"(?:ai |llm )?(?:assistant|agent|model|ai|llm|bot)s? (?:should|must|shall|is to|needs? to|has to|is required to|is expected to)\b"
+            ),
+            "tells whoever summarises or processes the content what to do"
         ),
         rule!(
             "addressed_to_ai.hidden_note",
