@@ -209,6 +209,14 @@ pub(crate) fn facts(ledger: &dyn History, wanted: &Wanted) -> Facts {
     facts
 }
 
+/// A name that is an identifier: one word of letters, digits and `-_.:`
+/// holding a digit, at most 40 bytes (`m-5012`, `doc_7781`, `22`).
+fn id_like(name: &str) -> bool {
+    name.len() <= 40
+        && name.bytes().any(|b| b.is_ascii_digit())
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b':'))
+}
+
 /// Comparisons of read entities with address and account targets a
 /// decision makes at most; past them, every such target counts as having
 /// a twin (so none is taken from content as the user's).
@@ -403,6 +411,13 @@ pub(crate) fn judge(call: &Call, plan: Plan, facts: &Facts, policy: &Policy) -> 
         // in or out anyone but whom the user named.
         let asked =
             !injected && !matches!(category, Category::Execute | Category::Destructive) && facts.intents.has(category);
+        // A destination the user gave: an address or phone they typed or
+        // trust, a sender. Beside one, an id from a read (`m-5012`, the
+        // message to forward) picks what goes there, not who gets it.
+        let user_destination = specific.iter().any(|t| {
+            matches!(t.kind, TargetKind::Email | TargetKind::Phone)
+                && matches!(t.origin, Origin::Trusted | Origin::Sender)
+        });
         let given_by_content = asked
             && !specific.is_empty()
             && specific.iter().any(|t| t.origin == Origin::Untrusted)
@@ -418,7 +433,10 @@ pub(crate) fn judge(call: &Call, plan: Plan, facts: &Facts, policy: &Policy) -> 
                         TargetKind::Email => !facts.typed[0] && !facts.twin[i] && facts.anchored[i],
                         TargetKind::Phone => !facts.typed[1],
                         TargetKind::Account => !facts.typed[2] && !facts.twin[i],
-                        TargetKind::Name => facts.reads_naming[i] >= 2,
+                        TargetKind::Name => {
+                            facts.reads_naming[i] >= 2
+                                || (user_destination && facts.reads_naming[i] >= 1 && id_like(&t.value))
+                        }
                         _ => false,
                     },
                     Origin::New => false,
