@@ -33,6 +33,7 @@ use crate::session::{self, Appender, Streamed};
 
 pub mod clean;
 pub mod view;
+pub mod views;
 
 /// Hook input larger than this is not read further (a tool's output is
 /// capped at the scan limit anyway).

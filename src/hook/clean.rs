@@ -72,6 +72,11 @@ pub struct Removal {
     pub placeholder: String,
     #[serde(skip)]
     pub what: Option<What>,
+    /// Made by a pass over the already cleaned string (a run a cut left, a
+    /// credential a cut joined): `at` is no offset in the original, so a
+    /// view holding it cannot be mapped back ([`super::view::View::new`]).
+    #[serde(skip)]
+    pub late: bool,
 }
 
 /// A cleaned output: the same shape, and what was removed.
@@ -222,6 +227,7 @@ impl Cleaner<'_> {
                 text: s[cut.range.clone()].to_string(),
                 placeholder: cut.placeholder.clone(),
                 what: Some(cut.what),
+                late: false,
             });
             last = cut.range.end;
         }
@@ -236,6 +242,7 @@ impl Cleaner<'_> {
                 text: String::new(),
                 placeholder: String::new(),
                 what: Some(What::Invisible),
+                late: true,
             });
             out = settled;
         }
@@ -267,6 +274,7 @@ impl Cleaner<'_> {
                 text: out[range.clone()].to_string(),
                 placeholder,
                 what: Some(What::Secret),
+                late: true,
             });
             last = range.end;
         }
