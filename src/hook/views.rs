@@ -102,13 +102,18 @@ fn save(session: &Path, file: &Path, record: &Record) -> std::io::Result<()> {
     std::fs::rename(&tmp, &target)
 }
 
-/// Keep the views of `file` the model was shown: for each cleaned string
-/// of an output (the original and what was removed from it).
-pub fn remember(session: &Path, file: &Path, shown: &[(&str, Vec<&Removal>)]) -> Result<(), String> {
+/// One cleaned string of an output: the original, what the model was
+/// shown of it (None: not known), and what was removed.
+pub type Shown<'a> = (&'a str, Option<&'a str>, Vec<&'a Removal>);
+
+/// Keep the views of `file` the model was shown. A view the removals do
+/// not make exactly (text was also added, such as a passage marked as
+/// quoted data) is kept as one an edit cannot be mapped from.
+pub fn remember(session: &Path, file: &Path, shown: &[Shown]) -> Result<(), String> {
     let mut record = load(session, file)?.unwrap_or_default();
     record.path = file.to_string_lossy().into_owned();
-    for (original, removed) in shown {
-        let mappable = View::new(original, removed).is_some();
+    for (original, seen, removed) in shown {
+        let mappable = View::new(original, removed).is_some_and(|v| *seen == Some(v.text.as_str()));
         let entry = Entry {
             sha256: sha256_hex(original),
             mappable,
@@ -194,8 +199,10 @@ pub fn map_call(tool: &str, input: &Value, session: &Path, file: &Path, cap: u64
     // The file as this call leaves it keeps its view: the next change,
     // composed on the view with this one made, maps too. (A call that does
     // not run leaves a view of bytes no file has.)
-    let after = landed(&disk, &removed, &landing.edits);
-    let kept = remember(session, file, &[(after.0.as_str(), after.1.iter().collect())]);
+    let (text, moved) = landed(&disk, &removed, &landing.edits);
+    let moved: Vec<&Removal> = moved.iter().collect();
+    let seen = View::new(&text, &moved).map(|v| v.text);
+    let kept = remember(session, file, &[(text.as_str(), seen.as_deref(), moved)]);
     match (landing.input, kept) {
         (Some(input), kept) => {
             let mut note = format!("inertbox: {shown} was shown to the model cleaned; {}", landing.note);
@@ -305,7 +312,7 @@ mod tests {
         std::fs::write(&file, text).unwrap();
         let session = dir.join("s.session");
         let c = clean_value(&json!(text), &[], usize::MAX).unwrap();
-        remember(&session, &file, &[(text, c.removed.iter().collect())]).unwrap();
+        remember(&session, &file, &[(text, c.value.as_str(), c.removed.iter().collect())]).unwrap();
         (session, file, c.value.as_str().unwrap().to_string())
     }
 
