@@ -45,7 +45,7 @@ pub fn clean_call(tool: &str, input: &Value, category: Category) -> Option<Autho
                 }
             }
         }
-        _ if matches!(category, Category::Send | Category::Draft) => every_string(&mut out, "", &mut notes),
+        _ if matches!(category, Category::Send | Category::Draft) => every_string(&mut out, None, &mut notes),
         _ => {}
     }
     (out != *input).then_some(Authored { input: out, notes })
@@ -59,23 +59,24 @@ fn field(v: &mut Value, key: &str, command: bool, notes: &mut Vec<String>) {
     }
 }
 
-/// Every string value (not keys) of a tool's arguments, at any depth.
-fn every_string(v: &mut Value, path: &str, notes: &mut Vec<String>) {
+/// Every string value (not keys) of a tool's arguments, at any depth, each
+/// named by its path (`body/text`).
+fn every_string(v: &mut Value, path: Option<&str>, notes: &mut Vec<String>) {
+    let under = |k: &str| path.map_or_else(|| k.to_string(), |p| format!("{p}/{k}"));
     match v {
         Value::String(s) => {
-            let name = if path.is_empty() { "the arguments" } else { path };
-            if let Some(cleaned) = clean_text(s, false, name, notes) {
+            if let Some(cleaned) = clean_text(s, false, path.unwrap_or("the arguments"), notes) {
                 *s = cleaned;
             }
         }
         Value::Array(a) => {
             for (i, x) in a.iter_mut().enumerate() {
-                every_string(x, &format!("{path}/{i}"), notes);
+                every_string(x, Some(&under(&i.to_string())), notes);
             }
         }
         Value::Object(o) => {
             for (k, x) in o.iter_mut() {
-                every_string(x, &format!("{path}/{k}"), notes);
+                every_string(x, Some(&under(k)), notes);
             }
         }
         _ => {}

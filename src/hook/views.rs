@@ -205,7 +205,7 @@ pub fn map_call(tool: &str, input: &Value, session: &Path, file: &Path, cap: u64
     let kept = remember(session, file, &[(text.as_str(), seen.as_deref(), moved)]);
     match (landing.input, kept) {
         (Some(input), kept) => {
-            let mut note = format!("inertbox: {shown} was shown to the model cleaned; {}", landing.note);
+            let mut note = format!("{shown} was shown to the model cleaned; {}", landing.note);
             if let Err(e) = kept {
                 note.push_str(&format!(" ({e})"));
             }
@@ -285,7 +285,7 @@ fn edit(input: &Value, view: &View, disk: &str) -> Result<Option<Landing>, Unmap
     changed["old_string"] = Value::String(disk[wide.clone()].to_string());
     changed["new_string"] = Value::String(format!("{}{new}{}", &disk[wide.start..at.start], &disk[at.end..wide.end]));
     let note = format!(
-        "the text to replace is also in text removed from that view, so the Edit was widened to the {} byte(s) of whole lines around it that the model saw, to land where the model saw it.",
+        "the text to replace is also in text removed from that view, so the Edit was widened to the {} byte(s) of whole lines around it that the model saw, to land where the model saw it",
         wide.len()
     );
     Ok(Some(Landing { edits, input: Some(changed), note }))
@@ -296,7 +296,7 @@ fn write(input: &Value, view: &View, disk: &str) -> Result<Option<Landing>, Unma
     let (at, new) = view.map_write(content)?;
     let mut changed = input.clone();
     changed["content"] = Value::String(format!("{}{new}{}", &disk[..at.start], &disk[at.end..]));
-    let note = "the Write was composed on that view, so it was made on the file's real bytes: every span removed from the view that the change did not touch is kept (`inertbox hook reveal` shows them).".to_string();
+    let note = "the Write was composed on that view, so it was made on the file's real bytes: every span removed from the view that the change did not touch is kept (`inertbox hook reveal` shows them)".to_string();
     Ok(Some(Landing { edits: vec![(at, new)], input: Some(changed), note }))
 }
 
