@@ -119,14 +119,15 @@ fn clean_text(s: &str, command: bool, name: &str, notes: &mut Vec<String>) -> Op
     (text != s).then_some(text)
 }
 
-/// `text` with each range that folds to plain ASCII folded.
+/// `text` with each range's mixed words folded ([`fold_mixed`]).
 fn fold_words(text: &str, ranges: Vec<std::ops::Range<usize>>, folded: &mut Vec<String>) -> String {
     let mut out = String::with_capacity(text.len());
     let mut last = 0;
     for r in ranges {
         let word = &text[r.clone()];
-        let (latin, changed) = fold_confusables(word);
-        if changed && latin.is_ascii() && r.start >= last {
+        if r.start >= last
+            && let Some(latin) = fold_mixed(word)
+        {
             out.push_str(&text[last..r.start]);
             out.push_str(&latin);
             folded.push(format!("{:?} → {latin:?}", crate::escape::shown(word)));
@@ -135,6 +136,39 @@ fn fold_words(text: &str, ranges: Vec<std::ops::Range<usize>>, folded: &mut Vec<
     }
     out.push_str(&text[last..]);
     out
+}
+
+/// A name with look-alike letters read as Latin in each of its parts (a
+/// path component, a label: letters and digits between other characters)
+/// that mixes Latin letters with others and is plain ASCII once folded
+/// (`аpt`, `рaypal`). A part all in another script (`тест` in
+/// `./тест.sh`) is a word of that script, and stays. None when nothing
+/// changes.
+fn fold_mixed(word: &str) -> Option<String> {
+    let mut out = String::with_capacity(word.len());
+    let mut changed = false;
+    let mut part = String::new();
+    let mut flush = |part: &mut String, out: &mut String| {
+        let mixed = !part.is_ascii() && part.chars().any(|c| c.is_ascii_alphabetic());
+        match fold_confusables(part) {
+            (latin, true) if mixed && latin.is_ascii() => {
+                out.push_str(&latin);
+                changed = true;
+            }
+            _ => out.push_str(part),
+        }
+        part.clear();
+    };
+    for c in word.chars() {
+        if c.is_alphanumeric() {
+            part.push(c);
+        } else {
+            flush(&mut part, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut part, &mut out);
+    changed.then_some(out)
 }
 
 /// The command names of a command line that are not plain ASCII: the first
@@ -249,6 +283,7 @@ mod tests {
             "echo 'a; \u{441}at x'",
             "grep -r \u{430}pt .",
             "ls\tdir\nprintf 'x\\n'",
+            "./\u{442}\u{435}\u{441}\u{442}.sh && cat \u{442}\u{435}\u{441}\u{442}.md",
         ] {
             assert_eq!(bash(same), None, "{same}");
         }

@@ -297,6 +297,15 @@ mod tests {
         assert_eq!(landed(&view, "é\u{200b}x", "éy").unwrap(), "é\u{200b}y");
     }
 
+    /// The original made of `pieces`, its view, and `start..start + len`
+    /// clamped to the view.
+    fn view_range(pieces: &[String], start: usize, len: usize) -> (String, View, usize, usize) {
+        let original: String = pieces.concat();
+        let (view, _) = view_of(&original);
+        let n = view.text.len();
+        (original, view, start.min(n), (start + len).min(n))
+    }
+
     fn piece() -> impl Strategy<Value = String> {
         prop_oneof![
             4 => "[a-z \n]{1,8}",
@@ -323,10 +332,7 @@ mod tests {
             pieces in proptest::collection::vec(piece(), 1..12),
             start in 0usize..64, len in 1usize..12, new in "[A-Z]{0,5}",
         ) {
-            let original: String = pieces.concat();
-            let (view, _) = view_of(&original);
-            let n = view.text.len();
-            let (a, b) = (start.min(n), (start + len).min(n));
+            let (original, view, a, b) = view_range(&pieces, start, len);
             prop_assume!(view.text.is_char_boundary(a) && view.text.is_char_boundary(b) && a < b);
             let old = &view.text[a..b];
             if let Ok(r) = view.map_edit(old) {
@@ -344,10 +350,7 @@ mod tests {
             pieces in proptest::collection::vec(piece(), 1..12),
             start in 0usize..64, len in 0usize..12, new in "[A-Z]{0,4}",
         ) {
-            let original: String = pieces.concat();
-            let (view, _) = view_of(&original);
-            let n = view.text.len();
-            let (a, b) = (start.min(n), (start + len).min(n));
+            let (original, view, a, b) = view_range(&pieces, start, len);
             prop_assume!(view.text.is_char_boundary(a) && view.text.is_char_boundary(b));
             // `#` is in no view: the change is exactly a..b.
             let new = format!("#{new}#");
