@@ -142,7 +142,7 @@ pub enum Cmd {
         args_conflicts_with_subcommands = true
     )]
     Mcp(McpArgs),
-    /// Answer agent hook events (Claude Code: UserPromptSubmit, PostToolUse, PreToolUse)
+    /// Answer agent hook events (Claude Code: UserPromptSubmit, PostToolUse, PreToolUse, SessionStart, InstructionsLoaded)
     #[command(subcommand)]
     Hook(HookCmd),
     /// Ask a model for a second opinion: print a screening prompt, read the model's verdict

@@ -264,6 +264,11 @@ mod tests {
         assert_eq!(&original[at.clone()], "total");
         assert_eq!(&original[wide.clone()], "<p>total</p>\n");
         assert_eq!(original.matches(&original[wide]).count(), 1);
+        // The same with a credential that holds the text.
+        let key = "EXAMPLE\n AKIAIOSFODNN7EXAMPLE \n";
+        let (view, _) = view_of(key);
+        let (at, wide) = view.map_edit_once(key, "EXAMPLE").unwrap();
+        assert_eq!((at, wide), (0..7, 0..8));
         // No stretch of the view around it is once in the file.
         let twice = "total\u{200b}total\u{200b}";
         let (view, _) = view_of(twice);
@@ -315,7 +320,40 @@ mod tests {
         ]
     }
 
+    /// Pieces whose kept text is also inside a removed credential, so an
+    /// edit of it is once in the view and twice in the original.
+    fn piece_shared() -> impl Strategy<Value = String> {
+        prop_oneof![
+            3 => "[a-z \n]{1,8}",
+            2 => Just("EXAMPLE\n".to_string()),
+            1 => Just("\u{200b}\u{200b}".to_string()),
+            2 => Just(" AKIAIOSFODNN7EXAMPLE ".to_string()),
+        ]
+    }
+
     proptest! {
+        #[test]
+        fn a_widened_edit_made_as_the_host_makes_it_lands_as_by_hand(
+            pieces in proptest::collection::vec(piece_shared(), 1..12),
+            start in 0usize..96, len in 1usize..10, new in "[a-z]{0,5}",
+        ) {
+            let (original, view, a, b) = view_range(&pieces, start, len);
+            prop_assume!(view.text.is_char_boundary(a) && view.text.is_char_boundary(b) && a < b);
+            let old = &view.text[a..b];
+            if let Ok((at, wide)) = view.map_edit_once(&original, old) {
+                // Where the model saw it.
+                prop_assert_eq!(view.source_of(a), Some(at.start));
+                // The host replaces the one copy of the widened old text.
+                let old_wide = &original[wide.clone()];
+                let new_wide = format!("{}{new}{}", &original[wide.start..at.start], &original[at.end..wide.end]);
+                prop_assert_eq!(original.matches(old_wide).count(), 1);
+                let by_host = original.replacen(old_wide, &new_wide, 1);
+                let mut by_hand = original.clone();
+                by_hand.replace_range(at, &new);
+                prop_assert_eq!(by_host, by_hand);
+            }
+        }
+
         #[test]
         fn every_kept_byte_maps_to_its_source(pieces in proptest::collection::vec(piece(), 0..12)) {
             let original: String = pieces.concat();
