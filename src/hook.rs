@@ -550,7 +550,7 @@ fn instruction_files(files: &[PathBuf], at_start: bool, session_id: Option<&str>
         let recorded = with_guard(session_id, opts, |g| {
             for h in &found {
                 let mut r = h.report.clone();
-                r.source = format!("instruction file {}", h.path.display());
+                r.source = format!("instruction file {}", crate::fence::inline(&h.path.display().to_string()));
                 r.verdict = r.verdict.max(Verdict::Review);
                 g.record(&r, false);
             }

@@ -105,10 +105,13 @@ fn clean_text(s: &str, command: bool, name: &str, notes: &mut Vec<String>) -> Op
         text = stripped;
     }
     let mut folded = Vec::new();
-    if command {
+    // Only a letter that is not ASCII has a look-alike to fold.
+    if command && !text.is_ascii() {
         text = fold_words(&text, command_names(&text), &mut folded);
     }
-    text = fold_words(&text, host_names(&text), &mut folded);
+    if !text.is_ascii() {
+        text = fold_words(&text, host_names(&text), &mut folded);
+    }
     if !folded.is_empty() {
         notes.push(format!(
             "read look-alike letters as Latin in {}: {}",
