@@ -178,6 +178,7 @@ fn a_running_server_answers_what_the_process_would() {
         "pre-bash-curl.json",
         "pre-bash-cargo-test.json",
         "pre-send-to-page-address.json",
+        "write/pre-bash-lookalike.json",
     ];
     for payload in payloads {
         let input = std::fs::read(fixture(&format!("hooks/{payload}"))).unwrap();
