@@ -89,6 +89,12 @@ fn sorted_dir(dir: &Path) -> Vec<PathBuf> {
 /// Scan one instruction file; Some when it hides something. The reason
 /// when it cannot be read.
 pub fn scan(path: &Path, cap: u64) -> Result<Option<Hidden>, String> {
+    // A pipe or a device named as a file would hold the hook up.
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => {}
+        Ok(_) => return Err("not a regular file".into()),
+        Err(e) => return Err(e.to_string()),
+    }
     let input = Input::Path(path.to_path_buf());
     let raw = input.read(Some(cap)).map_err(|e| e.to_string())?;
     let doc = Document::load(raw, Kind::Auto, path.display().to_string());
@@ -187,5 +193,6 @@ mod tests {
         let h = scan(&html, 1 << 20).unwrap().unwrap();
         assert!(!h.cleanable && h.fix().contains("by hand"), "{}", h.fix());
         assert!(scan(&project.join("gone.md"), 1 << 20).is_err());
+        assert_eq!(scan(&project, 1 << 20).unwrap_err(), "not a regular file");
     }
 }
