@@ -160,12 +160,12 @@ pub fn map_call(tool: &str, input: &Value, session: &Path, file: &Path, cap: u64
         // A pipe or a device would hold the hook up.
         Ok(m) if !m.is_file() => {
             return Mapped::Refused(format!(
-                "{shown} was shown to the model cleaned, and it is not a regular file now"
+                "inertbox: {shown} was shown to the model cleaned, and it is not a regular file now"
             ));
         }
         Ok(m) if m.len() > cap => {
             return Mapped::Refused(format!(
-                "{shown} was shown to the model cleaned, and it is now {} bytes, more than the {cap} inertbox reads; it cannot check that this {tool} lands where the model saw it",
+                "inertbox: {shown} was shown to the model cleaned, and it is now {} bytes, more than the {cap} inertbox reads; it cannot check that this {tool} lands where the model saw it",
                 m.len()
             ));
         }
