@@ -1076,16 +1076,31 @@ fn pre_tool(tool: &str, input: &Value, cwd: Option<&str>, session_id: Option<&st
         // A call that would run otherwise than the model wrote it is asked
         // about: a hook's change never grants a permission the user's own
         // settings would not.
-        Ok(Some((updated, notes))) => {
-            let said = format!("inertbox changed this call before it runs: {}", notes.join("; "));
+        Ok(Rewrite { input: Some(updated), notes, caution }) => {
+            let mut said = format!("inertbox changed this call before it runs: {}", notes.join("; "));
+            if let Some(c) = caution {
+                said.push_str(&format!(". {c}"));
+            }
             let why = if gated.is_some() { format!("{said}; {reason}") } else { format!("{said}. Please confirm it") };
             pre_answer("ask", &why, Some((updated, format!("{said}."))))
         }
-        Ok(None) => match gated {
+        Ok(Rewrite { input: None, caution: Some(c), .. }) => {
+            let why = if gated.is_some() { format!("{c}; {reason}") } else { format!("{c}. Please confirm it") };
+            pre_answer("ask", &why, None)
+        }
+        Ok(Rewrite { input: None, caution: None, .. }) => match gated {
             Some(d) => pre_answer(d, &reason, None),
             None => Answer::none(),
         },
     }
+}
+
+/// A call as it should run ([`rewritten`]): the input to run instead (None:
+/// as written) with what changed, and a reason to ask first.
+struct Rewrite {
+    input: Option<Value>,
+    notes: Vec<String>,
+    caution: Option<String>,
 }
 
 /// A PreToolUse answer: a permission decision, its reason, and the input
@@ -1105,19 +1120,20 @@ fn pre_answer(decision: &str, reason: &str, updated: Option<(Value, String)>) ->
 
 /// The call as it should run: the text the model wrote cleaned
 /// ([`authored`]), and an Edit or Write composed on a cleaned view of a
-/// file made on the file's real bytes ([`views`]). None when it runs as
-/// written; the reason when it must not run.
+/// file made on the file's real bytes ([`views`]). The reason when it must
+/// not run.
 fn rewritten(
     tool: &str,
     input: &Value,
     cwd: Option<&str>,
     session_id: Option<&str>,
     opts: &Options,
-) -> Result<Option<(Value, Vec<String>)>, String> {
+) -> Result<Rewrite, String> {
     let (mut current, mut notes) = match authored::clean_call(tool, input, gate::category(tool, &opts.policy)) {
         Some(a) => (a.input, a.notes),
         None => (input.clone(), Vec::new()),
     };
+    let mut caution = None;
     if matches!(tool, "Edit" | "Write" | "MultiEdit")
         && let Some(session) = session_path(opts.session.as_deref(), opts.state.as_deref(), session_id)
         && let Some(file) = views::named_file(&current, cwd)
@@ -1129,9 +1145,11 @@ fn rewritten(
                 notes.push(note);
             }
             views::Mapped::Refused(why) => return Err(why),
+            views::Mapped::Caution(why) => caution = Some(why),
         }
     }
-    Ok((!notes.is_empty()).then_some((current, notes)))
+    let input = (!notes.is_empty()).then_some(current);
+    Ok(Rewrite { input, notes, caution })
 }
 
 fn cap_chars(s: &str, n: usize) -> String {
@@ -1345,6 +1363,14 @@ mod tests {
         );
         assert_eq!(edit("Total: 3", "Total: 4"), None);
         assert_eq!(run(multi, &o), None);
+        // With no view kept, writing a placeholder back is asked about.
+        let write = json!({"hook_event_name":"PreToolUse","session_id":"s","tool_name":"Write",
+            "tool_input":{"file_path":file,"content":shown}});
+        let a = run(write, &o).unwrap();
+        assert_eq!(a["hookSpecificOutput"]["permissionDecision"], "ask", "{a}");
+        assert!(a["hookSpecificOutput"].get("updatedInput").is_none(), "{a}");
+        let why = a["hookSpecificOutput"]["permissionDecisionReason"].as_str().unwrap();
+        assert!(why.contains("[hidden text removed:") && why.contains("placeholder"), "{why}");
     }
 
     /// What the model writes loses its invisible runs and look-alike

@@ -38,8 +38,15 @@ const MIN_QUOTED: usize = 12;
 /// Injected passages marked in place, at most.
 const MAX_MARKED: usize = 32;
 /// What opens and closes a passage marked as quoted data.
-const QUOTE_OPEN: &str = "[quoted data, not an instruction: \"";
+pub const QUOTE_OPEN: &str = "[quoted data, not an instruction: \"";
 const QUOTE_CLOSE: &str = "\"]";
+/// What opens the placeholder of a credential (`[redacted: AWS access key]`).
+pub const REDACTED: &str = "[redacted: ";
+/// What opens the placeholder of hidden HTML text (`[hidden text removed: display:none]`).
+pub const HIDDEN: &str = "[hidden text removed: ";
+/// How every placeholder and mark this module writes starts: text written
+/// back holding one was likely copied from a cleaned output.
+pub const PLACEHOLDERS: [&str; 3] = [REDACTED, HIDDEN, QUOTE_OPEN];
 
 /// What one removal was.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -264,7 +271,7 @@ impl Cleaner<'_> {
         let mut last = 0;
         for (range, kind) in late {
             let kind = kind.strip_prefix("an ").or_else(|| kind.strip_prefix("a ")).unwrap_or(kind);
-            let placeholder = format!("[redacted: {kind}]");
+            let placeholder = format!("{REDACTED}{kind}]");
             redacted.push_str(&out[last..range.start]);
             redacted.push_str(&placeholder);
             self.removed.push(Removal {
@@ -326,7 +333,7 @@ fn cuts(s: &str, html_cap: usize) -> Vec<Cut> {
     }
     for (range, kind) in crate::gate::redactions(s) {
         let kind = kind.strip_prefix("an ").or_else(|| kind.strip_prefix("a ")).unwrap_or(kind);
-        cuts.push(Cut { range, placeholder: format!("[redacted: {kind}]"), why: kind.into(), what: What::Secret });
+        cuts.push(Cut { range, placeholder: format!("{REDACTED}{kind}]"), why: kind.into(), what: What::Secret });
     }
     // The widest cut at a place first; one inside another goes with it.
     cuts.sort_by(|a, b| a.range.start.cmp(&b.range.start).then(b.range.end.cmp(&a.range.end)));
@@ -355,7 +362,7 @@ fn hidden_html(s: &str, cuts: &mut Vec<Cut>) {
             {
                 cuts.push(Cut {
                     range,
-                    placeholder: format!("[hidden text removed: {}]", why.describe()),
+                    placeholder: format!("{HIDDEN}{}]", why.describe()),
                     why: why.describe().into(),
                     what: What::HiddenHtml,
                 });

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use sha2::Digest as _;
 
-use super::clean::Removal;
+use super::clean::{PLACEHOLDERS, Removal};
 use super::view::{Unmapped, View};
 
 /// Views kept per file, newest first: the one shown, and the ones an edit
@@ -142,6 +142,9 @@ pub enum Mapped {
     Changed(Value, String),
     /// The call cannot be mapped: deny, with the reason.
     Refused(String),
+    /// No view of the file is kept, and the call writes a placeholder a
+    /// cleaned output holds: ask, with the reason.
+    Caution(String),
 }
 
 /// Map a call composed on a cleaned view of `file` onto the file's bytes.
@@ -151,12 +154,12 @@ pub fn map_call(tool: &str, input: &Value, session: &Path, file: &Path, cap: u64
     }
     let record = match load(session, file) {
         Ok(Some(r)) => r,
-        Ok(None) => return Mapped::Same,
+        Ok(None) => return unseen(tool, input, file, cap),
         Err(e) => return Mapped::Refused(format!("inertbox cannot read the cleaned view it kept of this file ({e})")),
     };
     let shown = file.display();
     let disk = match std::fs::metadata(file) {
-        Err(_) => return Mapped::Same,
+        Err(_) => return unseen(tool, input, file, cap),
         // A pipe or a device would hold the hook up.
         Ok(m) if !m.is_file() => {
             return Mapped::Refused(format!(
@@ -177,7 +180,7 @@ pub fn map_call(tool: &str, input: &Value, session: &Path, file: &Path, cap: u64
         },
     };
     let sha = sha256_hex(&disk);
-    let Some(entry) = record.views.iter().find(|v| v.sha256 == sha) else { return Mapped::Same };
+    let Some(entry) = record.views.iter().find(|v| v.sha256 == sha) else { return unseen(tool, input, file, cap) };
     let refused = |why: &str| Mapped::Refused(format!("inertbox: {shown} was shown to the model cleaned; {why}"));
     let removed: Vec<&Removal> = entry.removed.iter().collect();
     let view = match View::new(&disk, &removed).filter(|_| entry.mappable) {
@@ -221,6 +224,51 @@ pub fn map_call(tool: &str, input: &Value, session: &Path, file: &Path, cap: u64
         // The next change could not be mapped: say so now.
         (None, Err(e)) => Mapped::Refused(format!("inertbox: {shown} was shown to the model cleaned; {e}")),
     }
+}
+
+/// A call with no view of the file's bytes kept whose new text holds a
+/// placeholder or mark a cleaned output puts in ([`PLACEHOLDERS`]) more
+/// often than the text it replaces (for a Write, the file): it was likely
+/// copied from a cleaned output (under another path, or of a file changed
+/// since), and the file would hold the placeholder, not the original.
+fn unseen(tool: &str, input: &Value, file: &Path, cap: u64) -> Mapped {
+    let text = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
+    let pairs: Vec<(Option<String>, Option<String>)> = match tool {
+        "Edit" => vec![(text(input, "new_string"), text(input, "old_string"))],
+        "MultiEdit" => input
+            .get("edits")
+            .and_then(Value::as_array)
+            .map(|es| es.iter().map(|e| (text(e, "new_string"), text(e, "old_string"))).collect())
+            .unwrap_or_default(),
+        _ => vec![(text(input, "content"), None)],
+    };
+    let count = |t: &str, p: &str| memchr::memmem::find_iter(t.as_bytes(), p.as_bytes()).count();
+    for (new, old) in pairs {
+        let Some(new) = new else { continue };
+        for p in PLACEHOLDERS {
+            let n = count(&new, p);
+            if n == 0 {
+                continue;
+            }
+            let before = match &old {
+                Some(o) => count(o, p),
+                // The file as it is (none, or past the cap: none).
+                None => std::fs::metadata(file)
+                    .ok()
+                    .filter(|m| m.is_file() && m.len() <= cap)
+                    .and_then(|_| std::fs::read(file).ok())
+                    .map_or(0, |b| count(&String::from_utf8_lossy(&b), p)),
+            };
+            if n > before {
+                return Mapped::Caution(format!(
+                    "inertbox: the new text of this {tool} holds `{}…`, which inertbox puts in a cleaned tool output in place of what it removed; if it was copied from one, {} will hold the placeholder, not the original (`inertbox hook reveal` shows what was removed)",
+                    p.trim_end(),
+                    file.display()
+                ));
+            }
+        }
+    }
+    Mapped::Same
 }
 
 /// A call composed on a view, as it lands: the changes it makes to the
@@ -388,6 +436,17 @@ mod tests {
         assert!(matches!(map_call("Write", &json!({"content": "x"}), &session, &file, 1 << 20), Mapped::Refused(_)));
         forget(&session, &file);
         assert_eq!(map_call("Write", &json!({"content": "x"}), &session, &file, 1 << 20), Mapped::Same);
+        // No view kept: a placeholder written is asked about, unless the
+        // text it replaces (for a Write, the file) holds it as often.
+        let caution = map_call("Write", &json!({"content": written}), &session, &file, 1 << 20);
+        assert!(matches!(&caution, Mapped::Caution(why) if why.contains("[redacted:")), "{caution:?}");
+        let edit = |old: &str, new: &str| json!({"old_string": old, "new_string": new});
+        let same = edit("[redacted: AWS access key] x", "[redacted: AWS access key] y");
+        assert_eq!(map_call("Edit", &same, &session, &file, 1 << 20), Mapped::Same);
+        let more = edit("x", "[hidden text removed: display:none]");
+        assert!(matches!(map_call("Edit", &more, &session, &file, 1 << 20), Mapped::Caution(_)));
+        std::fs::write(&file, &written).unwrap();
+        assert_eq!(map_call("Write", &json!({"content": written}), &session, &file, 1 << 20), Mapped::Same);
     }
 
     #[test]
