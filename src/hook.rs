@@ -917,7 +917,7 @@ fn reveal_id(call: &ToolCall, removed: &[clean::Removal]) -> String {
     h.update(call.tool.as_bytes());
     h.update([0]);
     h.update(call.id.unwrap_or("").as_bytes());
-    for r in removed {
+    for r in removed.iter().filter(|r| r.what != Some(clean::What::Marked)) {
         h.update([0]);
         h.update(r.path.as_bytes());
         h.update(r.at.to_le_bytes());
@@ -941,7 +941,8 @@ fn keep_removed(
     if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
         session::create_private_dir(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
-    let record = json!({ "id": id, "output": what, "removed": c.removed });
+    let removed: Vec<&clean::Removal> = c.removed.iter().filter(|r| r.what != Some(clean::What::Marked)).collect();
+    let record = json!({ "id": id, "output": what, "removed": removed });
     session::reveal::save(&p, id, &record).map_err(|e| e.to_string())
 }
 
