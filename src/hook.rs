@@ -1046,26 +1046,28 @@ fn cleaned_note(what: &str, c: &clean::Cleaned, replaced: bool, id: &str, kept: 
 
 fn pre_tool(tool: &str, input: &Value, cwd: Option<&str>, session_id: Option<&str>, opts: &Options) -> Answer {
     let call = gate::Call::new(tool.to_string(), input.clone());
-    let o = match decision_guard(session_id, opts) {
-        Some(guard) => match guard.check(&call) {
-            Ok(o) => o,
-            Err(e) => {
-                return pre_answer(
-                    "ask",
-                    &format!("inertbox could not read the session ({e}); please confirm this call"),
-                    None,
-                );
-            }
-        },
-        None => Guard::over(Ledger::default(), opts.policy.clone()).check(&call),
+    let checked = match decision_guard(session_id, opts) {
+        Some(guard) => guard.check(&call),
+        None => Ok(Guard::over(Ledger::default(), opts.policy.clone()).check(&call)),
     };
-    let gated = match o.decision {
-        Decision::Allow => None,
-        Decision::Confirm => Some("ask"),
-        Decision::Block => Some("deny"),
+    let (gated, reason) = match checked {
+        Ok(o) => {
+            let gated = match o.decision {
+                Decision::Allow => None,
+                Decision::Confirm => Some("ask"),
+                Decision::Block => Some("deny"),
+            };
+            let r = format!(
+                "inertbox {}: {} ({}): {}",
+                o.decision.as_str(),
+                o.tool,
+                o.category.as_str(),
+                o.reasons.join("; ")
+            );
+            (gated, r)
+        }
+        Err(e) => (Some("ask"), format!("inertbox could not read the session ({e}); please confirm this call")),
     };
-    let reason =
-        format!("inertbox {}: {} ({}): {}", o.decision.as_str(), o.tool, o.category.as_str(), o.reasons.join("; "));
     if gated == Some("deny") {
         return pre_answer("deny", &reason, None);
     }
