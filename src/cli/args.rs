@@ -144,7 +144,7 @@ pub enum Cmd {
         args_conflicts_with_subcommands = true
     )]
     Mcp(McpArgs),
-    /// Answer agent hook events (Claude Code: UserPromptSubmit, PostToolUse, PreToolUse)
+    /// Answer agent hook events (Claude Code: UserPromptSubmit, PostToolUse, PreToolUse, SessionStart, InstructionsLoaded)
     #[command(subcommand)]
     Hook(HookCmd),
     /// Ask a model for a second opinion: print a screening prompt, read the model's verdict
@@ -353,7 +353,13 @@ pub enum HookCmd {
             context that fences the verdict. An MCP tool's output comes back cleaned in its own shape \
             (updatedMCPToolOutput): invisible characters and escapes removed, hidden HTML text replaced by a \
             placeholder, credentials redacted; `hook reveal ID` prints what was removed.\n\n\
-            PreToolUse: gates the call against the ledger: deny on block, ask on confirm, nothing on allow.\n\n\
+            PreToolUse: gates the call against the ledger: deny on block, ask on confirm, nothing on allow. \
+            Text the model writes (a command line, a file, an edit, a message) loses invisible characters and \
+            escapes, look-alike letters in command and host names are read as Latin, and an Edit or Write \
+            composed on a cleaned view of a file lands on its real bytes: such a call is asked about with the \
+            changed input (updatedInput); one that cannot be mapped is denied with the reason.\n\n\
+            SessionStart, InstructionsLoaded: scans the instruction files being loaded (CLAUDE.md, AGENTS.md, \
+            SKILL.md, .cursorrules...) and reports text they hide, with `inertbox scan --clean FILE` as the fix.\n\n\
             The ledger is a file per session_id under $XDG_STATE_HOME/inertbox/sessions (default \
             ~/.local/state/inertbox/sessions), or --session FILE. Malformed input: PreToolUse denies once \
             untrusted content was read and asks when it cannot tell; other events pass with a note.\n\n\
