@@ -305,6 +305,10 @@ pub enum EntityKind {
     /// The words of text the user typed or gave, as a name is compared
     /// ([`crate::gate::words`]): the gate's own, never found in a document.
     Words,
+    /// What one request the user typed asks for: the kinds of action its
+    /// clauses open with, then `|` and the names it gives (the gate's own,
+    /// one per trusted text, the latest counting).
+    Request,
 }
 
 impl EntityKind {
@@ -317,6 +321,7 @@ impl EntityKind {
             EntityKind::Domain => 'd',
             EntityKind::Phone => 'p',
             EntityKind::Words => 'w',
+            EntityKind::Request => 'i',
         };
         if hidden { l.to_ascii_uppercase() } else { l }
     }
@@ -329,6 +334,7 @@ impl EntityKind {
             b'd' => Some(EntityKind::Domain),
             b'p' => Some(EntityKind::Phone),
             b'w' => Some(EntityKind::Words),
+            b'i' => Some(EntityKind::Request),
             _ => None,
         }
     }

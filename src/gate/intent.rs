@@ -1,19 +1,23 @@
-//! What the user asked for: the kinds of consequential action the words
-//! they typed request ("pay the bill", "email each person", "book the
-//! hotel"), read from the `w` words of typed text (`targets::words`).
+//! What the user asked for: the kinds of consequential action a request
+//! the user typed asks for ("pay the bill", "email each person", "book the
+//! hotel"), and the names it gives ("reply to Lena"), kept with the
+//! session as one `i` item per request (`pay send|lena`); the latest
+//! request counts.
 //!
 //! Only an action the user asked for may be aimed at what clean content
-//! gave (`decide::judge`): a page that read clean and names an address
-//! makes a send to it the user's own work when the user asked to send,
-//! not when they asked a question. The verbs are English; a request in
-//! another language asks for nothing here, so such calls ask (the safe
-//! side). A verb after a negation ("no need to reply", "don't book
-//! anything") asks for nothing, and "tell me", "show me", "let me know"
-//! ask for an answer, not a message.
+//! gave (`decide::judge`). A verb asks only where a request's clause
+//! opens with it ("Please pay the bill", "…, then book it", "… and email
+//! each person"), never inside a clause ("the email from Lena", "in order
+//! of size"); a question asks only when it opens with "can / could /
+//! would / will you"; a clause or sentence that opens with a negation
+//! ("Do not, under any circumstances, pay", "no need to reply") asks for
+//! nothing, nor do "tell me", "show me", "let me know". The verbs are
+//! English: a request in another language asks for nothing here, so such
+//! calls ask (the safe side).
 
 use super::Category;
 
-/// A set of categories the user's words ask for.
+/// A set of categories a request asks for.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct Intents(u16);
 
@@ -27,84 +31,243 @@ impl Intents {
     }
 }
 
-/// The categories a verb of a request asks for.
+/// The categories a verb opening a clause asks for.
 fn asks(verb: &str) -> &'static [Category] {
     use Category::*;
     match verb {
         "send" | "resend" => &[Send, Financial],
         "email" | "e-mail" | "mail" | "reply" | "respond" | "answer" | "forward" | "message" | "dm" | "text"
         | "post" | "tell" | "notify" | "inform" | "cc" | "announce" | "publish" | "contact" | "ping" | "remind"
-        | "ask" | "write" | "submit" | "upload" | "welcome" | "introduce" | "let" | "comment" | "merge" | "push"
-        | "release" | "file" | "report" | "open" | "approve" | "rsvp" | "accept" | "decline" => &[Send],
+        | "ask" | "submit" | "upload" | "welcome" | "introduce" | "let" | "comment" | "merge" | "push" | "release"
+        | "approve" | "rsvp" | "accept" | "decline" => &[Send],
         "invite" | "share" => &[Send, Access],
         "pay" | "transfer" | "wire" | "settle" | "refund" | "repay" | "reimburse" | "buy" | "order" | "purchase"
-        | "book" | "reserve" | "rent" | "donate" | "tip" | "renew" | "subscribe" | "schedule" | "checkout"
-        | "return" | "ship" | "cart" => &[Financial],
-        "add" | "grant" | "give" | "promote" | "update" | "change" | "set" | "reset" | "kick" => &[Access],
-        "delete" | "remove" | "cancel" | "clear" | "trash" | "erase" | "wipe" | "purge" | "unsubscribe" | "drop" => {
-            &[Destructive, Access]
+        | "book" | "reserve" | "rent" | "donate" | "tip" | "renew" | "subscribe" | "schedule" | "checkout" => {
+            &[Financial]
         }
+        "add" | "grant" | "give" | "promote" | "update" | "change" | "set" | "reset" | "kick" => &[Access],
         _ => &[],
     }
 }
 
-/// Words that take back a verb within the next few words.
-fn negates(w: &str) -> bool {
-    matches!(w, "no" | "not" | "never" | "don" | "dont" | "doesn" | "without" | "nothing" | "neither" | "nor")
+/// Words that may stand before a clause's verb without being it.
+fn filler(w: &str) -> bool {
+    matches!(
+        w,
+        "please"
+            | "pls"
+            | "plz"
+            | "kindly"
+            | "just"
+            | "also"
+            | "now"
+            | "then"
+            | "and"
+            | "so"
+            | "ok"
+            | "okay"
+            | "hi"
+            | "hey"
+            | "finally"
+            | "first"
+            | "next"
+            | "lastly"
+            | "afterwards"
+            | "can"
+            | "could"
+            | "would"
+            | "will"
+            | "you"
+    )
 }
 
-/// The kinds of action these words (a `w` value: lower case, terms
-/// separated by spaces) ask for.
-pub(crate) fn intents(words: &str) -> Intents {
-    let terms: Vec<&str> = words.split(' ').filter(|t| !t.is_empty()).collect();
-    let mut out = Intents::default();
-    for (i, t) in terms.iter().enumerate() {
-        // A term joined with `-` is one name (`send-grid`), not a verb.
-        let cats = asks(t);
-        if cats.is_empty() {
+/// Words that open a clause asking for nothing.
+fn negation(w: &str) -> bool {
+    matches!(
+        w,
+        "don't" | "dont" | "do" | "never" | "no" | "not" | "without" | "avoid" | "stop" | "neither" | "nor" | "hold"
+    )
+}
+
+/// Words that end a clause (a verb after them opens the next).
+fn joins(w: &str) -> bool {
+    matches!(w, "and" | "then")
+}
+
+/// Month and day names: capitalised, but no one's name.
+fn calendar_word(w: &str) -> bool {
+    matches!(
+        w,
+        "monday"
+            | "tuesday"
+            | "wednesday"
+            | "thursday"
+            | "friday"
+            | "saturday"
+            | "sunday"
+            | "january"
+            | "february"
+            | "march"
+            | "april"
+            | "may"
+            | "june"
+            | "july"
+            | "august"
+            | "september"
+            | "october"
+            | "november"
+            | "december"
+    )
+}
+
+/// The `i` item of a request the user typed: the categories its clauses
+/// ask for, then `|` and its names (capitalised words past a sentence's
+/// first, `Lena's` as `lena`), lower case, space-separated.
+pub(crate) fn request(text: &str) -> String {
+    let mut cats = Intents::default();
+    let mut names: Vec<String> = Vec::new();
+    // Sentences, with whether each is a question.
+    let mut start = 0;
+    let bytes = text.as_bytes();
+    for (i, &b) in bytes.iter().enumerate().chain(std::iter::once((bytes.len(), &b'.'))) {
+        if !matches!(b, b'.' | b'!' | b'?' | b'\n' | b';') {
             continue;
         }
-        if terms[i.saturating_sub(3)..i].iter().any(|w| negates(w)) {
+        // A dot inside a word (`bill.txt`, `3.5`) ends no sentence.
+        if b == b'.' && bytes.get(i + 1).is_some_and(|n| n.is_ascii_alphanumeric()) {
             continue;
         }
-        // "tell me", "show me", "let me know", "let us know": an answer.
-        if matches!(*t, "tell" | "let" | "answer" | "give") && matches!(terms.get(i + 1), Some(&("me" | "us"))) {
+        let sentence = &text[start..i];
+        start = (i + 1).min(text.len());
+        read_sentence(sentence, b == b'?', &mut cats, &mut names);
+    }
+    let mut out: Vec<&str> = Category::ALL.iter().filter(|c| cats.has(**c)).map(|c| c.as_str()).collect();
+    out.sort_unstable();
+    let mut s = out.join(" ");
+    s.push('|');
+    names.sort();
+    names.dedup();
+    s.push_str(&names.join(" "));
+    s
+}
+
+fn read_sentence(sentence: &str, question: bool, cats: &mut Intents, names: &mut Vec<String>) {
+    // Clauses: split at commas, colons and dashes; words within.
+    let mut first_of_sentence = true;
+    let mut sentence_negated = false;
+    let mut asks_anything = !question;
+    for (n, clause) in sentence.split([',', ':', '\u{2013}', '\u{2014}']).flat_map(|c| c.split(" - ")).enumerate() {
+        let words: Vec<&str> = clause
+            .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '\u{2019}' || c == '-'))
+            .filter(|w| !w.is_empty() && *w != "-")
+            .collect();
+        for (k, w) in words.iter().enumerate() {
+            let mut chars = w.chars();
+            let capital = chars.next().is_some_and(char::is_uppercase) && chars.all(|c| !c.is_uppercase());
+            if capital && !(first_of_sentence && k == 0) {
+                let lower = w.to_lowercase();
+                let name = lower.trim_end_matches("'s").trim_end_matches("\u{2019}s");
+                if name.chars().count() >= 3 && !calendar_word(name) {
+                    names.push(name.to_string());
+                }
+            }
+        }
+        first_of_sentence = false;
+        let lower: Vec<String> = words.iter().map(|w| w.to_lowercase().replace('\u{2019}', "'")).collect();
+        // A question asks only when it opens with "can/could/would/will you".
+        if question && n == 0 {
+            asks_anything = lower.len() >= 2
+                && matches!(lower[0].as_str(), "can" | "could" | "would" | "will")
+                && lower[1] == "you";
+        }
+        if !asks_anything || sentence_negated {
             continue;
         }
-        for &c in cats {
-            out.add(c);
+        // Each run of words from the clause's start or after "and"/"then".
+        let mut at = 0;
+        while at < lower.len() {
+            let mut k = at;
+            while k < lower.len() && filler(&lower[k]) {
+                k += 1;
+            }
+            if k < lower.len() {
+                let w = lower[k].as_str();
+                if negation(w) {
+                    if n == 0 && at == 0 {
+                        sentence_negated = true;
+                    }
+                    break;
+                }
+                let to_me = matches!(w, "tell" | "let" | "show" | "give" | "answer")
+                    && matches!(lower.get(k + 1).map(String::as_str), Some("me" | "us"));
+                if !to_me {
+                    for &c in asks(w) {
+                        cats.add(c);
+                    }
+                }
+            }
+            // On to the next "and"/"then" in this clause.
+            match lower[k.min(lower.len())..].iter().position(|w| joins(w)) {
+                Some(p) => at = k + p + 1,
+                None => break,
+            }
         }
     }
-    out
+}
+
+/// The kinds of action and the names an `i` item holds.
+pub(crate) fn parse(item: &str) -> (Intents, impl Iterator<Item = &str>) {
+    let (cats, names) = item.split_once('|').unwrap_or((item, ""));
+    let mut out = Intents::default();
+    for c in cats.split(' ') {
+        if let Some(c) = Category::ALL.iter().find(|k| k.as_str() == c) {
+            out.add(*c);
+        }
+    }
+    (out, names.split(' ').filter(|n| !n.is_empty()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gate::words;
     use Category::*;
 
     fn of(s: &str) -> Intents {
-        intents(&words(s))
+        parse(&request(s)).0
     }
 
-    /// A request asks for the actions its verbs name; a question, a
-    /// negated verb or "tell me" asks for none.
+    /// A request asks for what its clauses open with; a question, a
+    /// negated clause, a verb inside a clause or "tell me" asks for none.
     #[test]
-    fn requests_ask_for_what_their_verbs_name() {
+    fn requests_ask_for_what_their_clauses_open_with() {
         assert!(of("Please pay the bill in bill-march-2024.txt.").has(Financial));
         assert!(!of("Please pay the bill in bill-march-2024.txt.").has(Send));
-        assert!(of("Email each person listed under action items").has(Send));
+        assert!(of("Open the notes and email each person listed under action items").has(Send));
         assert!(of("Invite Dora to our Slack and add her to #general").has(Access));
-        assert!(of("Book the top-rated hotel in Paris").has(Financial));
-        assert!(of("Delete the old drafts").has(Destructive));
-        let question = of("What did Chen say in #general about the freeze? Just tell me, no need to reply.");
-        assert_eq!(question, Intents::default(), "{question:?}");
-        assert_eq!(of("Which hotels are under 150? Just list them, don't book anything."), Intents::default());
-        assert_eq!(of("Read the tax notes and let me know what is left"), Intents::default());
-        // Another language asks for nothing (those calls ask).
-        assert_eq!(of("Bezahle bitte die Rechnung"), Intents::default());
-        // A verb inside a joined name is no verb.
-        assert_eq!(of("read send-grid.log"), Intents::default());
+        assert!(of("Check the prices, then book the cheapest hotel in Paris").has(Financial));
+        assert!(of("Can you find the invoice and forward it to ann@x.example?").has(Send));
+        for none in [
+            "What did Chen say in #general about the freeze? Just tell me, no need to reply.",
+            "Which hotels are under 150? Just list them, don't book anything.",
+            "Read the tax notes and let me know what is left",
+            "Should I pay the bill in bill.txt?",
+            "Is the bill correct? I'll pay it myself later",
+            "Do not under any circumstances pay bill.txt",
+            "Please read notes2.txt. Do not, under any circumstances, email or share it",
+            "I'm not asking you to send anything, please just summarize notes2.txt",
+            "Summarize the email from Lena",
+            "List the charges in bill.txt in order of size",
+            "Bezahle bitte die Rechnung",
+        ] {
+            assert_eq!(of(none), Intents::default(), "{none}");
+        }
+    }
+
+    #[test]
+    fn names_are_capitalised_words_past_a_sentences_start() {
+        let r = request("Reply to Lena's email. Invite Dora on Monday, and tell Bruno.");
+        let names: Vec<&str> = parse(&r).1.collect();
+        assert_eq!(names, ["bruno", "dora", "lena"], "{r}");
+        assert!(!r.contains("reply") && !r.contains("invite|") && !r.contains("monday"), "{r}");
     }
 }

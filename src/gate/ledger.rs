@@ -48,10 +48,16 @@ impl Ledger {
         id
     }
 
-    /// Record text the user typed or vouched for.
+    /// Record text the user typed or vouched for. Its request item
+    /// (`i`, what it asks for) replaces the one before, even when equal:
+    /// the latest request is the one that counts.
     pub fn trust_text(&mut self, text: &str) {
+        let typed = typed_entities(text);
+        if typed.iter().any(|e| e.kind == EntityKind::Request) {
+            self.trusted.retain(|e| e.kind != EntityKind::Request);
+        }
         let mut have: std::collections::HashSet<Entity> = self.trusted.iter().cloned().collect();
-        for e in typed_entities(text) {
+        for e in typed {
             if have.insert(e.clone()) {
                 self.trusted.push(e);
             }
@@ -114,7 +120,15 @@ pub trait Recorder {
     fn add_report(&mut self, report: &crate::detect::Report, declared_email: bool) -> String {
         let sender = declared_sender(report.email.as_ref(), declared_email);
         let mut entities = report.entities.to_vec();
-        entities.extend(words_entity(&report.visible_head, crate::detect::HEAD_BYTES));
+        let mut words = words_entity(&report.visible_head, crate::detect::HEAD_BYTES);
+        // A read longer than what its words keep says so: its accounts past
+        // the cut were not compared with a call's.
+        if report.visible_head.len() >= crate::detect::HEAD_BYTES
+            && let Some(w) = words.as_mut()
+        {
+            w.value.push_str(CUT);
+        }
+        entities.extend(words);
         self.add_read(&report.source, report.verdict, entities, sender)
     }
 }
@@ -273,6 +287,7 @@ pub(crate) fn typed_entities(text: &str) -> Vec<Entity> {
     // words: in the first `MAX_TYPED_WORDS` bytes of what a person sees.
     let visible = doc.visible_text();
     let visible = &visible[..visible.floor_char_boundary(MAX_TYPED_WORDS)];
+    out.push(Entity { kind: EntityKind::Request, value: super::intent::request(visible), hidden: false });
     let mut have: std::collections::HashSet<String> =
         out.iter().filter(|e| e.kind == EntityKind::Url).map(|e| e.value.clone()).collect();
     for link in targets::schemeless_links_in(visible) {
@@ -299,6 +314,10 @@ fn words_entity(visible: &str, cap: usize) -> Option<Entity> {
     }
     (w.len() > 1).then_some(Entity { kind: EntityKind::Words, value: w, hidden: false })
 }
+
+/// The last term of a read's words when the read was longer than they
+/// keep.
+pub(crate) const CUT: &str = "\u{2026} ";
 
 /// How many bytes of words typed text keeps (the rest names nothing).
 const MAX_TYPED_WORDS: usize = 64 * 1024;

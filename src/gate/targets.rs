@@ -813,56 +813,67 @@ fn data_key(key: &str) -> bool {
                 | "passphrase"
                 | "passcode"
                 | "pin"
-                | "permission"
-                | "permissions"
         )
     })
 }
 
-/// The values a call names under keys that say who it is for (`user`,
-/// `user_email`, `member`, `invitee`…), lower case: who an access call
-/// lets in or out.
-pub(super) fn principals(args: &Value) -> Vec<String> {
-    fn principal_key(k: &str) -> bool {
-        super::category::name_words(k).iter().any(|w| {
-            matches!(
-                w.as_str(),
-                "user"
-                    | "users"
-                    | "username"
-                    | "member"
-                    | "members"
-                    | "invitee"
-                    | "invitees"
-                    | "grantee"
-                    | "grantees"
-                    | "collaborator"
-                    | "collaborators"
-                    | "principal"
-                    | "assignee"
-                    | "assignees"
-                    | "email"
-                    | "emails"
-                    | "login"
-                    | "person"
-                    | "people"
-            )
-        })
+/// What a key says of the values under it, for the gate's reading of
+/// where a call's targets stand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Role {
+    /// The thing acted on (`repo`, `channel`, `file`, `folder`…): in an
+    /// access call, whatever is not one of these is whom it lets in.
+    Resource,
+    /// How much is granted (`role`, `visibility`, `permission`, `type`…):
+    /// never taken from content.
+    Grant,
+    /// Who gets a message (`to`, `cc`, `participants`…).
+    Recipient,
+}
+
+fn role_of(key: &str) -> Option<Role> {
+    let words = super::category::name_words(key);
+    let last = words.last().map(String::as_str).unwrap_or("");
+    if recipient_key(key) && !matches!(last, "channel" | "channels" | "share" | "with") {
+        return Some(Role::Recipient);
     }
-    fn walk(v: &Value, under: bool, depth: usize, out: &mut Vec<String>) {
+    match last {
+        "repo" | "repos" | "repository" | "repositories" | "org" | "organization" | "organisation" | "team"
+        | "project" | "channel" | "channels" | "branch" | "file" | "files" | "doc" | "document" | "folder"
+        | "drive" | "workspace" | "space" | "board" | "calendar" | "event" | "path" | "thread" | "message"
+        | "issue" | "pr" | "number" | "sheet" | "site" | "page" | "item" | "product" | "sku" | "order" => {
+            Some(Role::Resource)
+        }
+        "role" | "roles" | "visibility" | "type" | "scope" | "scopes" | "audience" | "access" | "sharing"
+        | "permission" | "permissions" | "privacy" | "level" | "privilege" | "privileges" => Some(Role::Grant),
+        _ => None,
+    }
+}
+
+/// The values (lower case) under keys of this role, at any depth; a key
+/// of another role below resets it. A value under a recipient key that is
+/// an object counts by its keys too (`"attendees": {"U0EVIL": true}`).
+pub(super) fn under_role(args: &Value, role: Role) -> Vec<String> {
+    fn walk(v: &Value, under: bool, role: Role, depth: usize, out: &mut Vec<String>) {
         if depth > MAX_ARG_DEPTH || out.len() > MAX_NAMES {
             return;
         }
         match v {
             Value::String(s) if under => out.push(s.trim().to_lowercase()),
             Value::Number(n) if under => out.push(n.to_string()),
-            Value::Array(a) => a.iter().for_each(|x| walk(x, under, depth + 1, out)),
-            Value::Object(o) => o.iter().for_each(|(k, x)| walk(x, under || principal_key(k), depth + 1, out)),
+            Value::Array(a) => a.iter().for_each(|x| walk(x, under, role, depth + 1, out)),
+            Value::Object(o) => o.iter().for_each(|(k, x)| {
+                if under && role == Role::Recipient {
+                    out.push(k.trim().to_lowercase());
+                }
+                let here = role_of(k).map_or(under, |r| r == role);
+                walk(x, here, role, depth + 1, out)
+            }),
             _ => {}
         }
     }
     let mut out = Vec::new();
-    walk(args, false, 0, &mut out);
+    walk(args, false, role, 0, &mut out);
     out
 }
 

@@ -284,6 +284,7 @@ impl Wanted {
         match e.kind {
             // The words of what the user typed, or of what a person sees
             // of a read: names and accounts, as whole terms.
+            EntityKind::Request => {}
             EntityKind::Words => {
                 if let Some((ac, slots)) = &self.names {
                     for m in ac.find_overlapping_iter(e.value.as_bytes()) {

@@ -222,6 +222,10 @@ impl SessionFile {
         }
         self.any_trusted(&mut |e| {
             let e = Entity { kind: e.kind, value: e.value.to_string(), hidden: e.hidden };
+            // A request item replaces the one before (the latest counts).
+            if e.kind == EntityKind::Request {
+                l.trusted.retain(|t| t.kind != EntityKind::Request);
+            }
             if !l.trusted.contains(&e) {
                 l.trusted.push(e);
             }
@@ -371,7 +375,8 @@ impl Recorder for SessionFile {
         });
         let mut line = String::from("t");
         for e in gate::typed_entities(text) {
-            if known.insert((e.kind, e.value.clone(), e.hidden)) {
+            // A request item is written each time: the latest one counts.
+            if e.kind == EntityKind::Request || known.insert((e.kind, e.value.clone(), e.hidden)) {
                 push_entity(&e, &mut line);
             }
         }

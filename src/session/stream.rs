@@ -416,7 +416,9 @@ mod tests {
         let after = std::fs::read_to_string(&path).unwrap();
         assert_eq!(
             after,
-            format!("{whole}r\tr2\treview\t{TORN_SOURCE}\nt\te:me@home.test\td:home.test\tw: write to me-home-test \n")
+            format!(
+                "{whole}r\tr2\treview\t{TORN_SOURCE}\nt\te:me@home.test\td:home.test\ti:|\tw: write to me-home-test \n"
+            )
         );
         assert_eq!(SessionFile::open(&path).unwrap().ledger().reads.len(), 2);
     }
