@@ -95,7 +95,7 @@ impl Server {
                 self.guard.trust(s("text").ok_or("\"text\" is required")?);
                 let trusted = &self.guard.ledger().trusted;
                 Ok(
-                    json!({ "trusted": trusted.iter().filter(|e| e.kind != crate::document::EntityKind::Words).count() }),
+                    json!({ "trusted": trusted.iter().filter(|e| !matches!(e.kind, crate::document::EntityKind::Words | crate::document::EntityKind::Request)).count() }),
                 )
             }
             "forget" => Ok(json!({ "forgotten": self.guard.forget(s("id").ok_or("\"id\" is required")?) })),
