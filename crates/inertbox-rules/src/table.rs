@@ -594,6 +594,46 @@ pub fn table() -> Vec<Rule> {
             "tells whoever summarises or processes the content what to do"
         ),
         rule!(
+            "addressed_to_ai.heading",
+            AddressedToAi,
+            Medium,
+            [
+                "assistant",
+                "agent",
+                "llm",
+                "model",
+                "copilot",
+                "bot",
+                "for ai",
+                "for the ai",
+                "for any ai",
+                "to ai",
+                "to the ai",
+                "attention ai",
+                "ai directive",
+                "ai instruction",
+                "ai note",
+                "ai notice"
+            ],
+            concat!(
+                // A heading that names an AI as whom it is for ("[NOTE FOR AI
+                // EMAIL ASSISTANTS]", "**AI agent directive:**", "ATTENTION
+                // LLM AGENT:", "[Internal - for the AI assistant handling
+                // this ticket]"), then an order within a few sentences. A
+                // bare speaker label ("Agent:", "Assistant:") is not one.
+                // (No key is a bare "ai": a short key found first can hide
+                // a longer one it overlaps, such as "ignore" in "USAIgnore".)
+                r"(?:^|\n|\\n|[.!?] |[\[(>#*]|<!--) ?(?:\*\*|\[)? ?(?:[a-z'-]+ ){0,5}?",
+                r"(?:(?:for|to) (?:(?:the |any |all |every |an? )?(?:[a-z'-]+ ){0,2}?(?:llm|assistant|agent|model|bot|copilot)s?|(?:the |any |all )?ai\b)",
+                r"|(?:ai|a\.i\.|llm|automated|autonomous)(?: [a-z'-]+){0,2}? (?:assistant|agent|model|bot)s?",
+                r"|attention (?:(?:[a-z'-]+ ){0,2}?(?:llm|assistant|agent|model|bot)s?|ai\b)",
+                r"|(?:ai|llm) (?:directive|instructions?|note|notice))",
+                r"\b(?: [a-z'-]+){0,6}? ?(?:\]|\*\*|:|—| - )",
+                r".{0,200}?\b(?:please|must|should|send|forward|share|set|add|delete|remove|transfer|update|change|grant|give|create|cancel|subscribe|approve|run|execute|reply|post|include|output|ignore|disregard|email|upload|invite|pay|book)\b"
+            ),
+            "heads a passage as meant for an AI, then gives it an order"
+        ),
+        rule!(
             "addressed_to_ai.hidden_note",
             AddressedToAi,
             Medium,
