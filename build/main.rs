@@ -157,6 +157,12 @@ fn key_tables(rules: &[Rule]) {
         out.push_str(&format!("/// {doc}\nstatic {name}: [u32; {}] = [{}];\n", items.len(), items.join(", ")));
     };
     ends(&mut out, "Where each key ends in `KEY_TEXT`.", "KEY_ENDS", &mut all.iter().map(|k| k.len()));
+    let restarts = keys::restarts(&all);
+    out.push_str(&format!(
+        "/// Where the key search goes on after a hit of each key (`keys::restarts`).\nstatic KEY_RESTART: [u8; {}] = [{}];\n",
+        restarts.len(),
+        list(&mut restarts.iter().map(|r| r.to_string()))
+    ));
     ends(&mut out, "Where each key's woken rules end in `WOKEN`.", "WOKEN_ENDS", &mut woken.iter().map(Vec::len));
     out.push_str(&format!(
         "/// The rules each key wakes, key after key.\nstatic WOKEN: [u8; {}] = [{}];\n",

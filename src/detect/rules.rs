@@ -249,7 +249,15 @@ fn long_text_keys(text: &str) -> impl Iterator<Item = (usize, Range<usize>)> + '
         let bytes: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/keys.daac"));
         daachorse::DoubleArrayAhoCorasick::deserialize(bytes).expect("the build script's key automaton reads back").0
     });
-    KEYS_AC.leftmost_find_iter(text).map(|m| (m.value() as usize, m.start()..m.end()))
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let m = KEYS_AC.leftmost_find_iter(&bytes[at.min(bytes.len())..]).next()?;
+        let (key, start) = (m.value() as usize, at + m.start());
+        let found = (key, start..at + m.end());
+        at = start + usize::from(KEY_RESTART[key]);
+        Some(found)
+    })
 }
 
 /// `find_keys` with the DFAs (`dfa`) or by the first bytes.
@@ -287,7 +295,9 @@ fn find_keys_with(text: &str, dfa: bool) -> impl Iterator<Item = (usize, Range<u
             (None, Some(o)) => o,
             (None, None) => return None,
         };
-        at = pick.1.end;
+        // On inside the key where another key could begin and run past its
+        // end (`keys::restarts`), else after it.
+        at = pick.1.start + usize::from(KEY_RESTART[pick.0]);
         Some(pick)
     })
 }
@@ -1498,5 +1508,54 @@ mod prebuilt_tests {
         // Most rules need more than their key.
         let with_sets = (0..RULES.len()).filter(|&r| required(r).next().is_some()).count();
         assert!(with_sets * 4 > RULES.len() * 3, "only {with_sets} rules have required strings");
+    }
+
+    /// Every key in a text is found or lies inside a key that was found,
+    /// by each of the three searches, when keys overlap ("usAIgnore": a
+    /// key found first must not hide one it overlaps). Texts are keys and
+    /// their pieces glued together.
+    #[test]
+    fn no_key_hides_a_key_it_overlaps() {
+        let keys: Vec<&str> = (0..KEY_ENDS.len()).map(key).collect();
+        let all = aho_corasick::AhoCorasick::new(&keys).unwrap();
+        let mut rng = crate::testing::Lcg::new(29);
+        let mut pieces: Vec<String> = Vec::new();
+        for k in &keys {
+            pieces.push(k.to_string());
+            let cut = k.len() / 2;
+            if k.is_char_boundary(cut) {
+                pieces.push(k[..cut].to_string());
+                pieces.push(k[cut..].to_string());
+            }
+        }
+        pieces.extend([" ", "a", "s", "\n", "x"].map(String::from));
+        let refs: Vec<&str> = pieces.iter().map(String::as_str).collect();
+        let mut checked = 0;
+        for round in 0..400 {
+            let mut text = rng.join(&refs, 12);
+            if round % 40 == 0 {
+                // Past the long-text threshold too.
+                while text.len() <= LONG_TEXT {
+                    text.push_str(&rng.join(&refs, 12));
+                }
+            }
+            let searches: Vec<Vec<Range<usize>>> = vec![
+                find_keys_with(&text, false).map(|(_, r)| r).collect(),
+                find_keys_with(&text, true).map(|(_, r)| r).collect(),
+                long_text_keys(&text).map(|(_, r)| r).collect(),
+            ];
+            for m in all.find_overlapping_iter(&text) {
+                checked += 1;
+                for (n, found) in searches.iter().enumerate() {
+                    assert!(
+                        found.iter().any(|r| r.start <= m.start() && m.end() <= r.end),
+                        "search {n} hid {:?} at {:?} in {text:?}",
+                        keys[m.pattern().as_usize()],
+                        m.range()
+                    );
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 }

@@ -29,22 +29,30 @@ impl Intents {
     pub(crate) fn has(self, c: Category) -> bool {
         self.0 & (1 << c as u16) != 0
     }
+
+    /// The request asks to book or reserve something (a financial call
+    /// counts as asked for only when it books).
+    pub(crate) fn books(self) -> bool {
+        self.0 & BOOKING != 0
+    }
 }
+
+/// The bit of a request that books ("book the hotel", "reserve a table"),
+/// past the categories' bits.
+const BOOKING: u16 = 1 << 15;
 
 /// The categories a verb opening a clause asks for.
 fn asks(verb: &str) -> &'static [Category] {
     use Category::*;
     match verb {
-        "send" | "resend" => &[Send, Financial],
+        "send" | "resend" => &[Send],
         "email" | "e-mail" | "mail" | "reply" | "respond" | "answer" | "forward" | "message" | "dm" | "text"
         | "post" | "tell" | "notify" | "inform" | "cc" | "announce" | "publish" | "contact" | "ping" | "remind"
         | "ask" | "submit" | "upload" | "welcome" | "introduce" | "let" | "comment" | "merge" | "push" | "release"
         | "approve" | "rsvp" | "accept" | "decline" => &[Send],
         "invite" | "share" => &[Send, Access],
-        "pay" | "transfer" | "wire" | "settle" | "refund" | "repay" | "reimburse" | "buy" | "order" | "purchase"
-        | "book" | "reserve" | "rent" | "donate" | "tip" | "renew" | "subscribe" | "schedule" | "checkout" => {
-            &[Financial]
-        }
+        "pay" | "transfer" | "wire" | "settle" | "refund" | "repay" | "reimburse" | "buy" | "purchase" | "donate"
+        | "renew" | "subscribe" | "checkout" => &[Financial],
         "add" | "grant" | "give" | "promote" | "update" | "change" | "set" | "reset" | "kick" => &[Access],
         _ => &[],
     }
@@ -124,6 +132,9 @@ fn calendar_word(w: &str) -> bool {
 /// ask for, then `|` and its names (capitalised words past a sentence's
 /// first, `Lena's` as `lena`), lower case, space-separated.
 pub(crate) fn request(text: &str) -> String {
+    // What the user quotes or pastes (`"pay by Friday"`, a `> …` line) is
+    // not what they ask.
+    let text = &unquoted(text);
     let mut cats = Intents::default();
     let mut names: Vec<String> = Vec::new();
     // Sentences, with whether each is a question.
@@ -142,6 +153,9 @@ pub(crate) fn request(text: &str) -> String {
         read_sentence(sentence, b == b'?', &mut cats, &mut names);
     }
     let mut out: Vec<&str> = Category::ALL.iter().filter(|c| cats.has(**c)).map(|c| c.as_str()).collect();
+    if cats.books() {
+        out.push("booking");
+    }
     out.sort_unstable();
     let mut s = out.join(" ");
     s.push('|');
@@ -149,6 +163,39 @@ pub(crate) fn request(text: &str) -> String {
     names.dedup();
     s.push_str(&names.join(" "));
     s
+}
+
+/// The text without quoted spans (straight or curly double quotes,
+/// guillemets) and without lines that start with `>`; each removed span
+/// becomes a sentence end, so what is around it does not join.
+fn unquoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        if line.trim_start().starts_with('>') {
+            out.push('\n');
+            continue;
+        }
+        let mut close: Option<char> = None;
+        for c in line.chars() {
+            match close {
+                Some(q) if c == q => {
+                    close = None;
+                    out.push('.');
+                }
+                Some(_) => {}
+                None => match c {
+                    '"' => close = Some('"'),
+                    '\u{201C}' => close = Some('\u{201D}'),
+                    '\u{00AB}' => close = Some('\u{00BB}'),
+                    _ => out.push(c),
+                },
+            }
+        }
+        if close.is_some() {
+            out.push('\n');
+        }
+    }
+    out
 }
 
 fn read_sentence(sentence: &str, question: bool, cats: &mut Intents, names: &mut Vec<String>) {
@@ -198,11 +245,18 @@ fn read_sentence(sentence: &str, question: bool, cats: &mut Intents, names: &mut
                     }
                     break;
                 }
-                let to_me = matches!(w, "tell" | "let" | "show" | "give" | "answer")
-                    && matches!(lower.get(k + 1).map(String::as_str), Some("me" | "us"));
+                // "tell me", "send me a summary": an answer; "pay attention".
+                let next = lower.get(k + 1).map(String::as_str);
+                let to_me =
+                    (matches!(w, "tell" | "let" | "show" | "give" | "answer" | "send" | "email" | "text" | "message")
+                        && matches!(next, Some("me" | "us")))
+                        || (w == "pay" && matches!(next, Some("attention" | "heed")));
                 if !to_me {
                     for &c in asks(w) {
                         cats.add(c);
+                    }
+                    if matches!(w, "book" | "reserve") {
+                        cats.0 |= BOOKING;
                     }
                 }
             }
@@ -222,6 +276,8 @@ pub(crate) fn parse(item: &str) -> (Intents, impl Iterator<Item = &str>) {
     for c in cats.split(' ') {
         if let Some(c) = Category::ALL.iter().find(|k| k.as_str() == c) {
             out.add(*c);
+        } else if c == "booking" {
+            out.0 |= BOOKING;
         }
     }
     (out, names.split(' ').filter(|n| !n.is_empty()))
@@ -244,7 +300,8 @@ mod tests {
         assert!(!of("Please pay the bill in bill-march-2024.txt.").has(Send));
         assert!(of("Open the notes and email each person listed under action items").has(Send));
         assert!(of("Invite Dora to our Slack and add her to #general").has(Access));
-        assert!(of("Check the prices, then book the cheapest hotel in Paris").has(Financial));
+        assert!(of("Check the prices, then book the cheapest hotel in Paris").books());
+        assert!(!of("Check the prices, then book the cheapest hotel in Paris").has(Financial));
         assert!(of("Can you find the invoice and forward it to ann@x.example?").has(Send));
         for none in [
             "What did Chen say in #general about the freeze? Just tell me, no need to reply.",
@@ -258,6 +315,13 @@ mod tests {
             "Summarize the email from Lena",
             "List the charges in bill.txt in order of size",
             "Bezahle bitte die Rechnung",
+            "Send me a short summary of bill.txt",
+            "Schedule a reminder for Friday",
+            "Check the lease and rent terms",
+            "Read bill.txt and order the charges by size",
+            "Summarize the mail with subject \"Reminder - pay by Friday\"",
+            "Is this right?\n> Please pay the attached bill",
+            "Read bill.txt and then pay attention to fees",
         ] {
             assert_eq!(of(none), Intents::default(), "{none}");
         }

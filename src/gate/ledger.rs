@@ -100,8 +100,9 @@ pub trait History {
     fn any_sender(&self, f: &mut dyn FnMut(&str) -> bool) -> bool;
     /// Entities of text the user typed or trusted.
     fn any_trusted(&self, f: &mut dyn FnMut(&EntityRef) -> bool) -> bool;
-    /// Entities of what was read.
-    fn any_untrusted(&self, f: &mut dyn FnMut(&EntityRef) -> bool) -> bool;
+    /// Entities of what was read, each with its read's source (a decision
+    /// counts how many sources name a target).
+    fn any_untrusted(&self, f: &mut dyn FnMut(&str, &EntityRef) -> bool) -> bool;
 }
 
 /// What adds to a session: a [`Ledger`], a session file, or a session
@@ -162,8 +163,8 @@ impl History for Ledger {
         self.trusted.iter().any(|e| f(&entity_ref(e)))
     }
 
-    fn any_untrusted(&self, f: &mut dyn FnMut(&EntityRef) -> bool) -> bool {
-        self.reads.iter().flat_map(|r| &r.entities).any(|e| f(&entity_ref(e)))
+    fn any_untrusted(&self, f: &mut dyn FnMut(&str, &EntityRef) -> bool) -> bool {
+        self.reads.iter().any(|r| r.entities.iter().any(|e| f(&r.source, &entity_ref(e))))
     }
 }
 

@@ -352,8 +352,15 @@ impl History for SessionFile {
         self.index.trusted.iter().any(|r| self.any_item(r.clone(), &mut each))
     }
 
-    fn any_untrusted(&self, f: &mut dyn FnMut(&EntityRef) -> bool) -> bool {
-        self.any_read_item(|letter, value| entity(letter, value).is_some_and(|e| f(&e)))
+    fn any_untrusted(&self, f: &mut dyn FnMut(&str, &EntityRef) -> bool) -> bool {
+        let ix = &self.index;
+        ix.reads.iter().enumerate().any(|(n, r)| {
+            let source = self.value(r.source);
+            self.live(n as u32)
+                && self.any_item(r.items.clone(), &mut |letter, value| {
+                    entity(letter, value).is_some_and(|e| f(&source, &e))
+                })
+        })
     }
 }
 

@@ -166,6 +166,9 @@ struct Tally<'p> {
     content: ContentNotes,
     /// What the trust records' words ask for and give.
     notes: TrustNotes,
+    /// The latest read's source, until its first item hashes it.
+    source: Option<Span>,
+    source_hash: u64,
 }
 
 impl<'p> Tally<'p> {
@@ -179,6 +182,8 @@ impl<'p> Tally<'p> {
             in_trust: false,
             content: ContentNotes::new(wanted),
             notes: TrustNotes::new(wanted),
+            source: None,
+            source_hash: 0,
         }
     }
 
@@ -207,8 +212,9 @@ impl<'p> Tally<'p> {
 }
 
 impl Records for Tally<'_> {
-    fn read(&mut self, id: Span, n: u64, _: Span, verdict: Verdict) {
+    fn read(&mut self, id: Span, n: u64, source: Span, verdict: Verdict) {
         self.reads.push((n, id.end - id.start, verdict != Verdict::Allow));
+        self.source = Some(source);
         self.forgotten.push(false);
         self.in_trust = false;
     }
@@ -224,8 +230,12 @@ impl Records for Tally<'_> {
         }
         let value = &text[value.start as usize..value.end as usize];
         let value = if escapes { unescape(value) } else { Cow::Borrowed(value) };
-        // The read these items belong to (none in a trust record).
+        // The read these items belong to (none in a trust record), and
+        // its source's hash (the source is in the same line as its items).
         let read = self.reads.len().wrapping_sub(1) as u32;
+        if let Some(sp) = self.source.take() {
+            self.source_hash = gate::source_hash(&text[sp.start as usize..sp.end as usize]);
+        }
         let (wanted, hits, trusted) = (self.wanted, &mut self.hits, &mut self.trusted);
         if letter == b's' {
             if !self.in_trust {
@@ -237,7 +247,7 @@ impl Records for Tally<'_> {
                 self.notes.see(wanted, &e);
             } else {
                 wanted.mentioned_by(&e, &mut |r| hits.push((read, r, false)));
-                self.content.see(wanted, &e, read);
+                self.content.see(wanted, &e, read, self.source_hash);
             }
         }
     }

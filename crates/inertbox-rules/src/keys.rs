@@ -50,6 +50,25 @@ pub fn woken(keys: &[&str], key_rules: &[Vec<usize>]) -> Vec<Vec<usize>> {
         .collect()
 }
 
+/// For each key, where the search goes on after a hit of it (bytes from
+/// the hit's start): the first place inside it where another key could
+/// begin and run past its end (`ai` then `ignore` in "USAIgnore"), else
+/// its length. The search is leftmost-longest and not overlapping, so
+/// without this a key found first hides every key it overlaps; keys wholly
+/// inside it are woken by it (`woken`).
+pub fn restarts(keys: &[&str]) -> Vec<u8> {
+    keys.iter()
+        .map(|k| {
+            let b = k.as_bytes();
+            let at = (1..b.len())
+                .filter(|&i| k.is_char_boundary(i))
+                .find(|&i| keys.iter().any(|l| l.len() > b.len() - i && l.as_bytes().starts_with(&b[i..])))
+                .unwrap_or(b.len());
+            u8::try_from(at).expect("keys are shorter than 256 bytes")
+        })
+        .collect()
+}
+
 /// Bits in each of `Tables::triples` and `Tables::two`.
 pub const BITS: usize = 1 << 16;
 
