@@ -122,7 +122,7 @@ pub enum Cmd {
             an address or link only the content mentioned confirms (blocks after an injection), unless the \
             user's latest request asks for that kind of action ('pay the bill in bill.txt') and clean \
             content gave the account, an address whose mailbox starts with a name the user typed, or a \
-            name two reads give, with no look-alike of it read (docs/gate.md); a link \
+            name reads of two sources give, with no look-alike of it read (docs/gate.md); a link \
             nobody gave the model with data in its query confirms.\n\n\
             Content files given here count as read. --session FILE keeps the ledger (what was read, what \
             the user trusted) between runs; fence and scan add to it with their own --session. The file is \
