@@ -1532,6 +1532,8 @@ mod tests {
         ] {
             let dir = tempfile::tempdir().unwrap();
             let o = opts(dir.path());
+            // A reply is a send the user asks for.
+            run(json!({"hook_event_name":"UserPromptSubmit","prompt":"Reply to the report email"}), &o);
             run(json!({"hook_event_name":"PostToolUse","tool_name":tool,"tool_response":resp}), &o);
             assert_eq!(decision(run(pre("s", "boss@corp.test"), &o)).as_deref(), want, "{tool}");
         }
