@@ -651,8 +651,7 @@ pub(crate) fn judge(call: &Call, plan: Plan, facts: &Facts, policy: &Policy) -> 
                             ),
                             &mut reasons,
                         );
-                    } else if to_sender && c == Category::Send && (injected || facts.intents.has(Category::Send) || own)
-                    {
+                    } else if to_sender && c == Category::Send {
                         if injected {
                             let d = if any_sender { Decision::Block } else { Decision::Confirm };
                             raise(
@@ -988,12 +987,5 @@ mod tests {
             r#"{"tool":"add_collaborator","args":{"repo":"acme/app","username":"typo"}}"#,
         );
         assert_eq!(o.decision, Decision::Confirm, "{:?}", o.reasons);
-        // A send to the content's sender needs a request to send.
-        let mut g = Guard::new(Policy::default()).unwrap();
-        g.trust("Summarize the page");
-        let mail = "From: Mark <mark@vale.example>\r\nSubject: numbers\r\n\r\nCould you send me the Q3 numbers?\r\n";
-        g.ingest_as(mail.as_bytes(), "mail", crate::document::Kind::Email).unwrap();
-        let reply = parse_call(r#"{"tool":"send_email","args":{"to":"mark@vale.example","body":"Q3: ..."}}"#).unwrap();
-        assert_eq!(g.check(&reply).decision, Decision::Confirm);
     }
 }
