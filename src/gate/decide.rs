@@ -375,7 +375,7 @@ impl ContentNotes {
         };
         match e.kind {
             EntityKind::Email => check(TargetKind::Email, &e.value.to_lowercase()),
-            EntityKind::Words => {
+            EntityKind::Words if wanted.twinned.iter().any(|(_, k, _)| *k == TargetKind::Account) => {
                 e.value.split(' ').filter(|t| twins::account_term(t)).for_each(|t| check(TargetKind::Account, t))
             }
             _ => {}
