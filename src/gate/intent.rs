@@ -46,10 +46,9 @@ fn asks(verb: &str) -> &'static [Category] {
     use Category::*;
     match verb {
         "send" | "resend" => &[Send],
-        "email" | "e-mail" | "mail" | "reply" | "respond" | "answer" | "forward" | "message" | "dm" | "text"
-        | "post" | "tell" | "notify" | "inform" | "cc" | "announce" | "publish" | "contact" | "ping" | "remind"
-        | "ask" | "submit" | "upload" | "welcome" | "introduce" | "let" | "comment" | "merge" | "push" | "release"
-        | "approve" | "rsvp" | "accept" | "decline" => &[Send],
+        "email" | "e-mail" | "mail" | "reply" | "respond" | "forward" | "message" | "dm" | "post" | "tell"
+        | "notify" | "inform" | "cc" | "announce" | "publish" | "contact" | "ping" | "remind" | "submit" | "upload"
+        | "welcome" | "introduce" | "comment" | "push" | "approve" | "rsvp" | "decline" => &[Send],
         "invite" | "share" => &[Send, Access],
         "pay" | "transfer" | "wire" | "settle" | "refund" | "repay" | "reimburse" | "buy" | "purchase" | "donate"
         | "renew" | "subscribe" | "checkout" => &[Financial],
@@ -136,6 +135,7 @@ pub(crate) fn request(text: &str) -> String {
     // not what they ask.
     let text = &unquoted(text);
     let mut cats = Intents::default();
+    let mut negated = Intents::default();
     let mut names: Vec<String> = Vec::new();
     // Sentences, with whether each is a question.
     let mut start = 0;
@@ -150,8 +150,9 @@ pub(crate) fn request(text: &str) -> String {
         }
         let sentence = &text[start..i];
         start = (i + 1).min(text.len());
-        read_sentence(sentence, b == b'?', &mut cats, &mut names);
+        read_sentence(sentence, b == b'?', &mut cats, &mut negated, &mut names);
     }
+    cats.0 &= !negated.0;
     let mut out: Vec<&str> = Category::ALL.iter().filter(|c| cats.has(**c)).map(|c| c.as_str()).collect();
     if cats.books() {
         out.push("booking");
@@ -170,8 +171,14 @@ pub(crate) fn request(text: &str) -> String {
 /// becomes a sentence end, so what is around it does not join.
 fn unquoted(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
+    let mut fenced = false;
     for line in text.split_inclusive('\n') {
-        if line.trim_start().starts_with('>') {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            out.push('\n');
+            continue;
+        }
+        if fenced || line.trim_start().starts_with('>') {
             out.push('\n');
             continue;
         }
@@ -198,62 +205,126 @@ fn unquoted(text: &str) -> String {
     out
 }
 
-fn read_sentence(sentence: &str, question: bool, cats: &mut Intents, names: &mut Vec<String>) {
-    // Clauses: split at commas, colons and dashes; words within.
+fn read_sentence(sentence: &str, question: bool, cats: &mut Intents, negated: &mut Intents, names: &mut Vec<String>) {
+    // Clauses: split at commas, colons, parentheses and dashes; words within.
     let mut first_of_sentence = true;
     let mut sentence_negated = false;
     let mut asks_anything = !question;
-    for (n, clause) in sentence.split([',', ':', '\u{2013}', '\u{2014}']).flat_map(|c| c.split(" - ")).enumerate() {
+    let mut after_label = false;
+    for (n, clause) in
+        sentence.split([',', ':', '(', ')', '\u{2013}', '\u{2014}']).flat_map(|c| c.split(" - ")).enumerate()
+    {
         let words: Vec<&str> = clause
             .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '\u{2019}' || c == '-'))
             .filter(|w| !w.is_empty() && *w != "-")
             .collect();
+        let lower: Vec<String> = words.iter().map(|w| w.to_lowercase().replace('\u{2019}', "'")).collect();
+        // Names: a capitalised word right after a word that names a person
+        // ("reply to Lena", "invite Dora", "DM Chen"), not any capital
+        // ("the Stripe invoice").
         for (k, w) in words.iter().enumerate() {
             let mut chars = w.chars();
             let capital = chars.next().is_some_and(char::is_uppercase) && chars.all(|c| !c.is_uppercase());
-            if capital && !(first_of_sentence && k == 0) {
-                let lower = w.to_lowercase();
-                let name = lower.trim_end_matches("'s").trim_end_matches("\u{2019}s");
+            let after_person_word = k > 0 && person_word(&lower[k - 1]);
+            if capital && after_person_word && !(first_of_sentence && k == 0) {
+                let name = lower[k].trim_end_matches("'s");
                 if name.chars().count() >= 3 && !calendar_word(name) {
                     names.push(name.to_string());
                 }
             }
         }
         first_of_sentence = false;
-        let lower: Vec<String> = words.iter().map(|w| w.to_lowercase().replace('\u{2019}', "'")).collect();
+        // What follows "subject:", "Re:", "titled", "says:" is quoted.
+        let label = after_label;
+        after_label = lower.last().is_some_and(|w| {
+            matches!(
+                w.as_str(),
+                "subject" | "re" | "says" | "said" | "wrote" | "titled" | "called" | "named" | "reads" | "line"
+            )
+        });
         // A question asks only when it opens with "can/could/would/will you".
         if question && n == 0 {
             asks_anything = lower.len() >= 2
                 && matches!(lower[0].as_str(), "can" | "could" | "would" | "will")
                 && lower[1] == "you";
         }
-        if !asks_anything || sentence_negated {
+        if !asks_anything || label {
             continue;
         }
+        // "…only after I confirm", "until I say so": not now.
+        let conditional = lower
+            .windows(2)
+            .any(|p| matches!((p[0].as_str(), p[1].as_str()), ("only", "after" | "if" | "when") | ("once", "i")))
+            || lower.iter().any(|w| matches!(w.as_str(), "until" | "unless"));
         // Each run of words from the clause's start or after "and"/"then".
         let mut at = 0;
+        let mut clause_negated = sentence_negated;
         while at < lower.len() {
             let mut k = at;
             while k < lower.len() && filler(&lower[k]) {
                 k += 1;
             }
+            if k < lower.len() && negation(&lower[k]) {
+                clause_negated = true;
+                if n == 0 && at == 0 {
+                    sentence_negated = true;
+                }
+            }
+            if clause_negated || conditional {
+                // Every verb of a negated clause stays negated for the rest
+                // of the request ("Don't pay bill.txt; transfer nothing").
+                for w in &lower[k.min(lower.len())..] {
+                    for &c in asks(w) {
+                        negated.add(c);
+                    }
+                }
+                break;
+            }
             if k < lower.len() {
                 let w = lower[k].as_str();
-                if negation(w) {
-                    if n == 0 && at == 0 {
-                        sentence_negated = true;
-                    }
-                    break;
-                }
-                // "tell me", "send me a summary": an answer; "pay attention".
                 let next = lower.get(k + 1).map(String::as_str);
-                let to_me =
-                    (matches!(w, "tell" | "let" | "show" | "give" | "answer" | "send" | "email" | "text" | "message")
-                        && matches!(next, Some("me" | "us")))
-                        || (w == "pay" && matches!(next, Some("attention" | "heed")));
-                if !to_me {
+                let after = &lower[(k + 1).min(lower.len())..(k + 4).min(lower.len())];
+                // "tell me", "send me a summary": an answer; "pay attention",
+                // "pay period": nouns; "transfer nothing": nothing asked.
+                let to_me = matches!(w, "tell" | "show" | "give" | "send" | "email" | "message")
+                    && matches!(next, Some("me" | "us"));
+                let noun = w == "pay" && after.iter().any(|x| matches!(x.as_str(), "attention" | "heed"))
+                    || w == "pay"
+                        && matches!(
+                            next,
+                            Some(
+                                "period"
+                                    | "date"
+                                    | "day"
+                                    | "stub"
+                                    | "slip"
+                                    | "rate"
+                                    | "scale"
+                                    | "grade"
+                                    | "raise"
+                                    | "gap"
+                                    | "cut"
+                                    | "check"
+                            )
+                        );
+                let nothing = matches!(next, Some("nothing" | "none" | "nobody" | "no" | "anything" | "anyone"));
+                if nothing {
                     for &c in asks(w) {
-                        cats.add(c);
+                        negated.add(c);
+                    }
+                } else if !to_me && !noun {
+                    // Verbs that grant ask for access only with whom or what
+                    // they grant ("add Elif to…", "update my address").
+                    let grants =
+                        matches!(w, "add" | "give" | "update" | "change" | "set" | "reset" | "promote" | "kick");
+                    let granted = !grants
+                        || matches!(next, Some("her" | "him" | "them"))
+                        || words.get(k + 1).is_some_and(|x| x.chars().next().is_some_and(char::is_uppercase))
+                        || lower.iter().any(|x| access_word(x));
+                    if granted {
+                        for &c in asks(w) {
+                            cats.add(c);
+                        }
                     }
                     if matches!(w, "book" | "reserve") {
                         cats.0 |= BOOKING;
@@ -267,6 +338,59 @@ fn read_sentence(sentence: &str, question: bool, cats: &mut Intents, names: &mut
             }
         }
     }
+}
+
+/// A word after which a capitalised word is a person the request names.
+fn person_word(w: &str) -> bool {
+    matches!(
+        w,
+        "to" | "with"
+            | "cc"
+            | "bcc"
+            | "invite"
+            | "email"
+            | "e-mail"
+            | "tell"
+            | "reply"
+            | "message"
+            | "dm"
+            | "add"
+            | "ping"
+            | "remind"
+            | "notify"
+            | "contact"
+            | "call"
+            | "thank"
+            | "pay"
+            | "and"
+    )
+}
+
+/// What an access request grants or changes.
+fn access_word(w: &str) -> bool {
+    matches!(
+        w,
+        "access"
+            | "permission"
+            | "permissions"
+            | "member"
+            | "members"
+            | "collaborator"
+            | "collaborators"
+            | "role"
+            | "admin"
+            | "channel"
+            | "channels"
+            | "team"
+            | "group"
+            | "workspace"
+            | "address"
+            | "password"
+            | "phone"
+            | "profile"
+            | "details"
+            | "info"
+    )
 }
 
 /// The kinds of action and the names an `i` item holds.

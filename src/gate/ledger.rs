@@ -304,6 +304,15 @@ pub(crate) fn typed_entities(text: &str) -> Vec<Entity> {
 /// (`DE89 3704 …` as `de893704…`), within `cap` bytes (lower-casing can
 /// lengthen text): the `w` item of typed text and of a read.
 fn words_entity(visible: &str, cap: usize) -> Option<Entity> {
+    // No-break, thin and other spaces as plain ones, so an account written
+    // with them (`DE26\u{a0}5001 …`) is read as one.
+    let spaced: String;
+    let visible = if visible.chars().any(|c| c != ' ' && c != '\n' && c != '\t' && c.is_whitespace()) {
+        spaced = visible.chars().map(|c| if c != '\n' && c.is_whitespace() { ' ' } else { c }).collect();
+        spaced.as_str()
+    } else {
+        visible
+    };
     let mut w = words(visible);
     for a in targets::accounts_in(visible) {
         w.push_str(&a.to_lowercase());

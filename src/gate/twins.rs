@@ -1,10 +1,10 @@
-//! Look-alike targets: two addresses or accounts that differ by a few
-//! characters (`lena@northfield-labs.com` and `lena@northfield-labs.co`,
-//! `DE58 1001 1001 2620 3844 15` and `DE58 1001 1001 2620 2874 15`). When
-//! what was read holds a target's twin, the content offered two versions
-//! of one payee or person, which is how an injected change of bank details
-//! or a "my address moved" note reads; a target from content with a twin is
-//! not the user's own work however clean the content read.
+//! Look-alike targets: two addresses that differ by a few characters
+//! (`lena@northfield-labs.com` and `lena@northfield-labs.co`), or name one
+//! person at two domains. When what was read holds a target's twin, the
+//! content offered two versions of one person, which is how an injected "my
+//! address moved" note reads; a target from content with a twin is not the
+//! user's own work however clean the content read. (For accounts any other
+//! account read is a twin: `decide::ContentNotes`.)
 
 /// Is the edit distance between `a` and `b` at most `k`? (Banded: about
 /// `(2k + 1) × len` steps.)
@@ -57,15 +57,6 @@ pub(crate) fn emails(a: &str, b: &str) -> bool {
     }
 }
 
-/// Two different account numbers (letters and digits only, lower case) of
-/// one length and country that differ in at most four places.
-pub(crate) fn accounts(a: &str, b: &str) -> bool {
-    a != b
-        && a.len() == b.len()
-        && a.get(..2) == b.get(..2)
-        && a.bytes().zip(b.bytes()).filter(|(x, y)| x != y).count() <= 4
-}
-
 /// Does this term of a `w` value look like an account number as the
 /// words keep it (country letters, check digits, then at least ten
 /// letters or digits)?
@@ -106,6 +97,26 @@ pub(crate) fn mailbox_words(address: &str) -> impl Iterator<Item = &str> {
                     | "news"
                     | "the"
                     | "and"
+                    | "finance"
+                    | "accounts"
+                    | "accounting"
+                    | "payroll"
+                    | "legal"
+                    | "security"
+                    | "ops"
+                    | "operations"
+                    | "marketing"
+                    | "helpdesk"
+                    | "services"
+                    | "customer"
+                    | "payments"
+                    | "payment"
+                    | "invoices"
+                    | "invoice"
+                    | "orders"
+                    | "receipts"
+                    | "notifications"
+                    | "hr"
             )
     })
 }
@@ -149,9 +160,6 @@ mod tests {
         assert!(!emails("marco.ruiz@x.example", "sun.li@x.example"));
         assert!(!emails("ann@gmail.com", "bob@outlook.com"));
         assert!(!emails("a@x.example", "a@x.example"));
-        assert!(accounts("de58100110012620384415", "de58100110012620287415"));
-        assert!(!accounts("de58100110012620384415", "de75512108001245126199"));
-        assert!(!accounts("de58100110012620384415", "lt58100110012620384415"));
         assert!(account_term("de58100110012620384415"));
         assert!(!account_term("2024-07-01"));
         assert!(!account_term("northfield"));
