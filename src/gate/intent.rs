@@ -288,9 +288,9 @@ fn read_sentence(sentence: &str, question: bool, cats: &mut Intents, negated: &m
                 // "pay period": nouns; "transfer nothing": nothing asked.
                 let to_me = matches!(w, "tell" | "show" | "give" | "send" | "email" | "message")
                     && matches!(next, Some("me" | "us"));
-                let noun = w == "pay" && after.iter().any(|x| matches!(x.as_str(), "attention" | "heed"))
-                    || w == "pay"
-                        && matches!(
+                let noun = w == "pay"
+                    && (after.iter().any(|x| matches!(x.as_str(), "attention" | "heed"))
+                        || matches!(
                             next,
                             Some(
                                 "period"
@@ -306,7 +306,7 @@ fn read_sentence(sentence: &str, question: bool, cats: &mut Intents, negated: &m
                                     | "cut"
                                     | "check"
                             )
-                        );
+                        ));
                 let nothing = matches!(next, Some("nothing" | "none" | "nobody" | "no" | "anything" | "anyone"));
                 if nothing {
                     for &c in asks(w) {
