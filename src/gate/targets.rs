@@ -285,7 +285,7 @@ fn targets_in(t: &str, layer: usize, found: &mut BTreeSet<(TargetKind, String)>)
             // `me@corp.example\u{ad}.evil.test` to a subdomain of
             // evil.test). The match alone would be a prefix of it.
             if runs_on(t, m.clone()) {
-                found.insert((TargetKind::Unknown, shown(&t[m.start..t.len().min(m.end + 16)])));
+                found.insert((TargetKind::Unknown, shown(&t[m.start..t.floor_char_boundary(t.len().min(m.end + 16))])));
             }
             if let Some((_, d)) = e.rsplit_once('@') {
                 found.insert((TargetKind::Domain, d.to_string()));
