@@ -47,8 +47,8 @@ fn asks(verb: &str) -> &'static [Category] {
     match verb {
         "send" | "resend" => &[Send],
         "email" | "e-mail" | "mail" | "reply" | "respond" | "forward" | "message" | "dm" | "post" | "tell"
-        | "notify" | "inform" | "cc" | "announce" | "publish" | "contact" | "ping" | "remind" | "submit" | "upload"
-        | "welcome" | "introduce" | "comment" | "push" | "approve" | "rsvp" | "decline" => &[Send],
+        | "notify" | "inform" | "cc" | "announce" | "publish" | "contact" | "ping" | "remind" | "upload"
+        | "welcome" | "approve" | "rsvp" | "decline" => &[Send],
         "invite" | "share" => &[Send, Access],
         "pay" | "transfer" | "wire" | "settle" | "refund" | "repay" | "reimburse" | "buy" | "purchase" | "donate"
         | "renew" | "subscribe" | "checkout" => &[Financial],
@@ -286,8 +286,9 @@ fn read_sentence(sentence: &str, question: bool, cats: &mut Intents, negated: &m
                 let after = &lower[(k + 1).min(lower.len())..(k + 4).min(lower.len())];
                 // "tell me", "send me a summary": an answer; "pay attention",
                 // "pay period": nouns; "transfer nothing": nothing asked.
-                let to_me = matches!(w, "tell" | "show" | "give" | "send" | "email" | "message")
-                    && matches!(next, Some("me" | "us"));
+                let to_me = (matches!(w, "tell" | "show" | "give" | "send" | "email" | "message" | "remind")
+                    && matches!(next, Some("me" | "us")))
+                    || lower.windows(2).any(|p| matches!(p[0].as_str(), "to" | "for") && p[1] == "me");
                 let noun = w == "pay"
                     && (after.iter().any(|x| matches!(x.as_str(), "attention" | "heed"))
                         || matches!(
@@ -321,6 +322,27 @@ fn read_sentence(sentence: &str, question: bool, cats: &mut Intents, negated: &m
                         || matches!(next, Some("her" | "him" | "them"))
                         || words.get(k + 1).is_some_and(|x| x.chars().next().is_some_and(char::is_uppercase))
                         || lower.iter().any(|x| access_word(x));
+                    // Verbs that also mean other things move money only
+                    // with money in the clause ("transfer 50 EUR", "settle
+                    // the bill"; not "transfer the numbers into a table").
+                    let pays = !matches!(
+                        w,
+                        "transfer"
+                            | "settle"
+                            | "buy"
+                            | "checkout"
+                            | "renew"
+                            | "subscribe"
+                            | "wire"
+                            | "refund"
+                            | "purchase"
+                            | "donate"
+                            | "repay"
+                            | "reimburse"
+                    ) || clause
+                        .split_whitespace()
+                        .any(|x| money_word(&x.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase()));
+                    let granted = granted && pays;
                     if granted {
                         for &c in asks(w) {
                             cats.add(c);
@@ -364,6 +386,46 @@ fn person_word(w: &str) -> bool {
             | "pay"
             | "and"
     )
+}
+
+/// Money in a clause: its words, a currency, an amount.
+fn money_word(w: &str) -> bool {
+    matches!(
+        w,
+        "money"
+            | "payment"
+            | "payments"
+            | "amount"
+            | "bill"
+            | "bills"
+            | "invoice"
+            | "invoices"
+            | "rent"
+            | "installment"
+            | "instalment"
+            | "deposit"
+            | "balance"
+            | "funds"
+            | "iban"
+            | "account"
+            | "share"
+            | "debt"
+            | "fee"
+            | "fees"
+            | "subscription"
+            | "order"
+            | "tickets"
+            | "eur"
+            | "euro"
+            | "euros"
+            | "usd"
+            | "dollars"
+            | "gbp"
+            | "pounds"
+            | "chf"
+            | "owe"
+            | "owed"
+    ) || w.bytes().next().is_some_and(|b| b.is_ascii_digit())
 }
 
 /// What an access request grants or changes.
