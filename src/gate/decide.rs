@@ -221,10 +221,16 @@ pub(crate) fn facts(ledger: &dyn History, wanted: &Wanted) -> Facts {
     facts.injected = ledger.injected();
     if !wanted.is_empty() {
         let mut ranges = Vec::new();
-        let mut content = ContentNotes::new(wanted);
+        let mut content = ContentNotes::new();
+        // A read's entities come together with one source: hashed once a
+        // read (a comparison per entity, not a hash).
+        let mut last = (String::new(), source_hash(""));
         ledger.any_untrusted(&mut |source, e| {
             wanted.mentioned_by(e, &mut |r| ranges.push(r));
-            content.see(wanted, e, 0, source_hash(source));
+            if last.0 != source {
+                last = (source.to_string(), source_hash(source));
+            }
+            content.see(wanted, e, 0, last.1);
             false
         });
         facts.in_content = wanted.covered(ranges.drain(..));
@@ -396,53 +402,38 @@ const MAX_TWIN_CHECKS: usize = 200_000;
 pub(crate) struct ContentNotes {
     /// (read, target) look-alike pairs.
     twins: Vec<(u32, u32)>,
-    /// (read, target, hash of the read's source): the read's words name
-    /// the target (one source read twice, or changed between reads, counts
-    /// once).
-    naming: Vec<(u32, u32, u64)>,
-    /// (read, target): the read shows the address (not only hidden text).
-    shown: Vec<(u32, u32)>,
+    /// (read, slots, hash of the read's source): the read's words name the
+    /// targets of these slots (one source read twice, or changed between
+    /// reads, counts once).
+    naming: Vec<(u32, std::ops::Range<u32>, u64)>,
+    /// (read, slots): the read shows these addresses (not only hidden text).
+    shown: Vec<(u32, std::ops::Range<u32>)>,
     /// A read whose words were cut: its accounts past the cut were not
     /// compared, so every account target counts as having a twin.
     cut: Vec<u32>,
     checks: usize,
-    one: Vec<std::ops::Range<u32>>,
 }
 
 impl ContentNotes {
-    pub(crate) fn new(_: &Wanted) -> ContentNotes {
-        ContentNotes {
-            twins: Vec::new(),
-            naming: Vec::new(),
-            shown: Vec::new(),
-            cut: Vec::new(),
-            checks: 0,
-            one: Vec::new(),
-        }
+    pub(crate) fn new() -> ContentNotes {
+        ContentNotes { twins: Vec::new(), naming: Vec::new(), shown: Vec::new(), cut: Vec::new(), checks: 0 }
     }
 
     /// One entity of read `read`, whose source hashes to `source`.
     pub(crate) fn see(&mut self, wanted: &Wanted, e: &EntityRef, read: u32, source: u64) {
+        // Only the slots are kept here; they become targets once, in
+        // `finish` (a sweep over every target per entity was the product of
+        // a session's entities and a call's targets).
         if e.kind == EntityKind::Words {
             if e.value.ends_with(super::ledger::CUT) {
                 self.cut.push(read);
             }
             if wanted.has_names() {
-                wanted.mentioned_by(e, &mut |r| self.one.push(r));
-                for (i, hit) in wanted.covered(self.one.drain(..)).into_iter().enumerate() {
-                    if hit {
-                        self.naming.push((read, i as u32, source));
-                    }
-                }
+                wanted.mentioned_by(e, &mut |r| self.naming.push((read, r, source)));
             }
         }
         if e.kind == EntityKind::Email && !e.hidden && !wanted.twinned.is_empty() {
-            wanted.mentioned_by(e, &mut |r| self.one.push(r));
-            for (i, hit) in wanted.covered(self.one.drain(..)).into_iter().enumerate() {
-                if hit {
-                    self.shown.push((read, i as u32));
-                }
-            }
+            wanted.mentioned_by(e, &mut |r| self.shown.push((read, r)));
         }
         if wanted.twinned.is_empty() || self.checks > MAX_TWIN_CHECKS {
             return;
@@ -485,15 +476,17 @@ impl ContentNotes {
                 facts.twin[*i as usize] = true;
             }
         }
-        for &(read, i) in &self.shown {
-            if live(read) {
-                facts.shown[i as usize] = true;
-            }
-        }
-        self.naming.retain(|&(read, _, _)| live(read));
-        self.naming.sort_unstable_by_key(|&(_, i, h)| (i, h));
-        self.naming.dedup_by_key(|&mut (_, i, h)| (i, h));
-        for &(_, i, _) in &self.naming {
+        facts.shown = wanted.covered(self.shown.drain(..).filter(|(read, _)| live(*read)).map(|(_, r)| r));
+        // Distinct (target, source) pairs: a words match is one slot.
+        let mut pairs: Vec<(u32, u64)> = self
+            .naming
+            .iter()
+            .filter(|(read, _, _)| live(*read))
+            .flat_map(|(_, r, h)| r.clone().map(move |slot| (wanted.target_at(slot), *h)))
+            .collect();
+        pairs.sort_unstable();
+        pairs.dedup();
+        for (i, _) in pairs {
             facts.reads_naming[i as usize] += 1;
         }
     }

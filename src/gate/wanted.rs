@@ -214,6 +214,11 @@ impl Wanted {
         Wanted { keys, kinds, targets: found.len(), link_hosts, accounts, names, twinned }
     }
 
+    /// The target of a slot.
+    pub(crate) fn target_at(&self, slot: u32) -> u32 {
+        self.keys[slot as usize].1
+    }
+
     /// Some target is a name or an account (looked for in words).
     pub(crate) fn has_names(&self) -> bool {
         self.names.is_some()

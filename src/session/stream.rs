@@ -180,7 +180,7 @@ impl<'p> Tally<'p> {
             hits: Vec::new(),
             trusted: Vec::new(),
             in_trust: false,
-            content: ContentNotes::new(wanted),
+            content: ContentNotes::new(),
             notes: TrustNotes::new(wanted),
             source: None,
             source_hash: 0,
