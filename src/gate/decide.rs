@@ -47,7 +47,8 @@ pub(crate) struct Plan {
     grants: Vec<String>,
     /// Values under recipient keys (`to`, `user`, `participants`…).
     recipients: Vec<String>,
-    /// An access call that sets a level by a flag (`is_admin: true`).
+    /// An access call that sets a level by a flag (`is_admin: true`), or
+    /// recipients or levels past what is read: no target from content.
     elevates: bool,
     /// `found`, ready to be looked for in entity lists.
     pub(crate) wanted: Wanted,
@@ -151,7 +152,7 @@ pub(crate) fn plan(call: &Call, policy: &Policy) -> Plan {
     }
     // An event or meeting made or changed with nobody on it invites no
     // one: a write to the user's own calendar, not a send.
-    let recipients = targets::under_role(&call.args, Role::Recipient);
+    let (recipients, recipients_cut) = targets::under_role(&call.args, Role::Recipient);
     if category == Category::Send
         && found.is_empty()
         && recipients.is_empty()
@@ -206,10 +207,12 @@ pub(crate) fn plan(call: &Call, policy: &Policy) -> Plan {
             .push("a browse call that sends a body (a method other than GET, or body data) is judged as a send".into());
     }
     let resources =
-        if category == Category::Access { targets::under_role(&call.args, Role::Resource) } else { Vec::new() };
-    let grants = targets::under_role(&call.args, Role::Grant);
+        if category == Category::Access { targets::under_role(&call.args, Role::Resource).0 } else { Vec::new() };
+    let (grants, grants_cut) = targets::under_role(&call.args, Role::Grant);
     let wanted = Wanted::new(&found);
-    let elevates = category == Category::Access && elevating_flag(&call.args);
+    // Lists too long or too deep to read whole may hide a recipient or a
+    // level granted: then nothing is taken from content.
+    let elevates = (category == Category::Access && elevating_flag(&call.args)) || recipients_cut || grants_cut;
     Plan { category, found, notes, secrets, resources, grants, recipients, elevates, wanted }
 }
 
@@ -276,7 +279,9 @@ pub(crate) fn source_hash(source: &str) -> u64 {
 /// `destination`, `to`, `bucket`…), not what it writes.
 fn where_to(args: &serde_json::Value) -> Vec<&str> {
     fn walk<'a>(v: &'a serde_json::Value, under: bool, depth: usize, out: &mut Vec<&'a str>) {
-        if depth > 8 || out.len() > 64 {
+        if depth > super::MAX_ARG_DEPTH {
+            // Too deep to read: judged as somewhere else.
+            out.push("//unread");
             return;
         }
         match v {
@@ -334,8 +339,9 @@ fn remote_path(t: &str) -> bool {
 /// `"permissions": {"admin": true}`, `owner: true`).
 fn elevating_flag(args: &serde_json::Value) -> bool {
     fn walk(v: &serde_json::Value, depth: usize) -> bool {
-        if depth > 8 {
-            return false;
+        if depth > super::MAX_ARG_DEPTH {
+            // Too deep to read: it may raise anything.
+            return true;
         }
         match v {
             serde_json::Value::Object(o) => o.iter().any(|(k, x)| {
@@ -365,8 +371,12 @@ fn whole_link(t: &str) -> bool {
 /// `send_to`), with a value that is not empty.
 fn names_whom(args: &serde_json::Value) -> bool {
     fn walk(v: &serde_json::Value, depth: usize) -> bool {
+        if depth > super::MAX_ARG_DEPTH {
+            // Too deep to read: it may name anyone.
+            return true;
+        }
         let Some(o) = v.as_object() else {
-            return depth < 8 && v.as_array().is_some_and(|a| a.iter().any(|x| walk(x, depth + 1)));
+            return v.as_array().is_some_and(|a| a.iter().any(|x| walk(x, depth + 1)));
         };
         o.iter().any(|(k, x)| {
             let words = super::name_words(k);
@@ -383,7 +393,7 @@ fn names_whom(args: &serde_json::Value) -> bool {
                 serde_json::Value::Object(m) => !m.is_empty(),
                 _ => true,
             };
-            (whom && filled) || (depth < 8 && walk(x, depth + 1))
+            (whom && filled) || walk(x, depth + 1)
         })
     }
     walk(args, 0)

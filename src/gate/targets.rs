@@ -853,9 +853,16 @@ fn role_of(key: &str) -> Option<Role> {
 /// The values (lower case) under keys of this role, at any depth; a key
 /// of another role below resets it. A value under a recipient key that is
 /// an object counts by its keys too (`"attendees": {"U0EVIL": true}`).
-pub(super) fn under_role(args: &Value, role: Role) -> Vec<String> {
+/// Past `MAX_NAMES` values the list is cut: the bool says so (a caller
+/// reads a cut list as holding anything).
+pub(super) fn under_role(args: &Value, role: Role) -> (Vec<String>, bool) {
     fn walk(v: &Value, under: bool, role: Role, depth: usize, out: &mut Vec<String>) {
-        if depth > MAX_ARG_DEPTH || out.len() > MAX_NAMES {
+        if out.len() > MAX_NAMES {
+            return;
+        }
+        if depth > MAX_ARG_DEPTH {
+            // Too deep to read: as cut as too many.
+            out.resize(MAX_NAMES + 1, String::new());
             return;
         }
         match v {
@@ -874,7 +881,8 @@ pub(super) fn under_role(args: &Value, role: Role) -> Vec<String> {
     }
     let mut out = Vec::new();
     walk(args, false, role, 0, &mut out);
-    out
+    let cut = out.len() > MAX_NAMES;
+    (out, cut)
 }
 
 /// A whole argument that is a domain name (`example.com`, not `notes.txt`).
@@ -1080,6 +1088,22 @@ mod tests {
                 proptest::prop_assert!(s.contains(&n));
             }
         }
+    }
+
+    /// A list of values under a role too long or too deep to read whole
+    /// says it was cut (its callers then take nothing from content).
+    #[test]
+    fn values_under_a_role_say_when_they_are_cut() {
+        let few = serde_json::json!({"to": ["a", "b"], "role": "reader"});
+        assert_eq!(under_role(&few, Role::Recipient), (vec!["a".to_string(), "b".to_string()], false));
+        assert_eq!(under_role(&few, Role::Grant), (vec!["reader".to_string()], false));
+        let many: Vec<String> = (0..=MAX_NAMES).map(|i| format!("u{i}")).collect();
+        assert!(under_role(&serde_json::json!({ "to": many }), Role::Recipient).1);
+        let mut deep = serde_json::json!("admin");
+        for _ in 0..=MAX_ARG_DEPTH {
+            deep = serde_json::json!({ "role": deep });
+        }
+        assert!(under_role(&deep, Role::Grant).1);
     }
 
     #[test]
