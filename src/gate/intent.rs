@@ -256,6 +256,12 @@ fn read_sentence(sentence: &str, question: bool, cats: &mut Intents, negated: &m
             .windows(2)
             .any(|p| matches!((p[0].as_str(), p[1].as_str()), ("only", "after" | "if" | "when") | ("once", "i")))
             || lower.iter().any(|w| matches!(w.as_str(), "until" | "unless"));
+        // What the whole clause says, read once (not for each "and" in it).
+        let for_me = lower.windows(2).any(|p| matches!(p[0].as_str(), "to" | "for") && p[1] == "me");
+        let access = lower.iter().any(|x| access_word(x));
+        let money = clause
+            .split_whitespace()
+            .any(|x| money_word(&x.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase()));
         // Each run of words from the clause's start or after "and"/"then".
         let mut at = 0;
         let mut clause_negated = sentence_negated;
@@ -288,7 +294,7 @@ fn read_sentence(sentence: &str, question: bool, cats: &mut Intents, negated: &m
                 // "pay period": nouns; "transfer nothing": nothing asked.
                 let to_me = (matches!(w, "tell" | "show" | "give" | "send" | "email" | "message" | "remind")
                     && matches!(next, Some("me" | "us")))
-                    || lower.windows(2).any(|p| matches!(p[0].as_str(), "to" | "for") && p[1] == "me");
+                    || for_me;
                 let noun = w == "pay"
                     && (after.iter().any(|x| matches!(x.as_str(), "attention" | "heed"))
                         || matches!(
@@ -321,7 +327,7 @@ fn read_sentence(sentence: &str, question: bool, cats: &mut Intents, negated: &m
                     let granted = !grants
                         || matches!(next, Some("her" | "him" | "them"))
                         || words.get(k + 1).is_some_and(|x| x.chars().next().is_some_and(char::is_uppercase))
-                        || lower.iter().any(|x| access_word(x));
+                        || access;
                     // Verbs that also mean other things move money only
                     // with money in the clause ("transfer 50 EUR", "settle
                     // the bill"; not "transfer the numbers into a table").
@@ -339,9 +345,7 @@ fn read_sentence(sentence: &str, question: bool, cats: &mut Intents, negated: &m
                             | "donate"
                             | "repay"
                             | "reimburse"
-                    ) || clause
-                        .split_whitespace()
-                        .any(|x| money_word(&x.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase()));
+                    ) || money;
                     let granted = granted && pays;
                     if granted {
                         for &c in asks(w) {

@@ -219,6 +219,18 @@ const CASES: &[Case] = &[
     },
     Case { name: "wrapped-many", about: "many small valid wrapped documents", feeds: &[Wrapped], make: wrapped_many },
     Case {
+        name: "request-one-clause",
+        about: "a typed request of one clause joined by \"and\" a million times (what it asks for is read once a clause)",
+        feeds: &[Wrapped],
+        make: |n| repeat("Pay Lena the bill and transfer me to ", n),
+    },
+    Case {
+        name: "request-quotes-and-negations",
+        about: "a typed request of quoted spans, parentheses and negated verbs",
+        feeds: &[Wrapped],
+        make: |n| repeat("\"pay\" (don't pay) Re: pay nothing, only after ", n),
+    },
+    Case {
         name: "backtick-runs",
         about: "backtick runs of every length, one a line",
         feeds: &[Text],
