@@ -309,6 +309,9 @@ pub enum EntityKind {
     /// clauses open with, then `|` and the names it gives (the gate's own,
     /// one per trusted text, the latest counting).
     Request,
+    /// The ids a tool's JSON answer gives its objects, from its keys
+    /// (` m-5012 th_9021 `): the gate's own, never found in a document.
+    Handle,
 }
 
 impl EntityKind {
@@ -322,6 +325,7 @@ impl EntityKind {
             EntityKind::Phone => 'p',
             EntityKind::Words => 'w',
             EntityKind::Request => 'i',
+            EntityKind::Handle => 'h',
         };
         if hidden { l.to_ascii_uppercase() } else { l }
     }
@@ -335,6 +339,7 @@ impl EntityKind {
             b'p' => Some(EntityKind::Phone),
             b'w' => Some(EntityKind::Words),
             b'i' => Some(EntityKind::Request),
+            b'h' => Some(EntityKind::Handle),
             _ => None,
         }
     }

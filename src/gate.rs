@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 mod call;
 mod category;
 mod decide;
+mod handles;
 mod intent;
 mod ledger;
 mod policy;

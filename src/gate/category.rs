@@ -158,7 +158,8 @@ fn changed_noun(w: &str, making: bool) -> Option<Category> {
         | "key" | "keys" | "token" | "tokens" | "secret" | "secrets" | "credential" | "credentials" | "password"
         | "passwords" | "user" | "users" | "visibility" | "acl" | "acls" | "access" | "sharing" | "policy"
         | "protection" | "protections" | "ruleset" | "rulesets" | "policies" | "owner" | "owners" | "admin"
-        | "admins" | "sso" | "mfa" | "2fa" | "ssh" | "firewall" | "group" | "groups" => Access,
+        | "admins" | "sso" | "mfa" | "2fa" | "ssh" | "firewall" | "group" | "groups" | "account" | "accounts"
+        | "profile" | "profiles" | "recovery" | "login" | "logins" => Access,
         "script" | "scripts" | "job" | "jobs" | "workflow" | "workflows" | "function" | "functions" | "lambda"
         | "container" | "containers" | "deployment" | "deployments" | "pipeline" | "pipelines" | "cron" | "action"
         | "actions" | "hook" | "hooks" => Execute,
@@ -339,18 +340,27 @@ pub fn category(tool: &str, policy: &Policy) -> Category {
     let own: Vec<&str> = words.iter().map(String::as_str).filter(|w| !w.starts_with('@')).collect();
     // Which words act as verbs: every verb, and a word that is also a noun
     // when no verb came before it (`post_message`, `slack_post_message`;
-    // not `get_post`).
+    // not `get_post`), unless a verb that reads follows it in its clause:
+    // then it names the service read (`mail.attachments.get`,
+    // `order_status_get`), though `mark_as_read` still marks.
+    // `and` and `then` begin another clause, whose first word may be a
+    // verb again (`read_and_email`).
+    let clause_end = |i: usize| own[i..].iter().position(|w| matches!(*w, "and" | "then")).map_or(own.len(), |p| i + p);
     let mut seen = false;
     let acting: Vec<Option<Category>> = own
         .iter()
-        .map(|w| {
-            // `and` and `then` begin another clause, whose first word may
-            // be a verb again (`read_and_email`).
+        .enumerate()
+        .map(|(i, w)| {
             if matches!(*w, "and" | "then") {
                 seen = false;
                 return None;
             }
-            let c = verb(w).or_else(|| if seen { None } else { leading_verb(w) });
+            let read_after = || own[i + 1..clause_end(i)].iter().any(|v| verb(v) == Some(Category::Read));
+            let c = verb(w).or_else(|| match leading_verb(w) {
+                _ if seen => None,
+                Some(c) if c != Category::Organize && read_after() => None,
+                c => c,
+            });
             seen |= c.is_some();
             c
         })
@@ -384,6 +394,18 @@ pub fn category(tool: &str, policy: &Policy) -> Category {
     // `read_url`): browsing, whatever the verb.
     if best == Some(Category::Read) && own.iter().any(|w| web_noun(w)) {
         best = Some(Category::Browse);
+    }
+    // Reading a credential store hands out credentials (`secrets_get`,
+    // `vault_read`): access, whatever the verb.
+    if best == Some(Category::Read)
+        && own.iter().any(|w| {
+            matches!(
+                *w,
+                "secret" | "secrets" | "credential" | "credentials" | "password" | "passwords" | "vault" | "keychain"
+            )
+        })
+    {
+        best = Some(Category::Access);
     }
     // An operation named by a noun: anything for a name with no verb; a
     // change made through a shell, a container tool or SQL is a command.

@@ -53,6 +53,8 @@ fn asks(verb: &str) -> &'static [Category] {
         "pay" | "transfer" | "wire" | "settle" | "refund" | "repay" | "reimburse" | "buy" | "purchase" | "donate"
         | "renew" | "subscribe" | "checkout" => &[Financial],
         "add" | "grant" | "give" | "promote" | "update" | "change" | "set" | "reset" | "kick" => &[Access],
+        "delete" | "remove" | "erase" | "trash" | "wipe" | "purge" | "clear" | "cancel" | "drop" | "discard"
+        | "destroy" | "empty" | "unsubscribe" | "uninstall" => &[Destructive],
         _ => &[],
     }
 }
@@ -129,7 +131,9 @@ fn calendar_word(w: &str) -> bool {
 
 /// The `i` item of a request the user typed: the categories its clauses
 /// ask for, then `|` and its names (capitalised words past a sentence's
-/// first, `Lena's` as `lena`), lower case, space-separated.
+/// first, `Lena's` as `lena`), lower case, space-separated, then `|` and
+/// the sums of money it writes ([`amounts`]), then `|` and the paths it
+/// types.
 pub(crate) fn request(text: &str) -> String {
     // What the user quotes or pastes (`"pay by Friday"`, a `> …` line) is
     // not what they ask.
@@ -163,7 +167,132 @@ pub(crate) fn request(text: &str) -> String {
     names.sort();
     names.dedup();
     s.push_str(&names.join(" "));
+    // Sums and paths, when it writes any (an older item has neither).
+    let (sums, paths) = (amounts(text).join(" "), paths(text).join(" "));
+    if !sums.is_empty() || !paths.is_empty() {
+        s.push('|');
+        s.push_str(&sums);
+    }
+    if !paths.is_empty() {
+        s.push('|');
+        s.push_str(&paths);
+    }
     s
+}
+
+/// At most this many sums and paths are kept of one request (a payment of
+/// a sum past them, a deletion of a path past them, asks).
+const MAX_KEPT: usize = 64;
+
+/// Sums of money the text writes (a number with a currency sign, code or
+/// word beside it: `€250`, `250 EUR`, `1,842.50 USD`, `40 dollars`), each
+/// with two decimals; a number whose separator may be either (`1.500`)
+/// gives both readings.
+pub(crate) fn amounts(text: &str) -> Vec<String> {
+    fn currency_word(w: &str) -> bool {
+        matches!(
+            w.to_lowercase().as_str(),
+            "eur"
+                | "usd"
+                | "gbp"
+                | "chf"
+                | "jpy"
+                | "cad"
+                | "aud"
+                | "nzd"
+                | "sek"
+                | "nok"
+                | "dkk"
+                | "pln"
+                | "czk"
+                | "huf"
+                | "inr"
+                | "cny"
+                | "brl"
+                | "mxn"
+                | "zar"
+                | "sgd"
+                | "hkd"
+                | "euro"
+                | "euros"
+                | "dollar"
+                | "dollars"
+                | "pound"
+                | "pounds"
+                | "franc"
+                | "francs"
+                | "yen"
+                | "rupees"
+                | "kr"
+                | "zł"
+                | "zl"
+        )
+    }
+    let sign = |c: char| matches!(c, '€' | '$' | '£' | '¥' | '₹' | '₩' | '₽' | '₺');
+    let mut out: Vec<String> = Vec::new();
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        if !chars[i].1.is_ascii_digit() || (i > 0 && (chars[i - 1].1.is_alphanumeric() || chars[i - 1].1 == '.')) {
+            i += 1;
+            continue;
+        }
+        let start = chars[i].0;
+        let mut j = i;
+        while j < chars.len()
+            && (chars[j].1.is_ascii_digit()
+                || (matches!(chars[j].1, ',' | '.' | '\'' | '\u{2019}')
+                    && chars.get(j + 1).is_some_and(|c| c.1.is_ascii_digit())))
+        {
+            j += 1;
+        }
+        let end = chars.get(j).map_or(text.len(), |c| c.0);
+        let number = &text[start..end];
+        // A sign or a code right before (`€250`, `EUR 250`) or after
+        // (`250€`, `250 EUR`); a number run into letters is no amount.
+        let before = text[..start].trim_end();
+        let after = text[end..].trim_start();
+        let word_before = before.rsplit(|c: char| !c.is_alphabetic()).next().unwrap_or("");
+        let word_after = after.split(|c: char| !c.is_alphabetic()).next().unwrap_or("");
+        let joined = chars.get(j).is_some_and(|c| c.1.is_alphabetic());
+        let money = before.chars().next_back().is_some_and(sign)
+            || after.chars().next().is_some_and(sign)
+            || currency_word(word_before)
+            || (!joined && currency_word(word_after));
+        if money {
+            for v in readings(number) {
+                let v = format!("{v:.2}");
+                if !out.contains(&v) && out.len() < MAX_KEPT {
+                    out.push(v);
+                }
+            }
+        }
+        i = j.max(i + 1);
+    }
+    out
+}
+
+/// The values a written number may have: `2,500` 2500; `1.842,50` 1842.5;
+/// `62,10` 62.1; `1.500` either 1.5 or 1500.
+fn readings(n: &str) -> Vec<f64> {
+    let n: String = n.chars().filter(|c| !matches!(c, '\'' | '\u{2019}')).collect();
+    let digits = |s: &str| s.replace([',', '.'], "").parse::<f64>().ok();
+    let Some(at) = n.rfind([',', '.']) else { return digits(&n).into_iter().collect() };
+    let (int, frac) = (&n[..at], &n[at + 1..]);
+    let decimal = digits(int).zip(frac.parse::<f64>().ok()).map(|(i, f)| i + f / 10f64.powi(frac.len() as i32));
+    let sep = n.as_bytes()[at] as char;
+    let other = if sep == ',' { '.' } else { ',' };
+    if int.contains(other) {
+        // Both kinds: the last one is the decimal point.
+        decimal.into_iter().collect()
+    } else if int.contains(sep) {
+        // One kind, more than once: thousands.
+        digits(&n).into_iter().collect()
+    } else if frac.len() == 3 {
+        digits(&n).into_iter().chain(decimal).collect()
+    } else {
+        decimal.into_iter().collect()
+    }
 }
 
 /// The text without quoted spans (straight or curly double quotes,
@@ -459,18 +588,47 @@ fn access_word(w: &str) -> bool {
     )
 }
 
-/// The kinds of action and the names an `i` item holds.
-pub(crate) fn parse(item: &str) -> (Intents, impl Iterator<Item = &str>) {
-    let (cats, names) = item.split_once('|').unwrap_or((item, ""));
-    let mut out = Intents::default();
-    for c in cats.split(' ') {
+/// What one `i` item holds.
+pub(crate) struct Asked<'a> {
+    pub(crate) intents: Intents,
+    pub(crate) names: Vec<&'a str>,
+    /// Sums of money, two decimals.
+    pub(crate) amounts: Vec<&'a str>,
+    /// Paths typed whole (`/archive/scans`), lower case.
+    pub(crate) paths: Vec<&'a str>,
+}
+
+/// The kinds of action, the names, the sums of money and the paths an `i`
+/// item holds (an item of an older session holds fewer fields).
+pub(crate) fn parse(item: &str) -> Asked<'_> {
+    let mut fields = item.split('|');
+    let mut intents = Intents::default();
+    for c in fields.next().unwrap_or("").split(' ') {
         if let Some(c) = Category::ALL.iter().find(|k| k.as_str() == c) {
-            out.add(*c);
+            intents.add(*c);
         } else if c == "booking" {
-            out.0 |= BOOKING;
+            intents.0 |= BOOKING;
         }
     }
-    (out, names.split(' ').filter(|n| !n.is_empty()))
+    let mut list = || fields.next().unwrap_or("").split(' ').filter(|n| !n.is_empty()).collect::<Vec<_>>();
+    Asked { intents, names: list(), amounts: list(), paths: list() }
+}
+
+/// The paths a text types (`/Archive/Scans`, `Finance/Receipts/2022`,
+/// `~/notes.md`), lower case, without quotes or a trailing slash; not links.
+fn paths(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for w in text.split_whitespace() {
+        let w = w.trim_matches(|c: char| matches!(c, '\'' | '"' | '`' | ',' | ';' | ':' | '(' | ')' | '.' | '!' | '?'));
+        let w = w.trim_end_matches('/');
+        if w.contains('/') && !w.contains("://") && !w.contains('|') && !w.is_empty() {
+            let w = w.to_lowercase();
+            if !out.contains(&w) && out.len() < MAX_KEPT {
+                out.push(w);
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -479,7 +637,7 @@ mod tests {
     use Category::*;
 
     fn of(s: &str) -> Intents {
-        parse(&request(s)).0
+        parse(&request(s)).intents
     }
 
     /// A request asks for what its clauses open with; a question, a
@@ -520,8 +678,25 @@ mod tests {
     #[test]
     fn names_are_capitalised_words_past_a_sentences_start() {
         let r = request("Reply to Lena's email. Invite Dora on Monday, and tell Bruno.");
-        let names: Vec<&str> = parse(&r).1.collect();
+        let names: Vec<&str> = parse(&r).names;
         assert_eq!(names, ["bruno", "dora", "lena"], "{r}");
         assert!(!r.contains("reply") && !r.contains("invite|") && !r.contains("monday"), "{r}");
+    }
+
+    /// Sums are read with their currency beside them, in either writing
+    /// of separators; dates, IBANs and counts are no sums.
+    #[test]
+    fn sums_of_money_are_read_with_their_currency() {
+        assert_eq!(amounts("send €250 to Jonas, IBAN DE62 5243 0609 6712 0388 50 on 2025-06-28"), ["250.00"]);
+        assert_eq!(amounts("pay 1,842.50 USD and EUR 1.842,50 and 62,10€"), ["1842.50", "62.10"]);
+        assert_eq!(amounts("it costs $1.500"), ["1500.00", "1.50"]);
+        assert!(amounts("buy 2 bags, order 4411, 3 nights").is_empty());
+        assert_eq!(amounts("nothing over 40 dollars"), ["40.00"]);
+        let asked = request("Send €250 to Jonas and delete /tmp/old.txt");
+        let a = parse(&asked);
+        assert_eq!((a.amounts, a.paths), (vec!["250.00"], vec!["/tmp/old.txt"]));
+        assert!(a.intents.has(Destructive) && a.intents.has(Send));
+        // An item written before sums and paths were kept.
+        assert!(parse("send|lena").amounts.is_empty());
     }
 }

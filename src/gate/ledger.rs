@@ -130,6 +130,13 @@ pub trait Recorder {
             w.value.push_str(CUT);
         }
         entities.extend(words);
+        // The ids a JSON answer gives its objects, when the answer was
+        // read whole (a cut one does not parse).
+        if report.visible_head.len() < crate::detect::HEAD_BYTES
+            && let Some(h) = super::handles::handles_in(&report.visible_head)
+        {
+            entities.push(Entity { kind: EntityKind::Handle, value: h, hidden: false });
+        }
         self.add_read(&report.source, report.verdict, entities, sender)
     }
 }

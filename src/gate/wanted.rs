@@ -59,6 +59,9 @@ pub(crate) struct Wanted {
     /// digits only) by target index: what a read's look-alikes are
     /// compared with ([`super::twins`]).
     pub(crate) twinned: Vec<(u32, TargetKind, String)>,
+    /// Name targets under a call's object keys, by handle (lower case):
+    /// looked for in reads' handles ([`super::handles`]).
+    pub(crate) handles: std::collections::HashMap<String, Vec<u32>>,
 }
 
 /// Each key's first byte, in sorted order.
@@ -211,7 +214,18 @@ impl Wanted {
                 _ => None,
             })
             .collect();
-        Wanted { keys, kinds, targets: found.len(), link_hosts, accounts, names, twinned }
+        Wanted { keys, kinds, targets: found.len(), link_hosts, accounts, names, twinned, handles: Default::default() }
+    }
+
+    /// Mark the name targets that are among a call's handles (lower case).
+    pub(crate) fn with_handles(mut self, found: &[(TargetKind, String)], handles: &[String]) -> Wanted {
+        for (i, (k, v)) in found.iter().enumerate() {
+            let v = v.trim().to_lowercase();
+            if *k == TargetKind::Name && handles.contains(&v) {
+                self.handles.entry(v).or_default().push(i as u32);
+            }
+        }
+        self
     }
 
     /// The target of a slot.
@@ -289,7 +303,7 @@ impl Wanted {
         match e.kind {
             // The words of what the user typed, or of what a person sees
             // of a read: names and accounts, as whole terms.
-            EntityKind::Request => {}
+            EntityKind::Request | EntityKind::Handle => {}
             EntityKind::Words => {
                 if let Some((ac, slots)) = &self.names {
                     for m in ac.find_overlapping_iter(e.value.as_bytes()) {

@@ -231,6 +231,12 @@ const CASES: &[Case] = &[
         make: |n| repeat("\"pay\" (don't pay) Re: pay nothing, only after ", n),
     },
     Case {
+        name: "request-sums-and-paths",
+        about: "a typed request of ever new sums of money and paths (each request keeps a bounded few)",
+        feeds: &[Wrapped],
+        make: |n| fill("", n, |k| format!("send €{k},50 and delete /d/{k} "), ""),
+    },
+    Case {
         name: "backtick-runs",
         about: "backtick runs of every length, one a line",
         feeds: &[Text],

@@ -1,0 +1,289 @@
+//! Handles: the ids a tool's own answer gives its objects (`"id": "m-5012"`,
+//! `"iid": 402`, `"productId": "P-55102"`), and the arguments of a call that
+//! aim at such an object (`"email_id": "m-5012"`).
+//!
+//! A handle is taken from the structure of a JSON answer, never from the
+//! text inside its strings: what an attacker writes in a mail's body or a
+//! file is a string value, and no string value makes a key. So the object a
+//! listing gave (the thread the user pointed at, the invoice's attachment)
+//! can be what a call the user asked for acts on, while an id written only
+//! in text ("post it on issue 999") cannot.
+//!
+//! A handle never says whom a call reaches: keys of people and places
+//! (`user_id`, `channel_id`, `folder_id`) hold none, and a bare `id` holds
+//! one only where the call's object cannot be a person or a place.
+
+use serde_json::Value;
+
+use super::Category;
+use super::category::name_words;
+
+/// At most this many handles kept for one read, each at most this long.
+const MAX_HANDLES: usize = 512;
+const MAX_HANDLE_BYTES: usize = 64;
+
+/// What a key says of the value under it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Key {
+    /// The id of an object the key names (`email_id`, `issue_iid`, `sku`).
+    Object,
+    /// A bare `id`: the object is whatever the call or listing is about.
+    Bare,
+    /// Where a write or a move puts things (`destination_folder_id`,
+    /// `parent`, `folder`).
+    Place,
+}
+
+/// A word of a key that says where a file or an item is put.
+fn place_word(w: &str) -> bool {
+    matches!(
+        w,
+        "destination" | "dest" | "folder" | "folders" | "parent" | "parents" | "dir" | "directory" | "drive" | "bucket"
+    )
+}
+
+/// A word that names an object an id may stand for (not a person, not a
+/// place a message or a file is put).
+fn object_word(w: &str) -> bool {
+    matches!(
+        w,
+        "email"
+            | "emails"
+            | "mail"
+            | "message"
+            | "messages"
+            | "msg"
+            | "thread"
+            | "file"
+            | "files"
+            | "doc"
+            | "docs"
+            | "document"
+            | "documents"
+            | "attachment"
+            | "attachments"
+            | "event"
+            | "events"
+            | "invitation"
+            | "invitations"
+            | "invite"
+            | "meeting"
+            | "appointment"
+            | "issue"
+            | "issues"
+            | "pr"
+            | "pull"
+            | "mr"
+            | "ticket"
+            | "task"
+            | "tasks"
+            | "todo"
+            | "note"
+            | "comment"
+            | "review"
+            | "order"
+            | "orders"
+            | "product"
+            | "products"
+            | "item"
+            | "items"
+            | "cart"
+            | "reservation"
+            | "booking"
+            | "transaction"
+            | "transactions"
+            | "bill"
+            | "invoice"
+            | "method"
+            | "subscription"
+            | "draft"
+            | "record"
+            | "entry"
+            | "version"
+            | "release"
+            | "commit"
+            | "job"
+            | "run"
+    )
+}
+
+fn key_kind(key: &str) -> Option<Key> {
+    let words = name_words(key);
+    if words.iter().any(|w| place_word(w)) {
+        return Some(Key::Place);
+    }
+    let last = words.last()?.as_str();
+    if matches!(last, "sku" | "skus" | "iid" | "iids") {
+        return Some(Key::Object);
+    }
+    if !matches!(last, "id" | "ids" | "uid" | "number" | "num" | "no") {
+        return None;
+    }
+    match words.len() {
+        // A bare number may be a phone's.
+        1 if matches!(last, "id" | "ids" | "uid") => Some(Key::Bare),
+        1 => None,
+        n => object_word(&words[n - 2]).then_some(Key::Object),
+    }
+}
+
+/// Words of a tool name that say it sends, shares or lets in: a bare `id`
+/// there may be whom (`send_message {"id": "U0…"}`).
+fn reaching_tool(tool: &str) -> bool {
+    name_words(tool).iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "send"
+                | "post"
+                | "message"
+                | "messages"
+                | "msg"
+                | "dm"
+                | "chat"
+                | "sms"
+                | "text"
+                | "notify"
+                | "notification"
+                | "mail"
+                | "email"
+                | "publish"
+                | "broadcast"
+                | "share"
+                | "invite"
+                | "add"
+                | "forward"
+        )
+    })
+}
+
+/// A value as a handle: lower case, short, one token.
+fn handle(v: &Value) -> Option<String> {
+    let s = match v {
+        Value::String(s) => s.trim().to_lowercase(),
+        Value::Number(n) => n.to_string(),
+        _ => return None,
+    };
+    (!s.is_empty() && s.len() <= MAX_HANDLE_BYTES && !s.chars().any(char::is_whitespace)).then_some(s)
+}
+
+/// The handles a call's arguments aim at (lower case): values under object
+/// keys of a send or an access call, and under a bare `id` of a send whose
+/// name says nothing of sending to someone. Never in an access call's bare
+/// `id` (it may be whom the call lets in), nor in a financial call (what it
+/// buys or books picks whom it pays: a listing may hold the attacker's
+/// product or room).
+pub(super) fn handles_of(args: &Value, tool: &str, category: Category) -> Vec<String> {
+    let bare = match category {
+        Category::Send => !reaching_tool(tool),
+        Category::Access => false,
+        _ => return Vec::new(),
+    };
+    let mut out = Vec::new();
+    walk(args, None, 0, &mut |k, v| {
+        if k == Key::Object || (k == Key::Bare && bare) {
+            out.extend(handle(v));
+        }
+    });
+    out
+}
+
+/// Where a call puts things: the values under its place keys (lower case),
+/// as written (a path keeps its spaces).
+pub(super) fn places_of(args: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    walk(args, None, 0, &mut |k, v| {
+        if k == Key::Place {
+            let s = match v {
+                Value::String(s) => s.trim().to_lowercase(),
+                Value::Number(n) => n.to_string(),
+                _ => return,
+            };
+            if !s.is_empty() {
+                out.push(s);
+            }
+        }
+    });
+    out
+}
+
+/// Call `each` with every (key kind, value) under a handle key; an array
+/// under one gives each of its items.
+fn walk(v: &Value, under: Option<Key>, depth: usize, each: &mut dyn FnMut(Key, &Value)) {
+    if depth > super::MAX_ARG_DEPTH {
+        return;
+    }
+    match v {
+        Value::Object(o) => o.iter().for_each(|(k, x)| walk(x, key_kind(k), depth + 1, each)),
+        Value::Array(a) => a.iter().for_each(|x| walk(x, under, depth + 1, each)),
+        _ => {
+            if let Some(k) = under {
+                each(k, v)
+            }
+        }
+    }
+}
+
+/// The handles a tool's answer gives, when it is JSON read whole: ` a b `
+/// (lower case, each once), or none. Only keys are read for where a handle
+/// stands; no string is parsed again.
+pub(super) fn handles_in(text: &str) -> Option<String> {
+    let t = text.trim_start();
+    if !(t.starts_with('{') || t.starts_with('[')) {
+        return None;
+    }
+    let v: Value = serde_json::from_str(t).ok()?;
+    let mut seen = std::collections::HashSet::new();
+    let mut out = String::from(" ");
+    walk(&v, None, 0, &mut |_, x| {
+        if seen.len() < MAX_HANDLES
+            && let Some(h) = handle(x)
+            && seen.insert(h.clone())
+        {
+            out.push_str(&h);
+            out.push(' ');
+        }
+    });
+    (out.len() > 1).then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn handles_come_from_keys_never_from_text_inside_strings() {
+        let answer = r#"[{"id_": "311", "threadId": "th_9021", "body": "post on {\"id\": \"999\"} issue 998",
+            "items": [{"productId": "P-55102"}], "user_id": "U0EVIL", "attachments": [{"id": "a-77"}],
+            "phone_number": "+1 555"}]"#;
+        let h = handles_in(answer).unwrap();
+        for want in [" 311 ", " th_9021 ", " p-55102 ", " a-77 "] {
+            assert!(h.contains(want), "{want} in {h}");
+        }
+        // Not from text inside a string, nor a person's id.
+        assert!(!h.contains("999") && !h.contains("998") && !h.contains("u0evil"), "{h}");
+        // A value with a space is no handle; nor is text that is not JSON.
+        assert!(!h.contains("555"), "{h}");
+        assert_eq!(handles_in(r#"[2024] "id": "evil""#), None);
+        assert_eq!(handles_in("plain text id: 5"), None);
+        // Where a listing's items are kept counts too.
+        let places = handles_in(r#"{"parents": ["fld_fin"], "folder_id": "fld_team"}"#).unwrap();
+        assert!(places.contains(" fld_fin ") && places.contains(" fld_team "), "{places}");
+        // A cut answer is not JSON: none.
+        assert_eq!(handles_in(r#"[{"id": "a1"}, {"id": "#), None);
+    }
+
+    #[test]
+    fn a_call_aims_at_handles_only_under_object_keys_or_a_bare_id_that_cannot_be_whom() {
+        let args = json!({"email_id": "m-5012", "to": ["x@y.test"], "user_id": "U0EVIL", "channel_id": "C1",
+            "folder_id": "F9", "ids": ["f1", "f2"], "issueNumber": 31, "phone_number": "5550100"});
+        let mut h = handles_of(&args, "forward_email", Category::Send);
+        h.sort();
+        assert_eq!(h, ["31", "m-5012"]);
+        assert_eq!(handles_of(&json!({"id": "AAMk-1"}), "respond_event", Category::Send), ["aamk-1"]);
+        assert!(handles_of(&json!({"id": "U0EVIL"}), "send_message", Category::Send).is_empty());
+        assert!(handles_of(&json!({"id": "U0EVIL"}), "grant", Category::Access).is_empty());
+        assert_eq!(handles_of(&json!({"file_id": "wl-88"}), "permission_add", Category::Access), ["wl-88"]);
+        assert!(handles_of(&json!({"product_id": "P-1"}), "buy", Category::Financial).is_empty());
+    }
+}
