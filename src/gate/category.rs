@@ -397,14 +397,7 @@ pub fn category(tool: &str, policy: &Policy) -> Category {
     }
     // Reading a credential store hands out credentials (`secrets_get`,
     // `vault_read`): access, whatever the verb.
-    if best == Some(Category::Read)
-        && own.iter().any(|w| {
-            matches!(
-                *w,
-                "secret" | "secrets" | "credential" | "credentials" | "password" | "passwords" | "vault" | "keychain"
-            )
-        })
-    {
+    if best == Some(Category::Read) && credential_store(&own) {
         best = Some(Category::Access);
     }
     // An operation named by a noun: anything for a name with no verb; a
@@ -417,6 +410,38 @@ pub fn category(tool: &str, policy: &Policy) -> Category {
         }
     }
     best.unwrap_or(Category::Unknown)
+}
+
+/// A name that speaks of credentials: secrets, passwords, vaults and
+/// keyrings, password managers, SSH and API keys, tokens (not counting
+/// tokens).
+fn credential_store(words: &[&str]) -> bool {
+    let has = |w: &str| words.contains(&w);
+    words.iter().any(|w| {
+        matches!(
+            *w,
+            "secret"
+                | "secrets"
+                | "credential"
+                | "credentials"
+                | "password"
+                | "passwords"
+                | "passwd"
+                | "vault"
+                | "keychain"
+                | "keyring"
+                | "apikey"
+                | "apikeys"
+                | "ssh"
+                | "kms"
+                | "bitwarden"
+                | "1password"
+                | "onepassword"
+                | "lastpass"
+        )
+    }) || (["key", "keys"].iter().any(|k| has(k))
+        && ["api", "private", "access", "deploy", "signing", "secret", "gpg", "pgp"].iter().any(|k| has(k)))
+        || (["token", "tokens"].iter().any(|k| has(k)) && !has("count"))
 }
 
 /// The category a server's hints raise a named one to, with the hints

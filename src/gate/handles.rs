@@ -18,8 +18,10 @@ use serde_json::Value;
 use super::Category;
 use super::category::name_words;
 
-/// At most this many handles kept for one read, each at most this long.
-const MAX_HANDLES: usize = 512;
+/// At most this many bytes of handles kept for one read (a session grows
+/// by no more), each handle at most this long; an object past them is
+/// not given (a call on it asks).
+const MAX_HANDLES_BYTES: usize = 4096;
 const MAX_HANDLE_BYTES: usize = 64;
 
 /// What a key says of the value under it.
@@ -38,8 +40,29 @@ enum Key {
 fn place_word(w: &str) -> bool {
     matches!(
         w,
-        "destination" | "dest" | "folder" | "folders" | "parent" | "parents" | "dir" | "directory" | "drive" | "bucket"
+        "destination"
+            | "dest"
+            | "folder"
+            | "folders"
+            | "parent"
+            | "parents"
+            | "dir"
+            | "directory"
+            | "drive"
+            | "bucket"
+            | "target"
+            | "collection"
+            | "container"
+            | "into"
     )
+}
+
+/// A key that says where a file or an item is put: a place word, or a path
+/// that is new or a destination (`new_path`, `to_path`; not a file's own
+/// `file_path`).
+fn place_key(words: &[String]) -> bool {
+    words.iter().any(|w| place_word(w))
+        || (words.iter().any(|w| w == "path") && words.iter().any(|w| matches!(w.as_str(), "new" | "to" | "out")))
 }
 
 /// A word that names an object an id may stand for (not a person, not a
@@ -109,7 +132,7 @@ fn object_word(w: &str) -> bool {
 
 fn key_kind(key: &str) -> Option<Key> {
     let words = name_words(key);
-    if words.iter().any(|w| place_word(w)) {
+    if place_key(&words) {
         return Some(Key::Place);
     }
     let last = words.last()?.as_str();
@@ -213,6 +236,8 @@ fn walk(v: &Value, under: Option<Key>, depth: usize, each: &mut dyn FnMut(Key, &
         return;
     }
     match v {
+        // Below a place key, every value is where (`parent: {"id": …}`).
+        Value::Object(o) if under == Some(Key::Place) => o.values().for_each(|x| walk(x, under, depth + 1, each)),
         Value::Object(o) => o.iter().for_each(|(k, x)| walk(x, key_kind(k), depth + 1, each)),
         Value::Array(a) => a.iter().for_each(|x| walk(x, under, depth + 1, each)),
         _ => {
@@ -235,7 +260,7 @@ pub(super) fn handles_in(text: &str) -> Option<String> {
     let mut seen = std::collections::HashSet::new();
     let mut out = String::from(" ");
     walk(&v, None, 0, &mut |_, x| {
-        if seen.len() < MAX_HANDLES
+        if out.len() + MAX_HANDLE_BYTES < MAX_HANDLES_BYTES
             && let Some(h) = handle(x)
             && seen.insert(h.clone())
         {

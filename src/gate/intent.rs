@@ -53,8 +53,8 @@ fn asks(verb: &str) -> &'static [Category] {
         "pay" | "transfer" | "wire" | "settle" | "refund" | "repay" | "reimburse" | "buy" | "purchase" | "donate"
         | "renew" | "subscribe" | "checkout" => &[Financial],
         "add" | "grant" | "give" | "promote" | "update" | "change" | "set" | "reset" | "kick" => &[Access],
-        "delete" | "remove" | "erase" | "trash" | "wipe" | "purge" | "clear" | "cancel" | "drop" | "discard"
-        | "destroy" | "empty" | "unsubscribe" | "uninstall" => &[Destructive],
+        "delete" | "remove" | "erase" | "trash" | "wipe" | "purge" | "clear" | "cancel" | "discard" | "destroy"
+        | "empty" | "unsubscribe" | "uninstall" => &[Destructive],
         _ => &[],
     }
 }
@@ -168,7 +168,7 @@ pub(crate) fn request(text: &str) -> String {
     names.dedup();
     s.push_str(&names.join(" "));
     // Sums and paths, when it writes any (an older item has neither).
-    let (sums, paths) = (amounts(text).join(" "), paths(text).join(" "));
+    let (sums, paths) = (amounts(text).join(" "), deletion_paths(text).join(" "));
     if !sums.is_empty() || !paths.is_empty() {
         s.push('|');
         s.push_str(&sums);
@@ -185,51 +185,13 @@ pub(crate) fn request(text: &str) -> String {
 const MAX_KEPT: usize = 64;
 
 /// Sums of money the text writes (a number with a currency sign, code or
-/// word beside it: `€250`, `250 EUR`, `1,842.50 USD`, `40 dollars`), each
-/// with two decimals; a number whose separator may be either (`1.500`)
-/// gives both readings.
+/// word beside it: `€250`, `250 EUR`, `1,842.50 USD`, `40 dollars`, `$2k`),
+/// each with two decimals, then the currencies they are in (`eur`; a
+/// dollar sign is any dollar); a number whose separator may be either
+/// (`1.500`) gives both readings.
 pub(crate) fn amounts(text: &str) -> Vec<String> {
-    fn currency_word(w: &str) -> bool {
-        matches!(
-            w.to_lowercase().as_str(),
-            "eur"
-                | "usd"
-                | "gbp"
-                | "chf"
-                | "jpy"
-                | "cad"
-                | "aud"
-                | "nzd"
-                | "sek"
-                | "nok"
-                | "dkk"
-                | "pln"
-                | "czk"
-                | "huf"
-                | "inr"
-                | "cny"
-                | "brl"
-                | "mxn"
-                | "zar"
-                | "sgd"
-                | "hkd"
-                | "euro"
-                | "euros"
-                | "dollar"
-                | "dollars"
-                | "pound"
-                | "pounds"
-                | "franc"
-                | "francs"
-                | "yen"
-                | "rupees"
-                | "kr"
-                | "zł"
-                | "zl"
-        )
-    }
-    let sign = |c: char| matches!(c, '€' | '$' | '£' | '¥' | '₹' | '₩' | '₽' | '₺');
     let mut out: Vec<String> = Vec::new();
+    let mut currencies: Vec<&'static str> = Vec::new();
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     let mut i = 0;
     while i < chars.len() {
@@ -248,33 +210,90 @@ pub(crate) fn amounts(text: &str) -> Vec<String> {
         }
         let end = chars.get(j).map_or(text.len(), |c| c.0);
         let number = &text[start..end];
+        // `2k`, `1.5m`: thousands and millions, when nothing else follows.
+        let suffix = chars.get(j).map(|c| c.1.to_ascii_lowercase()).filter(|c| matches!(c, 'k' | 'm'));
+        let scale = match suffix {
+            Some(c) if !chars.get(j + 1).is_some_and(|n| n.1.is_alphanumeric()) => {
+                if c == 'k' {
+                    1e3
+                } else {
+                    1e6
+                }
+            }
+            _ => 1.0,
+        };
+        let rest = if scale > 1.0 { j + 1 } else { j };
+        let end = chars.get(rest).map_or(text.len(), |c| c.0);
         // A sign or a code right before (`€250`, `EUR 250`) or after
         // (`250€`, `250 EUR`); a number run into letters is no amount.
         let before = text[..start].trim_end();
         let after = text[end..].trim_start();
         let word_before = before.rsplit(|c: char| !c.is_alphabetic()).next().unwrap_or("");
         let word_after = after.split(|c: char| !c.is_alphabetic()).next().unwrap_or("");
-        let joined = chars.get(j).is_some_and(|c| c.1.is_alphabetic());
-        let money = before.chars().next_back().is_some_and(sign)
-            || after.chars().next().is_some_and(sign)
-            || currency_word(word_before)
-            || (!joined && currency_word(word_after));
-        if money {
+        let joined = chars.get(rest).is_some_and(|c| c.1.is_alphabetic());
+        let found = before
+            .chars()
+            .next_back()
+            .and_then(|c| currency(&c.to_string()))
+            .or_else(|| after.chars().next().and_then(|c| currency(&c.to_string())))
+            .or_else(|| currency(word_before))
+            .or_else(|| if joined { None } else { currency(word_after) });
+        if let Some(codes) = found {
             for v in readings(number) {
-                let v = format!("{v:.2}");
+                let v = format!("{:.2}", v * scale);
                 if !out.contains(&v) && out.len() < MAX_KEPT {
                     out.push(v);
                 }
             }
+            for c in codes {
+                if !currencies.contains(c) {
+                    currencies.push(c);
+                }
+            }
         }
-        i = j.max(i + 1);
+        i = rest.max(i + 1);
     }
+    out.extend(currencies.iter().map(|c| c.to_string()));
     out
+}
+
+/// The currencies a sign, code or word stands for (lower case codes).
+pub(crate) fn currency(w: &str) -> Option<&'static [&'static str]> {
+    Some(match w.to_lowercase().as_str() {
+        "€" | "eur" | "euro" | "euros" => &["eur"],
+        "$" | "dollar" | "dollars" => &["usd", "cad", "aud", "nzd", "sgd", "hkd", "mxn"],
+        "£" | "gbp" | "pound" | "pounds" => &["gbp"],
+        "¥" | "yen" => &["jpy", "cny"],
+        "₹" | "inr" | "rupees" => &["inr"],
+        "₩" | "krw" => &["krw"],
+        "₽" => &["rub"],
+        "₺" => &["try"],
+        "chf" | "franc" | "francs" => &["chf"],
+        "kr" => &["sek", "nok", "dkk"],
+        "zł" | "zl" | "pln" => &["pln"],
+        "usd" => &["usd"],
+        "cad" => &["cad"],
+        "aud" => &["aud"],
+        "nzd" => &["nzd"],
+        "sgd" => &["sgd"],
+        "hkd" => &["hkd"],
+        "mxn" => &["mxn"],
+        "jpy" => &["jpy"],
+        "cny" => &["cny"],
+        "sek" => &["sek"],
+        "nok" => &["nok"],
+        "dkk" => &["dkk"],
+        "czk" => &["czk"],
+        "huf" => &["huf"],
+        "brl" => &["brl"],
+        "zar" => &["zar"],
+        _ => return None,
+    })
 }
 
 /// The values a written number may have: `2,500` 2500; `1.842,50` 1842.5;
 /// `62,10` 62.1; `1.500` either 1.5 or 1500.
-fn readings(n: &str) -> Vec<f64> {
+pub(crate) fn readings(n: &str) -> Vec<f64> {
     let n: String = n.chars().filter(|c| !matches!(c, '\'' | '\u{2019}')).collect();
     let digits = |s: &str| s.replace([',', '.'], "").parse::<f64>().ok();
     let Some(at) = n.rfind([',', '.']) else { return digits(&n).into_iter().collect() };
@@ -443,6 +462,8 @@ fn read_sentence(sentence: &str, question: bool, cats: &mut Intents, negated: &m
                                     | "check"
                             )
                         ));
+                // "clear up the wording": editing, not deleting.
+                let noun = noun || (w == "clear" && matches!(next, Some("up")));
                 let nothing = matches!(next, Some("nothing" | "none" | "nobody" | "no" | "anything" | "anyone"));
                 if nothing {
                     for &c in asks(w) {
@@ -614,19 +635,41 @@ pub(crate) fn parse(item: &str) -> Asked<'_> {
     Asked { intents, names: list(), amounts: list(), paths: list() }
 }
 
-/// The paths a text types (`/Archive/Scans`, `Finance/Receipts/2022`,
-/// `~/notes.md`), lower case, without quotes or a trailing slash; not links.
-fn paths(text: &str) -> Vec<String> {
+/// The paths a request asks to delete: those typed right after a verb that
+/// deletes, before any preposition or the clause's end ("delete
+/// /tmp/old.txt"; not "/Inbox" in "delete the duplicates in /Inbox", nor
+/// "move them into /Archive/Scans"), lower case, without quotes or a
+/// trailing slash; not links.
+fn deletion_paths(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for w in text.split_whitespace() {
-        let w = w.trim_matches(|c: char| matches!(c, '\'' | '"' | '`' | ',' | ';' | ':' | '(' | ')' | '.' | '!' | '?'));
-        let w = w.trim_end_matches('/');
-        if w.contains('/') && !w.contains("://") && !w.contains('|') && !w.is_empty() {
-            let w = w.to_lowercase();
-            if !out.contains(&w) && out.len() < MAX_KEPT {
-                out.push(w);
+    let mut collecting = false;
+    let mut previous = String::new();
+    for raw in text.split_whitespace() {
+        let word = raw.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
+        let ends_clause = raw.ends_with([',', ';', ':', '.', '!', '?', ')']);
+        if !collecting {
+            collecting = asks(&word).contains(&Category::Destructive) && !negation(&previous);
+        } else if joins(&word)
+            || matches!(
+                word.as_str(),
+                "from" | "in" | "into" | "inside" | "within" | "under" | "on" | "at" | "to" | "of" | "out" | "except"
+            )
+        {
+            collecting = false;
+        } else {
+            let p = raw.trim_matches(|c: char| matches!(c, '\'' | '"' | '`' | ',' | ';' | ':' | '(' | ')' | '!' | '?'));
+            let p = p.strip_suffix('.').unwrap_or(p).trim_end_matches('/');
+            if p.contains('/') && !p.contains("://") && !p.contains('|') && out.len() < MAX_KEPT {
+                let p = p.to_lowercase();
+                if !out.contains(&p) {
+                    out.push(p);
+                }
             }
         }
+        if ends_clause {
+            collecting = false;
+        }
+        previous = word;
     }
     out
 }
@@ -687,14 +730,27 @@ mod tests {
     /// of separators; dates, IBANs and counts are no sums.
     #[test]
     fn sums_of_money_are_read_with_their_currency() {
-        assert_eq!(amounts("send €250 to Jonas, IBAN DE62 5243 0609 6712 0388 50 on 2025-06-28"), ["250.00"]);
-        assert_eq!(amounts("pay 1,842.50 USD and EUR 1.842,50 and 62,10€"), ["1842.50", "62.10"]);
-        assert_eq!(amounts("it costs $1.500"), ["1500.00", "1.50"]);
-        assert!(amounts("buy 2 bags, order 4411, 3 nights").is_empty());
-        assert_eq!(amounts("nothing over 40 dollars"), ["40.00"]);
-        let asked = request("Send €250 to Jonas and delete /tmp/old.txt");
+        assert_eq!(amounts("send €250 to Jonas, IBAN DE62 5243 0609 6712 0388 50 on 2025-06-28"), ["250.00", "eur"]);
+        assert_eq!(amounts("pay 1,842.50 USD and EUR 1.842,50 and 62,10€"), ["1842.50", "62.10", "usd", "eur"]);
+        assert_eq!(amounts("it costs £1.500"), ["1500.00", "1.50", "gbp"]);
+        assert!(amounts("buy 2 bags, order 4411, 3 nights, try 5 times").is_empty());
+        assert_eq!(
+            amounts("nothing over 40 dollars, about $2k"),
+            ["40.00", "2000.00", "usd", "cad", "aud", "nzd", "sgd", "hkd", "mxn"]
+        );
+        let asked = request("Send €250 to Jonas and delete /tmp/old.txt, then move the rest into /tmp/keep");
         let a = parse(&asked);
-        assert_eq!((a.amounts, a.paths), (vec!["250.00"], vec!["/tmp/old.txt"]));
+        assert_eq!((a.amounts, a.paths), (vec!["250.00", "eur"], vec!["/tmp/old.txt"]));
+        // Only what a deletion's verb takes, before a preposition.
+        for (r, paths) in [
+            ("delete the duplicates in /Inbox", vec![]),
+            ("Remove the watermark from /Photos/wedding", vec![]),
+            ("don't delete /a/b but delete /c/d.", vec!["/c/d"]),
+            ("Drop the Q3 report into /Team/Reports", vec![]),
+        ] {
+            assert_eq!(parse(&request(r)).paths, paths, "{r}");
+        }
+        assert!(!parse(&request("Clear up the wording in /docs/intro.md")).intents.has(Destructive));
         assert!(a.intents.has(Destructive) && a.intents.has(Send));
         // An item written before sums and paths were kept.
         assert!(parse("send|lena").amounts.is_empty());
