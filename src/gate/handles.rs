@@ -311,4 +311,45 @@ mod tests {
         assert_eq!(handles_of(&json!({"file_id": "wl-88"}), "permission_add", Category::Access), ["wl-88"]);
         assert!(handles_of(&json!({"product_id": "P-1"}), "buy", Category::Financial).is_empty());
     }
+
+    /// Any JSON answer: every handle is a value under an id or place key
+    /// of its structure, and no text inside a string (however much JSON it
+    /// holds) gives one.
+    fn answer() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        let key = prop_oneof![
+            Just("id"),
+            Just("email_id"),
+            Just("threadId"),
+            Just("folder_id"),
+            Just("parent"),
+            Just("body"),
+            Just("user_id"),
+            Just("items")
+        ];
+        // Strings an attacker writes: JSON text with id keys in it.
+        let text =
+            "[a-z ]{0,6}".prop_map(|s| format!(r#"{s} {{"id": "evil{s}", "threadId": ["evil"]}} \"id\":\"evil\""#));
+        let leaf = prop_oneof![text.prop_map(Value::String), (0u32..100).prop_map(|n| Value::String(format!("ok{n}")))];
+        leaf.prop_recursive(4, 40, 6, move |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                proptest::collection::vec((key.clone(), inner), 0..4)
+                    .prop_map(|kv| Value::Object(kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn no_string_gives_a_handle(v in answer()) {
+            let text = serde_json::to_string(&v).unwrap();
+            if let Some(h) = handles_in(&text) {
+                proptest::prop_assert!(!h.contains("evil"), "{h} from {text}");
+                for w in h.split(' ').filter(|w| !w.is_empty()) {
+                    proptest::prop_assert!(w.starts_with("ok"), "{w} from {text}");
+                }
+            }
+        }
+    }
 }
