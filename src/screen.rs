@@ -501,6 +501,7 @@ pub fn empty_report(doc: &Document) -> Report {
         entities: std::sync::Arc::clone(&doc.entities),
         email: doc.email.clone(),
         visible_head: doc.visible_head(detect::HEAD_BYTES).into(),
+        json: detect::json_text(doc),
     }
 }
 

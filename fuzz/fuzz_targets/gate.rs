@@ -31,4 +31,19 @@ fuzz_target!(|data: &[u8]| {
         let call = inertbox::gate::Call::new(tool.into(), args);
         let _ = inertbox::gate::decide(&call, &ledger, &inertbox::gate::Policy::default());
     }
+    // Any text typed (its sums and the paths it asks to delete) and any
+    // text read (a JSON answer's handles), then calls that use them.
+    if let Ok(mut g) = inertbox::Guard::new(inertbox::gate::Policy::default()) {
+        g.trust(a);
+        let _ = g.ingest(b.as_bytes(), "fuzz");
+        for (tool, args) in [
+            ("transfer", serde_json::json!({"amount": a, "currency": b, "quantity": b, "to_iban": a})),
+            ("deleteFile", serde_json::json!({"path": b, "recursive": true})),
+            ("forward_email", serde_json::json!({"email_id": b, "to": a})),
+            ("copy_file", serde_json::json!({"file_id": a, "parent": {"id": b}})),
+            ("share_file", serde_json::json!({"file_id": b, "email": a, "role": b})),
+        ] {
+            let _ = g.check(&inertbox::gate::Call::new(tool.into(), args));
+        }
+    }
 });

@@ -133,6 +133,18 @@ pub struct Report {
     /// (`gate::Recorder::add_report`).
     #[serde(skip)]
     pub visible_head: std::sync::Arc<str>,
+    /// The document as it came, when it is a short JSON text (under
+    /// [`HEAD_BYTES`]): where a session takes the ids a tool's answer gives
+    /// its objects from its keys (`gate::Recorder::add_report`), never from
+    /// what a person would see of it (entities decoded, tags dropped).
+    #[serde(skip)]
+    pub json: Option<std::sync::Arc<str>>,
+}
+
+/// A document's raw text when it is short and starts as JSON does.
+pub fn json_text(doc: &crate::document::Document) -> Option<std::sync::Arc<str>> {
+    let t = std::str::from_utf8(&doc.raw).ok()?;
+    (t.len() < HEAD_BYTES && t.trim_start().starts_with(['{', '['])).then(|| t.into())
 }
 
 /// How much of a document's visible text a report keeps for the session.
@@ -334,6 +346,7 @@ impl<'o> Tally<'o> {
             entities: std::sync::Arc::clone(&doc.entities),
             email: doc.email.clone(),
             visible_head: doc.visible_head(HEAD_BYTES).into(),
+            json: json_text(doc),
         }
     }
 }

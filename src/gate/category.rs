@@ -33,6 +33,11 @@ fn rank(c: Category) -> u8 {
     }
 }
 
+/// `a` is riskier than `b` in the order a name's words are weighed.
+pub(crate) fn riskier_than(a: Category, b: Category) -> bool {
+    rank(a) > rank(b)
+}
+
 fn riskier(a: Option<Category>, b: Category) -> Option<Category> {
     match a {
         Some(a) if rank(a) >= rank(b) => Some(a),
@@ -395,9 +400,62 @@ pub fn category(tool: &str, policy: &Policy) -> Category {
     if best == Some(Category::Read) && own.iter().any(|w| web_noun(w)) {
         best = Some(Category::Browse);
     }
-    // Reading a credential store hands out credentials (`secrets_get`,
-    // `vault_read`): access, whatever the verb.
-    if best == Some(Category::Read) && credential_store(&own) {
+    // Reading, fetching or copying out of a credential store hands out
+    // credentials (`secrets_get`, `fetch_api_key`, `copy_password`):
+    // access, whatever the verb.
+    if matches!(best, Some(Category::Read | Category::Browse | Category::Write | Category::Organize))
+        && credential_store(&own)
+    {
+        best = Some(Category::Access);
+    }
+    // Inviting or adding to a place people meet (`invite_to_channel`,
+    // `add_to_team`) lets someone in: access.
+    if own.iter().any(|w| matches!(*w, "invite" | "add"))
+        && own.iter().any(|w| {
+            matches!(
+                *w,
+                "channel"
+                    | "channels"
+                    | "team"
+                    | "teams"
+                    | "workspace"
+                    | "group"
+                    | "groups"
+                    | "org"
+                    | "organization"
+                    | "repo"
+                    | "repository"
+                    | "project"
+                    | "space"
+                    | "server"
+                    | "guild"
+                    | "room"
+                    | "conversation"
+                    | "conversations"
+            )
+        })
+    {
+        best = riskier(best, Category::Access);
+    }
+    // A checkout pays, unless the name is git's (`git_checkout`,
+    // `checkout_branch`); a gift, a voucher or a tip is money too.
+    let git = own
+        .iter()
+        .any(|w| matches!(*w, "git" | "branch" | "branches" | "ref" | "commit" | "repo" | "tag" | "worktree"));
+    if (own.contains(&"checkout") && !git)
+        || own.iter().any(|w| matches!(*w, "gift" | "gifts" | "giftcard" | "voucher" | "vouchers"))
+    {
+        best = riskier(best, Category::Financial);
+    }
+    // Changing the address an account signs in or recovers with
+    // (`update_email`, `change_email_address`, `set_primary_email`) hands
+    // the account over: access.
+    let resets =
+        own.iter().any(|w| matches!(*w, "update" | "change" | "set" | "modify" | "edit" | "replace" | "patch"));
+    let address = own.iter().any(|w| matches!(*w, "email" | "emails" | "mail"));
+    let of_account = own.iter().any(|w| matches!(*w, "primary" | "login" | "recovery" | "address" | "backup"))
+        || own.iter().all(|w| matches!(*w, "update" | "change" | "set" | "email" | "my"));
+    if resets && address && of_account && matches!(best, Some(Category::Write | Category::Organize | Category::Read)) {
         best = Some(Category::Access);
     }
     // An operation named by a noun: anything for a name with no verb; a
@@ -438,10 +496,24 @@ fn credential_store(words: &[&str]) -> bool {
                 | "1password"
                 | "onepassword"
                 | "lastpass"
+                | "cookie"
+                | "cookies"
+                | "env"
+                | "dotenv"
+                | "kubeconfig"
         )
-    }) || (["key", "keys"].iter().any(|k| has(k))
-        && ["api", "private", "access", "deploy", "signing", "secret", "gpg", "pgp"].iter().any(|k| has(k)))
-        || (["token", "tokens"].iter().any(|k| has(k)) && !has("count"))
+    }) && !["strength", "policy", "generate", "generator", "requirements"].iter().any(|k| has(k))
+        || (["key", "keys"].iter().any(|k| has(k))
+            && ["api", "private", "access", "deploy", "signing", "secret", "gpg", "pgp"].iter().any(|k| has(k)))
+        || (["token", "tokens"].iter().any(|k| has(k))
+            && [
+                "access", "auth", "oauth", "bearer", "refresh", "api", "personal", "session", "id", "jwt", "github",
+                "npm",
+            ]
+            .iter()
+            .any(|k| has(k)))
+        || (has("connection") && has("string"))
+        || (["get", "read", "fetch", "list", "show"].iter().any(|k| has(k)) && words.len() == 2 && has("token"))
 }
 
 /// The category a server's hints raise a named one to, with the hints

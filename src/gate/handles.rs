@@ -54,6 +54,18 @@ fn place_word(w: &str) -> bool {
             | "collection"
             | "container"
             | "into"
+            | "space"
+            | "workspace"
+            | "project"
+            | "site"
+            | "list"
+            | "board"
+            | "album"
+            | "library"
+            | "notebook"
+            | "repo"
+            | "repository"
+            | "owner"
     )
 }
 
@@ -65,69 +77,79 @@ fn place_key(words: &[String]) -> bool {
         || (words.iter().any(|w| w == "path") && words.iter().any(|w| matches!(w.as_str(), "new" | "to" | "out")))
 }
 
-/// A word that names an object an id may stand for (not a person, not a
-/// place a message or a file is put).
-fn object_word(w: &str) -> bool {
+/// A word that names a thing with no people of its own (an attachment, a
+/// file, a product): sending one reaches only whom the call names.
+fn thing_word(w: &str) -> bool {
     matches!(
         w,
-        "email"
-            | "emails"
-            | "mail"
-            | "message"
-            | "messages"
-            | "msg"
-            | "thread"
+        "attachment"
+            | "attachments"
             | "file"
             | "files"
             | "doc"
             | "docs"
             | "document"
             | "documents"
-            | "attachment"
-            | "attachments"
-            | "event"
-            | "events"
-            | "invitation"
-            | "invitations"
-            | "invite"
-            | "meeting"
-            | "appointment"
-            | "issue"
-            | "issues"
-            | "pr"
-            | "pull"
-            | "mr"
-            | "ticket"
-            | "task"
-            | "tasks"
-            | "todo"
-            | "note"
-            | "comment"
-            | "review"
-            | "order"
-            | "orders"
             | "product"
             | "products"
             | "item"
             | "items"
-            | "cart"
-            | "reservation"
-            | "booking"
-            | "transaction"
-            | "transactions"
-            | "bill"
-            | "invoice"
-            | "method"
-            | "subscription"
-            | "draft"
             | "record"
             | "entry"
             | "version"
-            | "release"
             | "commit"
-            | "job"
-            | "run"
     )
+}
+
+/// A word that names an object an id may stand for (not a person, not a
+/// place a message or a file is put): a thing, or an object that holds
+/// people (a thread, an event, an issue).
+fn object_word(w: &str) -> bool {
+    thing_word(w)
+        || matches!(
+            w,
+            "email"
+                | "emails"
+                | "mail"
+                | "message"
+                | "messages"
+                | "msg"
+                | "thread"
+                | "event"
+                | "events"
+                | "invitation"
+                | "invitations"
+                | "invite"
+                | "meeting"
+                | "appointment"
+                | "issue"
+                | "issues"
+                | "pr"
+                | "pull"
+                | "mr"
+                | "ticket"
+                | "task"
+                | "tasks"
+                | "todo"
+                | "note"
+                | "comment"
+                | "review"
+                | "order"
+                | "orders"
+                | "cart"
+                | "reservation"
+                | "booking"
+                | "transaction"
+                | "transactions"
+                | "bill"
+                | "invoice"
+                | "method"
+                | "subscription"
+                | "draft"
+                | "release"
+                | "job"
+                | "run"
+        )
 }
 
 fn key_kind(key: &str) -> Option<Key> {
@@ -207,6 +229,36 @@ pub(super) fn handles_of(args: &Value, tool: &str, category: Category) -> Vec<St
             out.extend(handle(v));
         }
     });
+    out
+}
+
+/// The handles of a call that name a thing with no people of its own (an
+/// attachment, a file, a product): sending one to whom the call names
+/// reaches only them, where a thread, a draft or an event reaches whoever
+/// it holds.
+pub(super) fn carried_of(args: &Value) -> Vec<String> {
+    fn walk(v: &Value, carried: bool, depth: usize, out: &mut Vec<String>) {
+        if depth > super::MAX_ARG_DEPTH {
+            return;
+        }
+        match v {
+            Value::Object(o) => o.iter().for_each(|(k, x)| {
+                let words = name_words(k);
+                let n = words.len();
+                let here = key_kind(k) == Some(Key::Object)
+                    && (matches!(words[n - 1].as_str(), "sku" | "skus") || (n >= 2 && thing_word(&words[n - 2])));
+                walk(x, here, depth + 1, out)
+            }),
+            Value::Array(a) => a.iter().for_each(|x| walk(x, carried, depth + 1, out)),
+            _ => {
+                if carried {
+                    out.extend(handle(v))
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(args, false, 0, &mut out);
     out
 }
 

@@ -132,15 +132,17 @@ fn calendar_word(w: &str) -> bool {
 /// The `i` item of a request the user typed: the categories its clauses
 /// ask for, then `|` and its names (capitalised words past a sentence's
 /// first, `Lena's` as `lena`), lower case, space-separated, then `|` and
-/// the sums of money it writes ([`amounts`]), then `|` and the paths it
-/// types.
+/// the sums of money it writes ([`amounts`]), then `|` and what it asks to
+/// delete ([`deletion_terms`], separated by U+001F).
 pub(crate) fn request(text: &str) -> String {
     // What the user quotes or pastes (`"pay by Friday"`, a `> …` line) is
     // not what they ask.
+    let typed = text;
     let text = &unquoted(text);
     let mut cats = Intents::default();
     let mut negated = Intents::default();
     let mut names: Vec<String> = Vec::new();
+    let mut sums: Vec<String> = Vec::new();
     // Sentences, with whether each is a question.
     let mut start = 0;
     let bytes = text.as_bytes();
@@ -154,7 +156,7 @@ pub(crate) fn request(text: &str) -> String {
         }
         let sentence = &text[start..i];
         start = (i + 1).min(text.len());
-        read_sentence(sentence, b == b'?', &mut cats, &mut negated, &mut names);
+        read_sentence(sentence, b == b'?', &mut cats, &mut negated, &mut names, &mut sums);
     }
     cats.0 &= !negated.0;
     let mut out: Vec<&str> = Category::ALL.iter().filter(|c| cats.has(**c)).map(|c| c.as_str()).collect();
@@ -168,7 +170,29 @@ pub(crate) fn request(text: &str) -> String {
     names.dedup();
     s.push_str(&names.join(" "));
     // Sums and paths, when it writes any (an older item has neither).
-    let (sums, paths) = (amounts(text).join(" "), deletion_paths(text).join(" "));
+    // A request that speaks of paying again and again (`weekly`, `every
+    // month`, `standing order`) says so.
+    let lower = text.to_lowercase();
+    if ["weekly", "monthly", "daily", "yearly", "annually", "every ", "recurring", "standing order", "each month"]
+        .iter()
+        .any(|w| lower.contains(w))
+        && !sums.is_empty()
+    {
+        sums.push("recurring".into());
+    }
+    // What to delete, read with the request's quotes kept (`delete "/Old
+    // Projects/a.docx"`) but not its pasted lines or code blocks.
+    let mut fenced = false;
+    let own_lines: String = typed
+        .lines()
+        .filter(|l| {
+            let t = l.trim_start();
+            fenced ^= t.starts_with("```");
+            !fenced && !t.starts_with("```") && !t.starts_with('>')
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let (sums, paths) = (sums.join(" "), deletion_terms(&own_lines).join("\u{1f}"));
     if !sums.is_empty() || !paths.is_empty() {
         s.push('|');
         s.push_str(&sums);
@@ -261,9 +285,11 @@ pub(crate) fn amounts(text: &str) -> Vec<String> {
 pub(crate) fn currency(w: &str) -> Option<&'static [&'static str]> {
     Some(match w.to_lowercase().as_str() {
         "€" | "eur" | "euro" | "euros" => &["eur"],
-        "$" | "dollar" | "dollars" => &["usd", "cad", "aud", "nzd", "sgd", "hkd", "mxn"],
+        // A sign shared by several currencies is its most common one (a
+        // payment in another asks).
+        "$" | "dollar" | "dollars" => &["usd"],
         "£" | "gbp" | "pound" | "pounds" => &["gbp"],
-        "¥" | "yen" => &["jpy", "cny"],
+        "¥" | "yen" => &["jpy"],
         "₹" | "inr" | "rupees" => &["inr"],
         "₩" | "krw" => &["krw"],
         "₽" => &["rub"],
@@ -353,7 +379,14 @@ fn unquoted(text: &str) -> String {
     out
 }
 
-fn read_sentence(sentence: &str, question: bool, cats: &mut Intents, negated: &mut Intents, names: &mut Vec<String>) {
+fn read_sentence(
+    sentence: &str,
+    question: bool,
+    cats: &mut Intents,
+    negated: &mut Intents,
+    names: &mut Vec<String>,
+    sums: &mut Vec<String>,
+) {
     // Clauses: split at commas, colons, parentheses and dashes; words within.
     let mut first_of_sentence = true;
     let mut sentence_negated = false;
@@ -501,6 +534,15 @@ fn read_sentence(sentence: &str, question: bool, cats: &mut Intents, negated: &m
                         for &c in asks(w) {
                             cats.add(c);
                         }
+                        // The sums a clause that pays or sends writes (not
+                        // "Jonas paid the €2,500 deposit").
+                        if asks(w).iter().any(|c| matches!(c, Category::Financial | Category::Send)) {
+                            for a in amounts(clause) {
+                                if !sums.contains(&a) && sums.len() < 2 * MAX_KEPT {
+                                    sums.push(a);
+                                }
+                            }
+                        }
                     }
                     if matches!(w, "book" | "reserve") {
                         cats.0 |= BOOKING;
@@ -615,12 +657,12 @@ pub(crate) struct Asked<'a> {
     pub(crate) names: Vec<&'a str>,
     /// Sums of money, two decimals.
     pub(crate) amounts: Vec<&'a str>,
-    /// Paths typed whole (`/archive/scans`), lower case.
-    pub(crate) paths: Vec<&'a str>,
+    /// What the request asks to delete ([`deletion_terms`]).
+    pub(crate) deletes: Vec<&'a str>,
 }
 
-/// The kinds of action, the names, the sums of money and the paths an `i`
-/// item holds (an item of an older session holds fewer fields).
+/// The kinds of action, the names, the sums of money and what to delete an
+/// `i` item holds (an item of an older session holds fewer fields).
 pub(crate) fn parse(item: &str) -> Asked<'_> {
     let mut fields = item.split('|');
     let mut intents = Intents::default();
@@ -631,45 +673,93 @@ pub(crate) fn parse(item: &str) -> Asked<'_> {
             intents.0 |= BOOKING;
         }
     }
-    let mut list = || fields.next().unwrap_or("").split(' ').filter(|n| !n.is_empty()).collect::<Vec<_>>();
-    Asked { intents, names: list(), amounts: list(), paths: list() }
+    let mut list = |sep: char| fields.next().unwrap_or("").split(sep).filter(|n| !n.is_empty()).collect::<Vec<_>>();
+    Asked { intents, names: list(' '), amounts: list(' '), deletes: list('\u{1f}') }
 }
 
-/// The paths a request asks to delete: those typed right after a verb that
-/// deletes, before any preposition or the clause's end ("delete
-/// /tmp/old.txt"; not "/Inbox" in "delete the duplicates in /Inbox", nor
-/// "move them into /Archive/Scans"), lower case, without quotes or a
-/// trailing slash; not links.
-fn deletion_paths(text: &str) -> Vec<String> {
+/// What a request asks to delete: the terms typed right after a verb that
+/// deletes, up to a preposition, a negation or the clause's end ("delete
+/// /tmp/old.txt and /tmp/b.log", "remove the #random channel"; not
+/// "/Inbox" in "delete the duplicates in /Inbox", nor anything after "but
+/// not", nor in a sentence that says "never" or "under no circumstances"
+/// before its verb). Lower case; a quoted term keeps its spaces; `\` is
+/// written `/`.
+fn deletion_terms(text: &str) -> Vec<String> {
+    let tokens = quoted_tokens(text);
     let mut out: Vec<String> = Vec::new();
     let mut collecting = false;
-    let mut previous = String::new();
-    for raw in text.split_whitespace() {
+    let mut negated = false;
+    for (k, raw) in tokens.iter().enumerate() {
         let word = raw.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
-        let ends_clause = raw.ends_with([',', ';', ':', '.', '!', '?', ')']);
+        let ends_clause = raw.ends_with(['.', '!', '?', ';', ':', ')']);
+        let next_is_path = tokens.get(k + 1).is_some_and(|n| n.contains(['/', '\\']));
+        let stop = matches!(
+            word.as_str(),
+            "from"
+                | "in"
+                | "into"
+                | "inside"
+                | "within"
+                | "under"
+                | "on"
+                | "at"
+                | "to"
+                | "of"
+                | "out"
+                | "except"
+                | "but"
+                | "keep"
+                | "not"
+                | "than"
+                | "with"
+                | "without"
+                | "after"
+                | "before"
+                | "if"
+                | "unless"
+        );
+        if negation(&word) || matches!(word.as_str(), "but" | "except" | "keep") {
+            negated = matches!(word.as_str(), "never" | "no" | "not" | "don't" | "dont" | "avoid") || negated;
+        }
         if !collecting {
-            collecting = asks(&word).contains(&Category::Destructive) && !negation(&previous);
-        } else if joins(&word)
-            || matches!(
-                word.as_str(),
-                "from" | "in" | "into" | "inside" | "within" | "under" | "on" | "at" | "to" | "of" | "out" | "except"
-            )
-        {
+            collecting = !negated && asks(&word).contains(&Category::Destructive);
+        } else if stop || (joins(&word) && !next_is_path) {
             collecting = false;
         } else {
-            let p = raw.trim_matches(|c: char| matches!(c, '\'' | '"' | '`' | ',' | ';' | ':' | '(' | ')' | '!' | '?'));
-            let p = p.strip_suffix('.').unwrap_or(p).trim_end_matches('/');
-            if p.contains('/') && !p.contains("://") && !p.contains('|') && out.len() < MAX_KEPT {
-                let p = p.to_lowercase();
-                if !out.contains(&p) {
-                    out.push(p);
+            let t = raw.trim_matches(|c: char| matches!(c, '\'' | '"' | '`' | ',' | ';' | ':' | '(' | ')' | '!' | '?'));
+            let t = t.strip_suffix('.').unwrap_or(t).replace('\\', "/");
+            let t = t.trim_end_matches('/');
+            if !t.is_empty() && !t.contains("://") && !t.contains('|') && !joins(&word) && out.len() < MAX_KEPT {
+                let t = t.to_lowercase();
+                if !out.contains(&t) {
+                    out.push(t);
                 }
             }
         }
-        if ends_clause {
+        if ends_clause || (raw.ends_with(',') && !next_is_path) {
             collecting = false;
         }
-        previous = word;
+        if raw.ends_with(['.', '!', '?', ';']) {
+            negated = false;
+        }
+    }
+    out
+}
+
+/// Whitespace-separated tokens, a quoted run (`"…"`, `'…'`, `` `…` ``) one
+/// token with its quotes.
+fn quoted_tokens(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = text.trim_start();
+    while !rest.is_empty() {
+        let first = rest.chars().next().unwrap_or(' ');
+        let end = match first {
+            '"' | '`' | '\'' => rest[1..].find(first).map(|e| e + 2).filter(|&e| rest[..e].contains(['/', '\\'])),
+            _ => None,
+        }
+        .unwrap_or_else(|| rest.find(char::is_whitespace).unwrap_or(rest.len()));
+        out.push(&rest[..end]);
+        rest = rest[end..].trim_start();
     }
     out
 }
@@ -734,21 +824,27 @@ mod tests {
         assert_eq!(amounts("pay 1,842.50 USD and EUR 1.842,50 and 62,10€"), ["1842.50", "62.10", "usd", "eur"]);
         assert_eq!(amounts("it costs £1.500"), ["1500.00", "1.50", "gbp"]);
         assert!(amounts("buy 2 bags, order 4411, 3 nights, try 5 times").is_empty());
-        assert_eq!(
-            amounts("nothing over 40 dollars, about $2k"),
-            ["40.00", "2000.00", "usd", "cad", "aud", "nzd", "sgd", "hkd", "mxn"]
-        );
+        assert_eq!(amounts("nothing over 40 dollars, about $2k"), ["40.00", "2000.00", "usd"]);
         let asked = request("Send €250 to Jonas and delete /tmp/old.txt, then move the rest into /tmp/keep");
         let a = parse(&asked);
-        assert_eq!((a.amounts, a.paths), (vec!["250.00", "eur"], vec!["/tmp/old.txt"]));
+        assert_eq!((a.amounts, a.deletes), (vec!["250.00", "eur"], vec!["/tmp/old.txt"]));
         // Only what a deletion's verb takes, before a preposition.
         for (r, paths) in [
             ("delete the duplicates in /Inbox", vec![]),
             ("Remove the watermark from /Photos/wedding", vec![]),
-            ("don't delete /a/b but delete /c/d.", vec!["/c/d"]),
+            // A sentence that says not to delete gives nothing to delete
+            // (the second verb asks).
+            ("don't delete /a/b but delete /c/d.", vec![]),
             ("Drop the Q3 report into /Team/Reports", vec![]),
+            ("Delete /tmp/build-cache but not /Projects/thesis", vec!["/tmp/build-cache"]),
+            ("Under no circumstances delete /Projects/thesis.", vec![]),
+            ("Delete /tmp/a.log and /tmp/b.log, /tmp/c.log", vec!["/tmp/a.log", "/tmp/b.log", "/tmp/c.log"]),
+            (r#"Delete "/Users/alex/Old Projects/draft.docx" please"#, vec!["/users/alex/old projects/draft.docx"]),
+            (r"Delete C:\Temp\old.txt", vec!["c:/temp/old.txt"]),
         ] {
-            assert_eq!(parse(&request(r)).paths, paths, "{r}");
+            let asked = request(r);
+            let found: Vec<&str> = parse(&asked).deletes.into_iter().filter(|t| t.contains('/')).collect();
+            assert_eq!(found, paths, "{r}");
         }
         assert!(!parse(&request("Clear up the wording in /docs/intro.md")).intents.has(Destructive));
         assert!(a.intents.has(Destructive) && a.intents.has(Send));

@@ -130,11 +130,9 @@ pub trait Recorder {
             w.value.push_str(CUT);
         }
         entities.extend(words);
-        // The ids a JSON answer gives its objects, when the answer was
-        // read whole (a cut one does not parse).
-        if report.visible_head.len() < crate::detect::HEAD_BYTES
-            && let Some(h) = super::handles::handles_in(&report.visible_head)
-        {
+        // The ids a JSON answer gives its objects, from its own bytes (not
+        // what a person sees of them) when it is short enough to be kept.
+        if let Some(h) = report.json.as_deref().and_then(super::handles::handles_in) {
             entities.push(Entity { kind: EntityKind::Handle, value: h, hidden: false });
         }
         self.add_read(&report.source, report.verdict, entities, sender)
