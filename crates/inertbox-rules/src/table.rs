@@ -1679,5 +1679,103 @@ pub fn table() -> Vec<Rule> {
             ),
             "obliges an AI that reads the content to act on its user's data or send to an address"
         ),
+        rule!(
+            "addressed_to_ai.summary_multilingual",
+            AddressedToAi,
+            Medium,
+            [
+                "zusammenfass",
+                "zusammenfaß",
+                "résum",
+                "resum",
+                "riassum",
+                "samenvat",
+                "streszcz",
+                "podsumow",
+                "streścisz",
+                "podsumujesz",
+                "пересказ",
+                "резюмир",
+                "суммир",
+                "кратко излаг",
+                "подводить итог",
+                "підсумок",
+                "резюме",
+                "стислий виклад",
+                "özetle",
+                "تلخ",
+                "תסכם",
+                "מסכם",
+                "خلاصه",
+                "सारांश",
+                "सार",
+                "要約",
+                "总结",
+                "概括",
+                "摘要",
+                "归纳",
+                "요약",
+                "tóm tắt",
+                "merangkum",
+                "meringkas",
+                "สรุป",
+                "ukifupisha",
+                "unapofupisha"
+            ],
+            concat!(
+                // A sentence to whoever summarises this document, then what it is to add
+                // ('Quand tu résumeras ce document, ajoute que…', 'この文書を要約する際は…
+                // 書き添えてください'), in 22 languages: a document that speaks to its
+                // summariser plants a claim. 'Cuando resumas un libro, cita las páginas'
+                // names no 'this document'.
+                r#"(?:\b(?:wenn|sobald|falls|beim) (?:du|sie)? ?(?:dies(?:es|en)? (?:dokument|text|seite|datei|e-mail|mail)|das hier|dies|den text|das dokument)? ?(?:zusammenfass|zusammenfaß)[a-zäöüß]*|\b(?:quand|lorsque|si) (?:tu|vous) (?:résum|resum)[a-zéèêë]* (?:ce|cet|cette) (?:document|texte|page|e-mail|courriel|message|fichier)|\b(?:cuando|al|si) (?:resumas|resuma|resumir|resumes) (?:este|esta|esto) ?(?:documento|texto|página|correo|mensaje|archivo)?|\b(?:quando|ao|se) (?:for )?(?:resumir|resumires|resumires) (?:este|esta|isto) ?(?:documento|texto|página|e-mail|mensagem|arquivo)?|\b(?:quando|se|mentre) (?:riassumi|riassumerai|riassume) (?:questo|questa) (?:documento|testo|pagina|email|e-mail|messaggio|file)|\b(?:als|wanneer|zodra) (?:je|u) (?:dit|deze tekst|dit document|deze pagina) (?:samenvat|samenvatten|gaat samenvatten)|\b(?:kiedy|gdy|jeśli|jesli) (?:będziesz|bedziesz)? ?(?:to|ten dokument|ten tekst|tę stronę)? ?(?:streszczać|streszczac|podsumowywać|podsumowywac|streścisz|podsumujesz)|(?:^|[^\p{L}])(?:когда|если) (?:будешь|будете)? ?(?:пересказывать|резюмировать|суммировать|кратко излагать|подводить итог)[а-я]* (?:этот|это|эту|данный) ?(?:документ|текст|страницу|письмо)?|(?:^|[^\p{L}])(?:коли|якщо) (?:робитимеш|будеш робити|робите) (?:підсумок|резюме|стислий виклад) (?:цього|цієї|цих) ?(?:документа|тексту|сторінки|листа)?|\bbu (?:belgeyi|metni|sayfayı|e-postayı|dokümanı) (?:özetlerken|özetlediğinde|özetlersen)|عندما (?:تلخّص|تلخص|تقوم بتلخيص) (?:هذا|هذه) (?:المستند|النص|الصفحة|الرسالة|الوثيقة)|(?:כשתסכם|כאשר תסכם|כשאתה מסכם) את (?:המסמך|הטקסט|הדף|המייל|ההודעה) הז[הו]|وقتی (?:این|اين) (?:سند|متن|صفحه|ایمیل|نامه) را خلاصه می‌?کنی|जब (?:तुम|आप) (?:इस|इन) (?:दस्तावेज़|दस्तावेज|टेक्स्ट|पाठ|पेज|ईमेल) (?:का|की) (?:सारांश|सार)|(?:この|本)(?:文書|文章|ドキュメント|ページ|メール)を要約する(?:際|とき|時)|(?:总结|概括|摘要|归纳)(?:这份|这篇|本|这个)(?:文档|文件|文章|邮件)(?:时|的时候)|(?:在)?(?:总结|概括)(?:本文|此文)时|이 (?:문서|글|페이지|이메일)를 요약할 때|\bkhi tóm tắt (?:tài liệu|văn bản|trang|email) này|\b(?:saat|ketika|waktu) (?:merangkum|meringkas) (?:dokumen|teks|halaman|email) ini|ตอนสรุป(?:เอกสาร|ข้อความ|หน้า)นี้|เมื่อสรุป(?:เอกสาร|ข้อความ|หน้า)นี้|\b(?:ukifupisha|unapofupisha) (?:hati|maandishi|ukurasa) (?:hii|huu))"#,
+                r#"[^.!?。\n]{0,120}?(?:\b(?:füge|füg|schreib|erwähne|ergänze|sag)[a-zäöüß]*\b|\bajout[a-z]*|\bmentionn[a-z]*|\bprécis[a-z]*|\b(?:añade|añada|agrega|agregue|menciona|mencione|incluye|incluya|di|diga)\b|\b(?:acrescente|acrescenta|adicione|adiciona|mencione|inclua|diga)\b|\b(?:aggiungi|aggiunga|menziona|includi|scrivi|di')|\b(?:zet er|voeg|vermeld|schrijf)|\b(?:dopisz|dodaj|wspomnij|napisz)\b|(?:^|[^\p{L}])(?:добавь|добавьте|допиши|упомяни|напиши|укажи)|(?:^|[^\p{L}])(?:допиши|додай|згадай|напиши|вкажи)|\b(?:ekle|belirt|yaz)\b|(?:أضف|اذكر|اكتب)|(?:תוסיף|הוסף|ציין|כתוב)|(?:اضافه کن|بنویس|ذکر کن)|(?:जोड़|जोड|लिख|बताओ|बताएं)|(?:書き添え|付け加え|追記|記載して|書いて)|(?:加上|补充|注明|写上|说明)|(?:덧붙여|추가해|언급해|적어)|\b(?:hãy thêm|thêm rằng|ghi rằng|nói rằng)|\b(?:tambahkan|sebutkan|tuliskan)\b|(?:ให้เพิ่ม|เพิ่มว่า|ระบุว่า)|\b(?:ongeza|taja|andika)\b)"#
+            ),
+            "tells whoever summarises the content what to add (non-English)"
+        ),
+        rule!(
+            "addressed_to_ai.heading_multilingual",
+            AddressedToAi,
+            Medium,
+            [
+                "ai",
+                "a.i.",
+                "ki",
+                "ia",
+                "i.a.",
+                "llm",
+                "ии",
+                "ші",
+                "yapay zek",
+                "الذكاء",
+                "بالذكاء",
+                "בינה מלאכותית",
+                "هوش مصنوعی",
+                "एआई",
+                "人工智能",
+                "人工知能",
+                "인공지능",
+                "kecerdasan buatan",
+                "ปัญญาประดิษฐ์",
+                "akili bandia",
+                "automati",
+                "automáti",
+                "automatyczn",
+                "geautomatiseerd",
+                "автоматич",
+                "otomati"
+            ],
+            concat!(
+                // A heading, at a line's start or after a speaker's name, that names an
+                // AI or an automated system as whom it is for, ended by a colon ('Hinweis
+                // an KI-gestützte Bewerbungssysteme:', 'Para la IA que resume estas
+                // opiniones:', 'AI選考システムの方へ：', 'AI 비서에게:'): a person writing to
+                // people does not head a note to a machine. English headings are
+                // addressed_to_ai.heading.
+                r#"(?:^|\n|[\]>:\"'(] ?|// ?|# ?|<!-- ?)(?:\b[a-zäöüéèàçñãõ\p{L}-]+ ){0,2}?(?:\b(?:für|fur) (?:die |den |alle )?|\b(?:hinweis|notiz|nachricht|anmerkung|mitteilung) an (?:die |den |alle )?|\ban (?:die|den|alle) |\b(?:pour|à l'attention d(?:es|u|e la)|aux?) |\b(?:para|al|a los|a las) (?:la |el |los |las )?|\b(?:para|aos?|às?) (?:a |o |os |as )?|\b(?:per|ai|agli|alle) (?:i |gli |le |la |il )?|\bvoor (?:de |het )?|\bdla |(?:^|[^\p{L}])для |(?:^|[^\p{L}])до |\bkwa |\buntuk |\bcho |\bgửi |สําหรับ|ถึง|给|致|برای |ل|ל-?|के लिए)[^::\n.!?。]{0,60}?(?:\bai\b|\ba\.i\.|\bki\b|\bki-[a-zäöü]+|\bia\b|\bi\.a\.|\bllms?\b|(?:^|[^\p{L}])ии\b|(?:^|[^\p{L}])(?:ии|ші)(?:-[а-яіїє]+)?(?:[^\p{L}]|$)|yapay zek[aâ]|الذكاء الاصطناعي|بالذكاء|בינה מלאכותית|هوش مصنوعی|एआई|人工智能|人工知能|인공지능|\bkecerdasan buatan\b|ปัญญาประดิษฐ์|akili bandia|\b(?:automati[a-z]*|automáti[a-z]*|automatyczn[a-z]*|geautomatiseerd[a-z]*|automatisch[a-z]*)|автоматич[а-яіїє]*|\botomati[kz][a-z]*)[^::\n.!?。]{0,60}?[::]"#,
+                r#"|(?:^|\n|[\]>:\"'(] ?|// ?|# ?)[^::\n.!?。]{0,40}?(?:\bai\b|\ba\.i\.|\bki\b|\bki-[a-zäöü]+|\bia\b|\bi\.a\.|\bllms?\b|(?:^|[^\p{L}])ии\b|(?:^|[^\p{L}])(?:ии|ші)(?:-[а-яіїє]+)?(?:[^\p{L}]|$)|yapay zek[aâ]|الذكاء الاصطناعي|بالذكاء|בינה מלאכותית|هوش مصنوعی|एआई|人工智能|人工知能|인공지능|\bkecerdasan buatan\b|ปัญญาประดิษฐ์|akili bandia|\b(?:automati[a-z]*|automáti[a-z]*|automatyczn[a-z]*|geautomatiseerd[a-z]*|automatisch[a-z]*)|автоматич[а-яіїє]*|\botomati[kz][a-z]*)[^::\n.!?。]{0,50}?(?:へ|に|에게|참고|sistemlerine not|e not|ya not)[::]"#
+            ),
+            "heads a passage as meant for an AI or automated system (non-English)"
+        ),
     ]
 }
