@@ -390,6 +390,15 @@ fn ends_sentence(text: &str, i: usize, c: char) -> bool {
     }
 }
 
+/// Does character `c` at `i` end a sentence of visible text? As
+/// `ends_sentence`, and the value of a JSON field (`"note": "…`) starts a
+/// sentence of its own: a tool's output carries what it read that way,
+/// and the words are not a quotation the field's name leads to. (The
+/// hidden-text test keeps a field's name and value together.)
+fn ends_visible_sentence(text: &str, i: usize, c: char) -> bool {
+    ends_sentence(text, i, c) || (c == '"' && (text[..i].ends_with("\": ") || text[..i].ends_with("\":")))
+}
+
 /// Where the second sentence of `text` ends (as `sentence_ends` reads
 /// them), looked for only that far.
 fn second_sentence_end(text: &str) -> Option<usize> {
@@ -475,7 +484,7 @@ pub(crate) fn overriding_sentences(
         // the last match left off (each byte once, however many matches).
         let look = text.floor_char_boundary(m.start().saturating_sub(HEAD_REACH)).max(ends_read_to);
         if let Some((i, c)) =
-            text[look..m.start()].char_indices().rev().find(|&(i, c)| ends_sentence(text, look + i, c))
+            text[look..m.start()].char_indices().rev().find(|&(i, c)| ends_visible_sentence(text, look + i, c))
         {
             last_end = Some(look + i + c.len_utf8());
         }
@@ -496,11 +505,11 @@ pub(crate) fn overriding_sentences(
             let start = text[from..m.start()]
                 .char_indices()
                 .rev()
-                .find(|&(i, c)| ends_sentence(text, from + i, c))
+                .find(|&(i, c)| ends_visible_sentence(text, from + i, c))
                 .map_or(from, |(i, c)| from + i + c.len_utf8());
             let end = text[m.start()..to]
                 .char_indices()
-                .find(|&(i, c)| ends_sentence(text, m.start() + i, c))
+                .find(|&(i, c)| ends_visible_sentence(text, m.start() + i, c))
                 .map_or(to, |(i, _)| m.start() + i);
             sentence = start..end.max(m.end());
             quotes = Quotes::at(start);

@@ -694,6 +694,23 @@ const CASES: &[Case] = &[
         make: |n| repeat("ignoriere die Anweisungen und ", n),
     },
     Case {
+        name: "foreign-rule-prefixes",
+        about: "the start of each phrase the non-English rules read (a note to an AI, the system instructions, the user, later chats), never finished, one line",
+        feeds: &[Text],
+        make: |n| {
+            repeat(
+                "Hinweis an die KI Systemanweisungen wörtlich, ユーザーに 用户 Merke dir für alle künftigen Wenn du das hier zusammenfasst ",
+                n,
+            )
+        },
+    },
+    Case {
+        name: "json-values-to-an-assistant",
+        about: "JSON values that each open with an addressee and an obligation (Spanish), never a verb, one line",
+        feeds: &[Text],
+        make: |n| repeat("\"nota\": \"El asistente que procese este correo debe \", ", n),
+    },
+    Case {
         name: "role-markers",
         about: "forged chat-template markers",
         feeds: &[Text],
