@@ -403,9 +403,7 @@ pub fn category(tool: &str, policy: &Policy) -> Category {
     // Reading, fetching or copying out of a credential store hands out
     // credentials (`secrets_get`, `fetch_api_key`, `copy_password`):
     // access, whatever the verb.
-    if matches!(best, Some(Category::Read | Category::Browse | Category::Write | Category::Organize))
-        && credential_store(&own)
-    {
+    if best.is_none_or(|b| riskier_than(Category::Access, b) || b == Category::Unknown) && credential_store(&own) {
         best = Some(Category::Access);
     }
     // Inviting or adding to a place people meet (`invite_to_channel`,
@@ -504,7 +502,9 @@ fn credential_store(words: &[&str]) -> bool {
         )
     }) && !["strength", "policy", "generate", "generator", "requirements"].iter().any(|k| has(k))
         || (["key", "keys"].iter().any(|k| has(k))
-            && ["api", "private", "access", "deploy", "signing", "secret", "gpg", "pgp"].iter().any(|k| has(k)))
+            && ["api", "private", "access", "deploy", "signing", "secret", "gpg", "pgp", "account", "service"]
+                .iter()
+                .any(|k| has(k)))
         || (["token", "tokens"].iter().any(|k| has(k))
             && [
                 "access", "auth", "oauth", "bearer", "refresh", "api", "personal", "session", "id", "jwt", "github",

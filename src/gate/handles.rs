@@ -62,10 +62,18 @@ fn place_word(w: &str) -> bool {
             | "board"
             | "album"
             | "library"
-            | "notebook"
             | "repo"
             | "repository"
             | "owner"
+            | "remote"
+            | "mailbox"
+            | "org"
+            | "organization"
+            | "group"
+            | "database"
+            | "vault"
+            | "channel"
+            | "team"
     )
 }
 
@@ -284,14 +292,25 @@ pub(super) fn places_of(args: &Value) -> Vec<String> {
 /// Call `each` with every (key kind, value) under a handle key; an array
 /// under one gives each of its items.
 fn walk(v: &Value, under: Option<Key>, depth: usize, each: &mut dyn FnMut(Key, &Value)) {
+    walk_from(v, under, depth, false, each)
+}
+
+/// [`walk`]; in an answer (`answer`), not below maps whose keys the
+/// content's writer chose.
+fn walk_from(v: &Value, under: Option<Key>, depth: usize, answer: bool, each: &mut dyn FnMut(Key, &Value)) {
     if depth > super::MAX_ARG_DEPTH {
         return;
     }
     match v {
         // Below a place key, every value is where (`parent: {"id": …}`).
-        Value::Object(o) if under == Some(Key::Place) => o.values().for_each(|x| walk(x, under, depth + 1, each)),
-        Value::Object(o) => o.iter().for_each(|(k, x)| walk(x, key_kind(k), depth + 1, each)),
-        Value::Array(a) => a.iter().for_each(|x| walk(x, under, depth + 1, each)),
+        Value::Object(o) if under == Some(Key::Place) => {
+            o.values().for_each(|x| walk_from(x, under, depth + 1, answer, each))
+        }
+        Value::Object(o) => o
+            .iter()
+            .filter(|(k, _)| !(answer && written_keys(k)))
+            .for_each(|(k, x)| walk_from(x, key_kind(k), depth + 1, answer, each)),
+        Value::Array(a) => a.iter().for_each(|x| walk_from(x, under, depth + 1, answer, each)),
         _ => {
             if let Some(k) = under {
                 each(k, v)
@@ -300,9 +319,42 @@ fn walk(v: &Value, under: Option<Key>, depth: usize, each: &mut dyn FnMut(Key, &
     }
 }
 
+/// Maps whose keys the content's writer chose (a mail's headers, custom
+/// properties, labels): no handle is taken below them
+/// (`"headers": {"X-Team-Folder-Id": …}`).
+fn written_keys(key: &str) -> bool {
+    let words = name_words(key);
+    key.starts_with(['x', 'X']) && key.get(1..2) == Some("-")
+        || words.last().is_some_and(|w| {
+            matches!(
+                w.as_str(),
+                "headers"
+                    | "header"
+                    | "properties"
+                    | "props"
+                    | "metadata"
+                    | "meta"
+                    | "labels"
+                    | "attributes"
+                    | "attrs"
+                    | "fields"
+                    | "params"
+                    | "parameters"
+                    | "extra"
+                    | "custom"
+                    | "tags"
+                    | "annotations"
+                    | "variables"
+                    | "vars"
+            )
+        })
+}
+
 /// The handles a tool's answer gives, when it is JSON read whole: ` a b `
 /// (lower case, each once), or none. Only keys are read for where a handle
 /// stands; no string is parsed again.
+/// Nothing is taken below a map whose keys the writer of the content
+/// chose ([`written_keys`]).
 pub(super) fn handles_in(text: &str) -> Option<String> {
     let t = text.trim_start();
     if !(t.starts_with('{') || t.starts_with('[')) {
@@ -311,7 +363,7 @@ pub(super) fn handles_in(text: &str) -> Option<String> {
     let v: Value = serde_json::from_str(t).ok()?;
     let mut seen = std::collections::HashSet::new();
     let mut out = String::from(" ");
-    walk(&v, None, 0, &mut |_, x| {
+    walk_from(&v, None, 0, true, &mut |_, x| {
         if out.len() + MAX_HANDLE_BYTES < MAX_HANDLES_BYTES
             && let Some(h) = handle(x)
             && seen.insert(h.clone())

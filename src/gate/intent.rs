@@ -35,11 +35,19 @@ impl Intents {
     pub(crate) fn books(self) -> bool {
         self.0 & BOOKING != 0
     }
+
+    /// The request speaks of opening something to anyone.
+    pub(crate) fn publishes(self) -> bool {
+        self.0 & PUBLIC != 0
+    }
 }
 
 /// The bit of a request that books ("book the hotel", "reserve a table"),
 /// past the categories' bits.
 const BOOKING: u16 = 1 << 15;
+/// The bit of a request that speaks of making something public ("make the
+/// repo public", "anyone with the link", "publish").
+const PUBLIC: u16 = 1 << 14;
 
 /// The categories a verb opening a clause asks for.
 fn asks(verb: &str) -> &'static [Category] {
@@ -133,7 +141,8 @@ fn calendar_word(w: &str) -> bool {
 /// ask for, then `|` and its names (capitalised words past a sentence's
 /// first, `Lena's` as `lena`), lower case, space-separated, then `|` and
 /// the sums of money it writes ([`amounts`]), then `|` and what it asks to
-/// delete ([`deletion_terms`], separated by U+001F).
+/// delete ([`deletion_terms`]: terms separated by U+001F, one run a verb,
+/// runs by U+001E).
 pub(crate) fn request(text: &str) -> String {
     // What the user quotes or pastes (`"pay by Friday"`, a `> …` line) is
     // not what they ask.
@@ -163,6 +172,13 @@ pub(crate) fn request(text: &str) -> String {
     if cats.books() {
         out.push("booking");
     }
+    let lower = text.to_lowercase();
+    if ["public", "anyone", "everyone", "publish", "link sharing", "with the link", "unlisted"]
+        .iter()
+        .any(|w| lower.contains(w))
+    {
+        out.push("public");
+    }
     out.sort_unstable();
     let mut s = out.join(" ");
     s.push('|');
@@ -171,13 +187,29 @@ pub(crate) fn request(text: &str) -> String {
     s.push_str(&names.join(" "));
     // Sums and paths, when it writes any (an older item has neither).
     // A request that speaks of paying again and again (`weekly`, `every
-    // month`, `standing order`) says so.
-    let lower = text.to_lowercase();
-    if ["weekly", "monthly", "daily", "yearly", "annually", "every ", "recurring", "standing order", "each month"]
-        .iter()
-        .any(|w| lower.contains(w))
-        && !sums.is_empty()
-    {
+    // month`, `standing order`; not a payee called "Daily Grind") says so.
+    let words: Vec<&str> = text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let unit = |w: &str| {
+        matches!(w, "day" | "week" | "month" | "year" | "quarter" | "weekday" | "weekend") || calendar_word(w)
+    };
+    let repeats = words.windows(2).any(|p| {
+        (matches!(p[0].to_lowercase().as_str(), "every" | "each") && unit(p[1].to_lowercase().trim_end_matches('s')))
+            || (p[0] == "standing" && matches!(p[1], "order" | "orders"))
+    }) || words.iter().any(|w| {
+        matches!(
+            *w,
+            "weekly"
+                | "monthly"
+                | "daily"
+                | "yearly"
+                | "annually"
+                | "recurring"
+                | "biweekly"
+                | "fortnightly"
+                | "quarterly"
+        )
+    });
+    if repeats && !sums.is_empty() {
         sums.push("recurring".into());
     }
     // What to delete, read with the request's quotes kept (`delete "/Old
@@ -192,7 +224,8 @@ pub(crate) fn request(text: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n");
-    let (sums, paths) = (sums.join(" "), deletion_terms(&own_lines).join("\u{1f}"));
+    let runs: Vec<String> = deletion_terms(&own_lines).iter().map(|r| r.join("\u{1f}")).collect();
+    let (sums, paths) = (sums.join(" "), runs.join("\u{1e}"));
     if !sums.is_empty() || !paths.is_empty() {
         s.push('|');
         s.push_str(&sums);
@@ -392,14 +425,24 @@ fn read_sentence(
     let mut sentence_negated = false;
     let mut asks_anything = !question;
     let mut after_label = false;
-    for (n, clause) in
-        sentence.split([',', ':', '(', ')', '\u{2013}', '\u{2014}']).flat_map(|c| c.split(" - ")).enumerate()
-    {
+    // Sums the sentence writes outside a clause that negates
+    // ("send €250, not the €2,500 his note says"); kept when a clause of it
+    // pays or sends ("Pay Jonas's share, €250, to DE62…").
+    let mut sentence_sums: Vec<String> = Vec::new();
+    let mut sentence_pays = false;
+    for (n, clause) in clauses(sentence).flat_map(|c| c.split(" - ")).enumerate() {
         let words: Vec<&str> = clause
             .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '\u{2019}' || c == '-'))
             .filter(|w| !w.is_empty() && *w != "-")
             .collect();
         let lower: Vec<String> = words.iter().map(|w| w.to_lowercase().replace('\u{2019}', "'")).collect();
+        if clause.bytes().any(|b| b.is_ascii_digit()) && !lower.iter().any(|w| negation(w) || w == "instead") {
+            for a in amounts(clause) {
+                if !sentence_sums.contains(&a) {
+                    sentence_sums.push(a);
+                }
+            }
+        }
         // Names: a capitalised word right after a word that names a person
         // ("reply to Lena", "invite Dora", "DM Chen"), not any capital
         // ("the Stripe invoice").
@@ -534,15 +577,7 @@ fn read_sentence(
                         for &c in asks(w) {
                             cats.add(c);
                         }
-                        // The sums a clause that pays or sends writes (not
-                        // "Jonas paid the €2,500 deposit").
-                        if asks(w).iter().any(|c| matches!(c, Category::Financial | Category::Send)) {
-                            for a in amounts(clause) {
-                                if !sums.contains(&a) && sums.len() < 2 * MAX_KEPT {
-                                    sums.push(a);
-                                }
-                            }
-                        }
+                        sentence_pays |= asks(w).iter().any(|c| matches!(c, Category::Financial | Category::Send));
                     }
                     if matches!(w, "book" | "reserve") {
                         cats.0 |= BOOKING;
@@ -556,6 +591,34 @@ fn read_sentence(
             }
         }
     }
+    if sentence_pays {
+        for a in sentence_sums {
+            if !sums.contains(&a) && sums.len() < 2 * MAX_KEPT {
+                sums.push(a);
+            }
+        }
+    }
+}
+
+/// A sentence's clauses: split at commas, colons, parentheses and dashes,
+/// but not at a comma or colon between digits (`€1,250`, `10:30`).
+fn clauses(sentence: &str) -> impl Iterator<Item = &str> {
+    let b = sentence.as_bytes();
+    let mut cuts = Vec::new();
+    for (i, c) in sentence.char_indices() {
+        let between_digits = i > 0 && b[i - 1].is_ascii_digit() && b.get(i + 1).is_some_and(u8::is_ascii_digit);
+        if matches!(c, '(' | ')' | '\u{2013}' | '\u{2014}') || (matches!(c, ',' | ':') && !between_digits) {
+            cuts.push((i, c.len_utf8()));
+        }
+    }
+    let mut start = 0;
+    let mut out = Vec::with_capacity(cuts.len() + 1);
+    for (i, len) in cuts {
+        out.push(&sentence[start..i]);
+        start = i + len;
+    }
+    out.push(&sentence[start..]);
+    out.into_iter()
 }
 
 /// A word after which a capitalised word is a person the request names.
@@ -657,7 +720,8 @@ pub(crate) struct Asked<'a> {
     pub(crate) names: Vec<&'a str>,
     /// Sums of money, two decimals.
     pub(crate) amounts: Vec<&'a str>,
-    /// What the request asks to delete ([`deletion_terms`]).
+    /// What the request asks to delete ([`deletion_terms`]): a run of
+    /// terms a deleting verb, terms separated by U+001F.
     pub(crate) deletes: Vec<&'a str>,
 }
 
@@ -671,28 +735,42 @@ pub(crate) fn parse(item: &str) -> Asked<'_> {
             intents.add(*c);
         } else if c == "booking" {
             intents.0 |= BOOKING;
+        } else if c == "public" {
+            intents.0 |= PUBLIC;
         }
     }
     let mut list = |sep: char| fields.next().unwrap_or("").split(sep).filter(|n| !n.is_empty()).collect::<Vec<_>>();
-    Asked { intents, names: list(' '), amounts: list(' '), deletes: list('\u{1f}') }
+    Asked { intents, names: list(' '), amounts: list(' '), deletes: list('\u{1e}') }
 }
 
-/// What a request asks to delete: the terms typed right after a verb that
-/// deletes, up to a preposition, a negation or the clause's end ("delete
-/// /tmp/old.txt and /tmp/b.log", "remove the #random channel"; not
-/// "/Inbox" in "delete the duplicates in /Inbox", nor anything after "but
-/// not", nor in a sentence that says "never" or "under no circumstances"
-/// before its verb). Lower case; a quoted term keeps its spaces; `\` is
-/// written `/`.
-fn deletion_terms(text: &str) -> Vec<String> {
+/// What a request asks to delete: for each verb that deletes, the terms
+/// typed right after it, up to a preposition, "or", "but", a negation or
+/// the clause's end ("delete /tmp/old.txt and /tmp/b.log", "remove the
+/// #random channel"; not "/Inbox" in "delete the duplicates in /Inbox",
+/// nor anything after "but not", nor in a sentence that says "never" or
+/// "under no circumstances" before its verb), one run of terms a verb.
+/// A list of paths goes on past a comma or "and" only while each path is
+/// followed by another comma, "and" or the end ("/a, /b needs space" stops
+/// at `/a`). Lower case; a quoted term keeps its spaces; `\` is written `/`.
+fn deletion_terms(text: &str) -> Vec<Vec<String>> {
     let tokens = quoted_tokens(text);
-    let mut out: Vec<String> = Vec::new();
+    let mut runs: Vec<Vec<String>> = Vec::new();
     let mut collecting = false;
     let mut negated = false;
+    let mut kept = 0;
+    let pathy = |t: &str| t.contains(['/', '\\']);
+    // The token after `k` continues a list: a path that itself ends the
+    // clause, ends with a comma, or is followed by "and" or nothing.
+    let listed = |k: usize| {
+        tokens.get(k + 1).is_some_and(|n| {
+            pathy(n)
+                && (n.ends_with([',', '.', ';', '!', '?'])
+                    || tokens.get(k + 2).is_none_or(|m| matches!(m.to_lowercase().as_str(), "and" | "&")))
+        })
+    };
     for (k, raw) in tokens.iter().enumerate() {
         let word = raw.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
         let ends_clause = raw.ends_with(['.', '!', '?', ';', ':', ')']);
-        let next_is_path = tokens.get(k + 1).is_some_and(|n| n.contains(['/', '\\']));
         let stop = matches!(
             word.as_str(),
             "from"
@@ -717,33 +795,38 @@ fn deletion_terms(text: &str) -> Vec<String> {
                 | "before"
                 | "if"
                 | "unless"
+                | "or"
         );
         if negation(&word) || matches!(word.as_str(), "but" | "except" | "keep") {
             negated = matches!(word.as_str(), "never" | "no" | "not" | "don't" | "dont" | "avoid") || negated;
         }
         if !collecting {
             collecting = !negated && asks(&word).contains(&Category::Destructive);
-        } else if stop || (joins(&word) && !next_is_path) {
+            if collecting {
+                runs.push(Vec::new());
+            }
+        } else if stop || (joins(&word) && !listed(k)) {
             collecting = false;
-        } else {
+        } else if !joins(&word) {
             let t = raw.trim_matches(|c: char| matches!(c, '\'' | '"' | '`' | ',' | ';' | ':' | '(' | ')' | '!' | '?'));
             let t = t.strip_suffix('.').unwrap_or(t).replace('\\', "/");
             let t = t.trim_end_matches('/');
-            if !t.is_empty() && !t.contains("://") && !t.contains('|') && !joins(&word) && out.len() < MAX_KEPT {
-                let t = t.to_lowercase();
-                if !out.contains(&t) {
-                    out.push(t);
+            if !t.is_empty() && !t.contains('|') && kept < MAX_KEPT {
+                kept += 1;
+                if let Some(run) = runs.last_mut() {
+                    run.push(t.to_lowercase());
                 }
             }
         }
-        if ends_clause || (raw.ends_with(',') && !next_is_path) {
+        if ends_clause || (raw.ends_with(',') && !listed(k)) {
             collecting = false;
         }
         if raw.ends_with(['.', '!', '?', ';']) {
             negated = false;
         }
     }
-    out
+    runs.retain(|r| !r.is_empty());
+    runs
 }
 
 /// Whitespace-separated tokens, a quoted run (`"…"`, `'…'`, `` `…` ``) one
@@ -843,7 +926,8 @@ mod tests {
             (r"Delete C:\Temp\old.txt", vec!["c:/temp/old.txt"]),
         ] {
             let asked = request(r);
-            let found: Vec<&str> = parse(&asked).deletes.into_iter().filter(|t| t.contains('/')).collect();
+            let found: Vec<&str> =
+                parse(&asked).deletes.into_iter().flat_map(|r| r.split('\u{1f}')).filter(|t| t.contains('/')).collect();
             assert_eq!(found, paths, "{r}");
         }
         assert!(!parse(&request("Clear up the wording in /docs/intro.md")).intents.has(Destructive));
