@@ -350,7 +350,14 @@ pub fn category(tool: &str, policy: &Policy) -> Category {
     // `order_status_get`), though `mark_as_read` still marks.
     // `and` and `then` begin another clause, whose first word may be a
     // verb again (`read_and_email`).
-    let clause_end = |i: usize| own[i..].iter().position(|w| matches!(*w, "and" | "then")).map_or(own.len(), |p| i + p);
+    // Whether a reading verb follows each word in its clause: one pass from
+    // the end (a name of a million words is read once, not once a word).
+    let mut read_later = vec![false; own.len()];
+    let mut later = false;
+    for (i, w) in own.iter().enumerate().rev() {
+        read_later[i] = later;
+        later = if matches!(*w, "and" | "then") { false } else { later || verb(w) == Some(Category::Read) };
+    }
     let mut seen = false;
     let acting: Vec<Option<Category>> = own
         .iter()
@@ -360,10 +367,9 @@ pub fn category(tool: &str, policy: &Policy) -> Category {
                 seen = false;
                 return None;
             }
-            let read_after = || own[i + 1..clause_end(i)].iter().any(|v| verb(v) == Some(Category::Read));
             let c = verb(w).or_else(|| match leading_verb(w) {
                 _ if seen => None,
-                Some(c) if c != Category::Organize && read_after() => None,
+                Some(c) if c != Category::Organize && read_later[i] => None,
                 c => c,
             });
             seen |= c.is_some();

@@ -53,6 +53,8 @@ pub(crate) struct Plan {
     /// Where a write, a move or a draft puts things (values under
     /// `folder`, `parent`, `destination` keys), lower case.
     places: Vec<String>,
+    /// More places than are read, or some too deep: anywhere.
+    places_cut: bool,
     /// The money a financial call moves.
     amounts: Sums,
     /// A flag or level opens what the call acts on to anyone.
@@ -99,8 +101,9 @@ pub(crate) struct Facts {
     pub(crate) comment_typed: bool,
     /// The sums of money the latest request writes (`250.00`).
     pub(crate) request_amounts: Vec<String>,
-    /// The paths the latest request types whole (lower case).
-    pub(crate) request_paths: Vec<String>,
+    /// What the latest request asks to delete: a run of terms a deleting
+    /// verb ([`intent::Asked::deletes`]).
+    pub(crate) request_deletes: Vec<String>,
     /// It is a handle of the call that a read's JSON answer gave an
     /// object (from its keys, not its text).
     pub(crate) handle: Vec<bool>,
@@ -125,7 +128,7 @@ impl Facts {
             handle: vec![false; targets],
             comment_typed: false,
             request_amounts: Vec::new(),
-            request_paths: Vec::new(),
+            request_deletes: Vec::new(),
         }
     }
 }
@@ -198,10 +201,10 @@ pub(crate) fn plan(call: &Call, policy: &Policy) -> Plan {
     }
     // Where a write or a move puts things (a folder, a parent, a
     // destination): judged by who gave it, below.
-    let places = if matches!(category, Category::Write | Category::Organize | Category::Draft) {
+    let (places, places_cut) = if matches!(category, Category::Write | Category::Organize | Category::Draft) {
         super::handles::places_of(&call.args)
     } else {
-        Vec::new()
+        (Vec::new(), false)
     };
     // A move, a label or a write that also names whom it goes to
     // (`forward_to`, `cc`, `share_with`) sends; a destination folder is
@@ -252,21 +255,19 @@ pub(crate) fn plan(call: &Call, policy: &Policy) -> Plan {
     let resources =
         if category == Category::Access { targets::under_role(&call.args, Role::Resource).0 } else { Vec::new() };
     let (grants, grants_cut) = targets::under_role(&call.args, Role::Grant);
-    let places = if matches!(category, Category::Write | Category::Organize | Category::Draft) {
+    let (places, places_cut) = if matches!(category, Category::Write | Category::Organize | Category::Draft) {
+        let have: std::collections::HashSet<String> = found.iter().map(|(_, v)| v.to_lowercase()).collect();
         for p in &places {
-            if !found.iter().any(|(_, v)| v.to_lowercase() == *p) {
+            if !have.contains(p) {
                 found.push((TargetKind::Name, p.clone()));
             }
         }
-        places
+        (places, places_cut)
     } else {
-        Vec::new()
+        (Vec::new(), false)
     };
-    let handles = if category.is_consequential() {
-        super::handles::handles_of(&call.args, &tool, category)
-    } else {
-        places.clone()
-    };
+    let handles =
+        if category.is_consequential() { super::handles::handles_of(&call.args, category) } else { places.clone() };
     let wanted = Wanted::new(&found).with_handles(&found, &handles);
     // Lists too long or too deep to read whole may hide a recipient or a
     // level granted: then nothing is taken from content.
@@ -283,6 +284,7 @@ pub(crate) fn plan(call: &Call, policy: &Policy) -> Plan {
         recipients,
         handles,
         places,
+        places_cut,
         amounts,
         opens,
         elevates,
@@ -671,7 +673,7 @@ pub(crate) struct TrustNotes {
     typed: [bool; 2],
     comment: bool,
     amounts: Vec<String>,
-    paths: Vec<String>,
+    deletes: Vec<String>,
 }
 
 impl TrustNotes {
@@ -683,7 +685,7 @@ impl TrustNotes {
             typed: [false; 2],
             comment: false,
             amounts: Vec::new(),
-            paths: Vec::new(),
+            deletes: Vec::new(),
         }
     }
 
@@ -701,9 +703,9 @@ impl TrustNotes {
             // session's earlier requests were other tasks ("pay the bill"
             // an hour ago does not ask to pay now).
             EntityKind::Request => {
-                let intent::Asked { intents, names, amounts, deletes: paths } = intent::parse(&e.value);
+                let intent::Asked { intents, names, amounts, deletes } = intent::parse(&e.value);
                 self.amounts = amounts.iter().map(|a| a.to_string()).collect();
-                self.paths = paths.iter().map(|p| p.to_string()).collect();
+                self.deletes = deletes.iter().map(|p| p.to_string()).collect();
                 self.intents = intents;
                 self.names = names.iter().map(|n| n.to_string()).collect();
                 for (i, kind, address) in &wanted.twinned {
@@ -722,7 +724,7 @@ impl TrustNotes {
         facts.typed = self.typed;
         facts.comment_typed = self.comment;
         facts.request_amounts = self.amounts;
-        facts.request_paths = self.paths;
+        facts.request_deletes = self.deletes;
     }
 }
 
@@ -745,6 +747,7 @@ pub(crate) fn judge(call: &Call, plan: Plan, facts: &Facts, policy: &Policy) -> 
         recipients,
         handles,
         places,
+        places_cut,
         amounts,
         opens,
         elevates,
@@ -803,7 +806,7 @@ pub(crate) fn judge(call: &Call, plan: Plan, facts: &Facts, policy: &Policy) -> 
         let origin = if origin == Origin::Trusted
             && category == Category::Destructive
             && matches!(kind, TargetKind::Name | TargetKind::Url)
-            && !asked_to_delete(&facts.request_paths, &value)
+            && !asked_to_delete(&facts.request_deletes, &value)
         {
             Origin::New
         } else {
@@ -999,6 +1002,21 @@ pub(crate) fn judge(call: &Call, plan: Plan, facts: &Facts, policy: &Policy) -> 
                 .map(|(_, t)| t)
                 .collect();
             match category {
+                Category::Write | Category::Organize | Category::Draft if places_cut => {
+                    raise(
+                        &mut decision,
+                        Decision::Confirm,
+                        format!(
+                            "{} {} whose places are past what the gate reads ({} values, {} levels deep), after \
+                             {state}",
+                            article(category),
+                            category.as_str(),
+                            targets::MAX_NAMES,
+                            super::MAX_ARG_DEPTH
+                        ),
+                        &mut reasons,
+                    );
+                }
                 Category::Write | Category::Organize | Category::Draft if !placed.is_empty() => {
                     raise(
                         &mut decision,
@@ -1329,6 +1347,11 @@ fn sums(args: &serde_json::Value) -> Sums {
             (serde_json::Value::String(s), Under::Currency) => out
                 .currencies
                 .push(super::intent::currency(s.trim()).map_or_else(|| s.trim().to_lowercase(), |c| c[0].to_string())),
+            // A currency or a quantity that does not read is any.
+            (
+                serde_json::Value::Number(_) | serde_json::Value::Bool(_) | serde_json::Value::Object(_),
+                Under::Currency,
+            ) => out.unread = true,
             (v, Under::Recurs) => {
                 out.recurs |= !matches!(v, serde_json::Value::Null | serde_json::Value::Bool(false))
                     && !v
@@ -1336,7 +1359,10 @@ fn sums(args: &serde_json::Value) -> Sums {
                         .is_some_and(|s| matches!(s.trim().to_lowercase().as_str(), "" | "once" | "none" | "no"))
             }
             (serde_json::Value::Number(n), Under::Quantity) => *qty = qty.max(n.as_f64().unwrap_or(1.0)),
-            (serde_json::Value::String(s), Under::Quantity) => *qty = qty.max(number(s).unwrap_or(1.0)),
+            (serde_json::Value::String(s), Under::Quantity) => match number(s) {
+                Some(q) => *qty = qty.max(q),
+                None => out.unread = true,
+            },
             (serde_json::Value::Array(a), _) => a.iter().for_each(|x| walk(x, under, depth + 1, out, qty)),
             (serde_json::Value::Object(o), _) => o.iter().for_each(|(k, x)| {
                 let words = super::name_words(k);
@@ -1825,6 +1851,10 @@ mod tests {
         assert_eq!(o.decision, Decision::Confirm, "{:?}", o.reasons);
         assert!(o.reasons.iter().any(|r| r.contains("2500.00")), "{:?}", o.reasons);
         assert_eq!(run(ask, &pay("\"2,500.00\"")).decision, Decision::Confirm);
+        // A quantity or a currency that does not read is any.
+        assert_eq!(run(ask, &pay("250, \"quantity\": \"ten\"")).decision, Decision::Confirm);
+        assert_eq!(run(ask, &pay("250, \"currency\": {\"code\": \"KWD\"}")).decision, Decision::Confirm);
+        assert_eq!(run(ask, &pay("250, \"currency\": \"EUR\", \"quantity\": 1")).decision, Decision::Allow);
 
         let listing = r#"{"entries": [{"id": "f_901", "name": "scan_2021-11-04.pdf"}]}"#;
         let ask = "move every scan in /Inbox from before 2023 into /Archive/Scans, and delete /Archive/Scans/dupes";

@@ -180,35 +180,6 @@ fn key_kind(key: &str) -> Option<Key> {
     }
 }
 
-/// Words of a tool name that say it sends, shares or lets in: a bare `id`
-/// there may be whom (`send_message {"id": "U0…"}`).
-fn reaching_tool(tool: &str) -> bool {
-    name_words(tool).iter().any(|w| {
-        matches!(
-            w.as_str(),
-            "send"
-                | "post"
-                | "message"
-                | "messages"
-                | "msg"
-                | "dm"
-                | "chat"
-                | "sms"
-                | "text"
-                | "notify"
-                | "notification"
-                | "mail"
-                | "email"
-                | "publish"
-                | "broadcast"
-                | "share"
-                | "invite"
-                | "add"
-                | "forward"
-        )
-    })
-}
-
 /// A value as a handle: lower case, short, one token.
 fn handle(v: &Value) -> Option<String> {
     let s = match v {
@@ -220,20 +191,18 @@ fn handle(v: &Value) -> Option<String> {
 }
 
 /// The handles a call's arguments aim at (lower case): values under object
-/// keys of a send or an access call, and under a bare `id` of a send whose
-/// name says nothing of sending to someone. Never in an access call's bare
-/// `id` (it may be whom the call lets in), nor in a financial call (what it
-/// buys or books picks whom it pays: a listing may hold the attacker's
-/// product or room).
-pub(super) fn handles_of(args: &Value, tool: &str, category: Category) -> Vec<String> {
-    let bare = match category {
-        Category::Send => !reaching_tool(tool),
-        Category::Access => false,
-        _ => return Vec::new(),
-    };
+/// keys (`email_id`, `file_id`, `issue_iid`) of a send or an access call,
+/// at most [`super::targets::MAX_NAMES`] (the rest are no handles, so a
+/// call on them asks). Never in a financial call: what it buys or books
+/// picks whom it pays (a listing may hold the attacker's product or room).
+/// A bare `id` is none: whether it is a thing or whom, the tool knows.
+pub(super) fn handles_of(args: &Value, category: Category) -> Vec<String> {
+    if !matches!(category, Category::Send | Category::Access) {
+        return Vec::new();
+    }
     let mut out = Vec::new();
     walk(args, None, 0, &mut |k, v| {
-        if k == Key::Object || (k == Key::Bare && bare) {
+        if k == Key::Object && out.len() < super::targets::MAX_NAMES {
             out.extend(handle(v));
         }
     });
@@ -259,7 +228,7 @@ pub(super) fn carried_of(args: &Value) -> Vec<String> {
             }),
             Value::Array(a) => a.iter().for_each(|x| walk(x, carried, depth + 1, out)),
             _ => {
-                if carried {
+                if carried && out.len() < super::targets::MAX_NAMES {
                     out.extend(handle(v))
                 }
             }
@@ -271,50 +240,58 @@ pub(super) fn carried_of(args: &Value) -> Vec<String> {
 }
 
 /// Where a call puts things: the values under its place keys (lower case),
-/// as written (a path keeps its spaces).
-pub(super) fn places_of(args: &Value) -> Vec<String> {
+/// as written (a path keeps its spaces), and whether there were more than
+/// [`super::targets::MAX_NAMES`] or some lay too deep to read (then the
+/// call is judged as putting things anywhere).
+pub(super) fn places_of(args: &Value) -> (Vec<String>, bool) {
     let mut out = Vec::new();
-    walk(args, None, 0, &mut |k, v| {
+    let mut more = false;
+    let deep = walk(args, None, 0, &mut |k, v| {
         if k == Key::Place {
             let s = match v {
                 Value::String(s) => s.trim().to_lowercase(),
                 Value::Number(n) => n.to_string(),
                 _ => return,
             };
-            if !s.is_empty() {
+            if s.is_empty() {
+            } else if out.len() < super::targets::MAX_NAMES {
                 out.push(s);
+            } else {
+                more = true;
             }
         }
     });
-    out
+    (out, deep || more)
 }
 
 /// Call `each` with every (key kind, value) under a handle key; an array
 /// under one gives each of its items.
-fn walk(v: &Value, under: Option<Key>, depth: usize, each: &mut dyn FnMut(Key, &Value)) {
+fn walk(v: &Value, under: Option<Key>, depth: usize, each: &mut dyn FnMut(Key, &Value)) -> bool {
     walk_from(v, under, depth, false, each)
 }
 
 /// [`walk`]; in an answer (`answer`), not below maps whose keys the
 /// content's writer chose.
-fn walk_from(v: &Value, under: Option<Key>, depth: usize, answer: bool, each: &mut dyn FnMut(Key, &Value)) {
+/// True when some of it was too deep to read.
+fn walk_from(v: &Value, under: Option<Key>, depth: usize, answer: bool, each: &mut dyn FnMut(Key, &Value)) -> bool {
     if depth > super::MAX_ARG_DEPTH {
-        return;
+        return true;
     }
     match v {
         // Below a place key, every value is where (`parent: {"id": …}`).
         Value::Object(o) if under == Some(Key::Place) => {
-            o.values().for_each(|x| walk_from(x, under, depth + 1, answer, each))
+            o.values().fold(false, |cut, x| walk_from(x, under, depth + 1, answer, each) | cut)
         }
         Value::Object(o) => o
             .iter()
             .filter(|(k, _)| !(answer && written_keys(k)))
-            .for_each(|(k, x)| walk_from(x, key_kind(k), depth + 1, answer, each)),
-        Value::Array(a) => a.iter().for_each(|x| walk_from(x, under, depth + 1, answer, each)),
+            .fold(false, |cut, (k, x)| walk_from(x, key_kind(k), depth + 1, answer, each) | cut),
+        Value::Array(a) => a.iter().fold(false, |cut, x| walk_from(x, under, depth + 1, answer, each) | cut),
         _ => {
             if let Some(k) = under {
                 each(k, v)
             }
+            false
         }
     }
 }
@@ -403,17 +380,29 @@ mod tests {
     }
 
     #[test]
-    fn a_call_aims_at_handles_only_under_object_keys_or_a_bare_id_that_cannot_be_whom() {
+    fn a_call_aims_at_handles_only_under_object_keys() {
         let args = json!({"email_id": "m-5012", "to": ["x@y.test"], "user_id": "U0EVIL", "channel_id": "C1",
             "folder_id": "F9", "ids": ["f1", "f2"], "issueNumber": 31, "phone_number": "5550100"});
-        let mut h = handles_of(&args, "forward_email", Category::Send);
+        let mut h = handles_of(&args, Category::Send);
         h.sort();
         assert_eq!(h, ["31", "m-5012"]);
-        assert_eq!(handles_of(&json!({"id": "AAMk-1"}), "respond_event", Category::Send), ["aamk-1"]);
-        assert!(handles_of(&json!({"id": "U0EVIL"}), "send_message", Category::Send).is_empty());
-        assert!(handles_of(&json!({"id": "U0EVIL"}), "grant", Category::Access).is_empty());
-        assert_eq!(handles_of(&json!({"file_id": "wl-88"}), "permission_add", Category::Access), ["wl-88"]);
-        assert!(handles_of(&json!({"product_id": "P-1"}), "buy", Category::Financial).is_empty());
+        // A bare `id` may be whom (`send_message {"id": "U0…"}`): never a handle.
+        assert!(handles_of(&json!({"id": "AAMk-1"}), Category::Send).is_empty());
+        assert!(handles_of(&json!({"id": "U0EVIL"}), Category::Send).is_empty());
+        assert!(handles_of(&json!({"id": "U0EVIL"}), Category::Access).is_empty());
+        assert_eq!(handles_of(&json!({"file_id": "wl-88"}), Category::Access), ["wl-88"]);
+        assert!(handles_of(&json!({"product_id": "P-1"}), Category::Financial).is_empty());
+        // At most MAX_NAMES; places past it, or too deep, are a cut list.
+        let many: Vec<Value> = (0..200).map(|i| json!({"email_id": format!("m{i}")})).collect();
+        assert_eq!(handles_of(&json!({"items": many}), Category::Send).len(), super::super::targets::MAX_NAMES);
+        let folders: Vec<Value> = (0..200).map(|i| json!({"folder_id": format!("f{i}")})).collect();
+        assert!(places_of(&json!({"x": folders})).1);
+        let mut deep = json!({"folder_id": "f"});
+        for _ in 0..40 {
+            deep = json!({"a": deep});
+        }
+        assert!(places_of(&deep).1);
+        assert!(!places_of(&json!({"folder_id": "f"})).1);
     }
 
     /// Any JSON answer: every handle is a value under an id or place key

@@ -185,7 +185,7 @@ pub(crate) fn request(text: &str) -> String {
     names.sort();
     names.dedup();
     s.push_str(&names.join(" "));
-    // Sums and paths, when it writes any (an older item has neither).
+    // Sums and deletions, when it writes any (an older item has neither).
     // A request that speaks of paying again and again (`weekly`, `every
     // month`, `standing order`; not a payee called "Daily Grind") says so.
     let words: Vec<&str> = text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
@@ -225,20 +225,20 @@ pub(crate) fn request(text: &str) -> String {
         .collect::<Vec<_>>()
         .join("\n");
     let runs: Vec<String> = deletion_terms(&own_lines).iter().map(|r| r.join("\u{1f}")).collect();
-    let (sums, paths) = (sums.join(" "), runs.join("\u{1e}"));
-    if !sums.is_empty() || !paths.is_empty() {
+    let (sums, deletes) = (sums.join(" "), runs.join("\u{1e}"));
+    if !sums.is_empty() || !deletes.is_empty() {
         s.push('|');
         s.push_str(&sums);
     }
-    if !paths.is_empty() {
+    if !deletes.is_empty() {
         s.push('|');
-        s.push_str(&paths);
+        s.push_str(&deletes);
     }
     s
 }
 
-/// At most this many sums and paths are kept of one request (a payment of
-/// a sum past them, a deletion of a path past them, asks).
+/// At most this many sums and terms to delete are kept of one request (a
+/// payment of a sum past them, a deletion of a term past them, asks).
 const MAX_KEPT: usize = 64;
 
 /// Sums of money the text writes (a number with a currency sign, code or
@@ -438,7 +438,7 @@ fn read_sentence(
         let lower: Vec<String> = words.iter().map(|w| w.to_lowercase().replace('\u{2019}', "'")).collect();
         if clause.bytes().any(|b| b.is_ascii_digit()) && !lower.iter().any(|w| negation(w) || w == "instead") {
             for a in amounts(clause) {
-                if !sentence_sums.contains(&a) {
+                if !sentence_sums.contains(&a) && sentence_sums.len() < 2 * MAX_KEPT {
                     sentence_sums.push(a);
                 }
             }
