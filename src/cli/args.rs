@@ -121,9 +121,12 @@ pub enum Cmd {
             financial, access, execute and unknown confirm (block after an injection); an action aimed at \
             an address or link only the content mentioned confirms (blocks after an injection), unless the \
             user's latest request asks for that kind of action ('pay the bill in bill.txt') and clean \
-            content gave the account, an address whose mailbox starts with a name the user typed, or a \
-            name reads of two sources give, with no look-alike of it read (docs/gate.md); a link \
-            nobody gave the model with data in its query confirms.\n\n\
+            content gave the account, an address whose mailbox starts with a name the user typed, a \
+            name reads of two sources give, or an object a tool's JSON answer listed (for a forward, a \
+            share or an access call whose recipients the user typed), with no look-alike of it read \
+            (docs/gate.md); a write into a folder only the content named, a payment of a sum the request \
+            did not write, and a deletion of what the request did not name confirm; a link nobody gave \
+            the model with data in its query confirms.\n\n\
             Content files given here count as read. --session FILE keeps the ledger (what was read, what \
             the user trusted) between runs; fence and scan add to it with their own --session. The file is \
             text, one record per line, appended to as the session goes (format in docs/session.md).\n\n\
