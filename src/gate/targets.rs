@@ -813,6 +813,15 @@ fn data_key(key: &str) -> bool {
                 | "passphrase"
                 | "passcode"
                 | "pin"
+                // How a thing looks, chosen from a tool's fixed set
+                // (`transparency: transparent`, `color: white`): never
+                // where or to whom, nor what the call does (a status, a
+                // method of payment, a response are the harm itself).
+                | "style"
+                | "transparency"
+                | "color"
+                | "colour"
+                | "sort"
         )
     })
 }
@@ -934,6 +943,10 @@ fn common(w: &str) -> bool {
             | "new"
             | "yes"
             | "no"
+            // The caller's own by definition (`calendarId: primary`).
+            | "primary"
+            | "default"
+            | "self"
     )
 }
 
