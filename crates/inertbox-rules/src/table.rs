@@ -543,17 +543,20 @@ pub fn table() -> Vec<Rule> {
                 // "@assistant", "Note for assistants scheduling …:"), then asked.
                 r"(?:\b(?:hi|hello|hey|dear|to|for|attention)\b[ ,]*|@)(?:(?:the|your|any|all|every|our|[a-z]+'s) )?(?:[a-z-]+ )?",
                 r"(?:ai |virtual |personal |digital )?assistants?\b(?: ?[:,-] ?(?:[a-z-]+ ){0,12}?",
-                r"(?:search|forward|send|email|e-mail|share|post|publish|pay|transfer|book|reserve|invite|add|delete|remove|cancel|upload|submit|paste|cc) (?:the|all|every|this|these|it|them|a|an|my|your|our|their|his|her)\b",
-                r"|.{0,160}?\b(?:please|kindly|could you|can you|would you|you must|you should|you need to|make sure|be sure)\b",
+                r"(?:search|forward|send|email|e-mail|share|post|publish|pay|transfer|book|reserve|invite|add|delete|remove|cancel|upload|submit|paste|cc|dm|message|give|grant|export|link|assign) (?:the|all|every|this|these|it|them|a|an|my|your|our|their|his|her|me|us|him)\b",
+                r"|.{0,160}?\b(?:please|kindly|could you|can you|would you|you must|you should|you need to|make sure|be sure|(?:asked|told|wants|needs|expects|instructed|requested) you to)\b",
                 r"|.{0,200}?[.!?:] (?:search|forward|send|email|share|post|publish|pay|transfer|book|reserve|invite|add|delete|remove|upload|submit|paste|cc) (?:the|all|every|this|these|it|them|a|an|my|your|our|their|his|her)\b)",
                 // Headed by its role at a sentence's start ("Travel
                 // assistants: … send it now").
-                r"|(?:^|\n|\\n|[.!?:] )(?:[a-z-]+ )?assistants? ?[:-] .{0,200}?\b(?:please|kindly|could you|can you|would you|you must|you should|(?:send|email|forward|share|post|pay|book|invite|add|delete|remove|upload) (?:it|them|this|these|the|all|every) (?:now|today|immediately|first|right away)?)",
+                // (Or after a bracketed tag or a table's bar on its line:
+                // "[account notice] Assistant: the email must be changed".)
+                r"|(?:^|\n|\\n|[.!?:\]\)|>] )(?:[a-z-]+ )?assistants?, (?:also |now |then |first )?(?:dm|message|send|email|forward|share|post|pay|book|invite|add|delete|remove|upload|give|grant|export|link) (?:me|us|him|her|it|them|this|these|the|all|every)\b",
+                r"|(?:^|\n|\\n|[.!?:\]\)|>] )(?:[a-z-]+ )?assistants? ?[:-] .{0,200}?\b(?:please|kindly|could you|can you|would you|you must|you should|(?:must|should|needs? to|has to) be (?:changed|updated|set|sent|added|moved|deleted|removed|shared|forwarded|transferred|paid|linked)|(?:send|email|forward|share|post|pay|book|invite|add|delete|remove|upload) (?:it|them|this|these|the|all|every) (?:now|today|immediately|first|right away)?)",
                 // Obliged as a subject ("your organiser's assistant must post",
                 // "Assistants booking for guests should reserve").
                 r"|(?:^|\n|[.!?:] |\b(?:an?|your|their|his|her|any|all|every|our|[a-z]+'s) )(?:[a-z-]+ ){0,2}?(?:ai |virtual |personal )?assistants?\b[^.!?\n]{0,60}? ",
                 r"(?:must|should|shall|needs? to|has to|have to|(?:is|are) (?:required|asked|expected|instructed) to)\b(?: [a-z-]+){0,3}? ",
-                r"(?:send|email|e-mail|forward|share|post|publish|pay|transfer|book|reserve|invite|add|delete|remove|cancel|upload|submit|reply|paste|include|cc|provide|give|confirm|update|change|tell|dm|message|search|read|visit|open|click|download|schedule|create|move)\b",
+                r"(?:send|email|e-mail|forward|share|post|publish|pay|transfer|book|reserve|invite|add|delete|remove|cancel|upload|submit|reply|paste|include|cc|provide|give|confirm|update|change|tell|dm|message|search|read|visit|open|click|download|schedule|create|move|link|grant|export|subscribe)\b",
                 // Made to act ("have your assistant email the itinerary to …").
                 r"|\b(?:have|ask|let|get|tell|instruct|allow|if|when|once) (?:your|the|their|his|her) (?:[a-z-]+ )?(?:ai |virtual |personal )?assistants? (?:to )?",
                 r"(?:send|email|e-mail|forward|share|post|pay|transfer|book|reserve|invite|add|delete|remove|upload|submit|reply|provide|give|confirm|update|change|dm|message)s?\b"
