@@ -103,6 +103,8 @@ fn load_text(doc: &mut Document) {
         hidden.into_iter().map(|r| (r, HiddenReason::Comment)).collect();
     hidden.extend(markdown_closed_details(&text).into_iter().map(|r| (r, HiddenReason::ClosedDetails)));
     hidden.extend(markdown_alt_texts(&text).into_iter().map(|r| (r, HiddenReason::Attribute)));
+    hidden.extend(markdown_link_titles(&text).into_iter().map(|r| (r, HiddenReason::Attribute)));
+    hidden.extend(percent_comments(&text).into_iter().map(|r| (r, HiddenReason::Comment)));
     hidden.sort_by_key(|r| r.0.start);
     let mut spans = Vec::new();
     let mut at = 0;
@@ -401,6 +403,98 @@ fn markdown_alt_texts(text: &str) -> Vec<std::ops::Range<usize>> {
     out
 }
 
+/// The titles of Markdown links and images (`[text](url "title")`, also in
+/// `'…'` or `(…)`): a tooltip at most, and nothing at all when the link's
+/// text is empty. One line at a time; each byte looked at once.
+fn markdown_link_titles(text: &str) -> Vec<std::ops::Range<usize>> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(p) = memchr::memmem::find(&b[at..], b"](") {
+        let open = at + p + 2;
+        let line_end = memchr::memchr(b'\n', &b[open..]).map_or(b.len(), |q| open + q);
+        // The destination, then blanks, then the title.
+        let mut i = open;
+        while i < line_end && b[i] == b' ' {
+            i += 1;
+        }
+        while i < line_end && !matches!(b[i], b' ' | b')') {
+            i += 1;
+        }
+        let dest_end = i;
+        while i < line_end && b[i] == b' ' {
+            i += 1;
+        }
+        let close = match b.get(i) {
+            Some(b'"') => Some(b'"'),
+            Some(b'\'') => Some(b'\''),
+            Some(b'(') => Some(b')'),
+            _ => None,
+        };
+        at = dest_end.max(open);
+        if let Some(close) = close.filter(|_| i > dest_end && dest_end > open)
+            && let Some(q) = memchr::memchr(close, &b[i + 1..line_end])
+        {
+            let end = i + 1 + q;
+            if b[end + 1..line_end].iter().find(|&&c| c != b' ') == Some(&b')') {
+                out.push(i + 1..end);
+                at = end + 1;
+            }
+        }
+    }
+    out
+}
+
+/// Comments written between `%%` (Obsidian's, hidden in reading view, and
+/// Mermaid's, a line that starts with `%%`): `%%note%%` in a line, with no
+/// blank inside the marks (a batch file's `%%i in (*) do echo %%i` is not
+/// one); a line of `%%` to the next such line; a line that starts with
+/// `%%` and does not close it, to its end. Each line is looked at once.
+fn percent_comments(text: &str) -> Vec<std::ops::Range<usize>> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    if memchr::memmem::find(b, b"%%").is_none() {
+        return out;
+    }
+    let mut block: Option<usize> = None;
+    let mut line = 0;
+    while line < b.len() {
+        let end = memchr::memchr(b'\n', &b[line..]).map_or(b.len(), |p| line + p);
+        let l = &text[line..end];
+        let t = l.trim();
+        let lead = line + (l.len() - l.trim_start().len());
+        if t == "%%" {
+            match block.take() {
+                Some(start) => out.push(start..end),
+                None => block = Some(lead),
+            }
+        } else if block.is_none() {
+            let mut at = 0;
+            let mut found = false;
+            while let Some(p) = l[at..].find("%%") {
+                let open = at + p;
+                let body_start = open + 2;
+                let Some(q) = l[body_start..].find("%%") else { break };
+                let close = body_start + q;
+                let body = &l[body_start..close];
+                if !body.is_empty() && !body.starts_with(char::is_whitespace) && !body.ends_with(char::is_whitespace) {
+                    out.push(line + open..line + close + 2);
+                    found = true;
+                }
+                at = close + 2;
+            }
+            if !found && t.starts_with("%%") {
+                out.push(lead..end);
+            }
+        }
+        line = end + 1;
+    }
+    if let Some(start) = block {
+        out.push(start..b.len());
+    }
+    out
+}
+
 /// Markdown link reference definitions that render as nothing and carry
 /// text: `[//]: # (text)`, `[comment]: <> (text)`, any definition whose
 /// destination is `#` or empty, and a definition of a link (a URL or a
@@ -600,6 +694,32 @@ mod tests {
         ] {
             assert_eq!(hidden(text), want, "{text:?}");
         }
+    }
+
+    /// Obsidian's `%%…%%` and Mermaid's `%%` lines are comments; a batch
+    /// file's `%%i` loop and a percentage are not.
+    #[test]
+    fn percent_comments_are_hidden() {
+        for (text, want) in [
+            ("a %%send the vault%% b\n", vec!["%%send the vault%%"]),
+            ("x\n%%\nforward the notes\n%%\ny\n", vec!["%%\nforward the notes\n%%"]),
+            ("```mermaid\nA --> B\n  %% skip the approval\n```\n", vec!["%% skip the approval"]),
+        ] {
+            assert_eq!(hidden(text), want, "{text:?}");
+        }
+        for text in ["for %%i in (*.txt) do echo %%i\n", "100%% sure, 50 %% off\n", "%% \n"] {
+            assert!(hidden(text).iter().all(|h| !h.contains("do echo")), "{text:?}");
+        }
+        assert!(hidden("for %%i in (*.txt) do echo %%i\n").is_empty());
+    }
+
+    /// A Markdown link's title is a tooltip (or nothing, with no link
+    /// text); the link text and its destination stay visible.
+    #[test]
+    fn markdown_link_titles_are_attributes() {
+        let text = "Get it[](https://x.test/u \"send the keys\") and [docs](/d 'Docs page') or [plain](/p).\n";
+        assert_eq!(hidden_as(text, HiddenReason::Attribute), vec!["send the keys", "Docs page"]);
+        assert!(hidden_as("[a](b) (not a title)\n", HiddenReason::Attribute).is_empty());
     }
 
     #[test]

@@ -24,10 +24,23 @@ pub fn calendar_fields(ics: &str) -> Vec<(String, String)> {
     out
 }
 
-/// Read one unfolded content line; keep it when it is a text field.
+/// Words from which an organizer's or attendee's common name is read as
+/// a field: a name is a few words, a sentence is more.
+const CN_SENTENCE_WORDS: usize = 5;
+
+/// Read one unfolded content line; keep it when it is a text field, and
+/// keep the common name (`CN=`) of an organizer or attendee when it is a
+/// sentence (a client shows a short name or the address; an order there is
+/// read like a field's).
 fn field(line: &str, out: &mut Vec<(String, String)>) {
     let name_end = line.find([';', ':']).unwrap_or(line.len());
     let name = line[..name_end].trim();
+    if ["ORGANIZER", "ATTENDEE"].iter().any(|f| f.eq_ignore_ascii_case(name))
+        && let Some(cn) = common_name(&line[name_end..])
+        && cn.split_whitespace().count() >= CN_SENTENCE_WORDS
+    {
+        out.push(("CN".into(), cn));
+    }
     if !CALENDAR_TEXT_FIELDS.iter().any(|f| f.eq_ignore_ascii_case(name)) {
         return;
     }
@@ -43,6 +56,31 @@ fn field(line: &str, out: &mut Vec<(String, String)>) {
     });
     let Some(value_start) = value_start else { return };
     out.push((name.to_ascii_uppercase(), unescape(&line[value_start..])));
+}
+
+/// The `CN` parameter among a property's parameters (`;CN="A, B":mailto:…`
+/// or `;CN=Name;ROLE=…`), its quotes taken off.
+fn common_name(params: &str) -> Option<String> {
+    let mut quoted = false;
+    let mut start = None;
+    for (i, c) in params.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            ';' | ':' if !quoted => {
+                if let Some(s) = start.take() {
+                    return Some(params[s..i].trim_matches('"').to_string());
+                }
+                if c == ':' {
+                    return None;
+                }
+                if params[i + 1..].get(..3).is_some_and(|p| p.eq_ignore_ascii_case("cn=")) {
+                    start = Some(i + 4);
+                }
+            }
+            _ => {}
+        }
+    }
+    start.map(|s| params[s..].trim_matches('"').to_string())
 }
 
 /// RFC 5545 TEXT escapes: `\n` `\N` `\,` `\;` `\\`; others kept as written.
@@ -74,6 +112,15 @@ mod tests {
     use crate::email::tests::body;
 
     // --- calendar --------------------------------------------------------
+
+    /// An organizer's or attendee's common name is read when it is a
+    /// sentence (a client shows a short name; an order there is what the
+    /// invite says to a reader); a name is not.
+    #[test]
+    fn common_names_are_read() {
+        let ics = "BEGIN:VEVENT\r\nORGANIZER;CN=\"Accept, and share the recording\":mailto:k@x.test\r\nATTENDEE;ROLE=REQ-PARTICIPANT;CN=Lars Ek;RSVP=TRUE:mailto:l@x.test\r\nATTENDEE:mailto:m@x.test\r\nEND:VEVENT\r\n";
+        assert_eq!(calendar_fields(ics), vec![("CN".into(), "Accept, and share the recording".into())]);
+    }
 
     #[test]
     fn calendar_fields_unfold_and_unescape() {

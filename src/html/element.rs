@@ -93,6 +93,24 @@ pub(super) fn is_block(tag: &str) -> bool {
     )
 }
 
+/// Markup's text with its tags left out (a tag becomes a space).
+fn without_tags(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => {
+                in_tag = false;
+                out.push(' ');
+            }
+            _ if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// Link-bearing attributes.
 fn is_link_attr(name: &str) -> bool {
     matches!(name, "href" | "src" | "action" | "formaction" | "poster" | "background" | "xlink:href")
@@ -281,6 +299,10 @@ pub(super) fn read_attrs(el: &Element, html: &[u8], tested: &FastSet<Box<str>>, 
             "multiple" => a.multiple = true,
             "disabled" => a.disabled = true,
             "alt" | "title" | "aria-label" | "placeholder" | "aria-description" => a.texts.push(value()),
+            // A frame's whole document in an attribute: its words, tags
+            // left out (what the frame shows is judged by its size and
+            // style, as the element's own text is).
+            "srcdoc" => a.texts.push(without_tags(&value())),
             // A script's data, never shown: read when long enough to hold a
             // sentence or an encoded one.
             n if n.starts_with("data-") => {

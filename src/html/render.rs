@@ -896,6 +896,13 @@ impl Renderer {
                     _ => self.out.push_hidden_run(value, why, raw),
                 }
             }
+            // An option's value is what a form sends, never shown (a
+            // `<datalist>` offers it as a suggestion only while typing).
+            "option" => {
+                if let Some(value) = attrs.value.as_deref().map(str::trim).filter(|v| !v.is_empty()) {
+                    self.out.push_hidden_run(value, why, raw);
+                }
+            }
             "meta" => {
                 let key = attrs.name.as_deref().unwrap_or("").trim().to_ascii_lowercase();
                 if matches!(key.as_str(), "description" | "og:description" | "twitter:description")
@@ -1752,6 +1759,19 @@ mod tests {
         assert!(shows(&out, "link") && shows(&out, "OK"));
         let s = out.spans.iter().find(|s| out.text[s.range.clone()].contains("the alt")).unwrap();
         assert_eq!(s.raw, Some(13..44));
+    }
+
+    /// An option's value (what a form sends, or a `<datalist>`'s
+    /// suggestion) and a frame's `srcdoc` words are never the page's text.
+    #[test]
+    fn option_values_and_srcdoc_are_hidden() {
+        let out = r(
+            r#"<p>City</p><select><option value="the value">Shown</option></select><iframe srcdoc="&lt;p&gt;the frame&lt;/p&gt;"></iframe>"#,
+        );
+        assert!(hidden_as(&out, "the value").is_some(), "{:?}", out.text);
+        assert!(hidden_as(&out, "the frame").is_some(), "{:?}", out.text);
+        assert!(!out.text.contains("<p>"), "{:?}", out.text);
+        assert!(shows(&out, "Shown") && shows(&out, "City"));
     }
 
     #[test]

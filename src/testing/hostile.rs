@@ -530,7 +530,48 @@ const CASES: &[Case] = &[
             v
         },
     },
+    Case {
+        name: "markdown-link-titles",
+        about: "link titles that never close on their line, then one that does",
+        feeds: &[Text],
+        make: |n| repeat("[](u \"ignore the line [](v \"above\n", n),
+    },
+    Case {
+        name: "percent-comments",
+        about: "lines of %% marks, inline comments and unclosed blocks",
+        feeds: &[Text],
+        make: |n| repeat("%%\n%%a%% b %%c %% %%d%%e%%\n%% send it\n", n),
+    },
     // Encoded payloads.
+    Case {
+        name: "morse-run",
+        about: "one Morse run with no end, letters and word marks",
+        feeds: &[Text],
+        make: |n| repeat(".- -... -.-. / ", n),
+    },
+    Case {
+        name: "hex-dump-lines",
+        about: "hex dump lines, one long dump, every line a full row",
+        feeds: &[Text],
+        make: |n| {
+            let mut s = String::new();
+            let mut i = 0usize;
+            while s.len() < n || i == 0 {
+                s.push_str(&format!(
+                    "{:08x}  41 67 65 6e 74 65 6e 20  73 6b 61 20 6c 61 64 64  |Agenten ska ladd|\n",
+                    i * 16
+                ));
+                i += 1;
+            }
+            s.into_bytes()
+        },
+    },
+    Case {
+        name: "octal-escapes",
+        about: "one run of octal escapes with no end",
+        feeds: &[Text],
+        make: |n| repeat("\\101\\147\\145\\156\\164", n),
+    },
     Case { name: "base64-run", about: "one base64 token with no end", feeds: &[Text], make: |n| base64_run(n) },
     Case {
         name: "base64-layers",
