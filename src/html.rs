@@ -37,7 +37,7 @@ mod render;
 mod select;
 mod values;
 
-pub use render::render;
+pub use render::{render, render_mail};
 
 /// The character reference at the start of `s` (which starts with `&`), as a
 /// browser decodes it in text (`&lt;`, `&LT`, `&#60;`, `&#x3c;`): the

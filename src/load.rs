@@ -154,7 +154,7 @@ fn load_email(doc: &mut Document, links: &mut Vec<String>) {
         let base = body.raw.as_ref().map_or(0, |r| r.start);
         match body.kind {
             BodyKind::Html => {
-                let r = crate::html::render(body.text.as_bytes(), base);
+                let r = crate::html::render_mail(body.text.as_bytes(), base);
                 links.extend(r.links.iter().cloned());
                 if let Some(g) = body.alternative {
                     html_visible.entry(g).or_default().push_str(&r.visible_text());

@@ -501,6 +501,11 @@ fn latin_lookalike(c: char) -> Option<char> {
         return special;
     }
     match skeleton_ascii(c) {
+        // A capital I's skeleton is `l` (the two look alike): a capital
+        // look-alike of it (Cyrillic `І`, Greek `Ι`, a mathematical `𝐈`,
+        // Lisu `ꓲ`, whose letters are Latin capitals' look-alikes) reads
+        // as `i`, or `ꓲꓖꓠꓳꓣꓰ` would read `lgnore`.
+        Some('l') if c.is_uppercase() || ('\u{A4D0}'..='\u{A4FF}').contains(&c) => Some('i'),
         Some(l) if l.is_ascii_alphabetic() => Some(l.to_ascii_lowercase()),
         Some(l) if l.is_ascii_digit() => Some(l),
         _ => None,
@@ -1366,6 +1371,11 @@ mod tests {
         assert_eq!(folded("i g n o r e all").text, "ignore all");
         assert_eq!(folded("i\u{0308}\u{0301}g\u{0327}nore").text, "ignore");
         assert_eq!(folded("\u{202e}erongi\u{202c} that").text, "ignore that");
+        // A capital I's look-alikes read as `i`, not as the `l` their
+        // skeleton is (Lisu capitals, Cyrillic `І`, a mathematical `𝐈`);
+        // a small `𝐥` stays `l`.
+        assert_eq!(folded("ꓲꓖꓠꓳꓣꓰ ꓮꓲ").text, "ignore ai");
+        assert_eq!(folded("\u{406}GNORE \u{1d408}t \u{1d425}ate").text, "ignore it late");
     }
 
     #[test]

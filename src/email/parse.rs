@@ -597,7 +597,13 @@ impl<'i> Walker<'i> {
                     self.epilogue(part, ctx);
                 }
             }
-            PartType::Text(text) | PartType::Html(text) => self.text(part, text, raw, ctx),
+            PartType::Text(text) | PartType::Html(text) => {
+                // UTF-7 read again from the part's bytes: mail-parser's
+                // decoder drops the character that ends a base64 run, so
+                // words ran together ("+BkUG +BjUG" lost its spaces).
+                let redone = utf7_body(message, part);
+                self.text(part, redone.as_deref().unwrap_or(text), raw, ctx)
+            }
             PartType::Binary(bytes) | PartType::InlineBinary(bytes) => self.binary(part, bytes, raw, ctx),
             PartType::Message(nested) => {
                 // Not reached while messages stay closed; kept for safety.
@@ -846,6 +852,66 @@ impl<'i> Walker<'i> {
 
 /// `type/subtype` in lowercase, or `default` when the part has none; a
 /// subtype closed for mail-parser reads as it was written.
+/// A text part in UTF-7 sent as it is (7bit, 8bit or no transfer
+/// encoding), decoded from its raw bytes.
+fn utf7_body(message: &Message<'_>, part: &MessagePart<'_>) -> Option<String> {
+    let charset = part.content_type()?.attribute("charset")?;
+    if !charset.eq_ignore_ascii_case("utf-7") && !charset.eq_ignore_ascii_case("utf7") {
+        return None;
+    }
+    if part.encoding != Encoding::None {
+        return None;
+    }
+    utf7(message.raw_message.get(part.offset_body as usize..part.offset_end as usize)?)
+}
+
+/// UTF-7 (RFC 2152): `+` opens a run of modified base64 holding UTF-16
+/// units, which the first character outside base64 closes (a `-` there is
+/// dropped, anything else kept); `+-` is `+`. None when a run does not
+/// make UTF-16.
+fn utf7(bytes: &[u8]) -> Option<String> {
+    let b64 = |c: u8| match c {
+        b'A'..=b'Z' => Some(c - b'A'),
+        b'a'..=b'z' => Some(c - b'a' + 26),
+        b'0'..=b'9' => Some(c - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    };
+    let mut out = String::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c != b'+' {
+            out.push(char::from(c));
+            i += 1;
+            continue;
+        }
+        i += 1;
+        if bytes.get(i) == Some(&b'-') {
+            out.push('+');
+            i += 1;
+            continue;
+        }
+        let (mut bits, mut n, mut units) = (0u32, 0u32, Vec::new());
+        while let Some(v) = bytes.get(i).and_then(|&c| b64(c)) {
+            bits = (bits << 6) | u32::from(v);
+            n += 6;
+            if n >= 16 {
+                n -= 16;
+                units.push((bits >> n) as u16);
+                bits &= (1 << n) - 1;
+            }
+            i += 1;
+        }
+        out.push_str(&String::from_utf16(&units).ok()?);
+        if bytes.get(i) == Some(&b'-') {
+            i += 1;
+        }
+    }
+    Some(out)
+}
+
 fn content_type(part: &MessagePart<'_>, default: &str) -> String {
     let Some(ct) = part.content_type() else { return default.to_string() };
     let Some(sub) = ct.subtype() else { return ct.ctype().to_ascii_lowercase() };
@@ -904,6 +970,22 @@ fn truncate_at_char(text: &mut String, max: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// UTF-7 keeps the character that ends a base64 run (mail-parser's
+    /// decoder dropped it, running words together); a run that is no
+    /// UTF-16 is refused.
+    #[test]
+    fn utf7_keeps_what_ends_a_run() {
+        assert_eq!(
+            utf7(b"Hi +AGEAYgBj def +- x +ZYeB9FH6ckh5Pg-, 1980.").as_deref(),
+            Some("Hi abc def + x 文致出版社, 1980.")
+        );
+        assert_eq!(utf7(b"a +2D0- b"), None);
+        let mail =
+            b"From: a@b.c\r\nContent-Type: text/plain; charset=utf-7\r\n\r\n+BkUGOQYnBkgGRgYM +BjUGJwYxBkE x\r\n";
+        let body = parse(mail).bodies.into_iter().find(|b| b.kind == BodyKind::Plain).expect("a body");
+        assert!(body.text.starts_with("\u{645}\u{639}\u{627}\u{648}\u{646}\u{60c} \u{635}"), "{:?}", body.text);
+    }
     use crate::email::tests::{body, fixture, locations, raw_of, text_only};
 
     // --- structure -------------------------------------------------------
@@ -1413,6 +1495,8 @@ mod tests {
                 Just("Content-Type: message/rfc822\r\n".to_string()),
                 Just("Content-Type: text/calendar\r\n".to_string()),
                 Just("Content-Type: text/plain; charset=shift_jis\r\n".to_string()),
+                Just("Content-Type: text/plain; charset=utf-7\r\n".to_string()),
+                Just("+BkUGOQ +2D0- +- x\r\n".to_string()),
                 Just("Content-Disposition: attachment; filename*=utf-8''a%E2.ics\r\n".to_string()),
                 Just("Content-Transfer-Encoding: base64\r\n".to_string()),
                 Just("Content-Transfer-Encoding: quoted-printable\r\n".to_string()),
@@ -1437,6 +1521,11 @@ mod tests {
             #[test]
             fn mail_shaped_input_never_panics(raw in mailish()) {
                 check(&raw)?;
+            }
+
+            #[test]
+            fn utf7_never_panics(raw in prop::collection::vec(any::<u8>(), 0..512)) {
+                let _ = utf7(&raw);
             }
 
         }

@@ -75,6 +75,17 @@ impl Rendered {
 
 /// Render HTML bytes (UTF-8; invalid bytes become U+FFFD).
 pub fn render(html: &[u8], base: usize) -> Rendered {
+    render_with(html, base, false)
+}
+
+/// Render the HTML body of a mail: as [`render`], but the document's
+/// `<title>` is hidden metadata (a mail client shows the subject, never
+/// the body's title; a browser shows it on the tab).
+pub fn render_mail(html: &[u8], base: usize) -> Rendered {
+    render_with(html, base, true)
+}
+
+fn render_with(html: &[u8], base: usize, mail: bool) -> Rendered {
     let sheet = Sheet::from_html(html);
     // `:last-child`, `:empty` and the like need the rest of the page: one
     // read ahead (the same walk, styles left out) records it first. Past
@@ -82,6 +93,7 @@ pub fn render(html: &[u8], base: usize) -> Rendered {
     let after = (sheet.uses_after && html.len() <= MAX_READ_AHEAD).then(|| read_ahead(html));
     let mut r = Renderer::new(base, sheet);
     r.after = after;
+    r.title_hidden = mail;
     let r = walk(html, r);
     let Renderer { out, links, .. } = r;
     Rendered { text: out.text, spans: out.spans, links }
@@ -535,6 +547,8 @@ struct Renderer {
     /// later tag adds the ones the first lacks).
     root_attrs: [Option<Attrs>; 2],
     root_tags: [usize; 2],
+    /// The document's `<title>` is hidden (a mail's body: [`render_mail`]).
+    title_hidden: bool,
     /// The root's font size, for `rem`.
     rem_px: f64,
     /// An element or text that belongs in the body has been seen (before
@@ -567,6 +581,7 @@ impl Renderer {
             hits: Hits::default(),
             root_attrs: [None, None],
             root_tags: [0, 0],
+            title_hidden: false,
             rem_px: DEFAULT_FONT_PX,
             in_body: false,
             after: None,
@@ -1110,7 +1125,8 @@ impl Renderer {
         presentational_hints(tag, svg, attrs, &mut style);
         self.sheet.cascade(hits, unsure, inline, &mut style);
 
-        let own = own_reason(tag, svg, attrs, &style);
+        let own = own_reason(tag, svg, attrs, &style)
+            .or((self.title_hidden && !svg && tag == "title").then_some(HiddenReason::Metadata));
         let mut c = Computed { hidden: parent.hidden.or(own), svg, ..*parent };
         if let Some(v) = &style.visibility {
             match first_word(v) {
@@ -1759,6 +1775,17 @@ mod tests {
         assert!(shows(&out, "link") && shows(&out, "OK"));
         let s = out.spans.iter().find(|s| out.text[s.range.clone()].contains("the alt")).unwrap();
         assert_eq!(s.raw, Some(13..44));
+    }
+
+    /// A mail's HTML body hides its `<title>` (clients show the subject);
+    /// a page's title stays as it was read.
+    #[test]
+    fn a_mails_title_is_hidden() {
+        let html = b"<html><head><title>the title</title></head><body><p>the body</p></body></html>";
+        let mail = render_mail(html, 0);
+        assert_eq!(hidden_as(&mail, "the title"), Some(H::Metadata), "{:?}", mail.text);
+        assert!(shows(&mail, "the body"));
+        assert!(render(html, 0).hidden_text().iter().all(|(t, _)| !t.contains("the title")));
     }
 
     /// An option's value (what a form sends, or a `<datalist>`'s

@@ -544,6 +544,12 @@ const CASES: &[Case] = &[
     },
     // Encoded payloads.
     Case {
+        name: "line-end-bits",
+        about: "short lines ending in CR LF or LF, in one or two spaces, at random",
+        feeds: &[Text],
+        make: |n| repeat("a \r\nb  \nc  \r\nd \ne\r\nf\n", n),
+    },
+    Case {
         name: "morse-run",
         about: "one Morse run with no end, letters and word marks",
         feeds: &[Text],
