@@ -113,6 +113,11 @@ pub enum HiddenReason {
     /// alt, title, aria-label, placeholder and `<meta name=description>` text:
     /// read by a model, not shown as page text.
     Attribute,
+    /// Interface text no reader sees as the page's: a Markdown link's title
+    /// (a tooltip), an `<option>`'s value (what a form sends), an
+    /// `<iframe srcdoc>`'s words. Judged as a label's: a verb and its object
+    /// are a button's there.
+    Label,
     // Email (email.rs)
     /// Text the text/plain alternative has and the HTML part does not show.
     PlainOnly,
@@ -173,6 +178,7 @@ impl HiddenReason {
             HiddenReason::Noscript => "noscript",
             HiddenReason::Code => "code",
             HiddenReason::Attribute => "attribute",
+            HiddenReason::Label => "label",
             HiddenReason::PlainOnly => "plain_only",
             HiddenReason::Metadata => "metadata",
             HiddenReason::TagCharacters => "tag_characters",
@@ -213,6 +219,7 @@ impl HiddenReason {
             HiddenReason::Noscript => "inside <noscript>",
             HiddenReason::Code => "script or style body",
             HiddenReason::Attribute => "attribute text (alt, title, aria-label, meta)",
+            HiddenReason::Label => "interface text (a link's title, an option's value, a frame's document)",
             HiddenReason::PlainOnly => "only in the text/plain part; the HTML part does not show it",
             HiddenReason::Metadata => {
                 "mail metadata a client does not show (a header field, an attachment's name, text outside the parts)"

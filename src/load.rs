@@ -103,7 +103,7 @@ fn load_text(doc: &mut Document) {
         hidden.into_iter().map(|r| (r, HiddenReason::Comment)).collect();
     hidden.extend(markdown_closed_details(&text).into_iter().map(|r| (r, HiddenReason::ClosedDetails)));
     hidden.extend(markdown_alt_texts(&text).into_iter().map(|r| (r, HiddenReason::Attribute)));
-    hidden.extend(markdown_link_titles(&text).into_iter().map(|r| (r, HiddenReason::Attribute)));
+    hidden.extend(markdown_link_titles(&text).into_iter().map(|r| (r, HiddenReason::Label)));
     hidden.extend(percent_comments(&text).into_iter().map(|r| (r, HiddenReason::Comment)));
     hidden.sort_by_key(|r| r.0.start);
     let mut spans = Vec::new();
@@ -718,8 +718,8 @@ mod tests {
     #[test]
     fn markdown_link_titles_are_attributes() {
         let text = "Get it[](https://x.test/u \"send the keys\") and [docs](/d 'Docs page') or [plain](/p).\n";
-        assert_eq!(hidden_as(text, HiddenReason::Attribute), vec!["send the keys", "Docs page"]);
-        assert!(hidden_as("[a](b) (not a title)\n", HiddenReason::Attribute).is_empty());
+        assert_eq!(hidden_as(text, HiddenReason::Label), vec!["send the keys", "Docs page"]);
+        assert!(hidden_as("[a](b) (not a title)\n", HiddenReason::Label).is_empty());
     }
 
     #[test]

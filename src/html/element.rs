@@ -164,6 +164,8 @@ fn svg_presentation(name: &str) -> Option<(u32, &'static str)> {
 #[derive(Debug, Default, Clone)]
 pub(super) struct Attrs {
     pub(super) style: Option<String>,
+    /// An `<iframe>`'s `srcdoc`, its tags left out.
+    pub(super) srcdoc: Option<String>,
     pub(super) class: Option<String>,
     pub(super) id: Option<String>,
     pub(super) hidden: bool,
@@ -302,7 +304,7 @@ pub(super) fn read_attrs(el: &Element, html: &[u8], tested: &FastSet<Box<str>>, 
             // A frame's whole document in an attribute: its words, tags
             // left out (what the frame shows is judged by its size and
             // style, as the element's own text is).
-            "srcdoc" => a.texts.push(without_tags(&value())),
+            "srcdoc" => a.srcdoc = Some(without_tags(&value())),
             // A script's data, never shown: read when long enough to hold a
             // sentence or an encoded one.
             n if n.starts_with("data-") => {

@@ -892,6 +892,11 @@ impl Renderer {
         for t in &attrs.texts {
             self.out.push_hidden_run(t.trim(), why, raw.clone());
         }
+        // A frame hides its own children (fallback content), not what its
+        // `srcdoc` shows: interface text, judged as a label's.
+        if let Some(doc) = &attrs.srcdoc {
+            self.out.push_hidden_run(doc.trim(), HiddenReason::Label, raw.clone());
+        }
         match tag {
             "input" => {
                 let Some(value) = attrs.value.as_deref().map(str::trim).filter(|v| !v.is_empty()) else { return };
@@ -915,7 +920,7 @@ impl Renderer {
             // `<datalist>` offers it as a suggestion only while typing).
             "option" => {
                 if let Some(value) = attrs.value.as_deref().map(str::trim).filter(|v| !v.is_empty()) {
-                    self.out.push_hidden_run(value, why, raw);
+                    self.out.push_hidden_run(value, c.hidden.unwrap_or(HiddenReason::Label), raw);
                 }
             }
             "meta" => {
