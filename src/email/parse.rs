@@ -852,24 +852,27 @@ impl<'i> Walker<'i> {
 
 /// `type/subtype` in lowercase, or `default` when the part has none; a
 /// subtype closed for mail-parser reads as it was written.
-/// A text part in UTF-7 sent as it is (7bit, 8bit or no transfer
-/// encoding), decoded from its raw bytes.
+/// A text part in UTF-7, decoded from its raw bytes (its transfer encoding
+/// undone first) with our decoder, not mail-parser's.
 fn utf7_body(message: &Message<'_>, part: &MessagePart<'_>) -> Option<String> {
     let charset = part.content_type()?.attribute("charset")?;
     if !charset.eq_ignore_ascii_case("utf-7") && !charset.eq_ignore_ascii_case("utf7") {
         return None;
     }
-    if part.encoding != Encoding::None {
-        return None;
-    }
-    utf7(message.raw_message.get(part.offset_body as usize..part.offset_end as usize)?)
+    let raw = message.raw_message.get(part.offset_body as usize..part.offset_end as usize)?;
+    let bytes = match part.encoding {
+        Encoding::None => std::borrow::Cow::Borrowed(raw),
+        Encoding::Base64 => mail_parser::decoders::base64::base64_decode(raw)?.into(),
+        Encoding::QuotedPrintable => mail_parser::decoders::quoted_printable::quoted_printable_decode(raw)?.into(),
+    };
+    Some(utf7(&bytes))
 }
 
 /// UTF-7 (RFC 2152): `+` opens a run of modified base64 holding UTF-16
 /// units, which the first character outside base64 closes (a `-` there is
-/// dropped, anything else kept); `+-` is `+`. None when a run does not
-/// make UTF-16.
-fn utf7(bytes: &[u8]) -> Option<String> {
+/// dropped, anything else kept); `+-` is `+`. A run that is no UTF-16 (a
+/// lone surrogate) reads as U+FFFD: the words around it are still read.
+fn utf7(bytes: &[u8]) -> String {
     let b64 = |c: u8| match c {
         b'A'..=b'Z' => Some(c - b'A'),
         b'a'..=b'z' => Some(c - b'a' + 26),
@@ -904,12 +907,12 @@ fn utf7(bytes: &[u8]) -> Option<String> {
             }
             i += 1;
         }
-        out.push_str(&String::from_utf16(&units).ok()?);
+        out.push_str(&String::from_utf16_lossy(&units));
         if bytes.get(i) == Some(&b'-') {
             i += 1;
         }
     }
-    Some(out)
+    out
 }
 
 fn content_type(part: &MessagePart<'_>, default: &str) -> String {
@@ -972,18 +975,24 @@ mod tests {
     use super::*;
 
     /// UTF-7 keeps the character that ends a base64 run (mail-parser's
-    /// decoder dropped it, running words together); a run that is no
-    /// UTF-16 is refused.
+    /// decoder dropped it, running words together), whatever the transfer
+    /// encoding; a run that is no UTF-16 does not stop the reading.
     #[test]
     fn utf7_keeps_what_ends_a_run() {
-        assert_eq!(
-            utf7(b"Hi +AGEAYgBj def +- x +ZYeB9FH6ckh5Pg-, 1980.").as_deref(),
-            Some("Hi abc def + x 文致出版社, 1980.")
-        );
-        assert_eq!(utf7(b"a +2D0- b"), None);
+        assert_eq!(utf7(b"Hi +AGEAYgBj def +- x +ZYeB9FH6ckh5Pg-, 1980."), "Hi abc def + x 文致出版社, 1980.");
+        // A lone surrogate is U+FFFD; the words around it are kept.
+        assert_eq!(utf7(b"a +2D0- b"), "a \u{fffd} b");
         let mail =
             b"From: a@b.c\r\nContent-Type: text/plain; charset=utf-7\r\n\r\n+BkUGOQYnBkgGRgYM +BjUGJwYxBkE x\r\n";
         let body = parse(mail).bodies.into_iter().find(|b| b.kind == BodyKind::Plain).expect("a body");
+        assert!(body.text.starts_with("\u{645}\u{639}\u{627}\u{648}\u{646}\u{60c} \u{635}"), "{:?}", body.text);
+        // The same sent base64: the transfer encoding is undone first.
+        let b64 =
+            base64::Engine::encode(&base64::engine::general_purpose::STANDARD, b"+BkUGOQYnBkgGRgYM +BjUGJwYxBkE x");
+        let mail = format!(
+            "From: a@b.c\r\nContent-Type: text/plain; charset=utf-7\r\nContent-Transfer-Encoding: base64\r\n\r\n{b64}\r\n"
+        );
+        let body = parse(mail.as_bytes()).bodies.into_iter().find(|b| b.kind == BodyKind::Plain).expect("a body");
         assert!(body.text.starts_with("\u{645}\u{639}\u{627}\u{648}\u{646}\u{60c} \u{635}"), "{:?}", body.text);
     }
     use crate::email::tests::{body, fixture, locations, raw_of, text_only};
@@ -1525,7 +1534,7 @@ mod tests {
 
             #[test]
             fn utf7_never_panics(raw in prop::collection::vec(any::<u8>(), 0..512)) {
-                let _ = utf7(&raw);
+                let _ = utf7(&raw).len();
             }
 
         }
