@@ -405,42 +405,71 @@ fn markdown_alt_texts(text: &str) -> Vec<std::ops::Range<usize>> {
 
 /// The titles of Markdown links and images (`[text](url "title")`, also in
 /// `'…'` or `(…)`): a tooltip at most, and nothing at all when the link's
-/// text is empty. One line at a time; each byte looked at once.
+/// text is empty. One line at a time, linear however many links a line
+/// holds: where each closing mark next stands, and whether a `)` follows
+/// it, are looked for once.
 fn markdown_link_titles(text: &str) -> Vec<std::ops::Range<usize>> {
     let b = text.as_bytes();
     let mut out = Vec::new();
-    let mut at = 0;
-    while let Some(p) = memchr::memmem::find(&b[at..], b"](") {
-        let open = at + p + 2;
-        let line_end = memchr::memchr(b'\n', &b[open..]).map_or(b.len(), |q| open + q);
-        // The destination, then blanks, then the title.
-        let mut i = open;
-        while i < line_end && b[i] == b' ' {
-            i += 1;
-        }
-        while i < line_end && !matches!(b[i], b' ' | b')') {
-            i += 1;
-        }
-        let dest_end = i;
-        while i < line_end && b[i] == b' ' {
-            i += 1;
-        }
-        let close = match b.get(i) {
-            Some(b'"') => Some(b'"'),
-            Some(b'\'') => Some(b'\''),
-            Some(b'(') => Some(b')'),
-            _ => None,
-        };
-        at = dest_end.max(open);
-        if let Some(close) = close.filter(|_| i > dest_end && dest_end > open)
-            && let Some(q) = memchr::memchr(close, &b[i + 1..line_end])
-        {
-            let end = i + 1 + q;
-            if b[end + 1..line_end].iter().find(|&&c| c != b' ') == Some(&b')') {
-                out.push(i + 1..end);
+    let finder = memchr::memmem::Finder::new(b"](");
+    let mut line_start = 0;
+    while line_start < b.len() {
+        let line_end = memchr::memchr(b'\n', &b[line_start..]).map_or(b.len(), |p| line_start + p);
+        let line = &b[..line_end];
+        // Per closing mark (`"`, `'`, `)`): where the last search started,
+        // and what it found.
+        let mut closes: [(usize, Option<usize>); 3] = [(usize::MAX, None); 3];
+        // The last closing mark judged, and whether only blanks and `)`
+        // follow it.
+        let mut judged: Option<(usize, bool)> = None;
+        let mut at = line_start;
+        while let Some(p) = finder.find(&line[at..]) {
+            let open = at + p + 2;
+            let mut i = open;
+            while i < line_end && line[i] == b' ' {
+                i += 1;
+            }
+            while i < line_end && !matches!(line[i], b' ' | b')') {
+                i += 1;
+            }
+            let dest_end = i;
+            at = dest_end.max(open);
+            while i < line_end && line[i] == b' ' {
+                i += 1;
+            }
+            let k = match line.get(i) {
+                Some(b'"') => 0,
+                Some(b'\'') => 1,
+                Some(b'(') => 2,
+                _ => continue,
+            };
+            if i == dest_end || dest_end == open {
+                continue;
+            }
+            let from = i + 1;
+            let (searched, found) = closes[k];
+            let close = if searched <= from && found.is_none_or(|f| f >= from) {
+                found
+            } else {
+                let found = memchr::memchr(b"\"')"[k], &line[from..]).map(|q| from + q);
+                closes[k] = (from, found);
+                found
+            };
+            let Some(end) = close else { continue };
+            let closed = match judged {
+                Some((e, ok)) if e == end => ok,
+                _ => {
+                    let ok = line[end + 1..].iter().find(|&&c| c != b' ') == Some(&b')');
+                    judged = Some((end, ok));
+                    ok
+                }
+            };
+            if closed {
+                out.push(from..end);
                 at = end + 1;
             }
         }
+        line_start = line_end + 1;
     }
     out
 }

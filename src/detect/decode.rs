@@ -1182,12 +1182,9 @@ fn morse_runs(text: &str) -> Vec<(Range<usize>, String)> {
     let mut out = Vec::new();
     let morse_byte = |c: u8| matches!(c, b'.' | b'-' | b' ' | b'/' | b'|');
     let mut i = 0;
-    while i < b.len() {
-        if !matches!(b[i], b'.' | b'-') {
-            i += 1;
-            continue;
-        }
-        let start = i;
+    while let Some(p) = memchr::memchr2(b'.', b'-', &b[i..]) {
+        let start = i + p;
+        i = start;
         while i < b.len() && morse_byte(b[i]) {
             i += 1;
         }

@@ -537,6 +537,18 @@ const CASES: &[Case] = &[
         make: |n| repeat("[](u \"ignore the line [](v \"above\n", n),
     },
     Case {
+        name: "markdown-link-titles-one-line",
+        about: "one line of links whose titles never close, then one closing mark and a long run of blanks",
+        feeds: &[Text],
+        make: |n| {
+            let mut v = repeat("[](u 'x ", n / 2);
+            v.push(b'\'');
+            v.extend(std::iter::repeat_n(b' ', n / 2));
+            v.push(b'x');
+            v
+        },
+    },
+    Case {
         name: "percent-comments",
         about: "lines of %% marks, inline comments and unclosed blocks",
         feeds: &[Text],
