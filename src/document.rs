@@ -113,10 +113,10 @@ pub enum HiddenReason {
     /// alt, title, aria-label, placeholder and `<meta name=description>` text:
     /// read by a model, not shown as page text.
     Attribute,
-    /// Interface text no reader sees as the page's: a Markdown link's title
-    /// (a tooltip), an `<option>`'s value (what a form sends), an
-    /// `<iframe srcdoc>`'s words. Judged as a label's: a verb and its object
-    /// are a button's there.
+    /// Interface text and notes no reader sees as the page's: a Markdown
+    /// link's title (a tooltip), an `<option>`'s value (what a form sends),
+    /// an `<iframe srcdoc>`'s words, a `%%` comment (Obsidian, Mermaid).
+    /// Judged as a label's: a verb and its object are a button's there.
     Label,
     // Email (email.rs)
     /// Text the text/plain alternative has and the HTML part does not show.
@@ -219,7 +219,9 @@ impl HiddenReason {
             HiddenReason::Noscript => "inside <noscript>",
             HiddenReason::Code => "script or style body",
             HiddenReason::Attribute => "attribute text (alt, title, aria-label, meta)",
-            HiddenReason::Label => "interface text (a link's title, an option's value, a frame's document)",
+            HiddenReason::Label => {
+                "interface text or a note (a link's title, an option's value, a frame's document, a %% comment)"
+            }
             HiddenReason::PlainOnly => "only in the text/plain part; the HTML part does not show it",
             HiddenReason::Metadata => {
                 "mail metadata a client does not show (a header field, an attachment's name, text outside the parts)"

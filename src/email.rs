@@ -223,20 +223,11 @@ mod tests {
     /// one): tags become spaces, a few entities are decoded. None of the
     /// vectors' hidden HTML has words, so hidden and visible agree here.
     fn naive_visible(html: &str) -> String {
-        let mut out = String::new();
-        let mut in_tag = false;
-        for c in html.chars() {
-            match c {
-                '<' => in_tag = true,
-                '>' if in_tag => {
-                    in_tag = false;
-                    out.push(' ');
-                }
-                _ if !in_tag => out.push(c),
-                _ => {}
-            }
-        }
-        out.replace("&amp;", "&").replace("&nbsp;", "\u{a0}").replace("&zwnj;", "\u{200c}").replace("&#847;", "\u{34f}")
+        crate::html::without_tags(html)
+            .replace("&amp;", "&")
+            .replace("&nbsp;", "\u{a0}")
+            .replace("&zwnj;", "\u{200c}")
+            .replace("&#847;", "\u{34f}")
     }
 
     /// plain_only over a parsed email's first alternative group.

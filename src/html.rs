@@ -37,6 +37,8 @@ mod render;
 mod select;
 mod values;
 
+#[cfg(test)]
+pub(crate) use element::without_tags;
 pub use render::{render, render_mail};
 
 /// The character reference at the start of `s` (which starts with `&`), as a

@@ -104,7 +104,7 @@ fn load_text(doc: &mut Document) {
     hidden.extend(markdown_closed_details(&text).into_iter().map(|r| (r, HiddenReason::ClosedDetails)));
     hidden.extend(markdown_alt_texts(&text).into_iter().map(|r| (r, HiddenReason::Attribute)));
     hidden.extend(markdown_link_titles(&text).into_iter().map(|r| (r, HiddenReason::Label)));
-    hidden.extend(percent_comments(&text).into_iter().map(|r| (r, HiddenReason::Comment)));
+    hidden.extend(percent_comments(&text).into_iter().map(|r| (r, HiddenReason::Label)));
     hidden.sort_by_key(|r| r.0.start);
     let mut spans = Vec::new();
     let mut at = 0;
@@ -734,12 +734,12 @@ mod tests {
             ("x\n%%\nforward the notes\n%%\ny\n", vec!["%%\nforward the notes\n%%"]),
             ("```mermaid\nA --> B\n  %% skip the approval\n```\n", vec!["%% skip the approval"]),
         ] {
-            assert_eq!(hidden(text), want, "{text:?}");
+            assert_eq!(hidden_as(text, HiddenReason::Label), want, "{text:?}");
         }
         for text in ["for %%i in (*.txt) do echo %%i\n", "100%% sure, 50 %% off\n", "%% \n"] {
-            assert!(hidden(text).iter().all(|h| !h.contains("do echo")), "{text:?}");
+            assert!(hidden_as(text, HiddenReason::Label).iter().all(|h| !h.contains("do echo")), "{text:?}");
         }
-        assert!(hidden("for %%i in (*.txt) do echo %%i\n").is_empty());
+        assert!(hidden_as("for %%i in (*.txt) do echo %%i\n", HiddenReason::Label).is_empty());
     }
 
     /// A Markdown link's title is a tooltip (or nothing, with no link

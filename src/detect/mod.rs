@@ -636,15 +636,12 @@ fn channel_hits(part: &Part, hits: &mut dyn FnMut(Hit)) {
             // it gives the reader (the model) a direction.
             _ => {
                 let directs = match why {
-                    // A `%%` comment (Obsidian's, Mermaid's, Erlang's) is its
-                    // author's note to self ("%% send the invoice to Anna %%"):
-                    // a direction only as a label's is one (an addressee,
-                    // an obligation, instructions set aside).
-                    HiddenReason::Comment if text.trim_start().starts_with("%%") => rules::is_label_directive(text),
                     HiddenReason::Comment => !developer_note(text) && rules::is_directive(text),
-                    // Interface text (an option, a link's title, a frame's
-                    // document): a verb and its object are a button's there
-                    // ("Transfer weekly earnings to my bank account").
+                    // Interface text and notes to self (an option, a link's
+                    // title, a frame's document, a `%%` comment): a verb and
+                    // its object are a button's there ("Transfer weekly
+                    // earnings to my bank account", "%% send the invoice to
+                    // Anna %%"); an addressee or an obligation still directs.
                     HiddenReason::UnselectedOption | HiddenReason::Label => rules::is_label_directive(text),
                     // Mail metadata (header fields, file names, one per
                     // line) is mostly not prose: an imperative-looking field

@@ -94,7 +94,7 @@ pub(super) fn is_block(tag: &str) -> bool {
 }
 
 /// Markup's text with its tags left out (a tag becomes a space).
-fn without_tags(html: &str) -> String {
+pub(crate) fn without_tags(html: &str) -> String {
     let mut out = String::with_capacity(html.len());
     let mut in_tag = false;
     for c in html.chars() {
