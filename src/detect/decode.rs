@@ -1118,8 +1118,9 @@ fn layer_and_cap(text: &str) -> (Vec<Decoded>, bool) {
 /// or more in a row, one candidate (its lines' bytes joined). Each line is
 /// looked at once.
 fn hex_dumps(text: &str) -> Vec<(Range<usize>, Vec<u8>)> {
-    /// At most this many bytes a dump line shows (`hexdump -C` 16, `xxd -c 32`).
-    const LINE_MAX: usize = 32;
+    /// At most this many bytes of a dump line are read (`hexdump -C` shows
+    /// 16, `xxd -c 256` the most xxd does).
+    const LINE_MAX: usize = 256;
     let mut out = Vec::new();
     let mut run: Option<(usize, usize, Vec<u8>, usize)> = None; // start, end, bytes, lines
     let mut at = 0;
@@ -1207,7 +1208,10 @@ fn morse_runs(text: &str) -> Vec<(Range<usize>, String)> {
                 letters += 1;
             }
         }
-        if letters >= 12 && unknown * 10 <= letters && decoded.len() <= MAX_DECODED {
+        if letters >= 12 && unknown * 10 <= letters {
+            // Past the layer budget the run is read as far as it goes (the
+            // letters are ASCII: any cut is a character's edge).
+            decoded.truncate(MAX_DECODED);
             out.push((start..start + run.len(), decoded.trim().to_string()));
         }
     }
