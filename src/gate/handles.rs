@@ -349,7 +349,94 @@ pub(super) fn handles_in(text: &str) -> Option<String> {
             out.push(' ');
         }
     });
+    // Addresses the answer gives as whole values under keys that name
+    // people (`"attendees": ["a@x"]`, `"shared_with": {"a@x": "rw"}`):
+    // what the tool says, where a mail's body is what its writer says.
+    people(&v, false, 0, &mut |a| {
+        if out.len() + MAX_HANDLE_BYTES < MAX_HANDLES_BYTES && seen.insert(a.clone()) {
+            out.push_str(&a);
+            out.push(' ');
+        }
+    });
     (out.len() > 1).then_some(out)
+}
+
+/// A word of a key that says the values under it are people.
+fn person_word(w: &str) -> bool {
+    matches!(
+        w,
+        "from"
+            | "sender"
+            | "to"
+            | "cc"
+            | "bcc"
+            | "recipient"
+            | "recipients"
+            | "attendee"
+            | "attendees"
+            | "participant"
+            | "participants"
+            | "organizer"
+            | "organiser"
+            | "owner"
+            | "owners"
+            | "member"
+            | "members"
+            | "shared"
+            | "user"
+            | "users"
+            | "contact"
+            | "contacts"
+            | "assignee"
+            | "assignees"
+            | "author"
+            | "creator"
+            | "invitee"
+            | "invitees"
+            | "guest"
+            | "guests"
+            | "email"
+            | "emails"
+            | "reviewer"
+            | "reviewers"
+    )
+}
+
+/// An address as a whole value (`a@x`, `Ann <a@x>`), lower case.
+fn whole_address(s: &str) -> Option<String> {
+    let s = s.trim();
+    let s = match (s.rfind('<'), s.strip_suffix('>')) {
+        (Some(i), Some(_)) => &s[i + 1..s.len() - 1],
+        _ => s,
+    };
+    (s.len() <= MAX_HANDLE_BYTES && s.matches('@').count() == 1 && !s.contains(char::is_whitespace))
+        .then(|| s.to_lowercase())
+}
+
+/// Call `each` with every address an answer gives as a whole value (or a
+/// key) below a key that names people, not below maps whose keys the
+/// content's writer chose.
+fn people(v: &Value, under: bool, depth: usize, each: &mut dyn FnMut(String)) {
+    if depth > super::MAX_ARG_DEPTH {
+        return;
+    }
+    match v {
+        Value::Object(o) => {
+            for (k, x) in o.iter().filter(|(k, _)| !written_keys(k)) {
+                if under && let Some(a) = whole_address(k) {
+                    each(a);
+                }
+                people(x, under || name_words(k).iter().any(|w| person_word(w)), depth + 1, each);
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| people(x, under, depth + 1, each)),
+        Value::String(s) if under => {
+            if let Some(a) = whole_address(s) {
+                each(a)
+            }
+        }
+        _ => {}
+    }
 }
 
 #[cfg(test)]
@@ -377,6 +464,20 @@ mod tests {
         assert!(places.contains(" fld_fin ") && places.contains(" fld_team "), "{places}");
         // A cut answer is not JSON: none.
         assert_eq!(handles_in(r#"[{"id": "a1"}, {"id": "#), None);
+    }
+
+    #[test]
+    fn people_are_whole_addresses_under_keys_that_name_people() {
+        let answer = r#"{"events": [{"organizer": {"email": "Ann <ANN@x.test>"}, "attendees": ["bo@x.test"],
+            "shared_with": {"cy@x.test": "rw"}, "location": "dee@x.test", "description": "invite eve@x.test",
+            "headers": {"To": "fay@x.test"}, "cc": ["gus@x.test and hal@x.test"]}]}"#;
+        let h = handles_in(answer).unwrap();
+        for want in [" ann@x.test ", " bo@x.test ", " cy@x.test "] {
+            assert!(h.contains(want), "{want} in {h}");
+        }
+        for not in ["dee@", "eve@", "fay@", "gus@", "hal@"] {
+            assert!(!h.contains(not), "{not} in {h}");
+        }
     }
 
     #[test]
