@@ -187,7 +187,8 @@ fn handle(v: &Value) -> Option<String> {
         Value::Number(n) => n.to_string(),
         _ => return None,
     };
-    (!s.is_empty() && s.len() <= MAX_HANDLE_BYTES && !s.chars().any(char::is_whitespace)).then_some(s)
+    (!s.is_empty() && s.len() <= MAX_HANDLE_BYTES && !s.chars().any(|c| c.is_whitespace() || c.is_control()))
+        .then_some(s)
 }
 
 /// The handles a call's arguments aim at (lower case): values under object
@@ -301,7 +302,7 @@ fn walk_from(v: &Value, under: Option<Key>, depth: usize, answer: bool, each: &m
 /// (`"headers": {"X-Team-Folder-Id": …}`).
 fn written_keys(key: &str) -> bool {
     let words = name_words(key);
-    key.starts_with(['x', 'X']) && key.get(1..2) == Some("-")
+    key.starts_with(['x', 'X']) && matches!(key.get(1..2), Some("-" | "_"))
         || words.last().is_some_and(|w| {
             matches!(
                 w.as_str(),
@@ -323,6 +324,10 @@ fn written_keys(key: &str) -> bool {
                     | "annotations"
                     | "variables"
                     | "vars"
+                    | "preferences"
+                    | "prefs"
+                    | "settings"
+                    | "answers"
             )
         })
 }
@@ -349,10 +354,29 @@ pub(super) fn handles_in(text: &str) -> Option<String> {
             out.push(' ');
         }
     });
-    // Addresses the answer gives as whole values under keys that name
-    // people (`"attendees": ["a@x"]`, `"shared_with": {"a@x": "rw"}`):
-    // what the tool says, where a mail's body is what its writer says.
-    people(&v, false, 0, &mut |a| {
+    (out.len() > 1).then_some(out)
+}
+
+/// What separates a read's handles from its people in the one string a
+/// read keeps ([`handles_in`], [`people_in`]); no handle holds it.
+pub(super) const PEOPLE: char = '\u{1f}';
+
+/// The people a tool's JSON answer lists (`\u{1f}a@x b@y `): addresses
+/// that are the value itself of a key naming people (`"attendees":
+/// ["a@x"]`, `"to": "Ann <a@x>"`, `"organizer": {"email": "a@x"}`,
+/// `"shared_with": {"a@x": "rw"}`), never an address inside other text,
+/// under another key below one (`"comment"`, `"body"`), or below a map
+/// whose keys the writer chose. What the tool says, where a mail's body is
+/// what its writer says.
+pub(super) fn people_in(text: &str) -> Option<String> {
+    let t = text.trim_start();
+    if !(t.starts_with('{') || t.starts_with('[')) {
+        return None;
+    }
+    let v: Value = serde_json::from_str(t).ok()?;
+    let mut seen = std::collections::HashSet::new();
+    let mut out = String::from(PEOPLE);
+    people(&v, 0, &mut |a| {
         if out.len() + MAX_HANDLE_BYTES < MAX_HANDLES_BYTES && seen.insert(a.clone()) {
             out.push_str(&a);
             out.push(' ');
@@ -361,78 +385,123 @@ pub(super) fn handles_in(text: &str) -> Option<String> {
     (out.len() > 1).then_some(out)
 }
 
-/// A word of a key that says the values under it are people.
-fn person_word(w: &str) -> bool {
-    matches!(
-        w,
-        "from"
-            | "sender"
-            | "to"
-            | "cc"
-            | "bcc"
-            | "recipient"
-            | "recipients"
-            | "attendee"
-            | "attendees"
-            | "participant"
-            | "participants"
-            | "organizer"
-            | "organiser"
-            | "owner"
-            | "owners"
-            | "member"
-            | "members"
-            | "shared"
-            | "user"
-            | "users"
-            | "contact"
-            | "contacts"
-            | "assignee"
-            | "assignees"
-            | "author"
-            | "creator"
-            | "invitee"
-            | "invitees"
-            | "guest"
-            | "guests"
-            | "email"
-            | "emails"
-            | "reviewer"
-            | "reviewers"
-    )
+/// A key that names people: its last word is one (`attendees`, `cc`,
+/// `shared_with`, `organizerEmail`), and it is not a reply's reference
+/// (`in_reply_to` holds a message's id).
+fn person_key(key: &str) -> bool {
+    let words = name_words(key);
+    !words.iter().any(|w| w == "in")
+        && words.last().is_some_and(|w| {
+            matches!(
+                w.as_str(),
+                "from"
+                    | "sender"
+                    | "to"
+                    | "cc"
+                    | "bcc"
+                    | "recipient"
+                    | "recipients"
+                    | "attendee"
+                    | "attendees"
+                    | "participant"
+                    | "participants"
+                    | "organizer"
+                    | "organiser"
+                    | "owner"
+                    | "owners"
+                    | "member"
+                    | "members"
+                    | "with"
+                    | "assignee"
+                    | "assignees"
+                    | "author"
+                    | "creator"
+                    | "invitee"
+                    | "invitees"
+                    | "guest"
+                    | "guests"
+                    | "email"
+                    | "emails"
+                    | "reviewer"
+                    | "reviewers"
+            )
+        })
 }
 
-/// An address as a whole value (`a@x`, `Ann <a@x>`), lower case.
+/// Where a person's address sits in an object that stands for them
+/// (`{"email": …}`, `{"emailAddress": {"address": …}}`).
+fn address_key(key: &str) -> bool {
+    matches!(name_words(key).as_slice(), [w] if matches!(w.as_str(), "email" | "mail" | "address"))
+        || matches!(name_words(key).as_slice(), [a, b] if a == "email" && b == "address")
+}
+
+/// An address as the whole value (`a@x`, or `Ann Lee <a@x>` with a short
+/// name of one line before it), lower case.
 fn whole_address(s: &str) -> Option<String> {
     let s = s.trim();
-    let s = match (s.rfind('<'), s.strip_suffix('>')) {
-        (Some(i), Some(_)) => &s[i + 1..s.len() - 1],
-        _ => s,
+    let s = match s.split_once('<') {
+        Some((name, rest)) => {
+            let name = name.trim();
+            let addr = rest.strip_suffix('>')?;
+            // `<a@x>` alone is how a message's id is written.
+            if name.is_empty()
+                || name.len() > MAX_HANDLE_BYTES
+                || name.contains(['<', '>', '@'])
+                || name.chars().any(char::is_control)
+            {
+                return None;
+            }
+            addr
+        }
+        None => s,
     };
-    (s.len() <= MAX_HANDLE_BYTES && s.matches('@').count() == 1 && !s.contains(char::is_whitespace))
-        .then(|| s.to_lowercase())
+    (s.len() <= MAX_HANDLE_BYTES
+        && s.matches('@').count() == 1
+        && !s.contains(['<', '>'])
+        && !s.chars().any(|c| c.is_whitespace() || c.is_control()))
+    .then(|| s.to_lowercase())
 }
 
-/// Call `each` with every address an answer gives as a whole value (or a
-/// key) below a key that names people, not below maps whose keys the
-/// content's writer chose.
-fn people(v: &Value, under: bool, depth: usize, each: &mut dyn FnMut(String)) {
+/// Call `each` with every person's address of an answer (see [`people_in`]).
+fn people(v: &Value, depth: usize, each: &mut dyn FnMut(String)) {
     if depth > super::MAX_ARG_DEPTH {
         return;
     }
     match v {
         Value::Object(o) => {
             for (k, x) in o.iter().filter(|(k, _)| !written_keys(k)) {
-                if under && let Some(a) = whole_address(k) {
-                    each(a);
+                if person_key(k) {
+                    persons(x, depth + 1, each);
+                } else {
+                    people(x, depth + 1, each);
                 }
-                people(x, under || name_words(k).iter().any(|w| person_word(w)), depth + 1, each);
             }
         }
-        Value::Array(a) => a.iter().for_each(|x| people(x, under, depth + 1, each)),
-        Value::String(s) if under => {
+        Value::Array(a) => a.iter().for_each(|x| people(x, depth + 1, each)),
+        _ => {}
+    }
+}
+
+/// The value of a key naming people: an address, a list of them, an
+/// object that stands for one (its address key) or a map keyed by them.
+fn persons(v: &Value, depth: usize, each: &mut dyn FnMut(String)) {
+    if depth > super::MAX_ARG_DEPTH {
+        return;
+    }
+    match v {
+        Value::String(s) => {
             if let Some(a) = whole_address(s) {
                 each(a)
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| persons(x, depth + 1, each)),
+        Value::Object(o) => {
+            for (k, x) in o {
+                if let Some(a) = whole_address(k).filter(|_| !k.contains('<')) {
+                    each(a);
+                } else if address_key(k) {
+                    persons(x, depth + 1, each);
+                }
             }
         }
         _ => {}
@@ -468,16 +537,29 @@ mod tests {
 
     #[test]
     fn people_are_whole_addresses_under_keys_that_name_people() {
-        let answer = r#"{"events": [{"organizer": {"email": "Ann <ANN@x.test>"}, "attendees": ["bo@x.test"],
-            "shared_with": {"cy@x.test": "rw"}, "location": "dee@x.test", "description": "invite eve@x.test",
-            "headers": {"To": "fay@x.test"}, "cc": ["gus@x.test and hal@x.test"]}]}"#;
-        let h = handles_in(answer).unwrap();
-        for want in [" ann@x.test ", " bo@x.test ", " cy@x.test "] {
-            assert!(h.contains(want), "{want} in {h}");
+        let answer = r#"{"events": [{"organizer": {"email": "ANN@x.test"}, "attendees": ["Bo Li <bo@x.test>"],
+            "shared_with": {"cy@x.test": "rw"}, "from": {"emailAddress": {"name": "Di", "address": "di@x.test"}},
+            "location": "dee@x.test", "description": "invite eve@x.test",
+            "headers": {"To": "fay@x.test"}, "cc": ["gus@x.test and hal@x.test"], "id": "ivy@x.test",
+            "in_reply_to": "<jo@x.test>", "to": ["<kim@x.test>", "Lu <lu@x.test", "Nu, <b>reply</b> <nu@x.test>"],
+            "reviewers": [{"email": "mo@x.test", "comment": "my delegate: Nia <nia@x.test>"}],
+            "members": [{"profile": {"email": "ott@x.test"}}], "x_cc": "pam@x.test"}]}"#;
+        let h = people_in(answer).unwrap();
+        assert!(h.starts_with(PEOPLE), "{h:?}");
+        for want in [" ann@x.test ", "bo@x.test ", " cy@x.test ", " di@x.test ", " mo@x.test "] {
+            assert!(format!(" {}", &h[1..]).contains(want), "{want} in {h}");
         }
-        for not in ["dee@", "eve@", "fay@", "gus@", "hal@"] {
+        // Text, a writer's map, an id, a message's id, a long text ending
+        // in an address, a key below a person that is not the address,
+        // an object nested past one that stands for a person.
+        for not in ["dee@", "eve@", "fay@", "gus@", "hal@", "ivy@", "jo@", "kim@", "lu@", "nu@", "nia@", "ott@", "pam@"]
+        {
             assert!(!h.contains(not), "{not} in {h}");
         }
+        // Ids and people are kept apart.
+        assert!(!handles_in(answer).unwrap_or_default().contains("ann@"));
+        assert_eq!(people_in(r#"{"attendees": ["a@x.test"], "#), None);
+        assert_eq!(people_in("attendees: a@x.test"), None);
     }
 
     #[test]
