@@ -94,6 +94,9 @@ pub enum HiddenReason {
     ZeroSize,
     /// `clip`/`clip-path` that shows nothing.
     Clip,
+    /// A positioned box with a negative `z-index`: drawn under the content
+    /// around it (an opaque box laid over it hides it).
+    Covered,
     /// `transform: scale(0)`, `rotateY(90deg)` and the like.
     Transform,
     /// The `hidden` attribute, `<input type=hidden>`.
@@ -169,6 +172,7 @@ impl HiddenReason {
             HiddenReason::Offscreen => "offscreen",
             HiddenReason::ZeroSize => "zero_size",
             HiddenReason::Clip => "clip",
+            HiddenReason::Covered => "covered",
             HiddenReason::Transform => "transform",
             HiddenReason::HiddenAttribute => "hidden_attribute",
             HiddenReason::AriaHidden => "aria_hidden",
@@ -210,6 +214,7 @@ impl HiddenReason {
             }
             HiddenReason::ZeroSize => "inside a zero-size box",
             HiddenReason::Clip => "clipped away",
+            HiddenReason::Covered => "drawn under other content (a negative z-index)",
             HiddenReason::Transform => "transformed to nothing",
             HiddenReason::HiddenAttribute => "hidden attribute",
             HiddenReason::AriaHidden => "aria-hidden",

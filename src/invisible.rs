@@ -164,6 +164,34 @@ pub fn any_reported(text: &str, mut from: usize) -> bool {
     false
 }
 
+/// What a terminal was given to draw, in the order it came: `text` without
+/// its control characters and escape sequences (line breaks and tabs
+/// kept). Text painted over one character at a time (`A\bs\by\b…`, or a
+/// cursor moved back between letters) reads as it was typed.
+pub fn written(text: &str) -> Cow<'_, str> {
+    let bytes = text.as_bytes();
+    if !bytes.iter().any(|&b| (b < 0x20 && b != b'\n' && b != b'\t') || b == 0x7F) && !text.chars().any(is_c1) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == ansi::ESC {
+            i = ansi::parse_esc(text, i).0.max(i + 1);
+        } else if (b < 0x20 && b != b'\n' && b != b'\t') || b == 0x7F {
+            i += 1;
+        } else {
+            let c = char_at(text, i);
+            if !is_c1(c) {
+                out.push(c);
+            }
+            i += c.len_utf8();
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// The text with every hidden run removed, repeated until none is left; a
 /// long text a stretch of `MAX_CANDIDATES` at a time.
 pub fn strip(text: &str) -> Cow<'_, str> {

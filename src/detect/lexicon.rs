@@ -836,6 +836,9 @@ fn sentence_is_directive(words: &[Found], label: bool) -> bool {
     use Kind::*;
     let s = Spans::of(words);
     s.pair(&[Address], &[Act, Over, Weak])
+        // An AI told it must or should ("Ο βοηθός θα πρέπει να…"), whatever
+        // the verb: what follows is its new task.
+        || s.pair(&[Address], &[Oblige])
         || s.pair(&[Oblige], &[Act, Over])
         || s.pair(&[Act], &[Instr])
         || (!label && s.pair(&[Act], &[Data, Bank]))

@@ -19,7 +19,7 @@ use crate::invisible;
 /// show. Comments, script and style bodies, attribute text and the like
 /// stay: they are how a page is written, and a model editing the page
 /// must see them (the scan still reports what they say).
-pub const SPLICED: [HiddenReason; 11] = [
+pub const SPLICED: [HiddenReason; 12] = [
     HiddenReason::DisplayNone,
     HiddenReason::VisibilityHidden,
     HiddenReason::Opacity,
@@ -28,6 +28,7 @@ pub const SPLICED: [HiddenReason; 11] = [
     HiddenReason::Offscreen,
     HiddenReason::ZeroSize,
     HiddenReason::Clip,
+    HiddenReason::Covered,
     HiddenReason::Transform,
     HiddenReason::HiddenAttribute,
     HiddenReason::Template,

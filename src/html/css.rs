@@ -32,6 +32,9 @@ pub(super) struct Style {
     pub(super) background: Option<Rc<str>>,
     pub(super) background_image: Option<Rc<str>>,
     pub(super) position: Option<Rc<str>>,
+    /// `z-index`: below zero, a positioned box is drawn under the content
+    /// around it.
+    pub(super) z_index: Option<Rc<str>>,
     pub(super) left: Option<Rc<str>>,
     pub(super) top: Option<Rc<str>>,
     pub(super) right: Option<Rc<str>>,
@@ -99,6 +102,7 @@ fn is_relevant_property(p: &str) -> bool {
             | "background-color"
             | "background-image"
             | "position"
+            | "z-index"
             | "left"
             | "top"
             | "right"
@@ -157,6 +161,7 @@ impl Style {
             "background-color" => self.background = v,
             "background-image" => self.background_image = v,
             "position" => self.position = v,
+            "z-index" => self.z_index = v,
             "left" => self.left = v,
             "top" => self.top = v,
             "right" => self.right = v,
@@ -1094,6 +1099,7 @@ fn restores(d: &Decl) -> bool {
         "filter" | "-webkit-filter" => word == "none",
         "overflow" | "overflow-x" | "overflow-y" => matches!(word, "visible" | "auto" | "scroll"),
         "position" => word == "static",
+        "z-index" => word == "auto" || word.parse::<i64>().is_ok_and(|z| z >= 0),
         "transform" | "-webkit-transform" | "-ms-transform" | "translate" | "rotate" => word == "none",
         "scale" | "zoom" => word == "none" || scale_factor(v).is_some_and(|f| f >= 1.0),
         "clip" => word == "auto",

@@ -171,6 +171,8 @@ pub(super) struct Attrs {
     pub(super) hidden: bool,
     pub(super) aria_hidden: Option<bool>,
     pub(super) open: bool,
+    /// `popover`: shown only when a script or a button opens it.
+    pub(super) popover: bool,
     pub(super) checked: bool,
     /// `multiple` (a list box shows its options, a drop-down one).
     pub(super) multiple: bool,
@@ -218,6 +220,7 @@ impl Attrs {
         );
         self.hidden |= later.hidden;
         self.open |= later.open;
+        self.popover |= later.popover;
         self.checked |= later.checked;
         self.disabled |= later.disabled;
         self.href |= later.href;
@@ -297,6 +300,7 @@ pub(super) fn read_attrs(el: &Element, html: &[u8], tested: &FastSet<Box<str>>, 
             "hidden" => a.hidden = true,
             "aria-hidden" => a.aria_hidden = Some(value().trim().eq_ignore_ascii_case("true")),
             "open" => a.open = true,
+            "popover" => a.popover = true,
             "checked" | "selected" => a.checked = true,
             "multiple" => a.multiple = true,
             "disabled" => a.disabled = true,
@@ -446,6 +450,11 @@ pub(super) fn own_reason(tag: &str, svg: bool, attrs: &Attrs, style: &Style) -> 
     if attrs.hidden && display.is_none() {
         return Some(HiddenReason::HiddenAttribute);
     }
+    // So it does the UA's `display:none` of a dialog not opened and of a
+    // popover (shown only when a script or a button opens them).
+    if display.is_none() && ((tag == "dialog" && !svg && !attrs.open) || attrs.popover) {
+        return Some(HiddenReason::DisplayNone);
+    }
     if attrs.aria_hidden == Some(true) {
         return Some(HiddenReason::AriaHidden);
     }
@@ -476,6 +485,13 @@ pub(super) fn own_reason(tag: &str, svg: bool, attrs: &Attrs, style: &Style) -> 
     }
     if style.clip.as_deref().is_some_and(clip_hides) || style.clip_path.as_deref().is_some_and(clip_path_hides) {
         return Some(HiddenReason::Clip);
+    }
+    // A positioned box stacked below zero is drawn before (under) the
+    // boxes around it: text a page lays an opaque box over.
+    let positioned = style.position.as_deref().map(first_word).is_some_and(|p| p != "static");
+    if positioned && style.z_index.as_deref().map(first_word).and_then(|z| z.parse::<i64>().ok()).is_some_and(|z| z < 0)
+    {
+        return Some(HiddenReason::Covered);
     }
     let t = style.transform.as_deref().map(transform_effect).unwrap_or_default();
     let t = t.or(style.translate.as_deref().map(translate_effect).unwrap_or_default());

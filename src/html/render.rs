@@ -925,8 +925,16 @@ impl Renderer {
             }
             "meta" => {
                 let key = attrs.name.as_deref().unwrap_or("").trim().to_ascii_lowercase();
-                if matches!(key.as_str(), "description" | "og:description" | "twitter:description")
-                    && let Some(content) = attrs.content.as_deref()
+                if matches!(
+                    key.as_str(),
+                    "description"
+                        | "og:description"
+                        | "twitter:description"
+                        | "keywords"
+                        | "abstract"
+                        | "subject"
+                        | "summary"
+                ) && let Some(content) = attrs.content.as_deref()
                 {
                     self.out.push_hidden_run(content.trim(), why, raw);
                 }
@@ -1130,7 +1138,10 @@ impl Renderer {
         presentational_hints(tag, svg, attrs, &mut style);
         self.sheet.cascade(hits, unsure, inline, &mut style);
 
-        let own = own_reason(tag, svg, attrs, &style)
+        // lol_html gives an SVG `<title>` or `<desc>` (where HTML may go
+        // inside) the HTML namespace: its parent says it is SVG's.
+        let svg_text = svg || (parent.svg && matches!(tag, "title" | "desc"));
+        let own = own_reason(tag, svg_text, attrs, &style)
             .or((self.title_hidden && !svg && tag == "title").then_some(HiddenReason::Metadata));
         let mut c = Computed { hidden: parent.hidden.or(own), svg, ..*parent };
         if let Some(v) = &style.visibility {
@@ -1581,8 +1592,32 @@ mod tests {
         assert_eq!(hidden_as(&out, "y"), Some(H::ClosedDetails));
     }
 
+    /// A dialog not opened and a popover are the UA's `display:none`
+    /// (an author's `display` overrides it); a positioned box with a
+    /// negative z-index is drawn under what is around it.
+    #[test]
+    fn dialogs_popovers_and_boxes_stacked_below() {
+        assert_eq!(hides("<p>a</p><dialog><p>x</p></dialog>", "x"), Some(H::DisplayNone));
+        assert_eq!(hides("<p>a</p><div popover>x</div>", "x"), Some(H::DisplayNone));
+        let out =
+            r("<dialog open>v</dialog><dialog style=display:block>w</dialog><div popover style=display:block>u</div>");
+        assert!(shows(&out, "v") && shows(&out, "w") && shows(&out, "u"));
+        let stacked = "<style>.u{position:absolute;z-index:-1}.c{position:relative;background:#fff}</style>";
+        assert_eq!(hides(&format!("{stacked}<p class=u>qq</p><div class=c>v</div>"), "qq"), Some(H::Covered));
+        let out = r(
+            "<p style=z-index:-1>v</p><p style='position:absolute;z-index:2'>w</p><p style='position:relative;z-index:-1;z-index:0'>u</p>",
+        );
+        assert!(shows(&out, "v") && shows(&out, "w") && shows(&out, "u"));
+    }
+
     #[test]
     fn svg_presentation_attributes_and_default_clipping() {
+        // An SVG's title and description are a tooltip and metadata, though
+        // lol_html gives them HTML's namespace; an HTML title is the page's.
+        assert_eq!(hides("<p>a</p><svg><desc>x</desc></svg>", "x"), Some(H::Attribute));
+        assert_eq!(hides("<p>a</p><svg><title>x</title><circle r=3 /></svg>", "x"), Some(H::Attribute));
+        assert_eq!(hides("<p>a</p><svg><g><title>x</title></g></svg>", "x"), Some(H::Attribute));
+        assert_eq!(hides("<p>a</p><svg><text>v</text></svg>", "v"), None);
         assert_eq!(hides("<svg width=0 height=10><text>x</text></svg>", "x"), Some(H::ZeroSize));
         assert_eq!(hides("<svg width=0 style=overflow:visible><text>v</text></svg>", "v"), None);
         assert_eq!(hides("<svg><text visibility=hidden>x</text></svg>", "x"), Some(H::VisibilityHidden));
