@@ -839,7 +839,11 @@ fn sentence_is_directive(words: &[Found], label: bool) -> bool {
         // An AI told it must or should ("Ο βοηθός θα πρέπει να…"), whatever
         // the verb: what follows is its new task.
         || s.pair(&[Address], &[Oblige])
-        || s.pair(&[Oblige], &[Act, Over])
+        || s.pair(&[Oblige], &[Over])
+        // In a label, "You must sign the CLA" is a form's rule for a
+        // person; an obligation there directs when it acts on
+        // instructions, data or money.
+        || (s.pair(&[Oblige], &[Act]) && (!label || s.has_any(&[Instr, Data, Bank])))
         || s.pair(&[Act], &[Instr])
         || (!label && s.pair(&[Act], &[Data, Bank]))
         || s.pair(&[Over], &[Instr])
