@@ -549,6 +549,17 @@ const CASES: &[Case] = &[
         },
     },
     Case {
+        name: "markdown-footnotes",
+        about: "footnote definitions with long labels and continuation lines, references to others, unclosed labels",
+        feeds: &[Text],
+        make: |n| {
+            repeat(
+                "[^aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa]: x\n    y\n\n    z\n[^b] [^c\n",
+                n,
+            )
+        },
+    },
+    Case {
         name: "percent-comments",
         about: "lines of %% marks, inline comments and unclosed blocks",
         feeds: &[Text],
