@@ -596,6 +596,18 @@ const CASES: &[Case] = &[
         },
     },
     Case {
+        name: "decimal-codes",
+        about: "one run of decimal character codes with no end, commas and spaces",
+        feeds: &[Text],
+        make: |n| repeat("73, 103 110 111 114 101 32 ", n),
+    },
+    Case {
+        name: "braille-run",
+        about: "one run of Braille cells, letters, blanks and cells that are no letter",
+        feeds: &[Text],
+        make: |n| repeat("⠊⠛⠝⠕⠗⠑⠀⠿⠁ ", n),
+    },
+    Case {
         name: "octal-escapes",
         about: "one run of octal escapes with no end",
         feeds: &[Text],
