@@ -276,7 +276,7 @@ fn whitespace_bits(text: &str) -> Option<(Range<usize>, String)> {
     // Each reading can give a short readable stretch by chance: the
     // longest of all is the channel's.
     let mut found: Vec<(Range<usize>, String)> = Vec::new();
-    let [tails, lengths, ends] = line_channels(text);
+    let [tails, lengths, ends, present, wide] = line_channels(text);
     if let Some(t) = tails {
         found.extend(read_channel(&t.bits).map(|s| (t.range.clone(), s)));
         found.extend(snow(text, t.range.clone()).map(|s| (t.range, s)));
@@ -285,7 +285,7 @@ fn whitespace_bits(text: &str) -> Option<(Range<usize>, String)> {
         found.extend(read_quaternary(&kinds).map(|s| (g.range.clone(), s)));
         found.extend(g.checked().and_then(|g| read_channel(&g.bits).map(|s| (g.range, s))));
     }
-    for t in [lengths, ends].into_iter().flatten() {
+    for t in [lengths, ends, present, wide].into_iter().flatten() {
         found.extend(read_channel(&t.bits).map(|s| (t.range, s)));
     }
     found.into_iter().max_by_key(|(_, s)| s.chars().count())
@@ -319,13 +319,25 @@ impl Channel {
 /// one or two (a `format=flowed` mail ends each soft-broken line in one, a
 /// second is a bit: one 0, two 1); and how each line ends (CR LF 1, LF
 /// alone 0: no editor shows which).
-fn line_channels(text: &str) -> [Option<Channel>; 3] {
+fn line_channels(text: &str) -> [Option<Channel>; 5] {
     let (mut tails, mut lengths, mut ends) = (Vec::new(), Vec::new(), Vec::new());
     let (mut first, mut last) = (None, 0);
     let (mut first_len, mut last_len) = (None, 0);
+    // Whether a line of words ends in blanks at all (any white space, a
+    // no-break space too), and of those that do, whether the blanks are
+    // other than spaces and tabs (`\u{a0}` one way, ` ` the other).
+    let (mut present, mut wide) = (Vec::new(), Vec::new());
     let mut at = 0;
     for line in text.split_inclusive('\n') {
         let body = line.trim_end_matches(['\n', '\r']);
+        let words = body.trim_end_matches(char::is_whitespace);
+        if !words.is_empty() {
+            let blanks = &body[words.len()..];
+            present.push(!blanks.is_empty());
+            if !blanks.is_empty() {
+                wide.push(!blanks.bytes().all(|b| b == b' ' || b == b'\t'));
+            }
+        }
         let kept = body.trim_end_matches([' ', '\t']);
         let tail = &body[kept.len()..];
         if !tail.is_empty() {
@@ -354,6 +366,8 @@ fn line_channels(text: &str) -> [Option<Channel>; 3] {
             .filter(|c| busy(&c.bits))
             .and_then(Channel::checked),
         Some(Channel { bits: ends, range: 0..text.len() }).filter(|c| busy(&c.bits)).and_then(Channel::checked),
+        Some(Channel { bits: present, range: 0..text.len() }).filter(|c| busy(&c.bits)).and_then(Channel::checked),
+        Some(Channel { bits: wide, range: 0..text.len() }).filter(|c| busy(&c.bits)).and_then(Channel::checked),
     ]
 }
 
@@ -1840,6 +1854,13 @@ mod tests {
         assert!(whitespace_bits(&mixed).is_none());
         let md = "a line  \nnext line\nand  \n".repeat(40);
         assert!(whitespace_bits(&md).is_none());
+        // Blanks or none at a line's end, and a no-break space or a space.
+        for (one, zero) in [(" ", ""), ("\u{a0}", ""), ("\u{a0}", " "), ("\u{2003}", "")] {
+            let t: String = bits.iter().map(|&b| format!("word{}\n", if b { one } else { zero })).collect();
+            assert_eq!(whitespace_bits(&t).map(|(_, s)| s).as_deref(), Some(msg), "{one:?}/{zero:?}");
+        }
+        let some = "a line \nnext line\nand more\nthe end \n".repeat(40);
+        assert!(whitespace_bits(&some).is_none());
     }
 
     /// A hex dump's byte columns read across its lines (`hexdump -C`,

@@ -573,6 +573,12 @@ const CASES: &[Case] = &[
         make: |n| repeat("a \r\nb  \nc  \r\nd \ne\r\nf\n", n),
     },
     Case {
+        name: "trailing-blank-bits",
+        about: "lines ending in nothing, a space or a no-break space, changing every line",
+        feeds: &[Text],
+        make: |n| repeat("a\nb \nc\u{a0}\nd\ne \u{a0}\nf\u{2003}\n", n),
+    },
+    Case {
         name: "morse-run",
         about: "one Morse run with no end, letters and word marks",
         feeds: &[Text],
