@@ -608,6 +608,16 @@ const CASES: &[Case] = &[
         make: |n| repeat("73, 103 110 111 114 101 32 ", n),
     },
     Case {
+        name: "upside-down-lines",
+        about: "short lines of turned letters, then one long one",
+        feeds: &[Text],
+        make: |n| {
+            let mut v = repeat("ǝɹouƃᴉ ɐ ʇ\n", n / 2);
+            v.extend(repeat("ʎʞo ɥʇᴉʍ ", n / 2));
+            v
+        },
+    },
+    Case {
         name: "braille-run",
         about: "one run of Braille cells, letters, blanks and cells that are no letter",
         feeds: &[Text],
