@@ -40,12 +40,6 @@ impl Intents {
     pub(crate) fn publishes(self) -> bool {
         self.0 & PUBLIC != 0
     }
-
-    /// The request leaves whom to content, as a group ("invite everyone
-    /// from the standup", "email each person listed").
-    pub(crate) fn collective(self) -> bool {
-        self.0 & EVERYONE != 0
-    }
 }
 
 /// The bit of a request that books ("book the hotel", "reserve a table"),
@@ -54,9 +48,6 @@ const BOOKING: u16 = 1 << 15;
 /// The bit of a request that speaks of making something public ("make the
 /// repo public", "anyone with the link", "publish").
 const PUBLIC: u16 = 1 << 14;
-/// The bit of a request that speaks of a group of people ("everyone",
-/// "each", "the attendees").
-const EVERYONE: u16 = 1 << 13;
 
 /// The categories a verb opening a clause asks for.
 fn asks(verb: &str) -> &'static [Category] {
@@ -187,26 +178,6 @@ pub(crate) fn request(text: &str) -> String {
         .any(|w| lower.contains(w))
     {
         out.push("public");
-    }
-    if lower.split(|c: char| !c.is_alphanumeric()).any(|w| {
-        matches!(
-            w,
-            "everyone"
-                | "everybody"
-                | "each"
-                | "every"
-                | "people"
-                | "attendee"
-                | "attendees"
-                | "participant"
-                | "participants"
-                | "members"
-                | "invitees"
-                | "guests"
-                | "recipients"
-        )
-    }) {
-        out.push("everyone");
     }
     out.sort_unstable();
     let mut s = out.join(" ");
@@ -766,8 +737,6 @@ pub(crate) fn parse(item: &str) -> Asked<'_> {
             intents.0 |= BOOKING;
         } else if c == "public" {
             intents.0 |= PUBLIC;
-        } else if c == "everyone" {
-            intents.0 |= EVERYONE;
         }
     }
     let mut list = |sep: char| fields.next().unwrap_or("").split(sep).filter(|n| !n.is_empty()).collect::<Vec<_>>();

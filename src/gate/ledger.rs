@@ -132,25 +132,11 @@ pub trait Recorder {
         entities.extend(words);
         // The ids a JSON answer gives its objects, from its own bytes (not
         // what a person sees of them) when it is short enough to be kept.
-        // The people it lists (after `handles::PEOPLE`), unless it is a
-        // page: a site's JSON is what the site's writer says.
-        let json = report.json.as_deref();
-        let handles = json.and_then(super::handles::handles_in);
-        let people = json.filter(|_| !from_the_web(&report.source)).and_then(super::handles::people_in);
-        if handles.is_some() || people.is_some() {
-            let value = handles.unwrap_or_default() + &people.unwrap_or_default();
-            entities.push(Entity { kind: EntityKind::Handle, value, hidden: false });
+        if let Some(h) = report.json.as_deref().and_then(super::handles::handles_in) {
+            entities.push(Entity { kind: EntityKind::Handle, value: h, hidden: false });
         }
         self.add_read(&report.source, report.verdict, entities, sender)
     }
-}
-
-/// A read's source is a page: a link in its label, or a tool that browses
-/// (`get_webpage(site.test/news)`, `WebFetch https://…`).
-fn from_the_web(source: &str) -> bool {
-    let tool = source.split(['(', ' ']).next().unwrap_or("");
-    source.split_whitespace().flat_map(|w| w.split(['(', ')', ',', '"'])).any(|w| crate::entities::host_of(w).is_some())
-        || super::category(tool, &super::Policy::default()) == super::Category::Browse
 }
 
 /// What edits a session: forgetting needs to know what is in it.
