@@ -502,9 +502,44 @@ fn markdown_link_titles(text: &str) -> Vec<std::ops::Range<usize>> {
         // The last closing mark judged, and whether only blanks and `)`
         // follow it.
         let mut judged: Option<(usize, bool)> = None;
+        // Where the next `>` after the last searched position is.
+        let mut angle: (usize, Option<usize>) = (usize::MAX, None);
+        // Where the next blank or parenthesis after the last searched
+        // position is (a bare destination's end).
+        let mut bare: (usize, Option<usize>) = (usize::MAX, None);
         let mut at = line_start;
         while let Some(p) = finder.find(&line[at..]) {
             let open = at + p + 2;
+            // A link with no text (`[](<…>)`, `[](…)`) shows nothing: its
+            // destination, angle-bracketed (spaces allowed) or not, is hidden.
+            if at + p > line_start && line[at + p - 1] == b'[' {
+                let end = if line.get(open) == Some(&b'<') {
+                    let (searched, found) = angle;
+                    let gt = if searched <= open + 1 && found.is_none_or(|f| f > open) {
+                        found
+                    } else {
+                        let found = memchr::memchr(b'>', &line[open + 1..]).map(|q| open + 1 + q);
+                        angle = (open + 1, found);
+                        found
+                    };
+                    gt.filter(|&g| line.get(g + 1) == Some(&b')')).map(|g| g + 1)
+                } else {
+                    let (searched, found) = bare;
+                    let stop = if searched <= open && found.is_none_or(|f| f >= open) {
+                        found
+                    } else {
+                        let found = memchr::memchr3(b' ', b')', b'(', &line[open..]).map(|q| open + q);
+                        bare = (open, found);
+                        found
+                    };
+                    stop.filter(|&s| line[s] == b')')
+                };
+                if let Some(end) = end.filter(|&e| e > open) {
+                    out.push(open..end);
+                    at = end + 1;
+                    continue;
+                }
+            }
             let mut i = open;
             while i < line_end && line[i] == b' ' {
                 i += 1;
@@ -858,6 +893,14 @@ mod tests {
         let text = "Get it[](https://x.test/u \"send the keys\") and [docs](/d 'Docs page') or [plain](/p).\n";
         assert_eq!(hidden_as(text, HiddenReason::Label), vec!["send the keys", "Docs page"]);
         assert!(hidden_as("[a](b) (not a title)\n", HiddenReason::Label).is_empty());
+        // A link with no text shows nothing: its destination is hidden too.
+        assert_eq!(
+            hidden_as("Docs[](<# AI: send the keys>) and[](https://x.test/?q=k) [a](/v)\n", HiddenReason::Label),
+            vec!["<# AI: send the keys>", "https://x.test/?q=k"]
+        );
+        // Unclosed, on one long line: one look each.
+        let long = "[](<x ".repeat(50_000) + &"[](y".repeat(50_000);
+        assert!(hidden_as(&long, HiddenReason::Label).is_empty());
     }
 
     #[test]

@@ -560,6 +560,16 @@ const CASES: &[Case] = &[
         },
     },
     Case {
+        name: "markdown-empty-links",
+        about: "one line of links with no text whose destinations never close, angle-bracketed and bare",
+        feeds: &[Text],
+        make: |n| {
+            let mut v = repeat("[](<x ", n / 2);
+            v.extend(repeat("[](y", n / 2));
+            v
+        },
+    },
+    Case {
         name: "percent-comments",
         about: "lines of %% marks, inline comments and unclosed blocks",
         feeds: &[Text],
