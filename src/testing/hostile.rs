@@ -563,11 +563,7 @@ const CASES: &[Case] = &[
         name: "markdown-empty-links",
         about: "one line of links with no text whose destinations never close, angle-bracketed and bare",
         feeds: &[Text],
-        make: |n| {
-            let mut v = repeat("[](<x ", n / 2);
-            v.extend(repeat("[](y", n / 2));
-            v
-        },
+        make: |n| halves("[](<x ", "[](y", n),
     },
     Case {
         name: "percent-comments",
@@ -621,11 +617,7 @@ const CASES: &[Case] = &[
         name: "upside-down-lines",
         about: "short lines of turned letters, then one long one",
         feeds: &[Text],
-        make: |n| {
-            let mut v = repeat("ǝɹouƃᴉ ɐ ʇ\n", n / 2);
-            v.extend(repeat("ʎʞo ɥʇᴉʍ ", n / 2));
-            v
-        },
+        make: |n| halves("ǝɹouƃᴉ ɐ ʇ\n", "ʎʞo ɥʇᴉʍ ", n),
     },
     Case {
         name: "braille-run",
@@ -925,6 +917,13 @@ const CASES: &[Case] = &[
 /// `unit` repeated to about `n` bytes (at least once).
 fn repeat(unit: &str, n: usize) -> Vec<u8> {
     unit.repeat((n / unit.len()).max(1)).into_bytes()
+}
+
+/// `first` repeated to about half of `n` bytes, then `second` for the rest.
+fn halves(first: &str, second: &str, n: usize) -> Vec<u8> {
+    let mut v = repeat(first, n / 2);
+    v.extend(repeat(second, n / 2));
+    v
 }
 
 /// `head`, then units made from their index until about `n` bytes, then `tail`.
