@@ -429,7 +429,8 @@ fn markdown_unreferenced_footnotes(text: &str, hidden: &[std::ops::Range<usize>]
     };
     // Definitions: a line that starts with `[^label]:`, and the lines under
     // it indented four spaces or a tab (or blank, when more follow).
-    let mut defs: Vec<(String, std::ops::Range<usize>)> = Vec::new();
+    // (label, the definition's lines, where its own `[^` stands)
+    let mut defs: Vec<(String, std::ops::Range<usize>, usize)> = Vec::new();
     let mut line = 0;
     while line < b.len() {
         let next = memchr::memchr(b'\n', &b[line..]).map_or(b.len(), |p| line + p + 1);
@@ -452,7 +453,7 @@ fn markdown_unreferenced_footnotes(text: &str, hidden: &[std::ops::Range<usize>]
                 }
                 end = after;
             }
-            defs.push((l, line..end));
+            defs.push((l, line..end, at));
             line = end;
         } else {
             line = next;
@@ -472,7 +473,7 @@ fn markdown_unreferenced_footnotes(text: &str, hidden: &[std::ops::Range<usize>]
         while h < hidden.len() && hidden[h].end <= p {
             h += 1;
         }
-        let own_label = d < defs.len() && defs[d].1.start <= p && b[defs[d].1.start..p].iter().all(|&c| c == b' ');
+        let own_label = d < defs.len() && defs[d].2 == p;
         if own_label || (h < hidden.len() && hidden[h].start <= p) {
             continue;
         }
@@ -480,7 +481,7 @@ fn markdown_unreferenced_footnotes(text: &str, hidden: &[std::ops::Range<usize>]
             referenced.insert(l);
         }
     }
-    defs.into_iter().filter(|(l, _)| !referenced.contains(l)).map(|(_, r)| r).collect()
+    defs.into_iter().filter(|(l, ..)| !referenced.contains(l)).map(|(_, r, _)| r).collect()
 }
 
 /// The titles of Markdown links and images (`[text](url "title")`, also in
@@ -883,9 +884,13 @@ mod tests {
         // Not a definition: indented four, or a label with a space.
         assert!(hidden("x\n    [^n]: code\n").is_empty());
         assert!(hidden("x\n[^a b]: no\n").is_empty());
-        // Linear: many references and definitions.
+        // Linear: many references and definitions, and one definition
+        // whose indented lines hold many references (each reference is
+        // not compared with its definition's start again).
         let many = "[^a]\n[^b]: x\n".repeat(50_000);
         assert_eq!(hidden(&many).len(), 50_000);
+        let long = format!("[^z]: x\n    {}\n", "[^y] ".repeat(200_000));
+        assert_eq!(hidden(&long).len(), 1);
     }
 
     #[test]

@@ -560,6 +560,12 @@ const CASES: &[Case] = &[
         },
     },
     Case {
+        name: "markdown-footnote-references",
+        about: "one footnote definition whose indented line holds a million references",
+        feeds: &[Text],
+        make: |n| fill("[^q]: x\n    ", n, |_| "[^b] ".into(), "\n"),
+    },
+    Case {
         name: "markdown-empty-links",
         about: "one line of links with no text whose destinations never close, angle-bracketed and bare",
         feeds: &[Text],
