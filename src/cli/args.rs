@@ -354,9 +354,10 @@ pub enum HookCmd {
             UserPromptSubmit: verifies INERTBOX wrappers pasted into the prompt and says what verified; notes \
             invisible characters and escapes, blocks a prompt whose hidden characters spell a payload.\n\n\
             PostToolUse: scans the tool's output, records it in the session ledger, and on review or block adds \
-            context that fences the verdict. An MCP tool's output comes back cleaned in its own shape \
-            (updatedMCPToolOutput): invisible characters and escapes removed, hidden HTML text replaced by a \
-            placeholder, credentials redacted; `hook reveal ID` prints what was removed.\n\n\
+            context that fences the verdict. The output comes back cleaned in its own shape (updatedMCPToolOutput \
+            for an MCP tool, updatedToolOutput for a built-in one, Claude Code 2.1.121 or later): invisible \
+            characters and escapes removed, hidden HTML text replaced by a placeholder, credentials redacted; \
+            `hook reveal ID` prints what was removed.\n\n\
             PreToolUse: gates the call against the ledger: deny on block, ask on confirm, nothing on allow. \
             Text the model writes (a command line, a file, an edit, a message) loses invisible characters and \
             escapes, look-alike letters in command and host names are read as Latin, and an Edit or Write \

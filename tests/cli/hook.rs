@@ -551,7 +551,7 @@ fn hook_with_session(session: &std::path::Path, extra: &[&str], input: &[u8]) ->
 #[test]
 fn post_tool_use_cleans_each_output_shape_in_place() {
     use inertbox::hook::clean::{clean_value, same_shape};
-    for name in ["read", "bash", "webfetch", "grep", "glob", "mcp-text", "mcp-structured"] {
+    for name in ["read", "bash", "webfetch", "grep", "glob", "mcp-text", "mcp-structured", "mcp-string"] {
         let dir = tempfile::tempdir().unwrap();
         let session = dir.path().join("s.session");
         let input = std::fs::read(fixture(&format!("hooks/clean/post-{name}.json"))).unwrap();
@@ -559,21 +559,24 @@ fn post_tool_use_cleans_each_output_shape_in_place() {
         let stdout = hook_with_session(&session, &[], &input);
         let answer: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{name}: {e}: {stdout}"));
         let resp = &event["tool_response"];
-        let replaced = &answer["hookSpecificOutput"]["updatedMCPToolOutput"];
-        let mcp = name.starts_with("mcp");
-        assert_eq!(!replaced.is_null(), mcp, "{name}: only MCP outputs are replaced: {stdout}");
+        // An MCP tool's output through one field, a built-in tool's through
+        // the other; never both, always in the output's own shape.
+        let (field, other) = if name.starts_with("mcp") {
+            ("updatedMCPToolOutput", "updatedToolOutput")
+        } else {
+            ("updatedToolOutput", "updatedMCPToolOutput")
+        };
+        let replaced = &answer["hookSpecificOutput"][field];
+        assert!(!replaced.is_null(), "{name}: every fixture holds something reported: {stdout}");
+        assert!(answer["hookSpecificOutput"].get(other).is_none(), "{name}: {stdout}");
         let cleaned = clean_value(resp, &[], usize::MAX).expect("every fixture has something to clean").value;
         assert!(same_shape(resp, &cleaned), "{name}");
-        if mcp {
-            assert!(same_shape(resp, replaced), "{name}: {replaced}");
-        }
+        assert!(same_shape(resp, replaced), "{name}: {replaced}");
+        assert_ne!(resp, replaced, "{name}");
         let context = answer["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
         assert!(context.contains("inertbox"), "{name}: the note stays: {context}");
         insta::assert_snapshot!(format!("clean_{name}_answer"), redact(&stdout));
-        insta::assert_snapshot!(
-            format!("clean_{name}_output"),
-            serde_json::to_string_pretty(if mcp { replaced } else { &cleaned }).unwrap()
-        );
+        insta::assert_snapshot!(format!("clean_{name}_output"), serde_json::to_string_pretty(replaced).unwrap());
     }
 }
 
