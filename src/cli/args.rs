@@ -453,7 +453,7 @@ pub struct HookArgs {
     /// Scan at most this many bytes of a tool's output (the rest counts as unread untrusted content)
     #[arg(long, value_name = "N", env = "INERTBOX_MAX_BYTES", default_value_t = inertbox::input::DEFAULT_MAX_BYTES)]
     pub max_bytes: u64,
-    /// Withhold an MCP tool's output that cannot be cleaned (past the size cap) instead of passing it on
+    /// Withhold a tool's output that cannot be cleaned (past the size cap, or not in its own shape) instead of passing it on
     #[arg(long)]
     pub fail_closed: bool,
 }

@@ -616,24 +616,29 @@ fn what_was_removed_comes_back_with_hook_reveal() {
 }
 
 #[test]
-fn fail_closed_withholds_an_mcp_output_past_the_cap() {
-    let dir = tempfile::tempdir().unwrap();
-    let session = dir.path().join("s.session");
-    let input = std::fs::read(fixture("hooks/clean/post-mcp-text.json")).unwrap();
-    let event: Value = serde_json::from_slice(&input).unwrap();
-    let run = |extra: &[&str]| {
-        let mut args = vec!["--max-bytes", "16"];
-        args.extend_from_slice(extra);
-        serde_json::from_str::<Value>(&hook_with_session(&session, &args, &input)).unwrap()
-    };
-    let open = run(&[]);
-    assert!(open["hookSpecificOutput"]["updatedMCPToolOutput"].to_string().contains("Meeting notes"));
-    assert!(open["hookSpecificOutput"]["additionalContext"].as_str().unwrap().contains("read only the first 16"));
-    let closed = run(&["--fail-closed"]);
-    let r = &closed["hookSpecificOutput"]["updatedMCPToolOutput"];
-    assert!(inertbox::hook::clean::same_shape(&event["tool_response"], r), "{r}");
-    assert!(r[0]["text"].as_str().unwrap().starts_with("[withheld by inertbox --fail-closed"), "{r}");
-    assert!(!r.to_string().contains("Meeting notes"));
+fn fail_closed_withholds_an_output_past_the_cap() {
+    for (name, field, kept) in
+        [("mcp-text", "updatedMCPToolOutput", "Meeting notes"), ("bash", "updatedToolOutput", "build ok")]
+    {
+        let dir = tempfile::tempdir().unwrap();
+        let session = dir.path().join("s.session");
+        let input = std::fs::read(fixture(&format!("hooks/clean/post-{name}.json"))).unwrap();
+        let event: Value = serde_json::from_slice(&input).unwrap();
+        let run = |extra: &[&str]| {
+            let mut args = vec!["--max-bytes", "16"];
+            args.extend_from_slice(extra);
+            serde_json::from_str::<Value>(&hook_with_session(&session, &args, &input)).unwrap()
+        };
+        let open = run(&[]);
+        assert!(open["hookSpecificOutput"][field].to_string().contains(kept), "{name}: {open}");
+        let note = open["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
+        assert!(note.contains("read only the first 16"), "{name}: {note}");
+        let closed = run(&["--fail-closed"]);
+        let r = &closed["hookSpecificOutput"][field];
+        assert!(inertbox::hook::clean::same_shape(&event["tool_response"], r), "{name}: {r}");
+        assert!(r.to_string().contains("[withheld by inertbox --fail-closed"), "{name}: {r}");
+        assert!(!r.to_string().contains(kept), "{name}: {r}");
+    }
 }
 
 #[test]
