@@ -326,6 +326,9 @@ pub enum EntityKind {
     /// The ids a tool's JSON answer gives its objects, from its keys
     /// (` m-5012 th_9021 `): the gate's own, never found in a document.
     Handle,
+    /// The names a tool's JSON answer gives its objects' ids, a line
+    /// `id name words` each (`u02wenli wen li`): the gate's own.
+    Named,
 }
 
 impl EntityKind {
@@ -340,6 +343,7 @@ impl EntityKind {
             EntityKind::Words => 'w',
             EntityKind::Request => 'i',
             EntityKind::Handle => 'h',
+            EntityKind::Named => 'n',
         };
         if hidden { l.to_ascii_uppercase() } else { l }
     }
@@ -354,6 +358,7 @@ impl EntityKind {
             b'w' => Some(EntityKind::Words),
             b'i' => Some(EntityKind::Request),
             b'h' => Some(EntityKind::Handle),
+            b'n' => Some(EntityKind::Named),
             _ => None,
         }
     }

@@ -25,7 +25,10 @@
 //! - `f ID`: the read with this id is forgotten (`gate --forget`);
 //! - an item is a kind letter, `:` and a value: `e` address, `u` link, `d`
 //!   domain, `p` phone number, upper case when every mention was hidden; `s`
-//!   is a read's own sender (an email's From).
+//!   is a read's own sender (an email's From); the gate's own items are `w`
+//!   (words), `i` (a request), `h` (a JSON answer's handles) and `n` (the
+//!   ids a JSON answer gives objects by name, a line `ident object name`
+//!   each).
 //!
 //! In every field a backslash, tab, line feed and carriage return are
 //! written `\\`, `\t`, `\n`, `\r`. Anything else (an unknown record, a bad

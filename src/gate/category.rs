@@ -265,7 +265,7 @@ fn operation_noun(w: &str) -> Option<Category> {
 
 /// Claude Code's own tools, whose names alone would mislead (`NotebookRead`
 /// reads, `AskUserQuestion` asks the user, not for access).
-fn claude_code_tool(tool: &str) -> Option<Category> {
+pub(super) fn claude_code_tool(tool: &str) -> Option<Category> {
     use Category::*;
     Some(match tool {
         "Bash" | "SlashCommand" | "Skill" => Execute,

@@ -337,15 +337,25 @@ fn written_keys(key: &str) -> bool {
 /// stands; no string is parsed again.
 /// Nothing is taken below a map whose keys the writer of the content
 /// chose ([`written_keys`]).
+#[cfg(test)]
 pub(super) fn handles_in(text: &str) -> Option<String> {
+    answer(text).and_then(|v| handles_of_answer(&v))
+}
+
+/// A tool's answer as JSON, when it is JSON read whole.
+pub(super) fn answer(text: &str) -> Option<Value> {
     let t = text.trim_start();
     if !(t.starts_with('{') || t.starts_with('[')) {
         return None;
     }
-    let v: Value = serde_json::from_str(t).ok()?;
+    serde_json::from_str(t).ok()
+}
+
+/// [`handles_in`] of a parsed answer.
+pub(super) fn handles_of_answer(v: &Value) -> Option<String> {
     let mut seen = std::collections::HashSet::new();
     let mut out = String::from(" ");
-    walk_from(&v, None, 0, true, &mut |_, x| {
+    walk_from(v, None, 0, true, &mut |_, x| {
         if out.len() + MAX_HANDLE_BYTES < MAX_HANDLES_BYTES
             && let Some(h) = handle(x)
             && seen.insert(h.clone())
@@ -355,6 +365,164 @@ pub(super) fn handles_in(text: &str) -> Option<String> {
         }
     });
     (out.len() > 1).then_some(out)
+}
+
+/// At most this many bytes of names kept for one read.
+const MAX_NAMED_BYTES: usize = 4096;
+
+/// A key whose value is an object's own name (`name`, `real_name`,
+/// `displayName`, `title`, `filename`, `login`), not a subject or a note.
+fn name_key(key: &str) -> bool {
+    let words = name_words(key);
+    match words.as_slice() {
+        [w] => matches!(w.as_str(), "name" | "title" | "filename" | "login" | "username" | "handle"),
+        [a, w] => {
+            matches!(w.as_str(), "name")
+                && matches!(a.as_str(), "real" | "display" | "full" | "user" | "file" | "channel" | "group" | "team")
+        }
+        _ => false,
+    }
+}
+
+/// A key whose object is someone who wrote, sent or is on a thing
+/// (`from`, `author`, `attendees`): a name there is whatever they chose to
+/// be called, not the thing's.
+fn role_key(key: &str) -> bool {
+    name_words(key).iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "from"
+                | "sender"
+                | "author"
+                | "authors"
+                | "creator"
+                | "owner"
+                | "owners"
+                | "organizer"
+                | "organiser"
+                | "to"
+                | "cc"
+                | "bcc"
+                | "reply"
+                | "recipient"
+                | "recipients"
+                | "attendee"
+                | "attendees"
+                | "participant"
+                | "participants"
+                | "invitee"
+                | "invitees"
+                | "guest"
+                | "guests"
+                | "assignee"
+                | "assignees"
+                | "reviewer"
+                | "reviewers"
+                | "mention"
+                | "mentions"
+                | "by"
+                | "host"
+                | "seller"
+                | "merchant"
+                | "payee"
+                | "shared"
+                | "invited"
+        )
+    })
+}
+
+/// The names a tool's JSON answer gives its objects' ids and addresses:
+/// one line `ident object name` each (the ident and the object's own id as
+/// handles, the name as words, [`super::words`], without end spaces), for
+/// each object with an id (`{"id": "U02WENLI", "real_name": "Wen Li"}`) or
+/// an address (`"email": "lucia@…"`) and a name key beside it; or none.
+/// Only objects that are the answer's items: the answer itself, its list's
+/// items, or under one key of it (`{"members": [...]}`, `{"channel": {...}}`),
+/// never below a key of someone who wrote or is on a thing (`from`,
+/// `attendees`) or of a map the content's writer keyed.
+pub(super) fn named_in(v: &Value) -> Option<String> {
+    fn object(o: &serde_json::Map<String, Value>, out: &mut String) {
+        // Its `id`, or else its one key that is an id of its own
+        // (`venue_id`; not a `parent_id` or an `owner_id`, nor one of two).
+        let own = |k: &String| {
+            name_words(k).last().is_some_and(|w| w == "id") && !role_key(k) && key_kind(k) != Some(Key::Place)
+        };
+        // With neither, an account's login (`{"login": "sven-lq", "name":
+        // "Sven Lindqvist"}`).
+        let login = |k: &String| matches!(k.as_str(), "login" | "username" | "user_name" | "handle");
+        let (id, by) = match o.get("id") {
+            Some(v) => (handle(v), None),
+            None => {
+                let mut ids = o.iter().filter(|(k, _)| own(k));
+                match (ids.next(), ids.next()) {
+                    (Some((_, v)), None) => (handle(v), None),
+                    (None, _) => match o.iter().find(|(k, _)| login(k)) {
+                        Some((k, v)) => (handle(v), Some(k)),
+                        None => (None, None),
+                    },
+                    _ => (None, None),
+                }
+            }
+        };
+        // Its address, one (`email`, `emailAddress`, `mail`).
+        let address = o
+            .iter()
+            .find(|(k, _)| {
+                // The object's own, not a `manager_email`.
+                let w = name_words(k);
+                let w: Vec<&str> = w.iter().map(String::as_str).collect();
+                matches!(w.as_slice(), ["email" | "mail"] | ["email", "address"] | ["primary", "email"])
+            })
+            .and_then(|(_, v)| handle(v))
+            .filter(|a| a.contains('@'));
+        let Some(object) = id.clone().or_else(|| address.clone()) else { return };
+        for (k, x) in o {
+            if Some(k) == by {
+                continue;
+            }
+            if let (true, Value::String(name)) = (name_key(k), x) {
+                let words = super::targets::words(name);
+                let words = words.trim();
+                if words.is_empty() || words.len() > super::targets::MAX_NAME_BYTES {
+                    continue;
+                }
+                for ident in id.iter().chain(address.iter()) {
+                    if out.len() + ident.len() + object.len() + words.len() + 3 > MAX_NAMED_BYTES {
+                        return;
+                    }
+                    out.push_str(ident);
+                    out.push(' ');
+                    out.push_str(&object);
+                    out.push(' ');
+                    out.push_str(words);
+                    out.push('\n');
+                }
+            }
+        }
+    }
+    // `keys`: how many object keys lie between the answer and here.
+    fn walk(v: &Value, keys: usize, depth: usize, out: &mut String) {
+        if depth > super::MAX_ARG_DEPTH {
+            return;
+        }
+        match v {
+            Value::Array(a) => a.iter().for_each(|x| walk(x, keys, depth + 1, out)),
+            Value::Object(o) => {
+                object(o, out);
+                if keys == 0 {
+                    for (k, x) in o {
+                        if !role_key(k) && !written_keys(k) {
+                            walk(x, 1, depth + 1, out);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = String::new();
+    walk(v, 0, 0, &mut out);
+    (!out.is_empty()).then_some(out)
 }
 
 #[cfg(test)]
@@ -415,6 +583,31 @@ mod tests {
         assert!(!places_of(&json!({"folder_id": "f"})).1);
     }
 
+    #[test]
+    fn names_come_from_an_answers_items() {
+        let n = |t: &str| named_in(&super::answer(t).unwrap());
+        let users = r#"{"members": [{"id": "U02WENLI", "name": "wen.li", "real_name": "Wen Li"},
+            {"venue_id": "v_5518", "name": "Sakana Bar", "address": "9 Wharf Lane"}]}"#;
+        assert_eq!(n(users).unwrap(), "u02wenli u02wenli wen-li\nu02wenli u02wenli wen li\nv_5518 v_5518 sakana bar\n");
+        let people = r#"[{"login": "sven-lq", "name": "Sven Lindqvist"}, {"name": "Lucía Fernández", "email": "Lucia@x.test"},
+            {"id": "u_3", "name": "Ana", "emailAddress": "ana@x.test", "manager_email": "boss@x.test"}]"#;
+        assert_eq!(
+            n(people).unwrap(),
+            "sven-lq sven-lq sven lindqvist\nlucia@x.test lucia@x.test lucía fernández\nu_3 u_3 ana\nana@x.test u_3 ana\n"
+        );
+        // An object someone wrote or is on, a map its writer keyed, an
+        // object two keys down, an id that is a place's or one of two.
+        for t in [
+            r#"{"id": "m1", "from": {"id": "U0EVIL", "name": "Wen Li"}}"#,
+            r#"{"labels": {"id": "U0EVIL", "name": "Wen Li"}}"#,
+            r#"{"a": {"b": {"id": "U0EVIL", "name": "Wen Li"}}}"#,
+            r#"[{"parent_id": "F0EVIL", "name": "Wen Li"}, {"order_id": "o1", "product_id": "p1", "title": "Lamp"}]"#,
+            r#"[{"id": "has space", "name": "Wen Li"}, {"id": "U1", "subject": "Wen Li"}]"#,
+        ] {
+            assert_eq!(n(t), None, "{t}");
+        }
+    }
+
     /// Any JSON answer: every handle is a value under an id or place key
     /// of its structure, and no text inside a string (however much JSON it
     /// holds) gives one.
@@ -428,7 +621,9 @@ mod tests {
             Just("parent"),
             Just("body"),
             Just("user_id"),
-            Just("items")
+            Just("items"),
+            Just("name"),
+            Just("from")
         ];
         // Strings an attacker writes: JSON text with id keys in it.
         let text =
@@ -451,6 +646,11 @@ mod tests {
                 proptest::prop_assert!(!h.contains("evil"), "{h} from {text}");
                 for w in h.split(' ').filter(|w| !w.is_empty()) {
                     proptest::prop_assert!(w.starts_with("ok"), "{w} from {text}");
+                }
+            }
+            if let Some(n) = named_in(&v) {
+                for line in n.lines() {
+                    proptest::prop_assert!(line.starts_with("ok"), "{line} from {text}");
                 }
             }
         }

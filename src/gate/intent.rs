@@ -142,7 +142,8 @@ fn calendar_word(w: &str) -> bool {
 /// first, `Lena's` as `lena`), lower case, space-separated, then `|` and
 /// the sums of money it writes ([`amounts`]), then `|` and what it asks to
 /// delete ([`deletion_terms`]: terms separated by U+001F, one run a verb,
-/// runs by U+001E).
+/// runs by U+001E), then `|` and its proper names ([`proper_names`],
+/// separated by U+001E).
 pub(crate) fn request(text: &str) -> String {
     // What the user quotes or pastes (`"pay by Friday"`, a `> …` line) is
     // not what they ask.
@@ -225,16 +226,140 @@ pub(crate) fn request(text: &str) -> String {
         .collect::<Vec<_>>()
         .join("\n");
     let runs: Vec<String> = deletion_terms(&own_lines).iter().map(|r| r.join("\u{1f}")).collect();
-    let (sums, deletes) = (sums.join(" "), runs.join("\u{1e}"));
-    if !sums.is_empty() || !deletes.is_empty() {
-        s.push('|');
-        s.push_str(&sums);
+    let mut proper = proper_names(text);
+    for q in quoted_names(&own_lines) {
+        if proper.len() < MAX_KEPT && !proper.contains(&q) {
+            proper.push(q);
+        }
     }
-    if !deletes.is_empty() {
+    let proper = proper.join("\u{1e}");
+    let (sums, deletes) = (sums.join(" "), runs.join("\u{1e}"));
+    // Later fields only as far as the last that holds something (an older
+    // item ends sooner).
+    let fields = [sums, deletes, proper];
+    let last = fields.iter().rposition(|f| !f.is_empty()).map_or(0, |i| i + 1);
+    for f in &fields[..last] {
         s.push('|');
-        s.push_str(&deletes);
+        s.push_str(f);
     }
     s
+}
+
+/// What a request quotes as a name (`the 'Brand refresh 2025' doc`,
+/// `"Q3 plan"`), as words: a quote of at most eight words between marks
+/// that stand at a word's edge (an apostrophe inside a word opens none).
+fn quoted_names(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let chars: Vec<(usize, char)> = line.char_indices().collect();
+        let mut k = 0;
+        while k < chars.len() {
+            let (at, c) = chars[k];
+            let close = match c {
+                '\'' => '\'',
+                '"' => '"',
+                '\u{2018}' => '\u{2019}',
+                '\u{201c}' => '\u{201d}',
+                _ => {
+                    k += 1;
+                    continue;
+                }
+            };
+            let opens = k == 0 || !chars[k - 1].1.is_alphanumeric();
+            let end = chars[k + 1..]
+                .iter()
+                .position(|&(_, d)| d == close)
+                .map(|p| k + 1 + p)
+                .filter(|&e| chars.get(e + 1).is_none_or(|&(_, n)| !n.is_alphanumeric()));
+            match end {
+                Some(e) if opens => {
+                    let inner = &line[at + c.len_utf8()..chars[e].0];
+                    let w = super::words(inner);
+                    let w = w.trim();
+                    if !w.is_empty() && w.split(' ').count() <= 8 && out.len() < MAX_KEPT && !out.iter().any(|o| o == w)
+                    {
+                        out.push(w.to_string());
+                    }
+                    k = e + 1;
+                }
+                _ => k += 1,
+            }
+        }
+    }
+    out
+}
+
+/// The proper names a request writes, as words ([`super::words`] without
+/// end spaces): runs of capitalised words (`Wen Li`, `Hotel Sacher`; a
+/// run that opens a sentence also without its first word, which may only
+/// be capitalised for being first), and single terms marked as a name by
+/// `#` or `@`, a digit or a joining mark (`#q3-hiring`, `bill-2023.txt`).
+/// A lower-case word alone is no name: an object named like any word of
+/// the request (a channel called `update`) is not one the user named.
+fn proper_names(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let push = |run: &[&str], out: &mut Vec<String>| {
+        let w = super::words(&run.join(" "));
+        let w = w.trim();
+        if !w.is_empty() && out.len() < MAX_KEPT && !out.iter().any(|o| o == w) {
+            out.push(w.to_string());
+        }
+    };
+    for line in text.lines() {
+        let mut run: Vec<&str> = Vec::new();
+        let mut run_first = false;
+        let mut first = true;
+        let end_run = |run: &mut Vec<&str>, run_first: bool, out: &mut Vec<String>| {
+            // A sentence's first word alone is capitalised for being first.
+            if !(run.is_empty() || run_first && run.len() == 1) {
+                push(run, out);
+                if run_first {
+                    push(&run[1..], out);
+                }
+            }
+            run.clear();
+        };
+        for raw in line.split_whitespace() {
+            let t = raw.trim_start_matches(['(', '"', '\'', '[', '\u{201c}', '\u{2018}']);
+            let ends = t.ends_with(['.', '!', '?', ':']);
+            let breaks = ends || t.ends_with([',', ';', ')', '"', ']', '\u{201d}']);
+            let t = t.trim_end_matches(['.', '!', '?', ':', ',', ';', ')', '"', '\'', ']', '\u{201d}', '\u{2019}']);
+            let t = t.strip_suffix("'s").or_else(|| t.strip_suffix("\u{2019}s")).unwrap_or(t);
+            let marked = t.len() > 1 && t.starts_with(['#', '@']);
+            let inner = t.trim_start_matches(['#', '@']);
+            let joined = inner.char_indices().any(|(i, c)| {
+                matches!(c, '-' | '_' | '.')
+                    && inner[..i].ends_with(char::is_alphanumeric)
+                    && inner[i + 1..].starts_with(char::is_alphanumeric)
+            });
+            let digit = inner.chars().any(|c| c.is_ascii_digit()) && inner.chars().any(char::is_alphabetic);
+            // Month and day names are capitalised and no one's name.
+            let capital = inner.chars().next().is_some_and(char::is_uppercase)
+                && inner.chars().all(char::is_alphabetic)
+                && !calendar_word(&inner.to_lowercase());
+            // An address, a link or a path is compared as what it is.
+            let whole = inner.contains(['@', '/', '\\']);
+            if whole {
+                end_run(&mut run, run_first, &mut out);
+            } else if marked || joined || digit {
+                end_run(&mut run, run_first, &mut out);
+                push(&[inner], &mut out);
+            } else if capital {
+                if run.is_empty() {
+                    run_first = first;
+                }
+                run.push(inner);
+            } else {
+                end_run(&mut run, run_first, &mut out);
+            }
+            first = ends;
+            if breaks {
+                end_run(&mut run, run_first, &mut out);
+            }
+        }
+        end_run(&mut run, run_first, &mut out);
+    }
+    out
 }
 
 /// At most this many sums and terms to delete are kept of one request (a
@@ -723,6 +848,8 @@ pub(crate) struct Asked<'a> {
     /// What the request asks to delete ([`deletion_terms`]): a run of
     /// terms a deleting verb, terms separated by U+001F.
     pub(crate) deletes: Vec<&'a str>,
+    /// The proper names it writes ([`proper_names`]).
+    pub(crate) proper: Vec<&'a str>,
 }
 
 /// The kinds of action, the names, the sums of money and what to delete an
@@ -740,7 +867,7 @@ pub(crate) fn parse(item: &str) -> Asked<'_> {
         }
     }
     let mut list = |sep: char| fields.next().unwrap_or("").split(sep).filter(|n| !n.is_empty()).collect::<Vec<_>>();
-    Asked { intents, names: list(' '), amounts: list(' '), deletes: list('\u{1e}') }
+    Asked { intents, names: list(' '), amounts: list(' '), deletes: list('\u{1e}'), proper: list('\u{1e}') }
 }
 
 /// What a request asks to delete: for each verb that deletes, the terms
@@ -859,6 +986,25 @@ mod tests {
     /// A request asks for what its clauses open with; a question, a
     /// negated clause, a verb inside a clause or "tell me" asks for none.
     #[test]
+    fn proper_names_are_capitalised_runs_and_marked_terms() {
+        let got = proper_names(
+            "DM Wen Li and Arturo Bianchi the doc. Post it in #q3-hiring, then delete bill-2023.txt\nAsk Noor Haddad's team",
+        );
+        for want in
+            ["dm wen li", "wen li", "arturo bianchi", "q3-hiring", "bill-2023-txt", "ask noor haddad", "noor haddad"]
+        {
+            assert!(got.iter().any(|g| g == want), "{want} in {got:?}");
+        }
+        // A sentence's first word alone, lower-case words, a word alone
+        // that is all letters: none.
+        assert!(proper_names("Post the weekly update in general. Reply now").is_empty());
+        // The item keeps them past its other fields, and reads back.
+        let item = request("Invite Noor Haddad to #q3-hiring");
+        assert_eq!(parse(&item).proper, ["invite noor haddad", "noor haddad", "q3-hiring"], "{item}");
+        assert!(parse("send|noor").proper.is_empty());
+    }
+
+    #[test]
     fn requests_ask_for_what_their_clauses_open_with() {
         assert!(of("Please pay the bill in bill-march-2024.txt.").has(Financial));
         assert!(!of("Please pay the bill in bill-march-2024.txt.").has(Send));
@@ -896,7 +1042,8 @@ mod tests {
         let r = request("Reply to Lena's email. Invite Dora on Monday, and tell Bruno.");
         let names: Vec<&str> = parse(&r).names;
         assert_eq!(names, ["bruno", "dora", "lena"], "{r}");
-        assert!(!r.contains("reply") && !r.contains("invite|") && !r.contains("monday"), "{r}");
+        let head: String = r.split('|').take(2).collect::<Vec<_>>().join("|");
+        assert!(!head.contains("reply") && !head.contains("invite") && !head.contains("monday"), "{r}");
     }
 
     /// Sums are read with their currency beside them, in either writing

@@ -132,8 +132,15 @@ pub trait Recorder {
         entities.extend(words);
         // The ids a JSON answer gives its objects, from its own bytes (not
         // what a person sees of them) when it is short enough to be kept.
-        if let Some(h) = report.json.as_deref().and_then(super::handles::handles_in) {
-            entities.push(Entity { kind: EntityKind::Handle, value: h, hidden: false });
+        // So are the names it gives their ids (`{"id": "U02WENLI",
+        // "real_name": "Wen Li"}`).
+        if let Some(v) = report.json.as_deref().and_then(super::handles::answer) {
+            if let Some(h) = super::handles::handles_of_answer(&v) {
+                entities.push(Entity { kind: EntityKind::Handle, value: h, hidden: false });
+            }
+            if let Some(n) = super::handles::named_in(&v) {
+                entities.push(Entity { kind: EntityKind::Named, value: n, hidden: false });
+            }
         }
         self.add_read(&report.source, report.verdict, entities, sender)
     }

@@ -894,6 +894,30 @@ pub(super) fn under_role(args: &Value, role: Role) -> (Vec<String>, bool) {
     (out, cut)
 }
 
+/// The values (lower case) under keys that say whom or where a call
+/// reaches (`to`, `channel`, `users`, `share_with`), at any depth; a list
+/// of ids in one value (`"U1,U2"`) gives each.
+pub(super) fn whom_of(args: &Value) -> Vec<String> {
+    fn walk(v: &Value, under: bool, depth: usize, out: &mut Vec<String>) {
+        if depth > MAX_ARG_DEPTH || out.len() > MAX_NAMES {
+            return;
+        }
+        match v {
+            Value::String(s) if under => out.extend(
+                s.split(if s.trim().contains(char::is_whitespace) { '\n' } else { ',' })
+                    .map(|p| p.trim().to_lowercase()),
+            ),
+            Value::Number(n) if under => out.push(n.to_string()),
+            Value::Array(a) => a.iter().for_each(|x| walk(x, under, depth + 1, out)),
+            Value::Object(o) => o.iter().for_each(|(k, x)| walk(x, under || recipient_key(k), depth + 1, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(args, false, 0, &mut out);
+    out
+}
+
 /// A whole argument that is a domain name (`example.com`, not `notes.txt`).
 pub(super) fn bare_domain(t: &str) -> Option<String> {
     let trimmed = t.trim();
@@ -984,7 +1008,11 @@ pub(super) fn names_of(args: &Value) -> (Vec<String>, bool) {
         let mut found = BTreeSet::new();
         targets_in(&leaf, 0, &mut found);
         let mut pieces: Vec<&str> = Vec::new();
-        if found.is_empty() {
+        if found.is_empty() && leaf.contains(',') && !leaf.trim().contains(char::is_whitespace) {
+            // A list of ids in one value (`"users": "U02NOORH,U04TREYES"`):
+            // each is a name of its own.
+            pieces.extend(leaf.split(',').map(str::trim));
+        } else if found.is_empty() {
             pieces.push(leaf.trim());
         } else {
             // Beside an address or a link, every other item of a list

@@ -62,6 +62,9 @@ pub(crate) struct Wanted {
     /// Name targets under a call's object keys, by handle (lower case):
     /// looked for in reads' handles ([`super::handles`]).
     pub(crate) handles: std::collections::HashMap<String, Vec<u32>>,
+    /// Name targets as a tool's answer may give them an id (lower case,
+    /// one token): looked for in reads' named ids ([`super::handles::named_in`]).
+    pub(crate) ids: std::collections::HashMap<String, Vec<u32>>,
 }
 
 /// Each key's first byte, in sorted order.
@@ -214,7 +217,24 @@ impl Wanted {
                 _ => None,
             })
             .collect();
-        Wanted { keys, kinds, targets: found.len(), link_hosts, accounts, names, twinned, handles: Default::default() }
+        let mut ids: std::collections::HashMap<String, Vec<u32>> = std::collections::HashMap::new();
+        for (i, (k, v)) in found.iter().enumerate() {
+            let v = v.trim().to_lowercase();
+            if matches!(k, TargetKind::Name | TargetKind::Email) && !v.is_empty() && !v.contains(char::is_whitespace) {
+                ids.entry(v).or_default().push(i as u32);
+            }
+        }
+        Wanted {
+            keys,
+            kinds,
+            targets: found.len(),
+            link_hosts,
+            accounts,
+            names,
+            twinned,
+            handles: Default::default(),
+            ids,
+        }
     }
 
     /// Mark the name targets that are among a call's handles (lower case).
@@ -303,7 +323,7 @@ impl Wanted {
         match e.kind {
             // The words of what the user typed, or of what a person sees
             // of a read: names and accounts, as whole terms.
-            EntityKind::Request | EntityKind::Handle => {}
+            EntityKind::Request | EntityKind::Handle | EntityKind::Named => {}
             EntityKind::Words => {
                 if let Some((ac, slots)) = &self.names {
                     for m in ac.find_overlapping_iter(e.value.as_bytes()) {
@@ -341,7 +361,11 @@ impl Wanted {
                 }
             }
         }
-        if let (Some((ac, slots)), false) = (&self.accounts, e.kind == EntityKind::Words) {
+        // Accounts in the values of entities of text (not in the gate's own
+        // items: a request's proper names hold the digits of its dates).
+        if let (Some((ac, slots)), false) =
+            (&self.accounts, matches!(e.kind, EntityKind::Words | EntityKind::Request | EntityKind::Named))
+        {
             let digits: Vec<u8> = e.value.bytes().filter(|&b| b != b' ' && b != b'-').collect();
             for m in ac.find_overlapping_iter(&digits[..]) {
                 let slot = slots[m.pattern().as_usize()];

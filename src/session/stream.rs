@@ -11,7 +11,7 @@ use super::HEADER;
 use super::file::{SessionFile, lock};
 use super::record::{Records, Span, entity, parse, read_number, unescape};
 use crate::detect::Verdict;
-use crate::gate::{self, Call, ContentNotes, Facts, GateError, Outcome, Policy, TrustNotes, Wanted};
+use crate::gate::{self, Call, ContentNotes, Facts, GateError, NamedIds, Outcome, Policy, TrustNotes, Wanted};
 
 /// How much of a session file [`decide_in`] reads at a time.
 const CHUNK: usize = 16 * 1024;
@@ -166,9 +166,13 @@ struct Tally<'p> {
     content: ContentNotes,
     /// What the trust records' words ask for and give.
     notes: TrustNotes,
+    /// The ids reads give objects by name.
+    named: NamedIds,
     /// The latest read's source, until its first item hashes it.
     source: Option<Span>,
     source_hash: u64,
+    /// The latest read's source, kept while its named ids may need it.
+    source_text: String,
 }
 
 impl<'p> Tally<'p> {
@@ -182,8 +186,10 @@ impl<'p> Tally<'p> {
             in_trust: false,
             content: ContentNotes::new(),
             notes: TrustNotes::new(wanted),
+            named: NamedIds::default(),
             source: None,
             source_hash: 0,
+            source_text: String::new(),
         }
     }
 
@@ -207,6 +213,7 @@ impl<'p> Tally<'p> {
         facts.trusted = self.wanted.covered(self.trusted);
         self.content.finish(self.wanted, live, &mut facts);
         self.notes.finish(&mut facts);
+        self.named.finish(&mut facts, live);
         facts
     }
 }
@@ -234,7 +241,12 @@ impl Records for Tally<'_> {
         // its source's hash (the source is in the same line as its items).
         let read = self.reads.len().wrapping_sub(1) as u32;
         if let Some(sp) = self.source.take() {
-            self.source_hash = gate::source_hash(&text[sp.start as usize..sp.end as usize]);
+            let source = &text[sp.start as usize..sp.end as usize];
+            self.source_hash = gate::source_hash(source);
+            self.source_text.clear();
+            if !self.wanted.ids.is_empty() {
+                self.source_text.push_str(&unescape(source));
+            }
         }
         let (wanted, hits, trusted) = (self.wanted, &mut self.hits, &mut self.trusted);
         if letter == b's' {
@@ -248,6 +260,9 @@ impl Records for Tally<'_> {
             } else {
                 wanted.mentioned_by(&e, &mut |r| hits.push((read, r, false)));
                 self.content.see(wanted, &e, read, self.source_hash);
+                if e.kind == crate::document::EntityKind::Named && !wanted.ids.is_empty() {
+                    self.named.see(wanted, read, &self.source_text, &e.value);
+                }
             }
         }
     }
@@ -382,6 +397,34 @@ mod tests {
         let err = decide_in(&corrupt, &call, &policy).unwrap_err().to_string();
         assert_eq!(err, SessionFile::open(&corrupt).err().unwrap().to_string());
         assert!(err.contains("line 3: unknown verdict \"maybe\""), "{err}");
+    }
+
+    /// Named ids read from a file decide as in memory: bound, forgotten,
+    /// and undone by a later impostor (a source with a tab in it too).
+    #[test]
+    fn named_ids_decide_alike_in_a_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let policy = Policy::default();
+        let call = crate::gate::parse_call(r#"{"tool":"post","args":{"channel":"U02WENLI","text":"doc"}}"#).unwrap();
+        let path = dir.path().join("s");
+        let mut f = fresh();
+        f.trust_text("DM Wen Li the doc");
+        let named = |id: &str| ent(EntityKind::Named, &format!("{id} {id} wen li\n"), false);
+        f.add_read("users_list(\t200)", Verdict::Allow, vec![named("u02wenli")], Vec::new());
+        let check = |f: &SessionFile, want: crate::gate::Decision| {
+            std::fs::write(&path, f.text()).unwrap();
+            let o = decide_in(&path, &call, &policy).unwrap();
+            assert_eq!(o, decide(&call, f, &policy));
+            assert_eq!(o.decision, want, "{:?}", o.reasons);
+        };
+        check(&f, crate::gate::Decision::Allow);
+        f.add_read("users.search(Wen)", Verdict::Allow, vec![named("u07wenl1")], Vec::new());
+        check(&f, crate::gate::Decision::Confirm);
+        f.forget("r2");
+        check(&f, crate::gate::Decision::Allow);
+        f.add_read("page", Verdict::Allow, Vec::new(), Vec::new());
+        f.forget("r1");
+        check(&f, crate::gate::Decision::Confirm);
     }
 
     /// A last record cut off by a crash (no line end) is dropped and counted

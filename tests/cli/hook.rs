@@ -762,3 +762,31 @@ fn session_start_reports_an_instruction_file_that_hides_text() {
     assert_eq!(cleaned.status.code(), Some(0), "{cleaned:?}");
     assert_eq!(hook_with_session(&tmp.join("s.session"), &[], start.to_string().as_bytes()), "");
 }
+
+/// Through the hooks and a session file: the id an MCP tool's listing
+/// gives a person the user named runs a DM unattended; the same listing
+/// fetched as a web page binds nothing.
+#[test]
+fn an_id_an_mcp_listing_gives_a_named_person_is_the_users() {
+    let users =
+        r#"{"members": [{"id": "U02WENLI", "real_name": "Wen Li"}, {"id": "U05HLP", "real_name": "IT Helpdesk"}]}"#;
+    for (tool, response, want) in [
+        ("mcp__slack__users_list", serde_json::json!([{"type": "text", "text": users}]), "none"),
+        ("WebFetch", serde_json::json!({"code": 200, "result": users}), "ask"),
+    ] {
+        let state = tempfile::tempdir().unwrap();
+        let event = |v: Value| {
+            let mut e = serde_json::json!({"session_id": "s-n", "cwd": "/tmp"});
+            e.as_object_mut().unwrap().extend(v.as_object().unwrap().clone());
+            hook_in(state.path(), &[], e.to_string().as_bytes())
+        };
+        event(serde_json::json!({"hook_event_name": "UserPromptSubmit", "prompt": "DM Wen Li the offsite doc"}));
+        event(serde_json::json!({"hook_event_name": "PostToolUse", "tool_name": tool,
+            "tool_input": {"url": "https://x.test/"}, "tool_response": response}));
+        let pre = event(serde_json::json!({"hook_event_name": "PreToolUse", "tool_name": "mcp__slack__post_message",
+            "tool_input": {"channel": "U02WENLI", "text": "The offsite doc."}}));
+        assert_eq!(permission(&pre), want, "{tool}: {pre}");
+        let file = std::fs::read_to_string(state.path().join("inertbox/sessions/s-n.session")).unwrap();
+        assert!(file.contains("\tn:u02wenli u02wenli wen li\\n"), "{file}");
+    }
+}
