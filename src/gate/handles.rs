@@ -367,9 +367,6 @@ pub(super) fn handles_of_answer(v: &Value) -> Option<String> {
     (out.len() > 1).then_some(out)
 }
 
-/// At most this many bytes of names kept for one read.
-const MAX_NAMED_BYTES: usize = 4096;
-
 /// A key whose value is an object's own name (`name`, `real_name`,
 /// `displayName`, `title`, `filename`, `login`), not a subject or a note.
 fn name_key(key: &str) -> bool {
@@ -431,99 +428,153 @@ fn role_key(key: &str) -> bool {
     })
 }
 
-/// The names a tool's JSON answer gives its objects' ids and addresses:
-/// one line `ident object name` each (the ident and the object's own id as
-/// handles, the name as words, [`super::words`], without end spaces), for
-/// each object with an id (`{"id": "U02WENLI", "real_name": "Wen Li"}`) or
-/// an address (`"email": "lucia@…"`) and a name key beside it; or none.
-/// Only objects that are the answer's items: the answer itself, its list's
-/// items, or under one key of it (`{"members": [...]}`, `{"channel": {...}}`),
-/// never below a key of someone who wrote or is on a thing (`from`,
-/// `attendees`) or of a map the content's writer keyed.
+/// The names a tool's JSON answer gives its objects, one line each:
+/// `+idents name` for an object that is one of the answer's items (the
+/// answer itself, its list's items, or under one key of it: `{"members":
+/// [...]}`, `{"channel": {...}}`; never below a key of someone who wrote or
+/// is on a thing, `from`, `attendees`, or of a map the content's writer
+/// keyed), whose id or address a call may aim at; `-idents name` for every
+/// other object that bears a name, at any depth (a namesake there still
+/// makes a name ambiguous). `idents` are the object's id (`id`, its one own
+/// `…_id`, else its `login`) and its own address (`email`; only for a
+/// person's name, not a `title`), comma-joined, or `?` for none; the name
+/// as words ([`super::words`], no end spaces), from a name key, a nested
+/// `profile` or `name` object's, or `first_name` and `last_name` joined.
+/// Past [`MAX_NAMED_BYTES`] a last line `!` says the list was cut.
 pub(super) fn named_in(v: &Value) -> Option<String> {
-    fn object(o: &serde_json::Map<String, Value>, out: &mut String) {
+    /// The object's names, each with whether it is a person's (an address
+    /// beside it is theirs).
+    fn names(o: &serde_json::Map<String, Value>) -> Vec<(String, bool)> {
+        let mut out = Vec::new();
+        let add = |k: &str, x: &str, out: &mut Vec<(String, bool)>| {
+            let w = super::targets::words(x);
+            let w = w.trim();
+            if !w.is_empty() && w.len() <= super::targets::MAX_NAME_BYTES {
+                out.push((
+                    w.to_string(),
+                    !matches!(name_words(k).last().map(String::as_str), Some("title" | "filename")),
+                ));
+            }
+        };
+        let (mut given, mut family) = (None, None);
+        for (k, x) in o {
+            match x {
+                Value::String(t) if name_key(k) => add(k, t, &mut out),
+                Value::String(t) => match name_words(k).join("_").as_str() {
+                    "first_name" | "given_name" => given = Some(t.as_str()),
+                    "last_name" | "family_name" | "surname" => family = Some(t.as_str()),
+                    _ => {}
+                },
+                Value::Object(inner) if matches!(k.as_str(), "profile" | "name" | "names") => {
+                    for (k2, x2) in inner {
+                        if let Value::String(t) = x2
+                            && (name_key(k2) || name_words(k2).last().is_some_and(|w| w == "name"))
+                        {
+                            add(k2, t, &mut out);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let (Some(g), Some(f)) = (given, family) {
+            add("name", &format!("{g} {f}"), &mut out);
+        }
+        out
+    }
+    /// The object's id and whether it is its login, and its address.
+    fn idents(o: &serde_json::Map<String, Value>) -> (Option<String>, Option<&String>, Option<String>) {
         // Its `id`, or else its one key that is an id of its own
-        // (`venue_id`; not a `parent_id` or an `owner_id`, nor one of two).
+        // (`venue_id`; not a `parent_id` or an `owner_id`, nor one of two),
+        // or else an account's login (`{"login": "sven-lq"}`).
         let own = |k: &String| {
             name_words(k).last().is_some_and(|w| w == "id") && !role_key(k) && key_kind(k) != Some(Key::Place)
         };
-        // With neither, an account's login (`{"login": "sven-lq", "name":
-        // "Sven Lindqvist"}`).
         let login = |k: &String| matches!(k.as_str(), "login" | "username" | "user_name" | "handle");
+        let plain = |h: Option<String>| h.filter(|h| !h.contains(','));
         let (id, by) = match o.get("id") {
-            Some(v) => (handle(v), None),
+            Some(v) => (plain(handle(v)), None),
             None => {
                 let mut ids = o.iter().filter(|(k, _)| own(k));
                 match (ids.next(), ids.next()) {
-                    (Some((_, v)), None) => (handle(v), None),
+                    (Some((_, v)), None) => (plain(handle(v)), None),
                     (None, _) => match o.iter().find(|(k, _)| login(k)) {
-                        Some((k, v)) => (handle(v), Some(k)),
+                        Some((k, v)) => (plain(handle(v)), Some(k)),
                         None => (None, None),
                     },
                     _ => (None, None),
                 }
             }
         };
-        // Its address, one (`email`, `emailAddress`, `mail`).
+        // Its own address, not a `manager_email`.
         let address = o
             .iter()
             .find(|(k, _)| {
-                // The object's own, not a `manager_email`.
                 let w = name_words(k);
                 let w: Vec<&str> = w.iter().map(String::as_str).collect();
                 matches!(w.as_slice(), ["email" | "mail"] | ["email", "address"] | ["primary", "email"])
             })
-            .and_then(|(_, v)| handle(v))
+            .and_then(|(_, v)| plain(handle(v)))
             .filter(|a| a.contains('@'));
-        let Some(object) = id.clone().or_else(|| address.clone()) else { return };
-        for (k, x) in o {
-            if Some(k) == by {
+        (id, by, address)
+    }
+    fn object(o: &serde_json::Map<String, Value>, item: bool, out: &mut String) -> bool {
+        let names = names(o);
+        if names.is_empty() {
+            return true;
+        }
+        let (id, by, address) = idents(o);
+        for (name, person) in names {
+            // A login is the object's id, not a name it bears.
+            if by.is_some_and(|k| {
+                o.get(k).and_then(Value::as_str).is_some_and(|l| super::targets::words(l).trim() == name)
+            }) {
                 continue;
             }
-            if let (true, Value::String(name)) = (name_key(k), x) {
-                let words = super::targets::words(name);
-                let words = words.trim();
-                if words.is_empty() || words.len() > super::targets::MAX_NAME_BYTES {
-                    continue;
-                }
-                for ident in id.iter().chain(address.iter()) {
-                    if out.len() + ident.len() + object.len() + words.len() + 3 > MAX_NAMED_BYTES {
-                        return;
-                    }
-                    out.push_str(ident);
-                    out.push(' ');
-                    out.push_str(&object);
-                    out.push(' ');
-                    out.push_str(words);
-                    out.push('\n');
-                }
+            let mut ids: Vec<&str> = id.iter().map(String::as_str).collect();
+            if person {
+                ids.extend(address.as_deref());
             }
+            let ids = if ids.is_empty() { "?".to_string() } else { ids.join(",") };
+            if out.len() + ids.len() + name.len() + 3 > MAX_NAMED_BYTES {
+                out.push_str("!\n");
+                return false;
+            }
+            out.push(if item && ids != "?" { '+' } else { '-' });
+            out.push_str(&ids);
+            out.push(' ');
+            out.push_str(&name);
+            out.push('\n');
         }
+        true
     }
-    // `keys`: how many object keys lie between the answer and here.
-    fn walk(v: &Value, keys: usize, depth: usize, out: &mut String) {
+    /// `keys`: how many object keys lie between the answer and here;
+    /// `aside`: below someone's key or a writer's map. False once cut.
+    fn walk(v: &Value, keys: usize, aside: bool, depth: usize, out: &mut String) -> bool {
         if depth > super::MAX_ARG_DEPTH {
-            return;
+            return true;
         }
         match v {
-            Value::Array(a) => a.iter().for_each(|x| walk(x, keys, depth + 1, out)),
+            Value::Array(a) => a.iter().all(|x| walk(x, keys, aside, depth + 1, out)),
             Value::Object(o) => {
-                object(o, out);
-                if keys == 0 {
-                    for (k, x) in o {
-                        if !role_key(k) && !written_keys(k) {
-                            walk(x, 1, depth + 1, out);
-                        }
-                    }
-                }
+                object(o, keys <= 1 && !aside, out)
+                    && o.iter().all(|(k, x)| {
+                        k == "profile"
+                            || k == "name"
+                            || walk(x, keys + 1, aside || role_key(k) || written_keys(k), depth + 1, out)
+                    })
             }
-            _ => {}
+            _ => true,
         }
     }
     let mut out = String::new();
-    walk(v, 0, 0, &mut out);
+    walk(v, 0, false, 0, &mut out);
     (!out.is_empty()).then_some(out)
 }
+
+/// At most this many bytes of names kept for one read; past them the read
+/// says it was cut, and no name binds while it is in the session.
+const MAX_NAMED_BYTES: usize = 8192;
 
 #[cfg(test)]
 mod tests {
@@ -588,13 +639,19 @@ mod tests {
         let n = |t: &str| named_in(&super::answer(t).unwrap());
         let users = r#"{"members": [{"id": "U02WENLI", "name": "wen.li", "real_name": "Wen Li"},
             {"venue_id": "v_5518", "name": "Sakana Bar", "address": "9 Wharf Lane"}]}"#;
-        assert_eq!(n(users).unwrap(), "u02wenli u02wenli wen-li\nu02wenli u02wenli wen li\nv_5518 v_5518 sakana bar\n");
+        assert_eq!(n(users).unwrap(), "+u02wenli wen-li\n+u02wenli wen li\n+v_5518 sakana bar\n");
         let people = r#"[{"login": "sven-lq", "name": "Sven Lindqvist"}, {"name": "Lucía Fernández", "email": "Lucia@x.test"},
-            {"id": "u_3", "name": "Ana", "emailAddress": "ana@x.test", "manager_email": "boss@x.test"}]"#;
+            {"id": "u_3", "name": "Ana", "emailAddress": "ana@x.test", "manager_email": "boss@x.test"},
+            {"id": "T-1", "title": "Wen Li", "email": "wen@evil.test"},
+            {"id": "u_4", "profile": {"real_name": "Dana Park"}, "author": {"first_name": "Wen", "last_name": "Li"}}]"#;
         assert_eq!(
             n(people).unwrap(),
-            "sven-lq sven-lq sven lindqvist\nlucia@x.test lucia@x.test lucía fernández\nu_3 u_3 ana\nana@x.test u_3 ana\n"
+            "+sven-lq sven lindqvist\n+lucia@x.test lucía fernández\n+u_3,ana@x.test ana\n+t-1 wen li\n+u_4 dana park\n-? wen li\n"
         );
+        // Past the budget, a cut.
+        let many: Vec<Value> =
+            (0..2000).map(|i| json!({"id": format!("u{i}"), "name": format!("Person {i}")})).collect();
+        assert!(n(&Value::Array(many).to_string()).unwrap().ends_with("\n!\n"));
         // An object someone wrote or is on, a map its writer keyed, an
         // object two keys down, an id that is a place's or one of two.
         for t in [
@@ -604,7 +661,7 @@ mod tests {
             r#"[{"parent_id": "F0EVIL", "name": "Wen Li"}, {"order_id": "o1", "product_id": "p1", "title": "Lamp"}]"#,
             r#"[{"id": "has space", "name": "Wen Li"}, {"id": "U1", "subject": "Wen Li"}]"#,
         ] {
-            assert_eq!(n(t), None, "{t}");
+            assert!(n(t).is_none_or(|l| !l.lines().any(|l| l.starts_with('+'))), "{t}: {:?}", n(t));
         }
     }
 
@@ -649,8 +706,9 @@ mod tests {
                 }
             }
             if let Some(n) = named_in(&v) {
-                for line in n.lines() {
-                    proptest::prop_assert!(line.starts_with("ok"), "{line} from {text}");
+                for line in n.lines().filter(|l| l.starts_with('+')) {
+                    let ids = line[1..].split(' ').next().unwrap_or("");
+                    proptest::prop_assert!(ids.split(',').all(|i| i.starts_with("ok")), "{line} from {text}");
                 }
             }
         }

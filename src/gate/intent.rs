@@ -276,8 +276,12 @@ fn quoted_names(text: &str) -> Vec<String> {
                     let inner = &line[at + c.len_utf8()..chars[e].0];
                     let w = super::words(inner);
                     let w = w.trim();
-                    if !w.is_empty() && w.split(' ').count() <= 8 && out.len() < MAX_KEPT && !out.iter().any(|o| o == w)
-                    {
+                    // A name, not a phrase: two words or joined ones, with
+                    // a capital or a digit (`'Brand refresh 2025'`, not
+                    // `'sounds good'`).
+                    let named = inner.chars().any(|c| c.is_uppercase() || c.is_ascii_digit())
+                        && (w.contains(' ') || w.contains('-'));
+                    if named && w.split(' ').count() <= 8 && out.len() < MAX_KEPT && !out.iter().any(|o| o == w) {
                         out.push(w.to_string());
                     }
                     k = e + 1;
@@ -290,12 +294,14 @@ fn quoted_names(text: &str) -> Vec<String> {
 }
 
 /// The proper names a request writes, as words ([`super::words`] without
-/// end spaces): runs of capitalised words (`Wen Li`, `Hotel Sacher`; a
-/// run that opens a sentence also without its first word, which may only
-/// be capitalised for being first), and single terms marked as a name by
-/// `#` or `@`, a digit or a joining mark (`#q3-hiring`, `bill-2023.txt`).
-/// A lower-case word alone is no name: an object named like any word of
-/// the request (a channel called `update`) is not one the user named.
+/// end spaces): runs of two or more capitalised words (`Wen Li`, `Hotel
+/// Sacher`; a run that opens a sentence or a list item without its first
+/// word, which may be capitalised for being first: `Send Wen Li` gives
+/// `wen li`, never `send wen li`), and single terms marked as a name by `#`
+/// or `@` or joined by a mark (`#q3-hiring`, `bill-2023.txt`). A word alone
+/// is no name (`I`, `Slack`, `Legal`), nor an acronym (`DM`, `CEO`, `HR`),
+/// which ends a run: an object named like a word of the request is not one
+/// the user named.
 fn proper_names(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let push = |run: &[&str], out: &mut Vec<String>| {
@@ -310,12 +316,9 @@ fn proper_names(text: &str) -> Vec<String> {
         let mut run_first = false;
         let mut first = true;
         let end_run = |run: &mut Vec<&str>, run_first: bool, out: &mut Vec<String>| {
-            // A sentence's first word alone is capitalised for being first.
-            if !(run.is_empty() || run_first && run.len() == 1) {
-                push(run, out);
-                if run_first {
-                    push(&run[1..], out);
-                }
+            let names = if run_first && !run.is_empty() { &run[1..] } else { &run[..] };
+            if names.len() >= 2 {
+                push(names, out);
             }
             run.clear();
         };
@@ -325,6 +328,11 @@ fn proper_names(text: &str) -> Vec<String> {
             let breaks = ends || t.ends_with([',', ';', ')', '"', ']', '\u{201d}']);
             let t = t.trim_end_matches(['.', '!', '?', ':', ',', ';', ')', '"', '\'', ']', '\u{201d}', '\u{2019}']);
             let t = t.strip_suffix("'s").or_else(|| t.strip_suffix("\u{2019}s")).unwrap_or(t);
+            // A bullet or a number opening a list item: still the start.
+            if !t.chars().any(char::is_alphabetic) {
+                end_run(&mut run, run_first, &mut out);
+                continue;
+            }
             let marked = t.len() > 1 && t.starts_with(['#', '@']);
             let inner = t.trim_start_matches(['#', '@']);
             let joined = inner.char_indices().any(|(i, c)| {
@@ -332,16 +340,17 @@ fn proper_names(text: &str) -> Vec<String> {
                     && inner[..i].ends_with(char::is_alphanumeric)
                     && inner[i + 1..].starts_with(char::is_alphanumeric)
             });
-            let digit = inner.chars().any(|c| c.is_ascii_digit()) && inner.chars().any(char::is_alphabetic);
+            let acronym = inner.chars().count() > 1 && inner.chars().all(char::is_uppercase);
             // Month and day names are capitalised and no one's name.
             let capital = inner.chars().next().is_some_and(char::is_uppercase)
                 && inner.chars().all(char::is_alphabetic)
+                && !acronym
                 && !calendar_word(&inner.to_lowercase());
             // An address, a link or a path is compared as what it is.
             let whole = inner.contains(['@', '/', '\\']);
             if whole {
                 end_run(&mut run, run_first, &mut out);
-            } else if marked || joined || digit {
+            } else if marked || joined {
                 end_run(&mut run, run_first, &mut out);
                 push(&[inner], &mut out);
             } else if capital {
@@ -990,17 +999,25 @@ mod tests {
         let got = proper_names(
             "DM Wen Li and Arturo Bianchi the doc. Post it in #q3-hiring, then delete bill-2023.txt\nAsk Noor Haddad's team",
         );
-        for want in
-            ["dm wen li", "wen li", "arturo bianchi", "q3-hiring", "bill-2023-txt", "ask noor haddad", "noor haddad"]
-        {
-            assert!(got.iter().any(|g| g == want), "{want} in {got:?}");
+        assert_eq!(got, ["wen li", "arturo bianchi", "q3-hiring", "bill-2023-txt", "noor haddad"]);
+        // A sentence's or a list item's first word, a word alone (`I`,
+        // `Slack`), an acronym, lower-case words: none.
+        for none in [
+            "Post the weekly update in general. Reply now",
+            "Send the doc I wrote over Slack to Legal",
+            "- Post the summary\n1. Send Wen",
+            "DM the CEO and HR the Q3 PDF",
+        ] {
+            assert!(proper_names(none).is_empty(), "{none}: {:?}", proper_names(none));
         }
-        // A sentence's first word alone, lower-case words, a word alone
-        // that is all letters: none.
-        assert!(proper_names("Post the weekly update in general. Reply now").is_empty());
+        assert_eq!(proper_names("Please DM Wen Li. Wen Li needs it"), ["wen li"]);
+        assert_eq!(
+            quoted_names("Reply 'sounds good' to the 'Brand refresh 2025' doc, \"Q3\" and 'Sounds'"),
+            ["brand refresh 2025"]
+        );
         // The item keeps them past its other fields, and reads back.
         let item = request("Invite Noor Haddad to #q3-hiring");
-        assert_eq!(parse(&item).proper, ["invite noor haddad", "noor haddad", "q3-hiring"], "{item}");
+        assert_eq!(parse(&item).proper, ["noor haddad", "q3-hiring"], "{item}");
         assert!(parse("send|noor").proper.is_empty());
     }
 
