@@ -549,6 +549,28 @@ const CASES: &[Case] = &[
         },
     },
     Case {
+        name: "markdown-code-spans-one-line",
+        about: "one line of backtick runs of growing lengths none of which closes, then a hidden span",
+        feeds: &[Text],
+        make: |n| {
+            let mut s = String::from("# t\n<span style=\"display:none\">");
+            let mut k = 1;
+            while s.len() < n {
+                s.push_str(&"`".repeat(k % 97 + 1));
+                s.push_str(" a ");
+                k += 1;
+            }
+            s.push_str("</span>\n");
+            s.into_bytes()
+        },
+    },
+    Case {
+        name: "markdown-html-unclosed",
+        about: "Markdown with tags that open hidden boxes and never close, code fences that never close",
+        feeds: &[Text],
+        make: |n| repeat("## h [a](b)\n<div hidden><span style=\"color:#fff\">x `y` <font color=white>z\n```\n", n),
+    },
+    Case {
         name: "markdown-footnotes",
         about: "footnote definitions with long labels and continuation lines, references to others, unclosed labels",
         feeds: &[Text],
