@@ -27,8 +27,8 @@
 //!   domain, `p` phone number, upper case when every mention was hidden; `s`
 //!   is a read's own sender (an email's From); the gate's own items are `w`
 //!   (words), `i` (a request), `h` (a JSON answer's handles) and `n` (the
-//!   ids a JSON answer gives objects by name, a line `ident object name`
-//!   each).
+//!   names a read gives objects and mentions: lines `+ids name`, `-ids
+//!   name`, `~name`, and `!` when cut).
 //!
 //! In every field a backslash, tab, line feed and carriage return are
 //! written `\\`, `\t`, `\n`, `\r`. Anything else (an unknown record, a bad

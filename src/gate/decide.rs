@@ -115,7 +115,7 @@ pub(crate) struct Facts {
     /// it says what the call acts on, or whom it reaches under a key that
     /// says whom; never as whom a send reaches by other means (a file the
     /// user named, shared by a link).
-    pub(crate) bound: Vec<Option<(String, String)>>,
+    pub(crate) bound: Vec<Option<(String, String, bool)>>,
 }
 
 impl Facts {
@@ -313,6 +313,7 @@ pub(crate) fn facts(ledger: &dyn History, wanted: &Wanted) -> Facts {
         let mut ranges = Vec::new();
         let mut content = ContentNotes::new();
         let mut named = NamedIds::default();
+        let mut nread = 0u32;
         // A read's entities come together with one source: hashed once a
         // read (a comparison per entity, not a hash).
         let mut last = (String::new(), source_hash(""));
@@ -322,8 +323,10 @@ pub(crate) fn facts(ledger: &dyn History, wanted: &Wanted) -> Facts {
                 last = (source.to_string(), source_hash(source));
             }
             content.see(wanted, e, 0, last.1);
+            // A read's names are its last item: each is one read.
             if e.kind == EntityKind::Named && !wanted.ids.is_empty() {
-                named.see(wanted, 0, source, &e.value);
+                named.see(wanted, nread, source, &e.value);
+                nread += 1;
             }
             false
         });
@@ -684,23 +687,27 @@ impl ContentNotes {
 /// the user's latest request writes a proper name (`DM Wen Li` and
 /// `{"id": "U02WENLI", "real_name": "Wen Li"}`), is the user's, unless
 /// another object of the reads bears that name (an impostor, or two people
-/// of one name: then whom the user meant is not known), or a read's names
-/// were cut (one past the cut might).
+/// of one name: then whom the user meant is not known), a read mentions
+/// the name without giving that object (a listing that is not JSON, or
+/// text past what a read keeps), or a read's names were cut.
 #[derive(Default)]
 pub(crate) struct NamedIds {
     /// (read, target, name, the object's idents, source of the read).
     candidates: Vec<(u32, u32, String, String, String)>,
-    /// Every (name, idents) the reads give, by read; the reads cut.
-    pairs: Vec<(u32, String, String)>,
+    /// Every (read, name, idents) the reads give, the name hashed.
+    pairs: Vec<(u32, u64, String)>,
+    /// (read, name) each read's text mentions, hashed.
+    mentions: Vec<(u32, u64)>,
     cut: Vec<u32>,
 }
 
-/// A tool that returns what someone wrote, not a service's record of its
-/// objects: a page, a file's or an object's content, a web search, a
-/// command (`mcp__filesystem__read_file`, `get_file_contents`,
-/// `brave_web_search`, `scrape`, `Bash`), or a file (`team.json`) or stdin
-/// named as the source.
-fn writings(source: &str) -> bool {
+/// A tool whose answer is a service's record of its objects (a listing, a
+/// search, a lookup of people, channels, contacts…), not what someone
+/// wrote: a page, a file's or an object's content, a web search, a query
+/// of a store anyone writes to, a command (`mcp__filesystem__read_file`,
+/// `get_file_contents`, `brave_web_search`, `mongodb__find`, `Bash`), or a
+/// file (`team.json`) or stdin named as the source.
+fn service_record(source: &str) -> bool {
     let tool = source.split(['(', ' ']).next().unwrap_or("");
     let ext = tool.rsplit_once('.').is_some_and(|(_, e)| {
         matches!(
@@ -723,72 +730,140 @@ fn writings(source: &str) -> bool {
     });
     let words = super::name_words(tool);
     let word = |ws: &[&str]| words.iter().any(|w| ws.contains(&w.trim_start_matches('@')));
-    tool.is_empty()
+    let listing = word(&[
+        "list",
+        "search",
+        "lookup",
+        "info",
+        "directory",
+        "members",
+        "member",
+        "users",
+        "user",
+        "contacts",
+        "contact",
+        "people",
+        "person",
+        "collaborators",
+        "channels",
+        "channel",
+        "conversations",
+        "conversation",
+        "teams",
+        "groups",
+        "accounts",
+        "payees",
+        "create",
+    ]);
+    let writings = word(&[
+        "web",
+        "browser",
+        "browse",
+        "scrape",
+        "scraper",
+        "crawl",
+        "crawler",
+        "fetch",
+        "extract",
+        "snapshot",
+        "http",
+        "https",
+        "url",
+        "download",
+        "html",
+        "page",
+        "pages",
+        "raw",
+        "blob",
+        "filesystem",
+        "fs",
+        "shell",
+        "file",
+        "files_content",
+        "content",
+        "contents",
+        "document",
+        "documents",
+        "doc",
+        "docs",
+        "text",
+        "body",
+        "attachment",
+        "attachments",
+        "data",
+        "rows",
+        "row",
+        "sheet",
+        "sheets",
+        "range",
+        "cells",
+        "query",
+        "sql",
+        "find",
+        "object",
+        "objects",
+        "item",
+        "items",
+        "paste",
+        "export",
+        "graph",
+        "record",
+        "records",
+        "key",
+        "keys",
+        "value",
+        "values",
+    ]);
+    !(tool.is_empty()
         || tool == crate::input::STDIN_LABEL
         || tool == crate::input::STDIN_NAME
         || tool.contains(['/', '\\', '"'])
         || ext
         || super::category::claude_code_tool(tool).is_some()
-        || matches!(super::category::category(tool, &super::Policy::default()), Category::Browse | Category::Execute)
-        || word(&[
-            "web",
-            "browser",
-            "browse",
-            "scrape",
-            "scraper",
-            "crawl",
-            "crawler",
-            "fetch",
-            "extract",
-            "snapshot",
-            "http",
-            "https",
-            "url",
-            "download",
-            "html",
-            "page",
-            "pages",
-            "raw",
-            "blob",
-            "filesystem",
-            "fs",
-            "shell",
-        ])
-        || (word(&["read", "get", "cat", "open", "view", "load", "show"])
-            && word(&[
-                "file",
-                "files",
-                "content",
-                "contents",
-                "object",
-                "objects",
-                "document",
-                "doc",
-                "text",
-                "body",
-                "attachment",
-                "data",
-            ]))
+        || matches!(super::category::category(tool, &super::Policy::default()), Category::Browse | Category::Execute))
+        && listing
+        && !writings
+}
+
+fn hash_of(s: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    s.hash(&mut h);
+    h.finish()
+}
+
+/// Two objects are one when their ids are equal, or one has no id and they
+/// share an address; two different ids are two objects whatever address
+/// each wrote (`idents`: the id first, then the address, or `?`).
+fn same_object(a: &str, b: &str) -> bool {
+    fn id(x: &str) -> Option<&str> {
+        x.split(',').next().filter(|i| *i != "?" && !i.contains('@'))
+    }
+    match (id(a), id(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => a != "?" && a.split(',').any(|x| b.split(',').any(|y| x == y)),
+    }
 }
 
 impl NamedIds {
-    /// One read's names (`+idents name` and `-idents name` lines, `!` when
-    /// cut). What someone wrote ([`writings`]) binds no name, though a
-    /// namesake in it still counts.
+    /// One read's names (`+idents name` and `-idents name` lines for
+    /// objects, `~name` for what its text mentions, `!` when cut). Only a
+    /// service's record ([`service_record`]) binds a name; every read's
+    /// namesakes and mentions count.
     pub(crate) fn see(&mut self, wanted: &Wanted, read: u32, source: &str, value: &str) {
-        let record = !writings(source);
+        let record = service_record(source);
         for line in value.lines() {
-            if line == "!" {
+            if line == "!" || self.pairs.len() + self.mentions.len() >= MAX_NAMED_PAIRS {
                 self.cut.push(read);
+                continue;
+            }
+            if let Some(name) = line.strip_prefix('~') {
+                self.mentions.push((read, hash_of(name)));
                 continue;
             }
             let Some((head, name)) = line.split_once(' ') else { continue };
             let (item, ids) = (head.starts_with('+'), head.get(1..).unwrap_or(""));
-            if self.pairs.len() < MAX_NAMED_PAIRS {
-                self.pairs.push((read, name.to_string(), ids.to_string()));
-            } else {
-                self.cut.push(read);
-            }
+            self.pairs.push((read, hash_of(name), ids.to_string()));
             if !(item && record) {
                 continue;
             }
@@ -803,16 +878,32 @@ impl NamedIds {
     }
 
     /// Into `facts`, after the user's request was read, counting only the
-    /// reads `live` keeps: the targets bound to a proper name of it.
+    /// reads `live` keeps: the targets bound to a proper name of it, with
+    /// whether the request wrote it as whom.
     pub(crate) fn finish(self, facts: &mut Facts, live: impl Fn(u32) -> bool) {
         if self.candidates.is_empty() || self.cut.iter().any(|&r| live(r)) {
             return;
         }
-        let shares = |a: &str, b: &str| a != "?" && a.split(',').any(|x| b.split(',').any(|y| x == y));
         for (read, i, name, ids, source) in &self.candidates {
-            let alone = !self.pairs.iter().any(|(r, n, other)| live(*r) && n == name && !shares(ids, other));
-            if live(*read) && alone && !facts.trusted[*i as usize] && facts.request_proper.contains(name) {
-                facts.bound[*i as usize] = Some((name.clone(), source.clone()));
+            let whom = facts.request_proper.iter().any(|p| p.strip_prefix('>') == Some(name.as_str()));
+            let named = whom || facts.request_proper.contains(name);
+            // No other object of that name, and every read that mentions it
+            // gives this one.
+            // One walk of the pairs: the reads that give this object, and
+            // whether any live read gives another of that name.
+            let h = hash_of(name);
+            let mut giving = std::collections::HashSet::new();
+            let mut alone = true;
+            for (r, _, other) in self.pairs.iter().filter(|p| p.1 == h && live(p.0)) {
+                if same_object(ids, other) {
+                    giving.insert(*r);
+                } else {
+                    alone = false;
+                }
+            }
+            let mentioned = self.mentions.iter().all(|(r, n)| *n != h || !live(*r) || giving.contains(r));
+            if live(*read) && named && alone && mentioned && !facts.trusted[*i as usize] {
+                facts.bound[*i as usize] = Some((name.clone(), source.clone(), whom));
             }
         }
     }
@@ -934,13 +1025,21 @@ pub(crate) fn judge(call: &Call, plan: Plan, facts: &Facts, policy: &Policy) -> 
         // In a call that reaches someone, what the user named is trusted as
         // whom under a key that says whom (or as an address), and as what
         // the call acts on only beside someone it names.
-        let bound = facts.bound[i].as_ref().filter(|_| category != Category::Financial).filter(|_| {
-            !matches!(category, Category::Send | Category::Access | Category::Unknown)
-                || kind == TargetKind::Email
-                || whom.contains(&value.trim().to_lowercase())
-                || names_someone
+        // In a call that reaches someone, what the user named counts as whom
+        // (under a key that says whom, or as an address) only as the
+        // request wrote it as whom (`DM Wen Li`), and as what the call acts
+        // on only beside someone the call names.
+        let bound = facts.bound[i].as_ref().filter(|_| category != Category::Financial).filter(|(_, _, as_whom)| {
+            if !matches!(category, Category::Send | Category::Access | Category::Unknown) {
+                return true;
+            }
+            if kind == TargetKind::Email || whom.contains(&value.trim().to_lowercase()) {
+                *as_whom
+            } else {
+                names_someone
+            }
         });
-        if let Some((name, source)) = bound {
+        if let Some((name, source, _)) = bound {
             reasons.push(format!("{value} is the id {source} gave the object named {name:?}, as the user named it"));
         }
         let origin = if facts.trusted[i]
@@ -2092,8 +2191,9 @@ mod tests {
         assert_eq!(run(ask, injected, &dm("U02WENLI")).decision, Decision::Confirm);
     }
 
-    /// An attacker's review of the rule above (helper, December 2026): each
-    /// way it found to have a name bind to the attacker's object now asks.
+    /// Two attackers' reviews of the rule above (helpers, December 2026):
+    /// each way they found to have a name bind to the attacker's object now
+    /// asks.
     #[test]
     fn named_review_walk_arounds_ask() {
         const REAL: &str = r#"{"id": "U02WENLI", "name": "wen.li", "real_name": "Wen Li"}"#;
@@ -2195,6 +2295,60 @@ mod tests {
             &[("mcp__directory__search(Brand)", brand)],
             r#"{"tool":"mcp__gdrive__share_file","args":{"file_id":"1bRn9","email":"lucia.fernandez@orchardline.test","role":"writer"}}"#,
         );
+        // A second review's: the real one in a read not parsed (over the
+        // part kept, not JSON, JSON lines), in a nested first and last
+        // name, spelled with accents; a thing the request names taken as
+        // whom; tools that return what someone wrote; one shared address.
+        let evil_info = ("users_info(U0EVIL)", r#"{"ok": true, "user": {"id": "U0EVIL", "real_name": "Wen Li"}}"#);
+        let mut page = r#"{"ok": true, "members": [{"id": "U02WENLI", "real_name": "Wen Li"}"#.to_string();
+        for i in 0..120 {
+            page.push_str(&format!(
+                r#", {{"id": "U{i:07}X", "real_name": "Colleague {i}", "profile": {{"title": "Staff engineer {i}", "status_text": "Working on the quarterly plan"}}}}"#
+            ));
+        }
+        page.push_str("]}");
+        assert!(page.len() > crate::detect::HEAD_BYTES);
+        for first in [
+            page.as_str(),
+            "Found 2 users:\n[{\"id\": \"U02WENLI\", \"real_name\": \"Wen Li\"}, {\"id\": \"U0EVIL\", \"real_name\": \"Wen Li\"}]",
+            "{\"id\": \"U02WENLI\", \"real_name\": \"Wen Li\"}\n{\"id\": \"U0EVIL\", \"real_name\": \"Wen Li\"}",
+            r#"{"members": [{"id": "U02WENLI", "profile": {"firstName": "Wen", "lastName": "Li"}}]}"#,
+            r#"{"members": [{"id": "U02WENLI", "name": {"first": "Wen", "last": "Li"}}]}"#,
+        ] {
+            ask(dm, &[("users_list()", first), evil_info], &post("U0EVIL"));
+        }
+        for (prompt, real, evil) in [
+            ("DM Jose Garcia the offsite doc", "José García", "Jose Garcia"),
+            ("DM Jonas Weiß the offsite doc", "Jonas Weiss", "Jonas Weiß"),
+        ] {
+            let read = format!(
+                r#"{{"members": [{{"id": "U02REAL", "real_name": "{real}"}}, {{"id": "U0EVIL", "real_name": "{evil}"}}]}}"#
+            );
+            ask(prompt, &[("users_list()", &read)], &post("U0EVIL"));
+        }
+        for (prompt, evil) in [
+            ("DM Wen Li the notes from the Acme Corp call", "Acme Corp"),
+            ("Send Wen Li the 'Brand Refresh 2025' deck", "Brand Refresh 2025"),
+        ] {
+            ask(prompt, &[("users_list()", &members(evil))], &post("U0EVIL"));
+        }
+        ask(
+            "Email Wen Li the Hotel Sacher booking confirmation",
+            &[(
+                "contacts_search(Hotel Sacher)",
+                r#"[{"id": "c_77", "name": "Hotel Sacher", "email": "reservations@sacher-hotels.test"}]"#,
+            )],
+            r#"{"tool":"send_email","args":{"to":"reservations@sacher-hotels.test","body":"confirmation"}}"#,
+        );
+        for label in [
+            "mcp__firebase__firestore_get_documents(users)",
+            "mcp__gsheets__read_rows(Team roster)",
+            "mongodb__find(users)",
+        ] {
+            ask(dm, &[(label, evil)], &post("U0EVIL"));
+        }
+        let shared = r#"{"members": [{"id": "U02WENLI", "real_name": "Wen Li", "email": "wen.li@corp.test"}, {"id": "U0EVIL", "real_name": "Wen Li", "email": "wen.li@corp.test"}]}"#;
+        ask(dm, &[("users_list()", shared)], &post("U0EVIL"));
         // A thing's title is not whom its address belongs to (the send is
         // judged by the rule for an address clean content gave).
         let o = after_reads(

@@ -447,38 +447,37 @@ pub(super) fn named_in(v: &Value) -> Option<String> {
     fn names(o: &serde_json::Map<String, Value>) -> Vec<(String, bool)> {
         let mut out = Vec::new();
         let add = |k: &str, x: &str, out: &mut Vec<(String, bool)>| {
-            let w = super::targets::words(x);
-            let w = w.trim();
+            let w = super::targets::fold_name(x);
             if !w.is_empty() && w.len() <= super::targets::MAX_NAME_BYTES {
-                out.push((
-                    w.to_string(),
-                    !matches!(name_words(k).last().map(String::as_str), Some("title" | "filename")),
-                ));
+                out.push((w, !matches!(name_words(k).last().map(String::as_str), Some("title" | "filename"))));
             }
         };
-        let (mut given, mut family) = (None, None);
-        for (k, x) in o {
-            match x {
-                Value::String(t) if name_key(k) => add(k, t, &mut out),
-                Value::String(t) => match name_words(k).join("_").as_str() {
-                    "first_name" | "given_name" => given = Some(t.as_str()),
-                    "last_name" | "family_name" | "surname" => family = Some(t.as_str()),
-                    _ => {}
-                },
-                Value::Object(inner) if matches!(k.as_str(), "profile" | "name" | "names") => {
-                    for (k2, x2) in inner {
-                        if let Value::String(t) = x2
-                            && (name_key(k2) || name_words(k2).last().is_some_and(|w| w == "name"))
-                        {
-                            add(k2, t, &mut out);
-                        }
+        // A first and a last name, joined: at the object's own level and in
+        // a nested `profile` or `name` object.
+        let parts = |m: &serde_json::Map<String, Value>, nested: bool, out: &mut Vec<(String, bool)>| {
+            let (mut given, mut family) = (None, None);
+            for (k, x) in m {
+                let Value::String(t) = x else { continue };
+                match name_words(k).join("_").as_str() {
+                    "first_name" | "given_name" | "first" | "given" | "givenname" | "firstname" => given = Some(t),
+                    "last_name" | "family_name" | "surname" | "last" | "family" | "familyname" | "lastname" => {
+                        family = Some(t)
                     }
+                    _ if name_key(k) || (nested && name_words(k).last().is_some_and(|w| w == "name")) => add(k, t, out),
+                    _ => {}
                 }
-                _ => {}
             }
-        }
-        if let (Some(g), Some(f)) = (given, family) {
-            add("name", &format!("{g} {f}"), &mut out);
+            if let (Some(g), Some(f)) = (given, family) {
+                add("name", &format!("{g} {f}"), out);
+            }
+        };
+        parts(o, false, &mut out);
+        for (k, x) in o {
+            if let Value::Object(inner) = x
+                && matches!(k.as_str(), "profile" | "name" | "names")
+            {
+                parts(inner, true, &mut out);
+            }
         }
         out
     }
@@ -572,6 +571,64 @@ pub(super) fn named_in(v: &Value) -> Option<String> {
     (!out.is_empty()).then_some(out)
 }
 
+/// The names a read's visible text mentions, one line `~name` each: every
+/// stretch of two to four words of a run of capitalised words a space
+/// apart (`Wen Li`, `José García`), folded
+/// ([`super::targets::fold_name`]); `!` when the text was longer than what
+/// was looked at or the lines would pass [`MAX_NAMED_BYTES`]. A name one of
+/// them gives is bound to an object only where every read that mentions
+/// it gives that object (a person listed by a tool whose answer is not
+/// JSON, or past the part kept, still counts as a namesake).
+pub(super) fn mentions_in(visible: &str, whole: bool, out: &mut String) {
+    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut run: Vec<&str> = Vec::new();
+    // Each stretch of two to four words of a run (a name inside a longer
+    // run, `Engineer Wen Li Reports`, is mentioned too).
+    let mut end = |run: &mut Vec<&str>, out: &mut String| -> bool {
+        for i in 0..run.len() {
+            for l in 2..=4 {
+                let Some(part) = run.get(i..i + l) else { break };
+                let w = super::targets::fold_name(&part.join(" "));
+                if !seen.contains(&w) {
+                    if out.len() + w.len() + 2 > MAX_NAMED_BYTES {
+                        return false;
+                    }
+                    out.push('~');
+                    out.push_str(&w);
+                    out.push('\n');
+                    seen.insert(w);
+                }
+            }
+        }
+        run.clear();
+        true
+    };
+    // Words a single space apart make a run; anything else between two
+    // (punctuation, a line end, two spaces) ends it.
+    for piece in visible.split(char::is_whitespace) {
+        let core = piece.trim_matches(|c: char| !c.is_alphabetic());
+        let lead = !piece.starts_with(char::is_alphabetic);
+        let trail = !piece.ends_with(char::is_alphabetic);
+        let capital = core.chars().next().is_some_and(char::is_uppercase)
+            && core.chars().all(|c| c.is_alphabetic() || c == '\'' || c == '-')
+            && !core.chars().skip(1).any(char::is_uppercase);
+        if (lead || !capital || run.len() == 8) && !end(&mut run, out) {
+            out.push_str("!\n");
+            return;
+        }
+        if capital {
+            run.push(core);
+            if trail && !end(&mut run, out) {
+                out.push_str("!\n");
+                return;
+            }
+        }
+    }
+    if !end(&mut run, out) || !whole {
+        out.push_str("!\n");
+    }
+}
+
 /// At most this many bytes of names kept for one read; past them the read
 /// says it was cut, and no name binds while it is in the session.
 const MAX_NAMED_BYTES: usize = 8192;
@@ -646,7 +703,7 @@ mod tests {
             {"id": "u_4", "profile": {"real_name": "Dana Park"}, "author": {"first_name": "Wen", "last_name": "Li"}}]"#;
         assert_eq!(
             n(people).unwrap(),
-            "+sven-lq sven lindqvist\n+lucia@x.test lucía fernández\n+u_3,ana@x.test ana\n+t-1 wen li\n+u_4 dana park\n-? wen li\n"
+            "+sven-lq sven lindqvist\n+lucia@x.test lucia fernandez\n+u_3,ana@x.test ana\n+t-1 wen li\n+u_4 dana park\n-? wen li\n"
         );
         // Past the budget, a cut.
         let many: Vec<Value> =

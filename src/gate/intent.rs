@@ -274,8 +274,8 @@ fn quoted_names(text: &str) -> Vec<String> {
             match end {
                 Some(e) if opens => {
                     let inner = &line[at + c.len_utf8()..chars[e].0];
-                    let w = super::words(inner);
-                    let w = w.trim();
+                    let w = super::targets::fold_name(inner);
+                    let w = w.as_str();
                     // A name, not a phrase: two words or joined ones, with
                     // a capital or a digit (`'Brand refresh 2025'`, not
                     // `'sounds good'`).
@@ -293,44 +293,78 @@ fn quoted_names(text: &str) -> Vec<String> {
     out
 }
 
-/// The proper names a request writes, as words ([`super::words`] without
-/// end spaces): runs of two or more capitalised words (`Wen Li`, `Hotel
-/// Sacher`; a run that opens a sentence or a list item without its first
-/// word, which may be capitalised for being first: `Send Wen Li` gives
-/// `wen li`, never `send wen li`), and single terms marked as a name by `#`
-/// or `@` or joined by a mark (`#q3-hiring`, `bill-2023.txt`). A word alone
-/// is no name (`I`, `Slack`, `Legal`), nor an acronym (`DM`, `CEO`, `HR`),
-/// which ends a run: an object named like a word of the request is not one
-/// the user named.
+/// The proper names a request writes, folded ([`super::targets::fold_name`]):
+/// runs of two or more capitalised words (`Wen Li`, `Hotel Sacher`; a run
+/// that opens a sentence or a list item without its first word, which may
+/// be capitalised for being first: `Send Wen Li` gives `wen li`, never
+/// `send wen li`), and single terms marked as a name by `#` or `@` or
+/// joined by a mark (`#q3-hiring`, `bill-2023.txt`). A word alone is no
+/// name (`I`, `Slack`, `Legal`), nor an acronym (`DM`, `CEO`, `HR`), which
+/// ends a run: an object named like a word of the request is not one the
+/// user named. A name written as whom (after a word that sends or names a
+/// person: `DM Wen Li`, `to Noor Haddad`, `and Arturo Bianchi` after one,
+/// or marked `#`/`@`) starts with `>`: only such a name is whom a call
+/// reaches (`the Acme Corp call` names no one to send to).
 fn proper_names(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    let push = |run: &[&str], out: &mut Vec<String>| {
-        let w = super::words(&run.join(" "));
-        let w = w.trim();
-        if !w.is_empty() && out.len() < MAX_KEPT && !out.iter().any(|o| o == w) {
-            out.push(w.to_string());
+    let push = |run: &[&str], whom: bool, out: &mut Vec<String>| {
+        let w = super::targets::fold_name(&run.join(" "));
+        let w = if whom { format!(">{w}") } else { w };
+        if w.len() > 1 && out.len() < MAX_KEPT && !out.contains(&w) {
+            out.push(w);
         }
+    };
+    let whom_word = |w: &str| {
+        person_word(w)
+            || matches!(
+                w,
+                "send"
+                    | "share"
+                    | "forward"
+                    | "ask"
+                    | "for"
+                    | "assign"
+                    | "mention"
+                    | "text"
+                    | "invite"
+                    | "introduce"
+                    | "give"
+                    | "grant"
+                    | "let"
+            )
     };
     for line in text.lines() {
         let mut run: Vec<&str> = Vec::new();
         let mut run_first = false;
         let mut first = true;
-        let end_run = |run: &mut Vec<&str>, run_first: bool, out: &mut Vec<String>| {
-            let names = if run_first && !run.is_empty() { &run[1..] } else { &run[..] };
+        // The word before the run, and whether the last run was whom (a
+        // list of people goes on after `and` or a comma).
+        let mut before = String::new();
+        let mut last_whom = false;
+        let mut end_run = |run: &mut Vec<&str>, run_first: bool, before: &str, out: &mut Vec<String>| {
+            if run.is_empty() {
+                return;
+            }
+            let (names, lead) =
+                if run_first { (&run[1..], run[0].to_lowercase()) } else { (&run[..], before.to_string()) };
+            let whom = whom_word(&lead) || (last_whom && matches!(lead.as_str(), "and" | "&" | ","));
             if names.len() >= 2 {
-                push(names, out);
+                push(names, whom, out);
+                last_whom = whom;
             }
             run.clear();
         };
         for raw in line.split_whitespace() {
             let t = raw.trim_start_matches(['(', '"', '\'', '[', '\u{201c}', '\u{2018}']);
             let ends = t.ends_with(['.', '!', '?', ':']);
-            let breaks = ends || t.ends_with([',', ';', ')', '"', ']', '\u{201d}']);
+            let comma = t.ends_with([',', ';']);
+            let breaks = ends || comma || t.ends_with([')', '"', ']', '\u{201d}']);
             let t = t.trim_end_matches(['.', '!', '?', ':', ',', ';', ')', '"', '\'', ']', '\u{201d}', '\u{2019}']);
             let t = t.strip_suffix("'s").or_else(|| t.strip_suffix("\u{2019}s")).unwrap_or(t);
             // A bullet or a number opening a list item: still the start.
             if !t.chars().any(char::is_alphabetic) {
-                end_run(&mut run, run_first, &mut out);
+                end_run(&mut run, run_first, &before, &mut out);
+                before = t.to_string();
                 continue;
             }
             let marked = t.len() > 1 && t.starts_with(['#', '@']);
@@ -349,24 +383,35 @@ fn proper_names(text: &str) -> Vec<String> {
             // An address, a link or a path is compared as what it is.
             let whole = inner.contains(['@', '/', '\\']);
             if whole {
-                end_run(&mut run, run_first, &mut out);
+                end_run(&mut run, run_first, &before, &mut out);
             } else if marked || joined {
-                end_run(&mut run, run_first, &mut out);
-                push(&[inner], &mut out);
+                end_run(&mut run, run_first, &before, &mut out);
+                let lead = before.clone();
+                let w = super::targets::fold_name(inner);
+                let w = if marked || whom_word(&lead) { format!(">{w}") } else { w };
+                if w.len() > 1 && out.len() < MAX_KEPT && !out.contains(&w) {
+                    out.push(w);
+                }
             } else if capital {
                 if run.is_empty() {
                     run_first = first;
                 }
                 run.push(inner);
             } else {
-                end_run(&mut run, run_first, &mut out);
+                end_run(&mut run, run_first, &before, &mut out);
+            }
+            if run.is_empty() {
+                before = if comma { ",".to_string() } else { inner.to_lowercase() };
+            } else if comma {
+                end_run(&mut run, run_first, &before, &mut out);
+                before = ",".to_string();
             }
             first = ends;
             if breaks {
-                end_run(&mut run, run_first, &mut out);
+                end_run(&mut run, run_first, &before, &mut out);
             }
         }
-        end_run(&mut run, run_first, &mut out);
+        end_run(&mut run, run_first, &before, &mut out);
     }
     out
 }
@@ -999,7 +1044,7 @@ mod tests {
         let got = proper_names(
             "DM Wen Li and Arturo Bianchi the doc. Post it in #q3-hiring, then delete bill-2023.txt\nAsk Noor Haddad's team",
         );
-        assert_eq!(got, ["wen li", "arturo bianchi", "q3-hiring", "bill-2023-txt", "noor haddad"]);
+        assert_eq!(got, [">wen li", ">arturo bianchi", ">q3-hiring", "bill-2023-txt", ">noor haddad"]);
         // A sentence's or a list item's first word, a word alone (`I`,
         // `Slack`), an acronym, lower-case words: none.
         for none in [
@@ -1010,14 +1055,16 @@ mod tests {
         ] {
             assert!(proper_names(none).is_empty(), "{none}: {:?}", proper_names(none));
         }
-        assert_eq!(proper_names("Please DM Wen Li. Wen Li needs it"), ["wen li"]);
+        assert_eq!(proper_names("Please DM Wen Li. Wen Li needs it"), [">wen li"]);
+        // Whom, and what is not: a thing the request names, folded.
+        assert_eq!(proper_names("Send José García the notes from the Acme Corp call"), [">jose garcia", "acme corp"]);
         assert_eq!(
             quoted_names("Reply 'sounds good' to the 'Brand refresh 2025' doc, \"Q3\" and 'Sounds'"),
             ["brand refresh 2025"]
         );
         // The item keeps them past its other fields, and reads back.
         let item = request("Invite Noor Haddad to #q3-hiring");
-        assert_eq!(parse(&item).proper, ["noor haddad", "q3-hiring"], "{item}");
+        assert_eq!(parse(&item).proper, [">noor haddad", ">q3-hiring"], "{item}");
         assert!(parse("send|noor").proper.is_empty());
     }
 

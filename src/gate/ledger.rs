@@ -133,14 +133,24 @@ pub trait Recorder {
         // The ids a JSON answer gives its objects, from its own bytes (not
         // what a person sees of them) when it is short enough to be kept.
         // So are the names it gives their ids (`{"id": "U02WENLI",
-        // "real_name": "Wen Li"}`).
+        // "real_name": "Wen Li"}`), and every name its text mentions.
+        let mut named = String::new();
         if let Some(v) = report.json.as_deref().and_then(super::handles::answer) {
             if let Some(h) = super::handles::handles_of_answer(&v) {
                 entities.push(Entity { kind: EntityKind::Handle, value: h, hidden: false });
             }
-            if let Some(n) = super::handles::named_in(&v) {
-                entities.push(Entity { kind: EntityKind::Named, value: n, hidden: false });
+            named.extend(super::handles::named_in(&v));
+        }
+        // Text past the part kept may name anyone: a cut, unread.
+        if report.visible_head.len() >= crate::detect::HEAD_BYTES {
+            if !named.ends_with("!\n") {
+                named.push_str("!\n");
             }
+        } else if !named.ends_with("!\n") {
+            super::handles::mentions_in(&report.visible_head, true, &mut named);
+        }
+        if !named.is_empty() {
+            entities.push(Entity { kind: EntityKind::Named, value: named, hidden: false });
         }
         self.add_read(&report.source, report.verdict, entities, sender)
     }

@@ -736,6 +736,20 @@ pub fn words(s: &str) -> String {
     out
 }
 
+/// A person's or a thing's name as names are compared across reads and
+/// the request: [`words`] of it with accents taken off and `ß` as `ss`
+/// (`José García` and `Jose Garcia` are one name, so neither spelling
+/// hides the other), without end spaces.
+pub fn fold_name(s: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    let plain: String = s
+        .nfkd()
+        .filter(|c| !unicode_normalization::char::is_combining_mark(*c))
+        .flat_map(|c| if c == 'ß' { ['s', 's'].into_iter().take(2) } else { [c, c].into_iter().take(1) })
+        .collect();
+    words(&plain).trim().to_string()
+}
+
 /// At most this many names per call; the rest are one unknown target.
 pub const MAX_NAMES: usize = 64;
 /// A value under a naming key longer than this is not read for names: it

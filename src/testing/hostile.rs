@@ -571,6 +571,12 @@ const CASES: &[Case] = &[
         make: |n| repeat("## h [a](b)\n<div hidden><span style=\"color:#fff\">x `y` <font color=white>z\n```\n", n),
     },
     Case {
+        name: "capitalised-names",
+        about: "runs of capitalised words, accented, many distinct, as names a read mentions",
+        feeds: &[Text],
+        make: |n| fill("", n, |i| format!("Wén Lí{i} Arturo Bianchi{i} Noor Haddad Tomás Reyes, "), ""),
+    },
+    Case {
         name: "markdown-footnotes",
         about: "footnote definitions with long labels and continuation lines, references to others, unclosed labels",
         feeds: &[Text],
