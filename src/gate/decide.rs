@@ -279,7 +279,12 @@ pub(crate) fn plan(call: &Call, policy: &Policy) -> Plan {
     };
     let handles =
         if category.is_consequential() { super::handles::handles_of(&call.args, category) } else { places.clone() };
-    let wanted = Wanted::new(&found).with_handles(&found, &handles);
+    let mut wanted = Wanted::new(&found).with_handles(&found, &handles);
+    // Names bind only for a call that acts and does not pay: no other call
+    // walks the reads' names.
+    if category == Category::Financial || !category.is_consequential() {
+        wanted.ids.clear();
+    }
     // Lists too long or too deep to read whole may hide a recipient or a
     // level granted: then nothing is taken from content.
     let elevates =
@@ -825,11 +830,10 @@ fn service_record(source: &str) -> bool {
         && !writings
 }
 
+/// A name's hash (FNV-1a: names are short and a decision hashes every
+/// name of the session's reads).
 fn hash_of(s: &str) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    s.hash(&mut h);
-    h.finish()
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
 /// Two objects are one when their ids are equal, or one has no id and they
@@ -852,7 +856,7 @@ impl NamedIds {
     /// namesakes and mentions count.
     pub(crate) fn see(&mut self, wanted: &Wanted, read: u32, source: &str, value: &str) {
         let record = service_record(source);
-        for line in value.lines() {
+        for line in value.split('\u{1e}').filter(|l| !l.is_empty()) {
             if line == "!" || self.pairs.len() + self.mentions.len() >= MAX_NAMED_PAIRS {
                 self.cut.push(read);
                 continue;

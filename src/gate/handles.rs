@@ -428,7 +428,8 @@ fn role_key(key: &str) -> bool {
     })
 }
 
-/// The names a tool's JSON answer gives its objects, one line each:
+/// The names a tool's JSON answer gives its objects, one record each
+/// (records end with U+001E, which a session file keeps unescaped):
 /// `+idents name` for an object that is one of the answer's items (the
 /// answer itself, its list's items, or under one key of it: `{"members":
 /// [...]}`, `{"channel": {...}}`; never below a key of someone who wrote or
@@ -536,14 +537,14 @@ pub(super) fn named_in(v: &Value) -> Option<String> {
             }
             let ids = if ids.is_empty() { "?".to_string() } else { ids.join(",") };
             if out.len() + ids.len() + name.len() + 3 > MAX_NAMED_BYTES {
-                out.push_str("!\n");
+                out.push_str("!\u{1e}");
                 return false;
             }
             out.push(if item && ids != "?" { '+' } else { '-' });
             out.push_str(&ids);
             out.push(' ');
             out.push_str(&name);
-            out.push('\n');
+            out.push('\u{1e}');
         }
         true
     }
@@ -595,7 +596,7 @@ pub(super) fn mentions_in(visible: &str, whole: bool, out: &mut String) {
                     }
                     out.push('~');
                     out.push_str(&w);
-                    out.push('\n');
+                    out.push('\u{1e}');
                     seen.insert(w);
                 }
             }
@@ -613,19 +614,19 @@ pub(super) fn mentions_in(visible: &str, whole: bool, out: &mut String) {
             && core.chars().all(|c| c.is_alphabetic() || c == '\'' || c == '-')
             && !core.chars().skip(1).any(char::is_uppercase);
         if (lead || !capital || run.len() == 8) && !end(&mut run, out) {
-            out.push_str("!\n");
+            out.push_str("!\u{1e}");
             return;
         }
         if capital {
             run.push(core);
             if trail && !end(&mut run, out) {
-                out.push_str("!\n");
+                out.push_str("!\u{1e}");
                 return;
             }
         }
     }
     if !end(&mut run, out) || !whole {
-        out.push_str("!\n");
+        out.push_str("!\u{1e}");
     }
 }
 
@@ -696,19 +697,19 @@ mod tests {
         let n = |t: &str| named_in(&super::answer(t).unwrap());
         let users = r#"{"members": [{"id": "U02WENLI", "name": "wen.li", "real_name": "Wen Li"},
             {"venue_id": "v_5518", "name": "Sakana Bar", "address": "9 Wharf Lane"}]}"#;
-        assert_eq!(n(users).unwrap(), "+u02wenli wen-li\n+u02wenli wen li\n+v_5518 sakana bar\n");
+        assert_eq!(n(users).unwrap(), "+u02wenli wen-li\u{1e}+u02wenli wen li\u{1e}+v_5518 sakana bar\u{1e}");
         let people = r#"[{"login": "sven-lq", "name": "Sven Lindqvist"}, {"name": "Lucía Fernández", "email": "Lucia@x.test"},
             {"id": "u_3", "name": "Ana", "emailAddress": "ana@x.test", "manager_email": "boss@x.test"},
             {"id": "T-1", "title": "Wen Li", "email": "wen@evil.test"},
             {"id": "u_4", "profile": {"real_name": "Dana Park"}, "author": {"first_name": "Wen", "last_name": "Li"}}]"#;
         assert_eq!(
             n(people).unwrap(),
-            "+sven-lq sven lindqvist\n+lucia@x.test lucia fernandez\n+u_3,ana@x.test ana\n+t-1 wen li\n+u_4 dana park\n-? wen li\n"
+            "+sven-lq sven lindqvist\u{1e}+lucia@x.test lucia fernandez\u{1e}+u_3,ana@x.test ana\u{1e}+t-1 wen li\u{1e}+u_4 dana park\u{1e}-? wen li\u{1e}"
         );
         // Past the budget, a cut.
         let many: Vec<Value> =
             (0..2000).map(|i| json!({"id": format!("u{i}"), "name": format!("Person {i}")})).collect();
-        assert!(n(&Value::Array(many).to_string()).unwrap().ends_with("\n!\n"));
+        assert!(n(&Value::Array(many).to_string()).unwrap().ends_with("\u{1e}!\u{1e}"));
         // An object someone wrote or is on, a map its writer keyed, an
         // object two keys down, an id that is a place's or one of two.
         for t in [
@@ -718,7 +719,7 @@ mod tests {
             r#"[{"parent_id": "F0EVIL", "name": "Wen Li"}, {"order_id": "o1", "product_id": "p1", "title": "Lamp"}]"#,
             r#"[{"id": "has space", "name": "Wen Li"}, {"id": "U1", "subject": "Wen Li"}]"#,
         ] {
-            assert!(n(t).is_none_or(|l| !l.lines().any(|l| l.starts_with('+'))), "{t}: {:?}", n(t));
+            assert!(n(t).is_none_or(|l| !l.split('\u{1e}').any(|l| l.starts_with('+'))), "{t}: {:?}", n(t));
         }
     }
 
@@ -763,7 +764,7 @@ mod tests {
                 }
             }
             if let Some(n) = named_in(&v) {
-                for line in n.lines().filter(|l| l.starts_with('+')) {
+                for line in n.split('\u{1e}').filter(|l| l.starts_with('+')) {
                     let ids = line[1..].split(' ').next().unwrap_or("");
                     proptest::prop_assert!(ids.split(',').all(|i| i.starts_with("ok")), "{line} from {text}");
                 }

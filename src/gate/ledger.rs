@@ -143,10 +143,10 @@ pub trait Recorder {
         }
         // Text past the part kept may name anyone: a cut, unread.
         if report.visible_head.len() >= crate::detect::HEAD_BYTES {
-            if !named.ends_with("!\n") {
-                named.push_str("!\n");
+            if !named.ends_with("!\u{1e}") {
+                named.push_str("!\u{1e}");
             }
-        } else if !named.ends_with("!\n") {
+        } else if !named.ends_with("!\u{1e}") {
             super::handles::mentions_in(&report.visible_head, true, &mut named);
         }
         if !named.is_empty() {

@@ -409,7 +409,7 @@ mod tests {
         let path = dir.path().join("s");
         let mut f = fresh();
         f.trust_text("DM Wen Li the doc");
-        let named = |id: &str| ent(EntityKind::Named, &format!("+{id} wen li\n"), false);
+        let named = |id: &str| ent(EntityKind::Named, &format!("+{id} wen li\u{1e}"), false);
         f.add_read("users_list(\t200)", Verdict::Allow, vec![named("u02wenli")], Vec::new());
         let check = |f: &SessionFile, want: crate::gate::Decision| {
             std::fs::write(&path, f.text()).unwrap();

@@ -787,6 +787,6 @@ fn an_id_an_mcp_listing_gives_a_named_person_is_the_users() {
             "tool_input": {"channel": "U02WENLI", "text": "The offsite doc."}}));
         assert_eq!(permission(&pre), want, "{tool}: {pre}");
         let file = std::fs::read_to_string(state.path().join("inertbox/sessions/s-n.session")).unwrap();
-        assert!(file.contains("\tn:+u02wenli wen li\\n"), "{file}");
+        assert!(file.contains("\tn:+u02wenli wen li\u{1e}"), "{file}");
     }
 }
