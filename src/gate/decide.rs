@@ -699,10 +699,11 @@ impl ContentNotes {
 pub(crate) struct NamedIds {
     /// (read, target, name, the object's idents, source of the read).
     candidates: Vec<(u32, u32, String, String, String)>,
-    /// Every (read, name, idents) the reads give, the name hashed.
-    pairs: Vec<(u32, u64, String)>,
-    /// (read, name) each read's text mentions, hashed.
-    mentions: Vec<(u32, u64)>,
+    /// Each read's records, kept whole: only a candidate's name is looked
+    /// for in them, once the walk is over.
+    reads: Vec<(u32, String)>,
+    /// Bytes of records kept; past [`MAX_NAMED_KEPT`] nothing binds.
+    kept: usize,
     cut: Vec<u32>,
 }
 
@@ -830,12 +831,6 @@ fn service_record(source: &str) -> bool {
         && !writings
 }
 
-/// A name's hash (FNV-1a: names are short and a decision hashes every
-/// name of the session's reads).
-fn hash_of(s: &str) -> u64 {
-    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
-}
-
 /// Two objects are one when their ids are equal, or one has no id and they
 /// share an address; two different ids are two objects whatever address
 /// each wrote (`idents`: the id first, then the address, or `?`).
@@ -850,34 +845,44 @@ fn same_object(a: &str, b: &str) -> bool {
 }
 
 impl NamedIds {
-    /// One read's names (`+idents name` and `-idents name` lines for
-    /// objects, `~name` for what its text mentions, `!` when cut). Only a
-    /// service's record ([`service_record`]) binds a name; every read's
-    /// namesakes and mentions count.
+    /// One read's names (`+idents name` and `-idents name` records for
+    /// objects, then `~name` for what its text mentions, `!` when cut, each
+    /// ended by U+001E). Only a service's record ([`service_record`])
+    /// binds a name; every read's namesakes and mentions count.
     pub(crate) fn see(&mut self, wanted: &Wanted, read: u32, source: &str, value: &str) {
-        let record = service_record(source);
-        for line in value.split('\u{1e}').filter(|l| !l.is_empty()) {
-            if line == "!" || self.pairs.len() + self.mentions.len() >= MAX_NAMED_PAIRS {
-                self.cut.push(read);
-                continue;
-            }
-            if let Some(name) = line.strip_prefix('~') {
-                self.mentions.push((read, hash_of(name)));
-                continue;
-            }
-            let Some((head, name)) = line.split_once(' ') else { continue };
-            let (item, ids) = (head.starts_with('+'), head.get(1..).unwrap_or(""));
-            self.pairs.push((read, hash_of(name), ids.to_string()));
-            if !(item && record) {
-                continue;
-            }
-            for id in ids.split(',') {
-                for &i in wanted.ids.get(id).into_iter().flatten() {
-                    if self.candidates.len() < super::targets::MAX_NAMES {
-                        self.candidates.push((read, i, name.to_string(), ids.to_string(), source.to_string()));
+        self.kept += value.len();
+        // A cut is the last record.
+        if value.ends_with("!\u{1e}") || self.kept > MAX_NAMED_KEPT {
+            self.cut.push(read);
+        }
+        if service_record(source) {
+            // Where a target's id stands in an object's idents (`+a,b name`):
+            // found by searching for it, not by reading every record.
+            let b = value.as_bytes();
+            for (id, targets) in &wanted.ids {
+                for at in memchr::memmem::find_iter(b, id.as_bytes()) {
+                    let end = at + id.len();
+                    let starts = at > 0 && matches!(b[at - 1], b'+' | b',');
+                    if !starts || !matches!(b.get(end), Some(b',' | b' ')) {
+                        continue;
+                    }
+                    let start = value[..at].rfind('\u{1e}').map_or(0, |p| p + '\u{1e}'.len_utf8());
+                    let rec = value[start..].split('\u{1e}').next().unwrap_or("");
+                    let Some((head, name)) = rec.split_once(' ') else { continue };
+                    let Some(ids) = head.strip_prefix('+') else { continue };
+                    if start + head.len() < at {
+                        continue;
+                    }
+                    for &i in targets {
+                        if self.candidates.len() < super::targets::MAX_NAMES {
+                            self.candidates.push((read, i, name.to_string(), ids.to_string(), source.to_string()));
+                        }
                     }
                 }
             }
+        }
+        if self.kept <= MAX_NAMED_KEPT {
+            self.reads.push((read, value.to_string()));
         }
     }
 
@@ -891,30 +896,43 @@ impl NamedIds {
         for (read, i, name, ids, source) in &self.candidates {
             let whom = facts.request_proper.iter().any(|p| p.strip_prefix('>') == Some(name.as_str()));
             let named = whom || facts.request_proper.contains(name);
-            // No other object of that name, and every read that mentions it
-            // gives this one.
-            // One walk of the pairs: the reads that give this object, and
-            // whether any live read gives another of that name.
-            let h = hash_of(name);
-            let mut giving = std::collections::HashSet::new();
-            let mut alone = true;
-            for (r, _, other) in self.pairs.iter().filter(|p| p.1 == h && live(p.0)) {
-                if same_object(ids, other) {
-                    giving.insert(*r);
-                } else {
-                    alone = false;
-                }
+            if !(named && live(*read)) || facts.trusted[*i as usize] {
+                continue;
             }
-            let mentioned = self.mentions.iter().all(|(r, n)| *n != h || !live(*r) || giving.contains(r));
-            if live(*read) && named && alone && mentioned && !facts.trusted[*i as usize] {
+            // No other object of that name in any read, and every read that
+            // mentions it gives this one: each record that ends with the
+            // name, read whole.
+            let end = format!("{name}\u{1e}");
+            let finder = memchr::memmem::Finder::new(end.as_bytes());
+            let (mut alone, mut mentioned) = (true, true);
+            for (_, value) in self.reads.iter().filter(|(r, _)| live(*r)) {
+                let (mut gives, mut mentions) = (false, false);
+                for at in finder.find_iter(value.as_bytes()) {
+                    let start = value[..at].rfind('\u{1e}').map_or(0, |p| p + '\u{1e}'.len_utf8());
+                    let rec = &value[start..at + end.len() - '\u{1e}'.len_utf8()];
+                    if rec.strip_prefix('~') == Some(name.as_str()) {
+                        mentions = true;
+                    } else if let Some((head, n)) = rec.split_once(' ')
+                        && n == name
+                    {
+                        if same_object(ids, head.get(1..).unwrap_or("")) {
+                            gives = true;
+                        } else {
+                            alone = false;
+                        }
+                    }
+                }
+                mentioned &= !mentions || gives;
+            }
+            if alone && mentioned {
                 facts.bound[*i as usize] = Some((name.clone(), source.clone(), whom));
             }
         }
     }
 }
 
-/// Names of objects kept for one decision (past them, nothing binds).
-const MAX_NAMED_PAIRS: usize = 100_000;
+/// Bytes of reads' names kept for one decision (past them, nothing binds).
+const MAX_NAMED_KEPT: usize = 16 << 20;
 
 /// What the user's typed text says besides what it trusts: the actions
 /// the latest request's words ask for, the kinds of target it all gives,
