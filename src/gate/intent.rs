@@ -252,25 +252,39 @@ fn quoted_names(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for line in text.lines() {
         let chars: Vec<(usize, char)> = line.char_indices().collect();
+        // Where each kind of closing mark stands, and a cursor into each
+        // that only moves forward: every opening mark finds its closing one
+        // without a search of the rest of the line (a line of a thousand
+        // `‘` and no `’` is one pass).
+        const CLOSES: [char; 4] = ['\'', '"', '\u{2019}', '\u{201d}'];
+        let kind = |c: char| match c {
+            '\'' => Some(0),
+            '"' => Some(1),
+            '\u{2018}' => Some(2),
+            '\u{201c}' => Some(3),
+            _ => None,
+        };
+        let mut at_close: [Vec<usize>; 4] = Default::default();
+        for (i, &(_, c)) in chars.iter().enumerate() {
+            if let Some(n) = CLOSES.iter().position(|&x| x == c) {
+                at_close[n].push(i);
+            }
+        }
+        let mut cursor = [0usize; 4];
         let mut k = 0;
         while k < chars.len() {
             let (at, c) = chars[k];
-            let close = match c {
-                '\'' => '\'',
-                '"' => '"',
-                '\u{2018}' => '\u{2019}',
-                '\u{201c}' => '\u{201d}',
-                _ => {
-                    k += 1;
-                    continue;
-                }
+            let Some(q) = kind(c) else {
+                k += 1;
+                continue;
             };
             let opens = k == 0 || !chars[k - 1].1.is_alphanumeric();
-            let end = chars[k + 1..]
-                .iter()
-                .position(|&(_, d)| d == close)
-                .map(|p| k + 1 + p)
-                .filter(|&e| chars.get(e + 1).is_none_or(|&(_, n)| !n.is_alphanumeric()));
+            let list = &at_close[q];
+            while cursor[q] < list.len() && list[cursor[q]] <= k {
+                cursor[q] += 1;
+            }
+            let end =
+                list.get(cursor[q]).copied().filter(|&e| chars.get(e + 1).is_none_or(|&(_, n)| !n.is_alphanumeric()));
             match end {
                 Some(e) if opens => {
                     let inner = &line[at + c.len_utf8()..chars[e].0];

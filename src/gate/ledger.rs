@@ -141,8 +141,9 @@ pub trait Recorder {
             }
             named.extend(super::handles::named_in(&v));
         }
-        // Text past the part kept may name anyone: a cut, unread.
-        if report.visible_head.len() >= crate::detect::HEAD_BYTES {
+        // Text past the part kept may name anyone: a cut, unread (the part
+        // kept ends on a character's edge, up to 3 bytes short).
+        if report.visible_head.len() + 4 > crate::detect::HEAD_BYTES {
             if !named.ends_with("!\u{1e}") {
                 named.push_str("!\u{1e}");
             }

@@ -231,6 +231,12 @@ const CASES: &[Case] = &[
         make: |n| repeat("\"pay\" (don't pay) Re: pay nothing, only after ", n),
     },
     Case {
+        name: "request-open-quotes",
+        about: "a typed request of curly opening quotes that never close, and straight ones closed before a letter",
+        feeds: &[Wrapped],
+        make: |n| halves("\u{2018}Ab \u{201c}Cd ", "'Ef'g \"Hi\"j ", n),
+    },
+    Case {
         name: "request-sums-and-paths",
         about: "a typed request of ever new sums of money and paths (each request keeps a bounded few)",
         feeds: &[Wrapped],
