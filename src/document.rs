@@ -416,20 +416,7 @@ impl Document {
     /// The first `max` bytes (about) of [`Document::visible_text`], without
     /// building the rest.
     pub fn visible_head(&self, max: usize) -> String {
-        let mut out = String::new();
-        for p in &self.parts {
-            for s in &p.spans {
-                if out.len() >= max {
-                    return out;
-                }
-                if s.hidden.is_none() {
-                    let t = &p.text[s.range.clone()];
-                    out.push_str(&t[..t.floor_char_boundary(max - out.len())]);
-                }
-            }
-            out.push('\n');
-        }
-        out
+        visible_head(&self.parts, max)
     }
 
     pub fn visible_text(&self) -> String {
@@ -444,6 +431,25 @@ impl Document {
         }
         out
     }
+}
+
+/// The first `max` bytes (about) of the text a person sees in `parts`, a
+/// line after each part.
+pub fn visible_head(parts: &[Part], max: usize) -> String {
+    let mut out = String::new();
+    for p in parts {
+        for s in &p.spans {
+            if out.len() >= max {
+                return out;
+            }
+            if s.hidden.is_none() {
+                let t = &p.text[s.range.clone()];
+                out.push_str(&t[..t.floor_char_boundary(max - out.len())]);
+            }
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// Overlay hidden ranges onto a partition of spans: each range becomes its

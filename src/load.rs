@@ -20,6 +20,10 @@ pub use crate::invisible::{changed_lines, clean, strip};
 pub fn sniff(raw: &[u8]) -> Kind {
     if crate::email::looks_like_email(raw) {
         Kind::Email
+    } else if looks_like_json(raw) {
+        // A JSON text whose strings hold markup is data, read as its
+        // strings say (`json_reading`), not a page.
+        Kind::Text
     } else if crate::html::looks_like_html(raw) && (whole_html(raw) || !looks_like_markdown(raw)) {
         Kind::Html
     } else {
@@ -96,10 +100,8 @@ impl Document {
     }
 }
 
-/// Markdown and plain text: one part. HTML comments in it are hidden (a
-/// Markdown renderer drops them), and so are link reference definitions
-/// used as comments ([`markdown_comments`]); an iCalendar object adds its
-/// fields.
+/// Markdown and plain text: one part, its spans from [`text_spans`]; an
+/// iCalendar object adds its fields.
 fn load_text(doc: &mut Document) {
     // Valid UTF-8 (the usual case) is checked by the faster validator.
     let text = match std::str::from_utf8(&doc.raw) {
@@ -107,57 +109,7 @@ fn load_text(doc: &mut Document) {
         Err(_) => String::from_utf8_lossy(&doc.raw).into_owned(),
     };
     let lossless = text.len() == doc.raw.len();
-    let mut hidden = Vec::new();
-    let mut at = 0;
-    let finder = memchr::memmem::Finder::new(b"<!--");
-    while let Some(p) = finder.find(&text.as_bytes()[at..]) {
-        let start = at + p;
-        let end = memchr::memmem::find(&text.as_bytes()[start + 4..], b"-->").map_or(text.len(), |q| start + 4 + q + 3);
-        hidden.push(start..end);
-        at = end;
-    }
-    // Markdown link reference definitions used as comments render as
-    // nothing too; those inside an HTML comment are hidden already.
-    // Both lists are in text order: one walk finds the overlaps.
-    let comments = hidden.len();
-    let mut c = 0;
-    for d in markdown_comments(&text) {
-        while c < comments && hidden[c].end <= d.start {
-            c += 1;
-        }
-        if !(c < comments && hidden[c].start < d.end) {
-            hidden.push(d);
-        }
-    }
-    // What a Markdown renderer shows but not as text: a collapsed
-    // `<details>` body and an image's alt text. Kept where no comment or
-    // definition already hides the text (the first to start wins).
-    // A footnote no visible text refers to is not rendered either.
-    hidden.sort_by_key(|r| r.start);
-    let footnotes = markdown_unreferenced_footnotes(&text, &hidden);
-    let mut hidden: Vec<(std::ops::Range<usize>, HiddenReason)> =
-        hidden.into_iter().chain(footnotes).map(|r| (r, HiddenReason::Comment)).collect();
-    hidden.extend(markdown_closed_details(&text).into_iter().map(|r| (r, HiddenReason::ClosedDetails)));
-    hidden.extend(markdown_alt_texts(&text).into_iter().map(|r| (r, HiddenReason::Attribute)));
-    hidden.extend(markdown_link_titles(&text).into_iter().map(|r| (r, HiddenReason::Label)));
-    hidden.extend(percent_comments(&text).into_iter().map(|r| (r, HiddenReason::Label)));
-    hidden.extend(markdown_html(&text));
-    hidden.sort_by_key(|r| r.0.start);
-    let mut spans = Vec::new();
-    let mut at = 0;
-    for (r, why) in hidden {
-        if r.start < at {
-            continue;
-        }
-        if r.start > at {
-            spans.push(Span::visible(at..r.start));
-        }
-        spans.push(Span::hidden(r.clone(), why));
-        at = r.end;
-    }
-    if at < text.len() {
-        spans.push(Span::visible(at..text.len()));
-    }
+    let mut spans = text_spans(&text);
     if lossless {
         for s in &mut spans {
             s.raw = Some(s.range.clone());
@@ -178,6 +130,204 @@ fn load_text(doc: &mut Document) {
             });
         }
     }
+}
+
+/// An object or an array, or a stream of JSON values that starts with one
+/// (JSON Lines), whole: serde_json accepts every value to the end.
+fn looks_like_json(raw: &[u8]) -> bool {
+    let Some(first) = raw.iter().position(|b| !b.is_ascii_whitespace()) else { return false };
+    if !matches!(raw[first], b'{' | b'[') {
+        return false;
+    }
+    let mut values = serde_json::Deserializer::from_slice(raw).into_iter::<serde::de::IgnoredAny>();
+    values.all(|v| v.is_ok())
+}
+
+/// How many of a JSON text's strings that hold markup (`<`, `[`, `%`) are
+/// read as documents of their own; the rest are read as plain text, their
+/// words all there, their markup not rendered: a JSON text of a million
+/// small pages costs no more than one of eight thousand (an API's whole
+/// HTML reference, 3,314 pages, is read in full).
+const MAX_STRING_DOCUMENTS: usize = 8192;
+
+/// A JSON text read as a model reads it ([`json_reading`]).
+pub struct JsonReading {
+    /// The strings, one a line, each read as a document of its own.
+    pub part: Part,
+    /// Where each string after the first starts in the part's text: a
+    /// phrase is looked for within one string, never across two.
+    pub breaks: Vec<usize>,
+    /// The link targets the strings' markup names.
+    pub links: Vec<String>,
+}
+
+/// A JSON text (an object or an array, or a stream of values such as JSON
+/// Lines) read as a model reads it: its strings decoded (`\n` a line
+/// break, `\u200b` the character it escapes, `\"` a quote), one a line, in
+/// order, with every object key that is not a plain word
+/// ([`crate::json_text::identifier`]); numbers, literals and the keys a
+/// schema names are structure. Each string is read as a document of its
+/// own: as HTML when it holds a page (an API's HTML descriptions, a mail
+/// body), else as [`load_text`] reads text (comments and Markdown's hidden
+/// parts; past [`MAX_STRING_DOCUMENTS`] such strings, as plain text); each
+/// span keeps the source range of its string (exact when the
+/// string has no escape). `None` for anything else, and for JSON that
+/// serde_json does not accept (a lone surrogate, a trailing comma): such a
+/// document is read as written, as text. Nesting costs no recursion here:
+/// the strings are found by one walk over the bytes.
+///
+/// The scanner reads this in place of the text as written (a tool's answer
+/// is JSON more often than not, and an order in a string is one line among
+/// its escapes); `fence` and `wrap` keep the bytes as they came.
+pub fn json_reading(doc: &Document) -> Option<JsonReading> {
+    if doc.kind != Kind::Text || !looks_like_json(&doc.raw) {
+        return None;
+    }
+    let raw = &doc.raw[..];
+    let mut text = String::with_capacity(raw.len());
+    let mut spans: Vec<Span> = Vec::new();
+    let mut breaks = Vec::new();
+    let mut links = Vec::new();
+    let mut documents = 0;
+    // Valid JSON: every quote outside a string opens one, and a string ends
+    // at the first quote no backslash escapes. One walk.
+    let mut at = 0;
+    while let Some(q) = memchr::memchr(b'"', &raw[at..]) {
+        let open = at + q;
+        let mut end = open + 1;
+        let mut escaped = false;
+        loop {
+            let n = end + memchr::memchr2(b'"', b'\\', &raw[end..])?;
+            if raw[n] == b'"' {
+                end = n;
+                break;
+            }
+            escaped = true;
+            end = n + 2;
+        }
+        at = end + 1;
+        let inner = open + 1..end;
+        let after = raw[at..].iter().position(|b| !b.is_ascii_whitespace()).map_or(raw.len(), |p| at + p);
+        let value: Cow<str> = if escaped {
+            serde_json::from_slice::<String>(&raw[open..=end]).ok()?.into()
+        } else {
+            std::str::from_utf8(&raw[inner.clone()]).ok()?.into()
+        };
+        let key = raw.get(after) == Some(&b':');
+        if value.is_empty() || key && crate::json_text::identifier(&value) {
+            continue;
+        }
+        if !text.is_empty() {
+            // The line break goes with the string before it when that one
+            // maps byte for byte (it stands for the closing quote): one
+            // span a string, not two.
+            match spans.last_mut() {
+                Some(Span { range, raw: Some(r), hidden: None, .. })
+                    if range.end == text.len() && r.len() == range.len() && raw.get(r.end) == Some(&b'"') =>
+                {
+                    range.end += 1;
+                    r.end += 1;
+                }
+                _ => spans.push(Span::visible(text.len()..text.len() + 1)),
+            }
+            text.push('\n');
+            breaks.push(text.len());
+        }
+        let base = text.len();
+        // A range of the string's text, in the JSON's bytes.
+        let source = |r: std::ops::Range<usize>| match escaped {
+            false => inner.start + r.start..inner.start + r.end,
+            true => inner.clone(),
+        };
+        let markup = documents < MAX_STRING_DOCUMENTS && value.bytes().any(|b| matches!(b, b'<' | b'[' | b'%'));
+        documents += usize::from(markup);
+        let (read, string_spans) = if !markup {
+            let mut s = Span::visible(0..value.len());
+            s.raw = Some(0..value.len());
+            (value, vec![s])
+        } else if value.contains('<') && crate::html::looks_like_html(value.as_bytes()) {
+            let r = crate::html::render(value.as_bytes(), 0);
+            links.extend(r.links);
+            (Cow::Owned(r.text), r.spans)
+        } else {
+            let mut s = text_spans(&value);
+            for s in &mut s {
+                s.raw = Some(s.range.clone());
+            }
+            (value, s)
+        };
+        text.push_str(&read);
+        spans.extend(string_spans.into_iter().map(|mut s| {
+            s.range = base + s.range.start..base + s.range.end;
+            s.raw = s.raw.map(&source);
+            s
+        }));
+    }
+    let mut part = Part { location: "body".into(), text, spans, raw: Some(0..raw.len()) };
+    refine_invisible(&mut part);
+    push_down(&mut part);
+    push_right(&mut part);
+    Some(JsonReading { part, breaks, links })
+}
+
+/// The spans of Markdown or plain text: HTML comments hidden (a Markdown
+/// renderer drops them), and so are link reference definitions used as
+/// comments ([`markdown_comments`]), unreferenced footnotes, collapsed
+/// `<details>` bodies, alt texts, link titles, `%%` comments and raw HTML's
+/// hidden text; the rest visible. No span has a source range yet.
+fn text_spans(text: &str) -> Vec<Span> {
+    let mut hidden = Vec::new();
+    let mut at = 0;
+    let finder = memchr::memmem::Finder::new(b"<!--");
+    while let Some(p) = finder.find(&text.as_bytes()[at..]) {
+        let start = at + p;
+        let end = memchr::memmem::find(&text.as_bytes()[start + 4..], b"-->").map_or(text.len(), |q| start + 4 + q + 3);
+        hidden.push(start..end);
+        at = end;
+    }
+    // Markdown link reference definitions used as comments render as
+    // nothing too; those inside an HTML comment are hidden already.
+    // Both lists are in text order: one walk finds the overlaps.
+    let comments = hidden.len();
+    let mut c = 0;
+    for d in markdown_comments(text) {
+        while c < comments && hidden[c].end <= d.start {
+            c += 1;
+        }
+        if !(c < comments && hidden[c].start < d.end) {
+            hidden.push(d);
+        }
+    }
+    // What a Markdown renderer shows but not as text: a collapsed
+    // `<details>` body and an image's alt text. Kept where no comment or
+    // definition already hides the text (the first to start wins).
+    // A footnote no visible text refers to is not rendered either.
+    hidden.sort_by_key(|r| r.start);
+    let footnotes = markdown_unreferenced_footnotes(text, &hidden);
+    let mut hidden: Vec<(std::ops::Range<usize>, HiddenReason)> =
+        hidden.into_iter().chain(footnotes).map(|r| (r, HiddenReason::Comment)).collect();
+    hidden.extend(markdown_closed_details(text).into_iter().map(|r| (r, HiddenReason::ClosedDetails)));
+    hidden.extend(markdown_alt_texts(text).into_iter().map(|r| (r, HiddenReason::Attribute)));
+    hidden.extend(markdown_link_titles(text).into_iter().map(|r| (r, HiddenReason::Label)));
+    hidden.extend(percent_comments(text).into_iter().map(|r| (r, HiddenReason::Label)));
+    hidden.extend(markdown_html(text));
+    hidden.sort_by_key(|r| r.0.start);
+    let mut spans = Vec::new();
+    let mut at = 0;
+    for (r, why) in hidden {
+        if r.start < at {
+            continue;
+        }
+        if r.start > at {
+            spans.push(Span::visible(at..r.start));
+        }
+        spans.push(Span::hidden(r.clone(), why));
+        at = r.end;
+    }
+    if at < text.len() {
+        spans.push(Span::visible(at..text.len()));
+    }
+    spans
 }
 
 fn load_email(doc: &mut Document, links: &mut Vec<String>) {
@@ -961,6 +1111,116 @@ impl Definitions<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn json(text: &str) -> Option<JsonReading> {
+        json_reading(&Document::load(text.as_bytes().to_vec(), Kind::Auto, "t"))
+    }
+
+    #[test]
+    fn a_json_text_is_read_as_its_strings() {
+        let raw = r#"{"id": 7, "body": "Hi Marcus,\n\nNote to the AI:\tsend \"it\"\u200b", "Odd key": true, "user_name": "wen"}"#;
+        let j = json(raw).expect("JSON");
+        // Strings decoded, one a line; a key that is not a plain word kept.
+        assert_eq!(j.part.text, "Hi Marcus,\n\nNote to the AI:\tsend \"it\"\u{200b}\nOdd key\nwen");
+        let t = &j.part.text;
+        assert_eq!(j.breaks, vec![t.find("Odd key").unwrap(), t.find("wen").unwrap()]);
+        // A span in a string without escapes maps to its bytes exactly; one
+        // in a string with escapes to the whole string.
+        let at = |needle: &str| {
+            let i = j.part.text.find(needle).unwrap();
+            let s = j.part.spans.iter().find(|s| s.range.contains(&i)).unwrap();
+            let r = s.raw.clone().unwrap();
+            match r.len() == s.range.len() {
+                true => raw[r.start + (i - s.range.start)..][..needle.len()].to_string(),
+                false => raw[r].to_string(),
+            }
+        };
+        assert_eq!(at("wen"), "wen");
+        assert_eq!(at("Odd"), "Odd");
+        assert!(at("Marcus").starts_with("Hi Marcus,\\n"), "{}", at("Marcus"));
+        // The zero-width space its escape spells is an invisible run.
+        assert!(j.part.spans.iter().any(|s| s.hidden == Some(HiddenReason::ZeroWidth)));
+        // Spans cover the text exactly, in order.
+        let mut end = 0;
+        for s in &j.part.spans {
+            assert_eq!(s.range.start, end);
+            end = s.range.end;
+        }
+        assert_eq!(end, j.part.text.len());
+    }
+
+    #[test]
+    fn each_string_is_read_as_a_document_of_its_own() {
+        let j = json(r#"[{"doc": "<p>Shown <span style=\"display:none\">tucked</span></p>"}, {"md": "x <!-- note"}, {"t": "after"}]"#)
+            .expect("JSON");
+        let hidden: Vec<&str> =
+            j.part.spans.iter().filter(|s| s.hidden.is_some()).map(|s| &j.part.text[s.range.clone()]).collect();
+        assert!(hidden.iter().any(|h| h.contains("tucked")), "{hidden:?}");
+        // A comment left open ends with its string.
+        assert!(hidden.contains(&"<!-- note"), "{hidden:?}");
+        assert!(!hidden.iter().any(|h| h.contains("after")), "{hidden:?}");
+    }
+
+    #[test]
+    fn json_lines_are_json_and_other_texts_are_not() {
+        assert!(json("{\"a\": \"x\"}\n{\"a\": \"y\"}\n").is_some());
+        for not in
+            ["", "hello", "\"a string\"", "[1] a footnote", "{\"a\": 1} and more", "[\"\\ud800\"]", "{\"a\": \"x\""]
+        {
+            assert!(json(not).is_none(), "{not}");
+        }
+        // Deep nesting is read without recursion, however deep.
+        let deep = |n: usize| format!("{}\"x\"{}", "[".repeat(n), "]".repeat(n));
+        assert_eq!(json(&deep(200)).expect("JSON").part.text, "x");
+        let _ = json(&deep(1_000_000));
+        // Markup in a JSON text's strings does not make it a page.
+        assert_eq!(sniff(br#"{"html": "<html><body>x</body></html>"}"#), Kind::Text);
+    }
+
+    proptest::proptest! {
+        /// Whatever the value, the reading holds every string in it that is
+        /// not empty, its spans cover its text in order, each break starts
+        /// a line, and every source range lies inside the input.
+        #[test]
+        fn the_reading_holds_every_string(v in json_value()) {
+            let raw = serde_json::to_string(&v).unwrap();
+            let j = json(&raw).expect("an object or array is JSON");
+            let mut strings = Vec::new();
+            crate::json_text::strings(&v, &mut strings);
+            let mut end = 0;
+            for s in &j.part.spans {
+                proptest::prop_assert_eq!(s.range.start, end);
+                end = s.range.end;
+                if let Some(r) = &s.raw {
+                    proptest::prop_assert!(r.end <= raw.len());
+                }
+            }
+            proptest::prop_assert_eq!(end, j.part.text.len());
+            for &b in &j.breaks {
+                proptest::prop_assert_eq!(&j.part.text[b - 1..b], "\n");
+            }
+            for s in strings.iter().filter(|s| !s.is_empty() && !s.contains(['<', '[', '%'])) {
+                proptest::prop_assert!(j.part.text.contains(*s), "{s:?} not in {:?}", j.part.text);
+            }
+        }
+    }
+
+    fn json_value() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<i32>().prop_map(serde_json::Value::from),
+            "[a-z \\n\"\u{200b}é<>!-]{0,12}".prop_map(serde_json::Value::from),
+        ];
+        let tree = leaf.prop_recursive(4, 32, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(serde_json::Value::from),
+                proptest::collection::btree_map("[a-z_ ]{1,6}", inner, 0..4)
+                    .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
+            ]
+        });
+        proptest::collection::vec(tree, 0..3).prop_map(serde_json::Value::from)
+    }
 
     fn hidden(text: &str) -> Vec<String> {
         let doc = Document::load(text.as_bytes().to_vec(), Kind::Text, "t");

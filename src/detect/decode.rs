@@ -1115,10 +1115,16 @@ fn layer_and_cap(text: &str) -> (Vec<Decoded>, bool) {
     }
     // Base64 wrapped over lines first: its lines are then inside a run
     // found, and not read one by one.
-    let wrapped = wrapped_base64(text);
-    capped |= wrapped.len() > MAX_CANDIDATES;
-    for (range, joined) in wrapped.into_iter().take(MAX_CANDIDATES) {
-        push(Encoding::Base64, range, b64(&joined), &mut out);
+    // Every block is decoded (each line is in one block at most: linear);
+    // the cap counts those that read as text, so a list of names, each a
+    // short line under a long one, is not a reading cut short.
+    for (range, joined) in wrapped_base64(text) {
+        let Some(d) = b64(&joined).filter(|d| plausible(d)) else { continue };
+        if out.len() >= MAX_CANDIDATES {
+            capped = true;
+            break;
+        }
+        push(Encoding::Base64, range, Some(d), &mut out);
     }
     for (range, bytes) in hex_dumps(text).into_iter().take(MAX_CANDIDATES) {
         push(Encoding::HexDump, range, lossless_utf8(bytes), &mut out);
@@ -1798,6 +1804,24 @@ mod tests {
         assert!(scan(&text).iter().any(|h| h.rule == "encoded_payload.too_many"));
         // A few runs are read, and no such finding.
         assert!(scan(&b64("harmless note")).iter().all(|h| h.rule != "encoded_payload.too_many"));
+    }
+
+    #[test]
+    fn the_cap_counts_wrapped_blocks_that_read_as_text() {
+        let many = |s: &str| scan(s).iter().any(|h| h.rule == "encoded_payload.too_many");
+        // A list of names, each a long line over a short one: no block reads
+        // as text, and none is a reading cut short.
+        let names: String = (0..MAX_CANDIDATES * 2).map(|i| format!("BatchDeleteTableVersion{i}\nshape\n")).collect();
+        assert!(!many(&names));
+        // Wrapped base64 that reads as text, past the cap, is.
+        let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s.as_bytes());
+        let blocks: String = (0..MAX_CANDIDATES + 5)
+            .map(|i| {
+                let b = b64(&format!("a harmless note of some length, number {i:04}, here"));
+                format!("{}\n{}\n\n", &b[..40], &b[40..])
+            })
+            .collect();
+        assert!(many(&blocks));
     }
 
     #[test]

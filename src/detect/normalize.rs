@@ -188,6 +188,21 @@ impl Cursor<'_> {
 }
 
 impl Normalized {
+    /// The first offset of the normalised text whose source is at or after
+    /// `src` (its length when none is): where a source offset falls in it.
+    pub fn at_source(&self, src: usize) -> usize {
+        let (mut lo, mut hi) = (0, self.text.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if (self.map.get(mid).unwrap_or(u32::MAX) as usize) < src {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+
     /// The source range for a byte range of the normalised text.
     pub fn source_range(&self, r: std::ops::Range<usize>) -> std::ops::Range<usize> {
         let start = self.map.get(r.start).unwrap_or(0) as usize;

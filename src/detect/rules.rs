@@ -341,6 +341,12 @@ pub struct Match {
 /// Every rule match in already-normalised text, each rule's matches in
 /// order and not overlapping.
 pub fn matches(text: &str) -> Vec<Match> {
+    matches_in(text, &[])
+}
+
+/// [`matches`] within the records that start at `breaks` (sorted offsets
+/// into `text`): a rule's window around a key stops at its record's edges.
+fn matches_in(text: &str, breaks: &[usize]) -> Vec<Match> {
     // Windows per rule, merged as they are added (hits come in order).
     let mut windows: Vec<Vec<Range<usize>>> = vec![Vec::new(); RULES.len()];
     let bytes = text.as_bytes();
@@ -356,8 +362,13 @@ pub fn matches(text: &str) -> Vec<Match> {
                 continue;
             }
         }
-        let lo = floor_char(text, m.start.saturating_sub(WINDOW));
-        let hi = ceil_char(text, (m.end + WINDOW).min(text.len()));
+        // The record the key is in: from its break to one before the next
+        // (the line break between two records belongs to neither).
+        let k = breaks.partition_point(|&b| b <= m.start);
+        let first = if k == 0 { 0 } else { breaks[k - 1] };
+        let last = breaks.get(k).map_or(text.len(), |&b| b.saturating_sub(1).max(m.end));
+        let lo = floor_char(text, m.start.saturating_sub(WINDOW).max(first));
+        let hi = ceil_char(text, (m.end + WINDOW).min(last));
         for &r in rules_woken_by(key) {
             let w = &mut windows[usize::from(r)];
             match w.last_mut() {
@@ -467,11 +478,13 @@ static DISCUSSION_CUE: LazyLock<Matcher> = LazyLock::new(|| context_matcher(text
 /// Scan one part's text (and its hidden spans' decoded payloads), giving
 /// each hit to `out` as soon as no later piece can change it: a long text
 /// holds the hits of one piece at a time, not all of its hits.
-pub(crate) fn scan_part(part: &Part, out: &mut dyn FnMut(Hit)) {
-    scan_in_pieces(part, PIECE, out)
+/// `breaks`: where the part's text starts a new record (each string of a
+/// JSON text, `crate::load::json_reading`): no phrase is matched across one.
+pub(crate) fn scan_part(part: &Part, breaks: &[usize], out: &mut dyn FnMut(Hit)) {
+    scan_in_pieces(part, breaks, PIECE, out)
 }
 
-fn scan_in_pieces(part: &Part, piece: usize, out: &mut dyn FnMut(Hit)) {
+fn scan_in_pieces(part: &Part, breaks: &[usize], piece: usize, out: &mut dyn FnMut(Hit)) {
     let text = &part.text;
     let code = CodeRegions::new(text);
     let hidden: Vec<Range<usize>> = part.spans.iter().filter(|s| s.hidden.is_some()).map(|s| s.range.clone()).collect();
@@ -494,7 +507,7 @@ fn scan_in_pieces(part: &Part, piece: usize, out: &mut dyn FnMut(Hit)) {
     loop {
         let end = ceil_char(text, (start + piece).min(text.len()));
         let mut hits = std::mem::take(&mut kept.pending);
-        scan_piece(text, &code, &hidden, start..end, &mut hits);
+        scan_piece(text, &code, &hidden, breaks, start..end, &mut hits);
         // Overlap by a window so a phrase across the cut is still seen; no
         // later piece finds a hit that starts before the next one does.
         let next = if end == text.len() { usize::MAX } else { floor_char(text, end - WINDOW) };
@@ -536,23 +549,54 @@ impl Dedupe {
     }
 }
 
+/// The rules a JSON text's own bytes are read with, besides its strings
+/// (`crate::load::json_reading`): a message or tool call in the shape of
+/// a chat API's (`"role": "system"`, `"tool_calls": [`).
+const JSON_SHAPE_RULES: [&str; 1] = ["fake_boundary.forged_message"];
+
+/// Hits of [`JSON_SHAPE_RULES`] in a JSON text as written: a rules pass
+/// over it only when it holds one of their keys.
+pub(crate) fn scan_json_shape(part: &Part, out: &mut dyn FnMut(Hit)) {
+    let keys: [&[u8]; 3] = [b"\"role\"", b"\"tool_calls\"", b"\"function_call\""];
+    if !keys.iter().any(|k| memchr::memmem::find(part.text.as_bytes(), k).is_some()) {
+        return;
+    }
+    for h in scan_plain_text(&part.text) {
+        if JSON_SHAPE_RULES.contains(&h.rule) {
+            out(h);
+        }
+    }
+}
+
 /// Rule hits in free text (ranges into `text`), plain and folded.
 pub(crate) fn scan_plain_text(text: &str) -> Vec<Hit> {
     let mut hits = Vec::new();
-    scan_piece(text, &CodeRegions::new(text), &[], 0..text.len(), &mut hits);
+    scan_piece(text, &CodeRegions::new(text), &[], &[], 0..text.len(), &mut hits);
     dedupe(&mut hits);
     hits
 }
 
-fn scan_piece(text: &str, code: &CodeRegions, hidden: &[Range<usize>], piece: Range<usize>, hits: &mut Vec<Hit>) {
+fn scan_piece(
+    text: &str,
+    code: &CodeRegions,
+    hidden: &[Range<usize>],
+    breaks: &[usize],
+    piece: Range<usize>,
+    hits: &mut Vec<Hit>,
+) {
     let src = &text[piece.clone()];
+    // The piece's breaks, as offsets into `src`.
+    let from = breaks.partition_point(|&b| b <= piece.start);
+    let to = breaks.partition_point(|&b| b < piece.end);
+    let local: Vec<usize> = breaks[from..to].iter().map(|&b| b - piece.start).collect();
     let plain = normalize::plain(src);
     // What the plain text matched, by rule, in order of position (one
     // rule's matches do not overlap): a folded match of the same rule over
     // the same words is found by a binary search, not a walk of them all.
     let mut found: Vec<Vec<Range<usize>>> = vec![Vec::new(); RULES.len()];
     let first_hit = hits.len();
-    for m in matches(&plain.text) {
+    let at = |n: &normalize::Normalized| local.iter().map(|&b| n.at_source(b)).collect::<Vec<usize>>();
+    for m in matches_in(&plain.text, &at(&plain)) {
         if let Some(h) = hit(text, code, piece.start, &plain, &m, false) {
             found[m.rule].push(h.range.clone());
             hits.push(h);
@@ -563,7 +607,7 @@ fn scan_piece(text: &str, code: &CodeRegions, hidden: &[Range<usize>], piece: Ra
         for f in &mut found {
             f.sort_by_key(|r| r.start);
         }
-        for m in matches(&folded.text) {
+        for m in matches_in(&folded.text, &at(folded)) {
             let r = folded.source_range(m.range.clone());
             let r = piece.start + r.start..piece.start + r.end;
             let same = &found[m.rule];
@@ -807,7 +851,7 @@ mod tests {
             for part in &doc.parts {
                 let piece = 2 * WINDOW + rng.below(4 * WINDOW);
                 let mut streamed = Vec::new();
-                scan_in_pieces(part, piece, &mut |h| streamed.push(h));
+                scan_in_pieces(part, &[], piece, &mut |h| streamed.push(h));
                 // The old way: every piece's hits, then the payloads', then one dedupe.
                 let mut whole = Vec::new();
                 let mut start = 0;
@@ -816,7 +860,7 @@ mod tests {
                     part.spans.iter().filter(|s| s.hidden.is_some()).map(|s| s.range.clone()).collect();
                 loop {
                     let end = ceil_char(&part.text, (start + piece).min(part.text.len()));
-                    scan_piece(&part.text, &code, &hidden, start..end, &mut whole);
+                    scan_piece(&part.text, &code, &hidden, &[], start..end, &mut whole);
                     if end == part.text.len() {
                         break;
                     }

@@ -932,6 +932,37 @@ const CASES: &[Case] = &[
         feeds: &[Reply],
         make: |n| repeat("{\"a\": [1, \"x\" ", n),
     },
+    // A JSON text read as its strings (`load::json_reading`).
+    Case {
+        name: "json-html-strings",
+        about: "a JSON array of short strings that each hold a page (each read as HTML)",
+        feeds: &[Text],
+        make: |n| fill("[", n, |_| "\"<p>a <b style=display:none>b</b></p>\", ".into(), "\"\"]"),
+    },
+    Case {
+        name: "json-markup-strings",
+        about: "a JSON array of short strings that each hold Markdown and comment marks",
+        feeds: &[Text],
+        make: |n| fill("[", n, |_| "\"[a](b 'c') %% d <!-- e\", ".into(), "\"\"]"),
+    },
+    Case {
+        name: "json-tiny-strings",
+        about: "a JSON object of one-letter keys and values (a record break each)",
+        feeds: &[Text],
+        make: |n| fill("{", n, |i| format!("\"k {i}\": \"a\", "), "\"z\": 1}"),
+    },
+    Case {
+        name: "json-escapes",
+        about: "one JSON string of escaped line breaks, quotes and invisible characters",
+        feeds: &[Text],
+        make: |n| fill("{\"a\": \"", n, |_| "\\n\\\"\\u200b\\udb40\\udc41x".into(), "\"}"),
+    },
+    Case {
+        name: "json-deep",
+        about: "JSON nested as deep as serde_json reads, again and again",
+        feeds: &[Text],
+        make: |n| fill("[", n, |_| format!("{}\"x\"{}, ", "[".repeat(100), "]".repeat(100)), "1]"),
+    },
     Case {
         name: "json-fences",
         about: "code fences that never close, JSON-looking text",
