@@ -472,9 +472,20 @@ pub fn table() -> Vec<Rule> {
                 "reviewing this",
                 "handling this",
                 "that reads",
-                "that processes"
+                "that processes",
+                "@ai",
+                "@assistant",
+                "@agent",
+                "@model",
+                "@bot",
+                "@copilot",
+                "@claude",
+                "@chatgpt",
+                "@gpt",
+                "@gemini",
+                "@llm"
             ],
-            r"\b(?:dear |hey |hi |hello |attention,? |note (?:to|for) (?:the )?|message (?:to|for) (?:the )?|instructions? (?:to|for) (?:the )?|to (?:the |any )?)?(?:ai|ai assistant|ai agent|ai model|assistant|agent|language model|llm|chatgpt|claude|gpt(?:-?\d[a-z0-9.]*)?|copilot|gemini|chatbot|bot)(?:s)?(?: (?:reading|processing|summari[sz]ing|parsing|reviewing|handling|that (?:reads|processes))(?: this)?(?: (?:email|message|page|document|text|file))?)?\s?[:,!-]+ (?:please |you must |you should |now |first |also |kindly |immediately )?(?:ignore|disregard|forget|forward|send|email|reply|respond|tell|say|include|add|append|visit|open|click|download|run|execute|call|delete|remove|transfer|pay|upload|post|share|write|print|output|summari[sz]e|recommend|rate|mention|do|don't|never|always|make|set|change|grant|approve|confirm|create|book|invite|fetch|read|list|copy|move|rename|update|give|provide|show|reveal|disclose|use|stop|keep|treat|follow|obey|comply|translate)\b",
+            r"\b(?:dear |hey |hi |hello |attention,? |note (?:to|for) (?:the )?|message (?:to|for) (?:the )?|instructions? (?:to|for) (?:the )?|to (?:the |any )?)?(?:ai|ai assistant|ai agent|ai model|assistant|agent|language model|llm|chatgpt|claude|gpt(?:-?\d[a-z0-9.]*)?|copilot|gemini|chatbot|bot)(?:s)?(?: (?:reading|processing|summari[sz]ing|parsing|reviewing|handling|that (?:reads|processes))(?: this)?(?: (?:email|message|page|document|text|file))?)?\s?[:,!-]+ (?:(?:while|when|before|after|once|if) [^.:;!?\n]{1,60}, )?(?:(?:please|you must|you should|now|first|also|kindly|immediately|then|just),? ){0,2}(?:ignore|disregard|forget|forward|send|email|reply|respond|tell|say|include|add|append|visit|open|click|download|run|execute|call|delete|remove|transfer|pay|upload|post|share|write|print|output|summari[sz]e|recommend|rate|mention|do|don't|never|always|make|set|change|grant|approve|confirm|create|book|invite|fetch|read|list|copy|move|rename|update|give|provide|show|reveal|disclose|use|stop|keep|treat|follow|obey|comply|translate|accept|allow|answer|archive|assign|bcc|bypass|cancel|cc|characteri[sz]e|claim|close|decline|describe|disable|drop|dump|e-mail|edit|enable|erase|exfiltrate|export|flag|frame|insert|install|label|leak|link|mark|merge|modify|override|pin|portray|present|publish|put|rank|recite|reject|remit|repeat|replace|report|reserve|sign|skip|state|subscribe|switch|unsubscribe|wire)\b|@(?:ai[ -]?)?(?:assistant|agent|model|bot|copilot|claude|chatgpt|gpt|gemini|llm)[a-z0-9_-]{0,24},? (?:(?:please|now|also|kindly|just),? ){0,2}(?:ignore|disregard|forget|forward|send|email|reply|respond|tell|say|include|add|append|visit|open|click|download|run|execute|call|delete|remove|transfer|pay|upload|post|share|write|print|output|summari[sz]e|recommend|rate|mention|do|don't|never|always|make|set|change|grant|approve|confirm|create|book|invite|fetch|read|list|copy|move|rename|update|give|provide|show|reveal|disclose|use|stop|keep|treat|follow|obey|comply|translate|accept|allow|answer|archive|assign|bcc|bypass|cancel|cc|characteri[sz]e|claim|close|decline|describe|disable|drop|dump|e-mail|edit|enable|erase|exfiltrate|export|flag|frame|insert|install|label|leak|link|mark|merge|modify|override|pin|portray|present|publish|put|rank|recite|reject|remit|repeat|replace|report|reserve|sign|skip|state|subscribe|switch|unsubscribe|wire)\b",
             "addresses the AI reading the content and gives it an order"
         ),
         rule!(
