@@ -154,8 +154,9 @@ const MAX_STRING_DOCUMENTS: usize = 8192;
 pub struct JsonReading {
     /// The strings, one a line, each read as a document of its own.
     pub part: Part,
-    /// Where each string after the first starts in the part's text: a
-    /// phrase is looked for within one string, never across two.
+    /// Where each string after the first starts in the part's text, but
+    /// one that follows another in an array: a phrase is looked for within
+    /// one field's text, never across two.
     pub breaks: Vec<usize>,
     /// The link targets the strings' markup names.
     pub links: Vec<String>,
@@ -164,7 +165,7 @@ pub struct JsonReading {
 /// A JSON text (an object or an array, or a stream of values such as JSON
 /// Lines) read as a model reads it: its strings decoded (`\n` a line
 /// break, `\u200b` the character it escapes, `\"` a quote), one a line, in
-/// order, with every object key that is not a plain word
+/// order (a field's value a record of its own, an array's strings one text), with every object key that is not a plain word
 /// ([`crate::json_text::identifier`]); numbers, literals and the keys a
 /// schema names are structure. Each string is read as a document of its
 /// own: as HTML when it holds a page (an API's HTML descriptions, a mail
@@ -189,6 +190,9 @@ pub fn json_reading(doc: &Document) -> Option<JsonReading> {
     let mut breaks = Vec::new();
     let mut links = Vec::new();
     let mut documents = 0;
+    // The last string's closing quote, whether it was a key, and whether it
+    // was read.
+    let mut last: Option<(usize, bool, bool)> = None;
     // Valid JSON: every quote outside a string opens one, and a string ends
     // at the first quote no backslash escapes. One walk.
     let mut at = 0;
@@ -214,7 +218,17 @@ pub fn json_reading(doc: &Document) -> Option<JsonReading> {
             std::str::from_utf8(&raw[inner.clone()]).ok()?.into()
         };
         let key = raw.get(after) == Some(&b':');
-        if value.is_empty() || key && crate::json_text::identifier(&value) {
+        // Strings one after another in an array (only a comma between, and
+        // neither a key) are one text a line at a time, as a file's lines
+        // are: no break between them. A value and the next field's are
+        // records of their own.
+        let sibling = !key
+            && last.is_some_and(|(e, was_key, read): (usize, bool, bool)| {
+                read && !was_key && raw[e + 1..open].iter().all(|&b| b == b',' || b.is_ascii_whitespace())
+            });
+        let skip = value.is_empty() || key && crate::json_text::identifier(&value);
+        last = Some((end, key, !skip));
+        if skip {
             continue;
         }
         if !text.is_empty() {
@@ -231,7 +245,9 @@ pub fn json_reading(doc: &Document) -> Option<JsonReading> {
                 _ => spans.push(Span::visible(text.len()..text.len() + 1)),
             }
             text.push('\n');
-            breaks.push(text.len());
+            if !sibling {
+                breaks.push(text.len());
+            }
         }
         let base = text.len();
         // A range of the string's text, in the JSON's bytes.
