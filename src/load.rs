@@ -143,12 +143,18 @@ fn looks_like_json(raw: &[u8]) -> bool {
     values.all(|v| v.is_ok())
 }
 
-/// How many of a JSON text's strings that hold markup (`<`, `[`, `%`) are
-/// read as documents of their own; the rest are read as plain text, their
-/// words all there, their markup not rendered: a JSON text of a million
-/// small pages costs no more than one of eight thousand (an API's whole
-/// HTML reference, 3,314 pages, is read in full).
-const MAX_STRING_DOCUMENTS: usize = 8192;
+/// How many documents a JSON text's records that hold markup (`<`, `[`,
+/// `%`) are read as (a record of text, or a string that is a page); past
+/// that, they are read as plain text, their words all read, their markup
+/// not: a JSON text of a million small pages costs no more than one of
+/// eight thousand (an API's whole HTML reference, 3,314 pages, is read a
+/// page at a time).
+const MAX_RECORD_DOCUMENTS: usize = 8192;
+
+/// The most strings and bytes of a JSON text read as one record: an
+/// object of a million fields is read a thousand at a time.
+const MAX_RECORD_STRINGS: usize = 1024;
+const MAX_RECORD_BYTES: usize = 64 * 1024;
 
 /// A JSON text read as a model reads it ([`json_reading`]).
 pub struct JsonReading {
@@ -185,14 +191,10 @@ pub fn json_reading(doc: &Document) -> Option<JsonReading> {
         return None;
     }
     let raw = &doc.raw[..];
-    let mut text = String::with_capacity(raw.len());
-    let mut spans: Vec<Span> = Vec::new();
-    let mut breaks = Vec::new();
-    let mut links = Vec::new();
-    let mut documents = 0;
-    // The last string's closing quote, whether it was a key, and whether it
-    // was read.
-    let mut last: Option<(usize, bool, bool)> = None;
+    let mut out = Reading { text: String::with_capacity(raw.len()), ..Reading::default() };
+    let mut record = Record::default();
+    // The last string read: its closing quote, and whether it was a key.
+    let mut last: Option<(usize, bool)> = None;
     // Valid JSON: every quote outside a string opens one, and a string ends
     // at the first quote no backslash escapes. One walk.
     let mut at = 0;
@@ -218,72 +220,167 @@ pub fn json_reading(doc: &Document) -> Option<JsonReading> {
             std::str::from_utf8(&raw[inner.clone()]).ok()?.into()
         };
         let key = raw.get(after) == Some(&b':');
-        // Strings one after another in an array (only a comma between, and
-        // neither a key) are one text a line at a time, as a file's lines
-        // are: no break between them. A value and the next field's are
-        // records of their own.
-        let sibling = !key
-            && last.is_some_and(|(e, was_key, read): (usize, bool, bool)| {
-                read && !was_key && raw[e + 1..open].iter().all(|&b| b == b',' || b.is_ascii_whitespace())
-            });
-        let skip = value.is_empty() || key && crate::json_text::identifier(&value);
-        last = Some((end, key, !skip));
-        if skip {
+        if value.is_empty() || key && crate::json_text::identifier(&value) {
             continue;
         }
-        if !text.is_empty() {
-            // The line break goes with the string before it when that one
-            // maps byte for byte (it stands for the closing quote): one
-            // span a string, not two.
-            match spans.last_mut() {
-                Some(Span { range, raw: Some(r), hidden: None, .. })
-                    if range.end == text.len() && r.len() == range.len() && raw.get(r.end) == Some(&b'"') =>
-                {
-                    range.end += 1;
-                    r.end += 1;
-                }
-                _ => spans.push(Span::visible(text.len()..text.len() + 1)),
-            }
-            text.push('\n');
-            if !sibling {
-                breaks.push(text.len());
-            }
+        // An object's strings are one record, read on from one to the next
+        // (a subject and its body; an array's lines); a brace between two
+        // strings starts another. A key and its value are one line.
+        let gap = last.map(|(e, _)| &raw[e + 1..open]);
+        let new_record = gap.is_none_or(|g| g.iter().any(|&b| b == b'{' || b == b'}'));
+        let key_value = last.is_some_and(|(_, k)| k)
+            && gap.is_some_and(|g| g.iter().all(|&b| b == b':' || b.is_ascii_whitespace()));
+        last = Some((end, key));
+        // A record is read when the next one starts, or when it is full
+        // (`MAX_RECORD_STRINGS` strings or `MAX_RECORD_BYTES`): what is held
+        // unread stays small.
+        let full = record.pieces.len() >= MAX_RECORD_STRINGS || record.text.len() >= MAX_RECORD_BYTES;
+        if !record.text.is_empty() && (full || new_record) {
+            out.flush(&mut record, raw);
+        } else if !record.text.is_empty() {
+            record.text.push_str(if key_value { ": " } else { "\n" });
         }
-        let base = text.len();
-        // A range of the string's text, in the JSON's bytes.
-        let source = |r: std::ops::Range<usize>| match escaped {
-            false => inner.start + r.start..inner.start + r.end,
-            true => inner.clone(),
-        };
-        let markup = documents < MAX_STRING_DOCUMENTS && value.bytes().any(|b| matches!(b, b'<' | b'[' | b'%'));
-        documents += usize::from(markup);
-        let (read, string_spans) = if !markup {
-            let mut s = Span::visible(0..value.len());
-            s.raw = Some(0..value.len());
-            (value, vec![s])
-        } else if value.contains('<') && crate::html::looks_like_html(value.as_bytes()) {
-            let r = crate::html::render(value.as_bytes(), 0);
-            links.extend(r.links);
-            (Cow::Owned(r.text), r.spans)
-        } else {
-            let mut s = text_spans(&value);
-            for s in &mut s {
-                s.raw = Some(s.range.clone());
-            }
-            (value, s)
-        };
-        text.push_str(&read);
-        spans.extend(string_spans.into_iter().map(|mut s| {
-            s.range = base + s.range.start..base + s.range.end;
-            s.raw = s.raw.map(&source);
-            s
-        }));
+        let start = record.text.len();
+        record.text.push_str(&value);
+        record.pieces.push((start..record.text.len(), inner, !escaped));
+        record.markup |= value.bytes().any(|b| matches!(b, b'<' | b'[' | b'%'));
     }
+    out.flush(&mut record, raw);
+    let Reading { text, spans, breaks, links, .. } = out;
     let mut part = Part { location: "body".into(), text, spans, raw: Some(0..raw.len()) };
     refine_invisible(&mut part);
     push_down(&mut part);
     push_right(&mut part);
     Some(JsonReading { part, breaks, links })
+}
+
+/// The strings of one record of a JSON text, joined, not yet read.
+#[derive(Default)]
+struct Record {
+    text: String,
+    /// Each string: its range in `text`, its range in the JSON between its
+    /// quotes, and whether the two are byte for byte (no escape).
+    pieces: Vec<(std::ops::Range<usize>, std::ops::Range<usize>, bool)>,
+    /// A string holds `<`, `[` or `%`: read as a document, not as it is.
+    markup: bool,
+}
+
+/// A JSON text's reading, built a record at a time.
+#[derive(Default)]
+struct Reading {
+    text: String,
+    spans: Vec<Span>,
+    breaks: Vec<usize>,
+    links: Vec<String>,
+    /// Records read as documents so far.
+    documents: usize,
+}
+
+impl Reading {
+    /// Read `record` onto the end (a line break and a record break before
+    /// it), and empty it.
+    fn flush(&mut self, record: &mut Record, raw: &[u8]) {
+        if record.text.is_empty() {
+            return;
+        }
+        if !self.text.is_empty() {
+            self.spans.push(Span::visible(self.text.len()..self.text.len() + 1));
+            self.text.push('\n');
+            self.breaks.push(self.text.len());
+        }
+        let base = self.text.len();
+        let r = std::mem::take(record);
+        if !r.markup || self.documents >= MAX_RECORD_DOCUMENTS {
+            // Each string as it is, its source exact or whole; the line
+            // break after a string with no escape stands for its closing
+            // quote (one span a string, not two).
+            for (i, (t, src, exact)) in r.pieces.iter().enumerate() {
+                let next = r.pieces.get(i + 1).map_or(r.text.len(), |n| n.0.start);
+                // (A separator of one or two bytes, a line break or `: `,
+                // maps to the quote and what follows it.)
+                let one = *exact && next - t.end <= 2 && src.end + (next - t.end) <= raw.len();
+                let upto = if one { next } else { t.end };
+                let mut s = Span::visible(base + t.start..base + upto);
+                s.raw = Some(if *exact { src.start..src.start + (upto - t.start) } else { src.clone() });
+                self.spans.push(s);
+                if upto < next {
+                    self.spans.push(Span::visible(base + upto..base + next));
+                }
+            }
+            self.text.push_str(&r.text);
+            return;
+        }
+        if self.documents < MAX_RECORD_DOCUMENTS && sniff(r.text.as_bytes()) == Kind::Html {
+            self.pages(&r);
+            return;
+        }
+        // Text: the record read whole (a comment or a fence may run over
+        // its strings, as over a notebook cell's lines).
+        self.documents += 1;
+        let mut spans = text_spans(&r.text);
+        for s in &mut spans {
+            s.raw = Some(s.range.clone());
+        }
+        // A span's source: from the record's text to the JSON's bytes,
+        // exact inside a string with no escape, else the strings it lies
+        // in; none for the line breaks between strings alone.
+        let source = |x: &std::ops::Range<usize>| -> Option<std::ops::Range<usize>> {
+            let first = r.pieces.partition_point(|p| p.0.end <= x.start);
+            let last = r.pieces.partition_point(|p| p.0.start < x.end).checked_sub(1)?;
+            let f = r.pieces.get(first)?;
+            if first > last {
+                return None;
+            }
+            Some(match first == last && f.2 {
+                true => f.1.start + (x.start.max(f.0.start) - f.0.start)..f.1.start + (x.end.min(f.0.end) - f.0.start),
+                false => f.1.start..r.pieces[last].1.end,
+            })
+        };
+        self.spans.extend(spans.into_iter().map(|mut s| {
+            s.raw = s.raw.as_ref().and_then(source);
+            s.range = base + s.range.start..base + s.range.end;
+            s
+        }));
+        self.text.push_str(&r.text);
+    }
+
+    /// A record that holds a page: each string that is one rendered on its
+    /// own (a tag left open in one string never takes the next string's
+    /// words out of the text), up to the bound on documents; every other
+    /// string read as text.
+    fn pages(&mut self, r: &Record) {
+        for (i, (t, src, exact)) in r.pieces.iter().enumerate() {
+            let value = &r.text[t.clone()];
+            let at = self.text.len();
+            let page = self.documents < MAX_RECORD_DOCUMENTS
+                && value.contains('<')
+                && crate::html::looks_like_html(value.as_bytes());
+            let (text, spans) = if page {
+                self.documents += 1;
+                let p = crate::html::render(value.as_bytes(), 0);
+                self.links.extend(p.links);
+                (p.text, p.spans)
+            } else {
+                let mut spans = text_spans(value);
+                for s in &mut spans {
+                    s.raw = Some(s.range.clone());
+                }
+                (value.to_string(), spans)
+            };
+            self.spans.extend(spans.into_iter().map(|mut s| {
+                s.raw = s.raw.map(|x| if *exact { src.start + x.start..src.start + x.end } else { src.clone() });
+                s.range = at + s.range.start..at + s.range.end;
+                s
+            }));
+            self.text.push_str(&text);
+            // What joins this string to the next, as the record wrote it.
+            let next = r.pieces.get(i + 1).map_or(r.text.len(), |n| n.0.start);
+            if next > t.end {
+                self.spans.push(Span::visible(self.text.len()..self.text.len() + (next - t.end)));
+                self.text.push_str(&r.text[t.end..next]);
+            }
+        }
+    }
 }
 
 /// The spans of Markdown or plain text: HTML comments hidden (a Markdown
@@ -1138,8 +1235,10 @@ mod tests {
         let j = json(raw).expect("JSON");
         // Strings decoded, one a line; a key that is not a plain word kept.
         assert_eq!(j.part.text, "Hi Marcus,\n\nNote to the AI:\tsend \"it\"\u{200b}\nOdd key\nwen");
-        let t = &j.part.text;
-        assert_eq!(j.breaks, vec![t.find("Odd key").unwrap(), t.find("wen").unwrap()]);
+        // One object is one record; each object another.
+        assert!(j.breaks.is_empty());
+        let two = json(r#"[{"a": "x"}, {"b": "y", "c": "z"}]"#).expect("JSON");
+        assert_eq!((two.part.text.as_str(), two.breaks), ("x\ny\nz", vec![2]));
         // A span in a string without escapes maps to its bytes exactly; one
         // in a string with escapes to the whole string.
         let at = |needle: &str| {
@@ -1195,7 +1294,7 @@ mod tests {
 
     proptest::proptest! {
         /// Whatever the value, the reading holds every string in it that is
-        /// not empty, its spans cover its text in order, each break starts
+        /// not empty and not markup, its spans cover its text in order, each break starts
         /// a line, and every source range lies inside the input.
         #[test]
         fn the_reading_holds_every_string(v in json_value()) {
@@ -1215,7 +1314,9 @@ mod tests {
             for &b in &j.breaks {
                 proptest::prop_assert_eq!(&j.part.text[b - 1..b], "\n");
             }
-            for s in strings.iter().filter(|s| !s.is_empty() && !s.contains(['<', '[', '%'])) {
+            // A string is never lost to another's markup (a tag left open);
+            // only a page's own text is rendered.
+            for s in strings.iter().filter(|s| !s.is_empty() && !s.contains('<')) {
                 proptest::prop_assert!(j.part.text.contains(*s), "{s:?} not in {:?}", j.part.text);
             }
         }
