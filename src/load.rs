@@ -158,11 +158,10 @@ const MAX_RECORD_BYTES: usize = 64 * 1024;
 
 /// A JSON text read as a model reads it ([`json_reading`]).
 pub struct JsonReading {
-    /// The strings, one a line, each read as a document of its own.
+    /// The strings, a line each, an object's strings one record.
     pub part: Part,
-    /// Where each string after the first starts in the part's text, but
-    /// one that follows another in an array: a phrase is looked for within
-    /// one field's text, never across two.
+    /// Where each record after the first starts in the part's text: a
+    /// phrase is looked for within one record, never across two.
     pub breaks: Vec<usize>,
     /// The link targets the strings' markup names.
     pub links: Vec<String>,
@@ -171,14 +170,13 @@ pub struct JsonReading {
 /// A JSON text (an object or an array, or a stream of values such as JSON
 /// Lines) read as a model reads it: its strings decoded (`\n` a line
 /// break, `\u200b` the character it escapes, `\"` a quote), one a line, in
-/// order (a field's value a record of its own, an array's strings one text), with every object key that is not a plain word
-/// ([`crate::json_text::identifier`]); numbers, literals and the keys a
-/// schema names are structure. Each string is read as a document of its
-/// own: as HTML when it holds a page (an API's HTML descriptions, a mail
-/// body), else as [`load_text`] reads text (comments and Markdown's hidden
-/// parts; past [`MAX_STRING_DOCUMENTS`] such strings, as plain text); each
-/// span keeps the source range of its string (exact when the
-/// string has no escape). `None` for anything else, and for JSON that
+/// order, with every object key that is not a plain word
+/// ([`crate::json_text::identifier`]) heading its value; numbers, literals
+/// and the keys a schema names are structure. An object's strings are one
+/// record (a brace between two strings starts the next), read as
+/// [`load_text`] reads text when it holds markup, each string in it that
+/// is a page rendered on its own ([`Reading::flush`]); each span keeps the
+/// source range of its string (exact when the string has no escape). `None` for anything else, and for JSON that
 /// serde_json does not accept (a lone surrogate, a trailing comma): such a
 /// document is read as written, as text. Nesting costs no recursion here:
 /// the strings are found by one walk over the bytes.
