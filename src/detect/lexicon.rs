@@ -421,6 +421,46 @@ pub(crate) fn is_directive(text: &str) -> bool {
     directive_in(text, Mode::Hidden)
 }
 
+/// Does a sentence of this folded text start with a verb of acting or
+/// overriding of one of the lexicons ("send", "forward", "ignore"), or go
+/// on with one after "and" or "then" (in a few languages: "… and send its
+/// contents to …")? A sentence starts the text, or follows a sentence's
+/// end, a colon or a line break, a quotation mark or a list's bullet
+/// aside. For a short text someone hid in an encoding: there an order is
+/// the point.
+pub(crate) fn leads_with_verb(text: &str) -> bool {
+    const THEN: [&str; 14] =
+        ["and", "then", "und", "dann", "et", "puis", "y", "e", "i", "en", "ve", "dan", "og", "och"];
+    let b = text.as_bytes();
+    for m in overlapping(text) {
+        let mut i = m.start();
+        while i > 0 && matches!(b[i - 1], b' ' | b'\t' | b'"' | b'\'' | b'*' | b'-' | b'(') {
+            i -= 1;
+        }
+        let leads = i == 0 || matches!(b[i - 1], b'.' | b'!' | b'?' | b';' | b':' | b'\n');
+        // The word before (at most five letters are looked at).
+        let letters = b[..i].iter().rev().take(6).take_while(|c| c.is_ascii_alphabetic()).count();
+        let word_start = i - letters;
+        let follows_then = i < m.start()
+            && letters <= 5
+            && (word_start == 0 || !b[word_start - 1].is_ascii_alphanumeric())
+            && THEN.iter().any(|w| w.as_bytes() == &b[word_start..i]);
+        if !leads && !follows_then {
+            continue;
+        }
+        let before = Beside::of(text[..m.start()].chars().next_back());
+        let after = Beside::of(text[m.end()..].chars().next());
+        let first = (m.value() >> 8) as usize;
+        if (first..first + (m.value() & 0xff) as usize)
+            .map(entry)
+            .any(|e| matches!(e.kind, Kind::Act | Kind::Over) && edge_ok(e.left, before) && edge_ok(e.right, after))
+        {
+            return true;
+        }
+    }
+    false
+}
+
 /// [`is_directive`] for text that is a label whatever its length (an
 /// option of a list): a verb and its object are no order there.
 pub(crate) fn is_label_directive(text: &str) -> bool {

@@ -441,6 +441,12 @@ pub fn is_directive(text: &str) -> bool {
     super::lexicon::is_directive(&n.text)
 }
 
+/// Does a sentence of this text start with a verb of acting or overriding,
+/// in any of the lexicons' languages (`detect::lexicon::leads_with_verb`)?
+pub(crate) fn leads_with_verb(text: &str) -> bool {
+    super::lexicon::leads_with_verb(&normalize::folded(text).text)
+}
+
 /// [`is_directive`] for a label (an option of a list): any rule, or an
 /// addressee, an obligation or a verb of overriding with its object; a verb
 /// and the thing it acts on ("Send me a copy of my invoice") are a label.

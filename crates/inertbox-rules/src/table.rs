@@ -1063,7 +1063,7 @@ pub fn table() -> Vec<Rule> {
             EncodedPayload,
             High,
             ["decode", "base64", "rot13", "hex", "ascii85", "base32", "quoted-printable", "encoded"],
-            r"\bdecode (?:this|the following|it|the string|the message)?(?: from)? ?(?:base64|base32|hex|rot13|rot-13|ascii85|base85|quoted-printable|binary|morse)?\b.{0,40}\b(?:and|then) (?:execute|run|follow|obey|do|perform|apply|act on)\b|\bdecode the following (?:base64|base32|hex|rot13|ascii85|base85|quoted-printable)\b.{0,60}\b(?:monologue|secure system message|system message)\b|\b(?:first )?encode (?:it |this |them )?in (?:base64|hex|rot13)\b.{0,40}\b(?:then|and)\b",
+            r"\bdecode (?:this|the following|it|the string|the message)?(?: from)? ?(?:base64|base32|hex|rot13|rot-13|ascii85|base85|quoted-printable|binary|morse)?\b.{0,40}\b(?:and|then) (?:execute|run|follow|obey|do|perform|apply|act on)\b|\bdecode the following\b.{0,60}\b(?:(?:in|within) your (?:monologue|head|thoughts|reasoning|scratchpad)|system message)\b|\b(?:first )?encode (?:it |this |them )?in (?:base64|hex|rot13)\b.{0,40}\b(?:then|and)\b",
             "asks the reader to decode hidden instructions and follow them"
         ),
         // --- added for text nobody here wrote (issue 20) ----------------------
