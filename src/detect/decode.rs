@@ -362,7 +362,6 @@ fn letter_runs(text: &str) -> (Vec<(usize, Substitution)>, Vec<Range<usize>>) {
         if len >= MIN_RUN_TOGETHER
             && !b.get(i).is_some_and(u8::is_ascii_digit)
             && !(word[1..].iter().any(u8::is_ascii_uppercase) && word[1..].iter().any(u8::is_ascii_lowercase))
-            && long.len() < MAX_CANDIDATES
         {
             long.push(start..i);
         }
@@ -2225,8 +2224,13 @@ pub(crate) fn scan(text: &str) -> Vec<Hit> {
     // (`IGNOREALLPREVIOUSINSTRUCTIONS`, `#ignorepreviousinstructions`):
     // three words an injection uses, one of them about the reader's
     // instructions or secrets, make it a finding.
+    // Every such run is read (a cap there would let the 257th through in
+    // silence); past `MAX_CANDIDATES` findings, one is already said.
     let (substituted, long) = letter_runs(text);
     for r in long {
+        if hits.len() >= MAX_CANDIDATES {
+            break;
+        }
         let words = run_together_words(&text[r.clone()]);
         if words.len() >= 3 && words.iter().any(|w| INJECTION_CORE.contains(w)) {
             hits.push(Hit {

@@ -938,7 +938,7 @@ fn digits_reach_a_letter(
     k: usize,
     memo: &mut Option<(std::ops::Range<usize>, bool)>,
 ) -> bool {
-    let digit = |j: usize| j < n && matches!(at(j), '0' | '1' | '3' | '4' | '5' | '7' | '8');
+    let digit = |j: usize| j < n && at(j).is_ascii_digit() && leet(at(j)).is_some();
     if !digit(k) {
         return false;
     }
