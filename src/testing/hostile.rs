@@ -594,6 +594,12 @@ const CASES: &[Case] = &[
         },
     },
     Case {
+        name: "markdown-footnote-labels",
+        about: "footnote references with labels near the longest read, closed and not, and image alt texts with brackets nested deep",
+        feeds: &[Text],
+        make: |n| repeat(&format!("[^{}] [^{} ![x [y [z] [w ", "a".repeat(990), "b".repeat(1200)), n),
+    },
+    Case {
         name: "markdown-footnote-references",
         about: "one footnote definition whose indented line holds a million references",
         feeds: &[Text],
