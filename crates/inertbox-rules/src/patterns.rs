@@ -20,7 +20,7 @@ pub const LINKS_MD_IMAGE: &str =
 pub const LINKS_MD_LINK: &str = r#"(?:^|[^!])\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)"#;
 pub const LINKS_MD_REF_IMAGE: &str = r"!\[((?:\\.|[^\[\]\n\\]|\[(?:\\.|[^\[\]\n\\])*\])*)\](?:\[([^\]\n]*)\])?";
 pub const LINKS_MD_REF_DEF: &str = r"(?m)^\s{0,3}\[([^\]\n]+)\]:\s*<?(\S+?)>?(?:\s|$)";
-pub const LINKS_HTML_IMG: &str = r#"(?i)<img(?-u:\b)[^>]*?(?-u:\b)src\s*=\s*["']?([^"'\s>]+)"#;
+pub const LINKS_HTML_IMG: &str = r#"(?i)<(?:img|source)(?-u:\b)[^>]*?(?-u:\b)src(?:set)?\s*=\s*["']?([^"'\s>,]+)"#;
 pub const LINKS_URL_ANY: &str = r#"(?i)(?-u:\b)https?://[^\s<>"'`)\]]+"#;
 pub const LINKS_TEMPLATE: &str = r"(?i)\{\{?\s*[a-z_$][a-z0-9_ .'$-]{0,60}\}\}?|\$\{[^}]{1,60}\}|\$\([^)]{1,80}\)|\[\[[^\]]{1,60}\]\]|<[a-z_ -]{2,40}>|(?-u:\b)(?:insert|your|user)_?[a-z]*_?(?:here|data|email|name|password|secret|key|history|info|summary|conversation)(?-u:\b)";
 pub const LINKS_CAPS_PLACEHOLDER: &str = r"(?-u:\b)[A-Z]{2,}(?:_[A-Z0-9]{2,})+(?-u:\b)";
