@@ -33,6 +33,7 @@ mod colour;
 mod css;
 mod element;
 mod entities;
+pub(crate) use entities::decode_entities;
 mod render;
 mod select;
 mod values;

@@ -226,39 +226,6 @@ fn slots(piece: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-/// `&#123;` and `&#x7b;` read as the characters they write (Markdown and
-/// HTML decode them before the address is loaded).
-fn numeric_entities(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.contains("&#") {
-        return std::borrow::Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(p) = rest.find("&#") {
-        out.push_str(&rest[..p]);
-        let after = &rest[p + 2..];
-        let (hex, digits) = match after.strip_prefix(['x', 'X']) {
-            Some(h) => (true, h),
-            None => (false, after),
-        };
-        let n =
-            digits.bytes().take(7).take_while(|c| if hex { c.is_ascii_hexdigit() } else { c.is_ascii_digit() }).count();
-        let value = u32::from_str_radix(&digits[..n], if hex { 16 } else { 10 }).ok().and_then(char::from_u32);
-        match (value, digits[n..].strip_prefix(';')) {
-            (Some(c), Some(tail)) if n > 0 => {
-                out.push(c);
-                rest = tail;
-            }
-            _ => {
-                out.push_str("&#");
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    std::borrow::Cow::Owned(out)
-}
-
 /// What is wrong with a link target, if anything.
 fn judge(url: &str, auto_loads: bool) -> Option<(Severity, &'static str, String)> {
     let lower = url.to_ascii_lowercase();
@@ -289,7 +256,13 @@ fn judge(url: &str, auto_loads: bool) -> Option<(Severity, &'static str, String)
     // is a template naming what the reader holds (`/v/{password}/p.gif`).
     if auto_loads {
         // (Entities first: `&#123;` holds a `#` that is no fragment.)
-        let url = numeric_entities(url);
+        let url = if url.contains('&') {
+            let mut decoded = String::with_capacity(url.len());
+            crate::html::decode_entities(url, true, &mut decoded);
+            std::borrow::Cow::Owned(decoded)
+        } else {
+            std::borrow::Cow::Borrowed(url)
+        };
         let rest = &url[url.find("://").map_or(0, |i| i + 3)..];
         let rest = rest.split(['?', '#']).next().unwrap_or("");
         let host = rest.split('/').next().unwrap_or("");

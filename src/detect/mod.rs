@@ -459,8 +459,9 @@ fn set_line_columns(doc: &Document, findings: &mut [Finding]) {
 
 /// Searches for a link that find nothing, at most: links come in the
 /// input's order, so each is looked for from where the last was found, and
-/// a search that fails (a link written with entities) reads to the end.
-/// Past this many, the rest have no place (and none loads by itself).
+/// a search that fails (a link written with entities other than `&amp;`)
+/// reads to the end. Past this many, the rest have no place, and a link
+/// judged as loading by itself is taken to load (a limit only raises).
 const MAX_LINK_MISSES: usize = 32;
 
 /// Where links are looked for in the input: from the last one found on.
@@ -470,13 +471,19 @@ struct LinkCursor {
 }
 
 impl LinkCursor {
-    /// Where `url` is written in `raw`, from the cursor on.
+    /// Where `url` is written in `raw`, from the cursor on: as it reads, or
+    /// with its `&` written `&amp;` (as markup writes it).
     fn find(&mut self, raw: &[u8], url: &str) -> Option<usize> {
-        if self.misses >= MAX_LINK_MISSES {
+        if self.exhausted() {
             return None;
         }
         let from = self.at.min(raw.len());
-        match memchr::memmem::find(&raw[from..], url.as_bytes()) {
+        let found = memchr::memmem::find(&raw[from..], url.as_bytes()).or_else(|| {
+            url.contains('&')
+                .then(|| memchr::memmem::find(&raw[from..], url.replace('&', "&amp;").as_bytes()))
+                .flatten()
+        });
+        match found {
             Some(p) => {
                 self.at = from + p + 1;
                 Some(from + p)
@@ -486,6 +493,11 @@ impl LinkCursor {
                 None
             }
         }
+    }
+
+    /// Have the searches that found nothing reached their limit?
+    fn exhausted(&self) -> bool {
+        self.misses >= MAX_LINK_MISSES
     }
 }
 
@@ -503,7 +515,11 @@ fn link_findings(doc: &Document, links: &[String]) -> Vec<(&'static str, Finding
             continue;
         }
         let at = cursor.find(&doc.raw, url);
-        let Some(h) = flagged.or_else(|| loading.filter(|_| at.is_some_and(|a| links::loads_at(&doc.raw, a)))) else {
+        let loads = match at {
+            Some(a) => links::loads_at(&doc.raw, a),
+            None => cursor.exhausted(),
+        };
+        let Some(h) = flagged.or_else(|| loading.filter(|_| loads)) else {
             continue;
         };
         let (start, end) = at.map_or((0, 0), |a| (a, a + url.len()));
@@ -847,6 +863,17 @@ mod tests {
         assert_eq!(cursor.find(raw, "https://x.test/1"), Some(2));
         assert_eq!(cursor.find(raw, "https://x.test/1"), Some(21));
         assert_eq!(cursor.find(raw, "https://x.test/1"), None);
+        // A link markup writes with `&amp;` is found; past the limit of
+        // searches that find nothing, an image's slot is still a finding.
+        let mut cursor = LinkCursor { at: 0, misses: 0 };
+        assert_eq!(cursor.find(b"<a href=\"x?a=1&amp;b=2\">", "x?a=1&b=2"), Some(9));
+        let lost: String =
+            (0..40).map(|i| format!("<a href=\"https://x.test/a?q=&#123;cursor&#125;{i}\">a</a>")).collect();
+        let page =
+            format!("<html><body>{lost}<img src=\"https://cdn.test/v/&#123;password&#125;/p.gif\"></body></html>");
+        let doc = Document::load(page.into_bytes(), Kind::Html, "t");
+        let found = link_findings(&doc, &doc.links);
+        assert!(found.iter().any(|(_, f)| f.text.contains("{password}")), "{found:?}");
     }
 
     #[test]

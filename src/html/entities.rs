@@ -6,7 +6,7 @@ const MAX_ENTITY_NAME: usize = 32;
 
 /// Decode character references into `out`. In attributes, a legacy name
 /// without `;` followed by a letter, digit or `=` stays as written.
-pub(super) fn decode_entities(s: &str, in_attr: bool, out: &mut String) {
+pub(crate) fn decode_entities(s: &str, in_attr: bool, out: &mut String) {
     let mut rest = s;
     while let Some(amp) = rest.find('&') {
         out.push_str(&rest[..amp]);
