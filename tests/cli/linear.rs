@@ -26,6 +26,24 @@ fn best_of(rounds: usize, feed: Feed, bytes: &[u8], dir: &std::path::Path) -> Du
         .expect("at least one round")
 }
 
+/// The best time of each size over `rounds` interleaved rounds: a busy
+/// moment of the machine costs both sizes alike.
+fn pair(feed: Feed, small: &[u8], large: &[u8], rounds: usize, dir: &std::path::Path) -> (Duration, Duration) {
+    let (mut a, mut b) = (Duration::MAX, Duration::MAX);
+    for _ in 0..rounds {
+        a = a.min(best_of(1, feed, small, dir));
+        b = b.min(best_of(1, feed, large, dir));
+    }
+    (a, b)
+}
+
+/// How many times the time the larger input took, for twice the bytes
+/// (the sizes are near but not exactly a doubling).
+fn ratio(a: Duration, b: Duration, small: &[u8], large: &[u8]) -> f64 {
+    let scale = large.len() as f64 / small.len() as f64;
+    b.as_secs_f64() / a.as_secs_f64().max(1e-6) * 2.0 / scale
+}
+
 #[test]
 #[ignore = "timed: .ci/run runs it alone (cargo test --test cli linear -- --ignored --test-threads=1)"]
 fn doubling_a_hostile_input_at_most_triples_the_time() {
@@ -39,25 +57,27 @@ fn doubling_a_hostile_input_at_most_triples_the_time() {
             while n < LARGEST && best_of(1, feed, &case.make(n), dir.path()) < AT_LEAST {
                 n *= 2;
             }
-            let (small, large) = (case.make(n), case.make(2 * n));
-            // Interleaved rounds, the best of each: a busy moment of the
-            // machine costs both sizes alike.
-            let (mut a, mut b) = (Duration::MAX, Duration::MAX);
-            for _ in 0..3 {
-                a = a.min(best_of(1, feed, &small, dir.path()));
-                b = b.min(best_of(1, feed, &large, dir.path()));
+            let (mut small, mut large) = (case.make(n), case.make(2 * n));
+            let (mut a, mut b) = pair(feed, &small, &large, 3, dir.path());
+            // A busy moment on a shared machine can cost one size more than
+            // the other. What looks more than linear is timed again at twice
+            // the sizes with more rounds: work per pair of items still shows
+            // four times the time there; noise does not repeat.
+            if ratio(a, b, &small, &large) > MOST {
+                (small, large) = (case.make(2 * n), case.make(4 * n));
+                (a, b) = pair(feed, &small, &large, 5, dir.path());
             }
-            let ratio = b.as_secs_f64() / a.as_secs_f64().max(1e-6);
-            let scale = large.len() as f64 / small.len() as f64;
+            let r = ratio(a, b, &small, &large);
             rows += 1;
-            worst = worst.max(ratio * 2.0 / scale);
-            if ratio > MOST * scale / 2.0 {
+            worst = worst.max(r);
+            if r > MOST {
                 slow.push(format!(
-                    "{} ({}): {} bytes {a:?}, {} bytes {b:?}: {ratio:.1}x",
+                    "{} ({}): {} bytes {a:?}, {} bytes {b:?}: {:.1}x",
                     case.name,
                     feed.as_str(),
                     small.len(),
-                    large.len()
+                    large.len(),
+                    r * large.len() as f64 / small.len() as f64 / 2.0
                 ));
             }
         }
