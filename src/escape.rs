@@ -32,9 +32,33 @@ pub(crate) enum Class {
     Format,
 }
 
+/// The pages of 256 characters of the Basic Multilingual Plane that hold
+/// a character [`classify`] names: text in any other page is answered at
+/// once (the match below is a chain of comparisons, run for every
+/// character that is not ASCII). A test checks every character.
+const BMP_PAGES_NAMED: [bool; 256] = {
+    let pages = [0x00, 0x03, 0x06, 0x11, 0x16, 0x17, 0x18, 0x20, 0x28, 0x30, 0x31, 0xFE, 0xFF];
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < pages.len() {
+        t[pages[i]] = true;
+        i += 1;
+    }
+    t
+};
+
 /// The class of a character that shows as nothing, or as a blank other
 /// than the space (the invisible channels), or `None`.
 pub(crate) fn classify(c: char) -> Option<Class> {
+    let cp = c as u32;
+    if cp < 0xA0 || (cp <= 0xFFFF && !BMP_PAGES_NAMED[(cp >> 8) as usize]) {
+        return None;
+    }
+    classify_by_table(c)
+}
+
+/// [`classify`] without the look at the page first.
+fn classify_by_table(c: char) -> Option<Class> {
     let class = match c as u32 {
         0x00..=0x9F => return None,
         0xA0 => Class::Space,
@@ -65,13 +89,18 @@ pub(crate) fn classify(c: char) -> Option<Class> {
         0xE0000..=0xE007F => Class::Tag,
         0xE0100..=0xE01EF => Class::Selector,
         0xE0080..=0xE00FF | 0xE01F0..=0xE0FFF => Class::Format,
-        // Blocks without format characters: no table look-up on hot text.
-        0x00A1..=0x05FF
-        | 0x0900..=0x17FF
-        | 0x1900..=0x1FFF
+        // Blocks without format characters, or whose format characters are
+        // all named above (the rest of Arabic's are prepended marks): no
+        // table look-up on hot text (typographic quotes and dashes, Arabic,
+        // fullwidth forms). The test below checks every character.
+        0x00A1..=0x1FFF
+        | 0x2000..=0x206F
         | 0x2070..=0xFDFF
+        | 0xFE00..=0xFFFF
         | 0x1F000..=0x1FFFF
-        | 0x20000..=0x3FFFF => return None,
+        | 0x20000..=0x3FFFF => {
+            return None;
+        }
         _ => {
             if c.general_category() == GeneralCategory::Format && !is_prepended_mark(c) {
                 Class::Format
@@ -203,6 +232,7 @@ mod tests {
             assert!(!is_invisible(c), "{c:?}");
         }
         for c in (0..=0x10ffff).filter_map(char::from_u32) {
+            assert_eq!(classify(c), classify_by_table(c), "{c:?}: its page is not passed over");
             if c.general_category() == GeneralCategory::Format && !is_prepended_mark(c) {
                 assert!(is_invisible(c), "format character {c:?}");
             }

@@ -12,6 +12,7 @@ use crate::patterns;
 use crate::prebuilt::{self, Matcher};
 use base64::Engine as _;
 
+use super::normalize::{alphabetic, alphanumeric};
 use super::{Code, Hit, Severity, rules};
 
 /// Layers of encoding followed (base64 inside hex inside percent…).
@@ -417,7 +418,7 @@ fn readable(s: &str) -> bool {
         return false;
     }
     let printable = s.chars().filter(|c| !c.is_control() || *c == '\n' || *c == '\t' || *c == '\r').count();
-    let letters = s.chars().filter(|c| c.is_alphabetic()).count();
+    let letters = s.chars().filter(|&c| alphabetic(c)).count();
     let spaces = s.chars().filter(|c| c.is_whitespace()).count();
     printable * 100 >= n * 95 && letters * 100 >= n * 50 && spaces >= 1
 }
@@ -430,15 +431,15 @@ fn prose_like(s: &str) -> bool {
     let (mut n, mut wordy, mut spaces, mut unspaced) = (0usize, 0usize, 0usize, 0usize);
     for c in s.chars() {
         n += 1;
-        if c.is_alphanumeric() || c == ' ' || matches!(c, '.' | ',' | ':' | ';' | '!' | '?' | '\'' | '-' | '@' | '/') {
+        if alphanumeric(c) || c == ' ' || matches!(c, '.' | ',' | ':' | ';' | '!' | '?' | '\'' | '-' | '@' | '/') {
             wordy += 1;
         }
         spaces += usize::from(c == ' ');
         // Han, kana, Thai and the like are written without spaces.
-        unspaced += usize::from(c.is_alphabetic() && u32::from(c) >= 0x0E00);
+        unspaced += usize::from(alphabetic(c) && u32::from(c) >= 0x0E00);
     }
     // Words, not a letter or two repeated (`HI HI HI` from aligned columns).
-    let mut words: Vec<&str> = s.split(|c: char| !c.is_alphabetic()).filter(|w| w.chars().count() >= 3).collect();
+    let mut words: Vec<&str> = s.split(|c: char| !alphabetic(c)).filter(|w| w.chars().count() >= 3).collect();
     words.sort_unstable();
     words.dedup();
     n >= 16 && wordy * 10 >= n * 9 && (spaces * 16 >= n || unspaced * 2 >= n) && (words.len() >= 3 || unspaced * 2 >= n)

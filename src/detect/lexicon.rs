@@ -360,7 +360,7 @@ struct Beside {
 impl Beside {
     fn of(c: Option<char>) -> Beside {
         Beside {
-            alnum: c.is_some_and(char::is_alphanumeric),
+            alnum: c.is_some_and(super::normalize::alphanumeric),
             ascii_alnum: c.is_some_and(|c| c.is_ascii_alphanumeric()),
         }
     }

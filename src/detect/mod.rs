@@ -786,8 +786,9 @@ fn developer_note(text: &str) -> bool {
 fn prose(line: &str) -> bool {
     let (mut letters, mut other) = (0usize, 0usize);
     for c in line.chars().filter(|c| !c.is_whitespace()) {
-        if c.is_alphabetic() || matches!(c, '\'' | ',' | '.' | ':' | ';' | '!' | '?' | '-' | '、' | '。' | '，') {
-            letters += usize::from(c.is_alphabetic());
+        let letter = normalize::alphabetic(c);
+        if letter || matches!(c, '\'' | ',' | '.' | ':' | ';' | '!' | '?' | '-' | '、' | '。' | '，') {
+            letters += usize::from(letter);
         } else {
             other += 1;
         }

@@ -321,6 +321,57 @@ pub(crate) fn skeleton_ascii(c: char) -> Option<char> {
     Some(char::from(SKELETON_ASCII[i].1))
 }
 
+/// What kind of character it is, in one look-up ([`class`]): the answers
+/// the per-character loops ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Class(u8);
+
+impl Class {
+    pub(crate) const ALPHABETIC: u8 = 1;
+    pub(crate) const ALPHANUMERIC: u8 = 2;
+    pub(crate) const NUMERIC: u8 = 4;
+    /// A non-spacing or enclosing mark.
+    pub(crate) const MARK: u8 = 8;
+    /// Of the Latin, Common or Inherited script.
+    pub(crate) const LATIN_SCRIPT: u8 = 16;
+    /// Its UTS #39 skeleton is one ASCII letter or digit.
+    pub(crate) const READS_LATIN: u8 = 32;
+
+    /// The long way: the Unicode tables, each asked.
+    fn slow(c: char) -> Class {
+        use unicode_script::{Script, UnicodeScript};
+        let bits = [
+            (c.is_alphabetic(), Class::ALPHABETIC),
+            (c.is_alphanumeric(), Class::ALPHANUMERIC),
+            (c.is_numeric(), Class::NUMERIC),
+            (is_combining(c), Class::MARK),
+            (matches!(c.script(), Script::Latin | Script::Common | Script::Inherited), Class::LATIN_SCRIPT),
+            (skeleton_ascii(c).is_some_and(|l| l.is_ascii_alphanumeric()), Class::READS_LATIN),
+        ];
+        Class(bits.iter().filter(|(yes, _)| *yes).fold(0, |a, (_, bit)| a | bit))
+    }
+
+    /// Does it have this property (one of the constants above)?
+    pub(crate) fn is(self, property: u8) -> bool {
+        self.0 & property != 0
+    }
+}
+
+/// What kind of character `c` is, from the per-character memo.
+pub(crate) fn class(c: char) -> Class {
+    memo::class(c)
+}
+
+/// Is it a letter? As `char::is_alphabetic`, in one look-up.
+pub(crate) fn alphabetic(c: char) -> bool {
+    if c.is_ascii() { c.is_ascii_alphabetic() } else { memo::class(c).is(Class::ALPHABETIC) }
+}
+
+/// Is it a letter or a digit? As `char::is_alphanumeric`, in one look-up.
+pub(crate) fn alphanumeric(c: char) -> bool {
+    if c.is_ascii() { c.is_ascii_alphanumeric() } else { memo::class(c).is(Class::ALPHANUMERIC) }
+}
+
 fn is_combining(c: char) -> bool {
     use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
     matches!(c.general_category(), GeneralCategory::NonspacingMark | GeneralCategory::EnclosingMark)
@@ -1122,15 +1173,18 @@ fn disguise_in(b: &[u8], range: std::ops::Range<usize>) -> bool {
     false
 }
 
-/// Per-character answers of the normal forms, worked out once per process
-/// for each 256-character page of the Basic Multilingual Plane a text
-/// touches (about 20 µs a page) and then looked up: text in a script other
-/// than Latin paid a Unicode table search, a one-character NFKC and a
-/// lowercase mapping for every character, in every form. Characters above
-/// U+FFFF are answered the long way each time. A test checks every
-/// character against the long way.
+/// Per-character answers of the normal forms and of what kind of
+/// character it is, worked out once per process for each character of the
+/// Basic Multilingual Plane a text holds, then looked up: text in a script
+/// other than Latin paid a Unicode table search, a one-character NFKC and a
+/// lowercase mapping for every character, in every form. A page of 256
+/// slots is made when a text first touches it and each slot filled when
+/// its character is first met (a Han text touches most of 80 pages but few
+/// characters of each). Characters above U+FFFF are answered the long way
+/// each time. A test checks every character against the long way.
 mod memo {
     use std::sync::OnceLock;
+    use std::sync::atomic::{AtomicU64, Ordering};
 
     /// A character's plain form.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1143,21 +1197,37 @@ mod memo {
         Many,
     }
 
-    /// One entry: the plain form (a character, or a marker), the fold
-    /// (a character, or 0 to drop it), whether it folds, its stand-in.
+    /// One slot, packed in 64 bits (0: not worked out yet): the plain form
+    /// (a character, or a marker) in bits 0–21, the fold (a character, or
+    /// 0 to drop it) in 22–42, whether it folds in 43, its stand-in in
+    /// 44–51, its [`super::Class`] bits in 52–57, and bit 63 set.
     #[derive(Clone, Copy)]
-    struct Entry {
-        plain: u32,
-        fold: u32,
-        folds: bool,
-        stand_in: u8,
+    struct Entry(u64);
+
+    const SPACE: u64 = 0x3F_FFFF;
+    const LINE: u64 = 0x3F_FFFE;
+    const MANY: u64 = 0x3F_FFFD;
+    const FILLED: u64 = 1 << 63;
+
+    impl Entry {
+        fn plain(self) -> u64 {
+            self.0 & 0x3F_FFFF
+        }
+        fn fold(self) -> u32 {
+            ((self.0 >> 22) & 0x1F_FFFF) as u32
+        }
+        fn folds(self) -> bool {
+            self.0 & (1 << 43) != 0
+        }
+        fn stand_in(self) -> u8 {
+            (self.0 >> 44) as u8
+        }
+        fn class(self) -> super::Class {
+            super::Class((self.0 >> 52) as u8)
+        }
     }
 
-    const SPACE: u32 = u32::MAX;
-    const LINE: u32 = u32::MAX - 1;
-    const MANY: u32 = u32::MAX - 2;
-
-    static PAGES: [OnceLock<Box<[Entry; 256]>>; 256] = [const { OnceLock::new() }; 256];
+    static PAGES: [OnceLock<Box<[AtomicU64; 256]>>; 256] = [const { OnceLock::new() }; 256];
 
     #[cfg(test)]
     thread_local! {
@@ -1165,6 +1235,7 @@ mod memo {
         pub(super) static BYPASS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     }
 
+    #[inline]
     fn entry(c: char) -> Option<Entry> {
         let cp = u32::from(c);
         #[cfg(test)]
@@ -1174,38 +1245,48 @@ mod memo {
         if cp > 0xFFFF {
             return None;
         }
-        let page = PAGES[(cp >> 8) as usize].get_or_init(|| {
-            Box::new(std::array::from_fn(|k| {
-                let c = char::from_u32((cp & !0xFF) | k as u32).unwrap_or('\u{FFFD}');
-                work_out(c)
-            }))
-        });
-        Some(page[(cp & 0xFF) as usize])
+        let page = PAGES[(cp >> 8) as usize].get_or_init(|| Box::new(std::array::from_fn(|_| AtomicU64::new(0))));
+        let slot = &page[(cp & 0xFF) as usize];
+        // Threads that meet a character at once work out the same answer.
+        let mut e = slot.load(Ordering::Relaxed);
+        if e == 0 {
+            e = work_out(c).0;
+            slot.store(e, Ordering::Relaxed);
+        }
+        Some(Entry(e))
     }
 
     fn work_out(c: char) -> Entry {
         let (fold, folds) = fold_slow(c);
-        Entry {
-            plain: match plain_slow(c) {
-                Plain::Space { line: false } => SPACE,
-                Plain::Space { line: true } => LINE,
-                Plain::One(p) => u32::from(p),
-                Plain::Many => MANY,
-            },
-            fold: fold.map_or(0, u32::from),
-            folds,
-            stand_in: super::stand_in_slow(c),
-        }
+        let plain = match plain_slow(c) {
+            Plain::Space { line: false } => SPACE,
+            Plain::Space { line: true } => LINE,
+            Plain::One(p) => u64::from(u32::from(p)),
+            Plain::Many => MANY,
+        };
+        Entry(
+            FILLED
+                | plain
+                | u64::from(fold.map_or(0, u32::from)) << 22
+                | u64::from(folds) << 43
+                | u64::from(super::stand_in_slow(c)) << 44
+                | u64::from(super::Class::slow(c).0) << 52,
+        )
+    }
+
+    /// What kind of character it is.
+    pub(super) fn class(c: char) -> super::Class {
+        entry(c).map_or_else(|| super::Class::slow(c), Entry::class)
     }
 
     /// The plain form of a character that is not ASCII.
     pub(super) fn plain(c: char) -> Plain {
         match entry(c) {
-            Some(e) => match e.plain {
+            Some(e) => match e.plain() {
                 SPACE => Plain::Space { line: false },
                 LINE => Plain::Space { line: true },
                 MANY => Plain::Many,
-                p => Plain::One(char::from_u32(p).expect("a character")),
+                p => Plain::One(char::from_u32(p as u32).expect("a character")),
             },
             None => plain_slow(c),
         }
@@ -1215,13 +1296,13 @@ mod memo {
     /// dropped), and whether it folds at all.
     pub(super) fn fold(c: char) -> (Option<char>, bool) {
         match entry(c) {
-            Some(e) => (char::from_u32(e.fold).filter(|&f| f != '\0'), e.folds),
+            Some(e) => (char::from_u32(e.fold()).filter(|&f| f != '\0'), e.folds()),
             None => fold_slow(c),
         }
     }
 
     pub(super) fn stand_in(c: char) -> u8 {
-        entry(c).map_or_else(|| super::stand_in_slow(c), |e| e.stand_in)
+        entry(c).map_or_else(|| super::stand_in_slow(c), Entry::stand_in)
     }
 
     /// The plain form the long way: one character when the character's
@@ -1274,6 +1355,30 @@ mod tests {
             assert_eq!(fast.2, slow.2, "{t:?}");
             assert_eq!(fast.3, slow.3, "{t:?}");
         }
+    }
+
+    /// A character's class from the memo is the one the Unicode tables
+    /// give, for every character, and says what `char`'s own methods say.
+    #[test]
+    fn memoised_classes_are_the_tables() {
+        use unicode_script::{Script, UnicodeScript};
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            let k = class(c);
+            assert_eq!(k, Class::slow(c), "{c:?}");
+            assert_eq!(k.is(Class::ALPHABETIC), c.is_alphabetic(), "{c:?}");
+            assert_eq!(alphabetic(c), c.is_alphabetic(), "{c:?}");
+            assert_eq!(alphanumeric(c), c.is_alphanumeric(), "{c:?}");
+            assert_eq!(k.is(Class::NUMERIC), c.is_numeric(), "{c:?}");
+            assert_eq!(k.is(Class::MARK), is_combining(c), "{c:?}");
+            assert_eq!(
+                k.is(Class::LATIN_SCRIPT),
+                matches!(c.script(), Script::Latin | Script::Common | Script::Inherited)
+            );
+        }
+        assert!(
+            class('\u{043E}').is(Class::READS_LATIN) && !class('\u{043B}').is(Class::READS_LATIN),
+            "Cyrillic o reads as Latin, l not"
+        );
     }
 
     /// Every character whose UTS #39 skeleton (unicode-security's) is one

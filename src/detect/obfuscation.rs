@@ -4,23 +4,12 @@
 //! on Latin letters (zalgo, `i̇gnore`). Real text in one script, accented
 //! Latin letters and other scripts' own words are left alone.
 
-use unicode_normalization::UnicodeNormalization;
-use unicode_script::{Script, UnicodeScript};
-
+use super::normalize::{Class, class};
 use super::{Code, Hit, Severity};
+use unicode_normalization::UnicodeNormalization;
 
 /// Combining marks on one letter at which text counts as zalgo.
 const ZALGO_MARKS: usize = 3;
-
-/// Does this non-ASCII letter read as a Latin letter to a person?
-fn reads_latin(c: char) -> bool {
-    super::normalize::skeleton_ascii(c).is_some_and(|l| l.is_ascii_alphanumeric())
-}
-
-fn is_mark(c: char) -> bool {
-    use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
-    matches!(c.general_category(), GeneralCategory::NonspacingMark | GeneralCategory::EnclosingMark)
-}
 
 /// A combining diacritic of the blocks any script's letters take (what
 /// zalgo stacks), not a script's own vowel signs and marks.
@@ -51,7 +40,8 @@ fn judge(word: &str) -> Option<(&'static str, &'static str)> {
         (*ascii, *foreign, *lookalike) = (false, 0, 0);
     };
     for c in word.chars() {
-        if is_mark(c) {
+        let kind = class(c);
+        if kind.is(Class::MARK) {
             // Zalgo stacks the combining diacritics any letter takes, not
             // the vowel signs and marks of a script's own letters; on a
             // Latin letter every mark counts (a Devanagari sign on an `i`
@@ -77,10 +67,9 @@ fn judge(word: &str) -> Option<(&'static str, &'static str)> {
         base.clear();
         base.push(c);
         prev_latin = c.is_ascii_alphabetic();
-        let letter = c.is_alphabetic();
-        if !letter {
+        if !kind.is(Class::ALPHABETIC) {
             close_run(&mut run_ascii, &mut run_foreign, &mut run_lookalike);
-            if !c.is_numeric() {
+            if !kind.is(Class::NUMERIC) {
                 (run_plain, run_compat) = (false, false);
                 continue;
             }
@@ -91,22 +80,20 @@ fn judge(word: &str) -> Option<(&'static str, &'static str)> {
             compat_mixed |= run_plain && run_compat;
             continue;
         }
-        match c.script() {
-            Script::Latin | Script::Common | Script::Inherited => {
-                // Fullwidth, mathematical and enclosed letters (not
-                // sub- and superscripts, which formulas use).
-                let lettered =
-                    matches!(c as u32, 0xFF21..=0xFF5A | 0x1D400..=0x1D7FF | 0x1F130..=0x1F189 | 0x24B6..=0x24E9);
-                if lettered {
-                    run_compat = true;
-                    compat_mixed |= run_plain;
-                }
+        if kind.is(Class::LATIN_SCRIPT) {
+            // Fullwidth, mathematical and enclosed letters (not sub- and
+            // superscripts, which formulas use).
+            let lettered =
+                matches!(c as u32, 0xFF21..=0xFF5A | 0x1D400..=0x1D7FF | 0x1F130..=0x1F189 | 0x24B6..=0x24E9);
+            if lettered {
+                run_compat = true;
+                compat_mixed |= run_plain;
             }
-            _ => {
-                run_foreign += 1;
-                if reads_latin(c) {
-                    run_lookalike += 1;
-                }
+        } else {
+            run_foreign += 1;
+            // A letter that reads as a Latin letter to a person.
+            if kind.is(Class::READS_LATIN) {
+                run_lookalike += 1;
             }
         }
     }
@@ -165,7 +152,10 @@ fn compat_runs(text: &str, out: &mut dyn FnMut(Hit)) {
                 r.1 = i + c.len_utf8();
                 letters += 1;
             } else if run.is_some()
-                && ((c.is_whitespace() && c != '\n') || c.is_ascii_punctuation() || c.is_ascii_digit() || is_mark(c))
+                && ((c.is_whitespace() && c != '\n')
+                    || c.is_ascii_punctuation()
+                    || c.is_ascii_digit()
+                    || class(c).is(Class::MARK))
             {
                 // Between the letters of one run.
             } else if let Some(r) = run.take() {
