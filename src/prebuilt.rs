@@ -672,4 +672,37 @@ mod tests {
         assert_eq!(first.as_str(), " [a](https://x.test/a)");
         assert!(m.find_iter("no links here").next().is_none());
     }
+
+    /// No rule's lazy DFA builds more states than its cache holds on real
+    /// mail: a pattern that lets counts overlap (a bounded gap after a
+    /// start that text is full of, such as an apostrophe) makes the DFA
+    /// tell apart every set of counts in flight, and a scan of the mail
+    /// set spent a quarter of its time building the states of one rule
+    /// (`addressed_to_ai.heading_multilingual`, docs/performance.md). A
+    /// cache cleared while scanning is that sign. The mail set of the
+    /// real-text benchmark (corpus-2's mail), scanned text by text in this
+    /// thread, as a command does.
+    #[test]
+    fn no_rules_automaton_outgrows_its_cache_on_real_mail() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let jsonl = std::fs::read_to_string(root.join("fixtures/corpus-2/benign.jsonl")).expect("corpus-2");
+        let mut bytes = 0;
+        for line in jsonl.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+            if !matches!(v["family"].as_str(), Some("mail" | "mailing_list")) {
+                continue;
+            }
+            let text = v["text"].as_str().expect("text");
+            bytes += text.len();
+            let doc = crate::Document::load(text.as_bytes().to_vec(), crate::document::Kind::Auto, "mail");
+            crate::detect::scan(&doc, &crate::detect::Options::default());
+        }
+        assert!(bytes > 100_000, "the mail set is {bytes} bytes");
+        CACHES.with(|caches| {
+            for (index, slot) in caches.borrow().iter().enumerate() {
+                let cleared = slot.as_ref().and_then(|c| c.fwd.as_ref()).map_or(0, DfaCache::clear_count);
+                assert_eq!(cleared, 0, "the lazy DFA of blob entry {index} filled its cache {cleared} times");
+            }
+        });
+    }
 }
