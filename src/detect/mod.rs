@@ -459,9 +459,9 @@ fn set_line_columns(doc: &Document, findings: &mut [Finding]) {
 
 /// Searches for a link that find nothing, at most: links come in the
 /// input's order, so each is looked for from where the last was found, and
-/// a search that fails (a link written with entities other than `&amp;`)
-/// reads to the end. Past this many, the rest have no place, and a link
-/// judged as loading by itself is taken to load (a limit only raises).
+/// a search that fails (a link written with entities other than `&amp;`,
+/// or inside a mail's base64 part) reads to the end. Past this many, the
+/// rest are not looked for and have no place.
 const MAX_LINK_MISSES: usize = 32;
 
 /// Where links are looked for in the input: from the last one found on.
@@ -508,17 +508,16 @@ fn link_findings(doc: &Document, links: &[String]) -> Vec<(&'static str, Finding
     let mut cursor = LinkCursor { at: 0, misses: 0 };
     for url in links {
         // What only a link that loads by itself is judged for (a slot in
-        // an image's path): where it stands says whether it loads.
+        // an image's path): where it stands says whether it loads. A link
+        // not found as written (entities, a base64 part, past the limit)
+        // is taken to load: what cannot be placed is not cleared.
         let flagged = links::judge_target(url, false);
         let loading = if flagged.is_none() { links::judge_target(url, true) } else { None };
         if flagged.is_none() && loading.is_none() {
             continue;
         }
         let at = cursor.find(&doc.raw, url);
-        let loads = match at {
-            Some(a) => links::loads_at(&doc.raw, a),
-            None => cursor.exhausted(),
-        };
+        let loads = at.is_none_or(|a| links::loads_at(&doc.raw, a));
         let Some(h) = flagged.or_else(|| loading.filter(|_| loads)) else {
             continue;
         };
@@ -865,7 +864,9 @@ mod tests {
         assert_eq!(cursor.find(raw, "https://x.test/1"), Some(21));
         assert_eq!(cursor.find(raw, "https://x.test/1"), None);
         // A link markup writes with `&amp;` is found; past the limit of
-        // searches that find nothing, an image's slot is still a finding.
+        // searches that find nothing, an image's slot is still a finding,
+        // and so is one written with entities or in a mail's base64 part,
+        // which no search finds as it reads.
         let mut cursor = LinkCursor { at: 0, misses: 0 };
         assert_eq!(cursor.find(b"<a href=\"x?a=1&amp;b=2\">", "x?a=1&b=2"), Some(9));
         let lost: String =
@@ -875,6 +876,17 @@ mod tests {
         let doc = Document::load(page.into_bytes(), Kind::Html, "t");
         let found = link_findings(&doc, &doc.links);
         assert!(found.iter().any(|(_, f)| f.text.contains("{password}")), "{found:?}");
+        let page = r#"<html><body><p>Hi</p><img src="https://cdn.test/v/&#123;password&#125;/p.gif"></body></html>"#;
+        let doc = Document::load(page.as_bytes().to_vec(), Kind::Html, "t");
+        assert_eq!(link_findings(&doc, &doc.links).len(), 1, "an image's slot written with entities");
+        use base64::Engine as _;
+        let html = r#"<html><body><p>Hi</p><img src="https://cdn.test/v/{password}/p.gif"></body></html>"#;
+        let mail = format!(
+            "From: a@b.test\r\nTo: c@d.test\r\nSubject: x\r\nMIME-Version: 1.0\r\nContent-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n{}\r\n",
+            base64::engine::general_purpose::STANDARD.encode(html)
+        );
+        let doc = Document::load(mail.into_bytes(), Kind::Email, "t");
+        assert_eq!(link_findings(&doc, &doc.links).len(), 1, "an image's slot in a base64 part");
     }
 
     #[test]
