@@ -89,18 +89,11 @@ fn classify_by_table(c: char) -> Option<Class> {
         0xE0000..=0xE007F => Class::Tag,
         0xE0100..=0xE01EF => Class::Selector,
         0xE0080..=0xE00FF | 0xE01F0..=0xE0FFF => Class::Format,
-        // Blocks without format characters, or whose format characters are
-        // all named above (the rest of Arabic's are prepended marks): no
-        // table look-up on hot text (typographic quotes and dashes, Arabic,
-        // fullwidth forms). The test below checks every character.
-        0x00A1..=0x1FFF
-        | 0x2000..=0x206F
-        | 0x2070..=0xFDFF
-        | 0xFE00..=0xFFFF
-        | 0x1F000..=0x1FFFF
-        | 0x20000..=0x3FFFF => {
-            return None;
-        }
+        // The rest of the Basic Multilingual Plane (its format characters
+        // are all named above; Arabic's others are prepended marks) and
+        // the planes of symbols and ideographs: no table look-up on hot
+        // text. The test below checks every character.
+        0x00A1..=0xFFFF | 0x1F000..=0x3FFFF => return None,
         _ => {
             if c.general_category() == GeneralCategory::Format && !is_prepended_mark(c) {
                 Class::Format

