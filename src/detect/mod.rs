@@ -11,6 +11,7 @@
 pub mod decode;
 pub mod lexicon;
 pub mod links;
+pub mod model;
 pub mod normalize;
 pub mod obfuscation;
 
@@ -183,6 +184,7 @@ pub fn scan(doc: &Document, opts: &Options) -> Report {
         }
         links::scan(&part.text, &mut |h| tally.hit(part, h));
         obfuscation::scan(&part.text, &mut |h| tally.hit(part, h));
+        model::scan(&part.text, &mut |h| tally.hit(part, h));
     }
     // What a JSON text's shape says, which its strings do not: a chat
     // message or a tool call forged in an API's own form.

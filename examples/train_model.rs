@@ -1,0 +1,157 @@
+//! Trains the scanner's word model (`src/detect/model.rs`) from labelled
+//! samples; `scripts/train-model.py` picks the samples (the development
+//! halves only) and runs this.
+//!
+//! Reads JSON lines `{"text": …, "attack": bool, "fold": 0..K}` on stdin and
+//! writes the model to the path given. Logistic regression over the model's
+//! own features (so training and scanning read words the same way), fitted
+//! by AdaGrad in a fixed order: the same samples give the same bytes.
+//!
+//! The threshold is chosen on samples the model did not learn from: K
+//! models, each fitted without one fold (folds are whole sources), score
+//! the left-out fold a window at a time as a scan does; the threshold is
+//! the score that `--benign-rate` of those benign samples pass.
+//!
+//!   cargo run --release --example train_model -- OUT [--benign-rate 0.002]
+
+use std::io::Read;
+
+use inertbox::detect::model::{self, BUCKETS, Features};
+
+struct Sample {
+    x: Vec<(u32, f32)>,
+    attack: bool,
+    lang: String,
+    fold: usize,
+    text: String,
+}
+
+const EPOCHS: usize = 8;
+const RATE: f32 = 0.5;
+const L2: f32 = 1e-5;
+const BIAS_RATE: f32 = 0.05;
+
+struct Fit {
+    w: Vec<f32>,
+    bias: f32,
+}
+
+fn fit(samples: &[&Sample]) -> Fit {
+    let mut w = vec![0f32; BUCKETS];
+    let mut g2 = vec![1e-8f32; BUCKETS];
+    let mut bias = 0f32;
+    // Each class weighs half, and within each language too where the
+    // language has both (else the model learns a language, not an
+    // order: attacks translated into Thai, Thai documentation rare).
+    let mut cells: std::collections::HashMap<(&str, bool), f32> = std::collections::HashMap::new();
+    for s in samples {
+        *cells.entry((s.lang.as_str(), s.attack)).or_default() += 1.0;
+    }
+    let attacks = samples.iter().filter(|s| s.attack).count().max(1) as f32;
+    let benign = (samples.len() as f32 - attacks).max(1.0);
+    let n = samples.len() as f32;
+    let weight = |s: &Sample| {
+        let own = cells[&(s.lang.as_str(), s.attack)];
+        let other = cells.get(&(s.lang.as_str(), !s.attack)).copied().unwrap_or(0.0);
+        if other == 0.0 { n / (2.0 * if s.attack { attacks } else { benign }) } else { (own + other) / (2.0 * own) }
+    };
+    let mut order: Vec<usize> = (0..samples.len()).collect();
+    let mut rng = inertbox::testing::Lcg::new(20);
+    for _ in 0..EPOCHS {
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i + 1));
+        }
+        for &i in &order {
+            let s = samples[i];
+            let z = bias + s.x.iter().map(|&(b, v)| w[b as usize] * v).sum::<f32>();
+            let p = 1.0 / (1.0 + (-z.clamp(-30.0, 30.0)).exp());
+            let y = if s.attack { 1.0 } else { 0.0 };
+            let g = (p - y) * weight(s);
+            for &(b, v) in &s.x {
+                let b = b as usize;
+                let gg = g * v + L2 * w[b];
+                g2[b] += gg * gg;
+                w[b] -= RATE * gg / g2[b].sqrt();
+            }
+            bias -= BIAS_RATE * g;
+        }
+    }
+    Fit { w, bias }
+}
+
+/// A sample's score as a scan sees it: its highest-scoring window.
+fn scan_score(fit: &Fit, text: &str, f: &mut Features) -> Option<f32> {
+    model::windows(text)
+        .into_iter()
+        .filter_map(|r| {
+            f.of(&text[r]);
+            (f.words >= model::MIN_WORDS)
+                .then(|| fit.bias + f.values().map(|(b, v)| fit.w[b as usize] * v).sum::<f32>())
+        })
+        .reduce(f32::max)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let out = args.first().expect("usage: train_model OUT [--benign-rate R]");
+    let rate: f64 = args
+        .iter()
+        .position(|a| a == "--benign-rate")
+        .and_then(|i| args.get(i + 1))
+        .map_or(0.002, |r| r.parse().expect("--benign-rate takes a number"));
+    let mut input = String::new();
+    std::io::stdin().read_to_string(&mut input).expect("stdin");
+    let mut f = Features::default();
+    let samples: Vec<Sample> = input
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).expect("a JSON line");
+            let text = v["text"].as_str().expect("text").to_string();
+            f.of(&text);
+            Sample {
+                x: f.values().collect(),
+                attack: v["attack"].as_bool().expect("attack"),
+                lang: v["lang"].as_str().unwrap_or("?").to_string(),
+                fold: v["fold"].as_u64().expect("fold") as usize,
+                text,
+            }
+        })
+        .collect();
+    let folds = samples.iter().map(|s| s.fold).max().map_or(0, |m| m + 1);
+    // Scores of samples the model did not learn from.
+    let mut held: Vec<(bool, Option<f32>)> = Vec::new();
+    for k in 0..folds {
+        let train: Vec<&Sample> = samples.iter().filter(|s| s.fold != k).collect();
+        let m = fit(&train);
+        for s in samples.iter().filter(|s| s.fold == k) {
+            held.push((s.attack, scan_score(&m, &s.text, &mut f)));
+        }
+    }
+    let mut benign: Vec<f32> = held.iter().filter(|h| !h.0).map(|h| h.1.unwrap_or(f32::MIN)).collect();
+    benign.sort_by(|a, b| b.total_cmp(a));
+    let at = ((benign.len() as f64) * rate) as usize;
+    let threshold = benign.get(at).copied().unwrap_or(0.0).max(0.0);
+    let found = held.iter().filter(|h| h.0 && h.1.is_some_and(|s| s > threshold)).count();
+    let attacks = held.iter().filter(|h| h.0).count();
+    let flagged = benign.iter().filter(|&&s| s > threshold).count();
+    eprintln!(
+        "{} samples, {folds} folds; threshold {threshold:.3}: left-out attacks found {found}/{attacks}, benign \
+         flagged {flagged}/{}",
+        samples.len(),
+        benign.len()
+    );
+    let all: Vec<&Sample> = samples.iter().collect();
+    let m = fit(&all);
+    let most = m.w.iter().fold(0f32, |a, w| a.max(w.abs())).max(f32::MIN_POSITIVE);
+    let scale = most / f32::from(i16::MAX);
+    let mut bytes = model::MAGIC.to_vec();
+    for x in [scale, m.bias, threshold] {
+        bytes.extend(x.to_le_bytes());
+    }
+    for w in &m.w {
+        bytes.extend(((w / scale).round() as i16).to_le_bytes());
+    }
+    std::fs::write(out, bytes).expect("write the model");
+    eprintln!("wrote {out}");
+}
