@@ -2369,9 +2369,11 @@ fn walk(d: &Decoded, at: Range<usize>, chain: &[Encoding], depth: usize, budget:
     // that keep the letters (quoted-printable, percent) it is read when
     // one of the words ROT13 is known by is there: most such layers are a
     // mail's own text, and reading each twice was a tenth of a mail's scan.
-    let rot13_read = chain.iter().any(|e| !matches!(e, Encoding::QuotedPrintable | Encoding::Percent))
-        || letter_runs(&d.text).0.iter().any(|&(_, s)| s == Substitution::Shift(13));
-    if said.is_none() && rot13_read && readable(&d.text) {
+    let rot13_read = || {
+        chain.iter().any(|e| !matches!(e, Encoding::QuotedPrintable | Encoding::Percent))
+            || letter_runs(&d.text).0.iter().any(|&(_, s)| s == Substitution::Shift(13))
+    };
+    if said.is_none() && readable(&d.text) && rot13_read() {
         let r = rot13(&d.text);
         said = says(&r);
         if said.is_some() {

@@ -16,13 +16,14 @@
 //! the register, and flagged ordinary Japanese mail. A text is
 //! read a window at a time (`windows`): its paragraphs, short ones joined
 //! to the next, long ones cut at line ends. Linear in the text: every
-//! character is looked at once for the words, each window's words sorted
-//! once.
+//! character is looked at once for the words, and each word and pair is
+//! counted once in a hash table kept for the thread.
 
 use std::ops::Range;
 
 use super::normalize::{self, Class};
 use super::{Code, Hit, Severity};
+use std::cell::RefCell;
 
 /// How many weights: word and pair hashes are taken modulo this.
 pub const BUCKETS: usize = 1 << 18;
@@ -104,12 +105,11 @@ fn unspaced(c: char) -> bool {
         | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x20000..=0x3FFFF)
 }
 
+/// A character outside ASCII that is part of a word the model reads: a
+/// letter, digit or mark of a script written with spaces.
 fn word_char(c: char) -> bool {
-    if c.is_ascii() {
-        c.is_ascii_alphanumeric()
-    } else {
-        normalize::alphanumeric(c) || normalize::class(c).is(Class::MARK)
-    }
+    let class = normalize::class(c);
+    (class.is(Class::ALPHANUMERIC) || class.is(Class::MARK)) && !unspaced(c)
 }
 
 /// Calls `f` with each word of `text` that has no ASCII digit: the hash of
@@ -128,7 +128,7 @@ pub fn words(text: &str, mut f: impl FnMut(u32, Range<usize>)) {
             (char::from(b[i]), 1, b[i].is_ascii_alphanumeric())
         } else {
             let c = text[i..].chars().next().unwrap_or(' ');
-            (c, c.len_utf8(), word_char(c) && !unspaced(c))
+            (c, c.len_utf8(), word_char(c))
         };
         if word {
             if start.is_none() {
@@ -335,15 +335,23 @@ fn drivers(model: &Model, text: &str) -> Vec<String> {
 /// Each window of `text` the model scores past its threshold, as a
 /// medium finding.
 pub(crate) fn scan(text: &str, hit: &mut impl FnMut(Hit)) {
+    // One table for every part a thread scans: a document of a million
+    // small parts pays for its words, not a table's allocation each.
+    thread_local! {
+        static FEATURES: RefCell<Features> = RefCell::default();
+    }
+    FEATURES.with(|f| scan_with(&mut f.borrow_mut(), text, hit));
+}
+
+fn scan_with(f: &mut Features, text: &str, hit: &mut impl FnMut(Hit)) {
     let model = shipped();
-    let mut f = Features::default();
     for w in windows(text) {
         let piece = &text[w.clone()];
         f.of(piece);
         if f.words < MIN_WORDS {
             continue;
         }
-        let score = model.score(&f);
+        let score = model.score(f);
         if score > model.threshold {
             let range = trimmed(text, w);
             hit(Hit {
