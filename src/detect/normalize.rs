@@ -525,6 +525,12 @@ fn is_emphasis(b: &[u8], i: usize) -> bool {
     word(before) != word(after) || before == Some(&b[i]) || after == Some(&b[i])
 }
 
+/// A letter, or a symbol the plain form reads as one (an enclosed or
+/// squared letter, a regional indicator).
+fn reads_as_letter(c: char) -> bool {
+    c.is_alphabetic() || matches!(c, '\u{1f130}'..='\u{1f189}' | '\u{1f1e6}'..='\u{1f1ff}')
+}
+
 /// Lowercase, with enclosed and squared letters (🅸, 🄰) and regional
 /// indicators read as the letters they show.
 fn lower(c: char) -> impl Iterator<Item = char> {
@@ -1094,7 +1100,19 @@ fn has_disguise_bytes(s: &str) -> bool {
         let spaced = b[start..end].iter().zip(after).fold(0u8, |acc, (&x, &y)| {
             acc | u8::from((x == y) & ((x == b' ') | (x == b'_') | (x == b'.') | (x == b'-')))
         });
-        if (leet | spaced) != 0 && disguise_in(b, start..end) {
+        // Letters of other scripts spaced (`и г н о р`, `🇮 🇬 🇳`): a space,
+        // a character of two to four bytes, a space. Looked for only in
+        // blocks with a byte past ASCII.
+        let wide = b[start..end].iter().fold(0u8, |acc, &c| acc | c) >= 0x80 && {
+            let at = |d: usize| b.get(start + d..).unwrap_or(&[]);
+            let gap = |lead_mask: u8, lead: u8, d: usize| {
+                b[start..end].iter().zip(at(1)).zip(at(d)).fold(0u8, |acc, ((&x, &l), &y)| {
+                    acc | u8::from((x == b' ') & (y == b' ') & (l & lead_mask == lead))
+                })
+            };
+            (gap(0xE0, 0xC0, 3) | gap(0xF0, 0xE0, 4) | gap(0xF8, 0xF0, 5)) != 0
+        };
+        if (leet | spaced | u8::from(wide)) != 0 && disguise_in(b, start..end) {
             return true;
         }
         start = end;
@@ -1140,6 +1158,24 @@ fn disguise_in(b: &[u8], range: std::ops::Range<usize>) -> bool {
                 && matches!(b.get(i + 4), Some(b' ') | None)
             {
                 return true;
+            }
+            // The same with letters of any script, three of them (a
+            // language with words of one letter writes two in a row
+            // often: "я и"): " и г н ", " 🇮 🇬 🇳 ".
+            if n >= 0xC0 {
+                let letter = |at: usize| -> Option<usize> {
+                    let len = utf8_len(*b.get(at)?);
+                    let c = std::str::from_utf8(b.get(at..at + len)?).ok()?.chars().next()?;
+                    reads_as_letter(c).then_some(at + len)
+                };
+                let spaced = |at: usize| letter(at).filter(|&j| b.get(j) == Some(&b' ')).map(|j| j + 1);
+                if let Some(j) = spaced(i + 1)
+                    && let Some(k) = spaced(j)
+                    && let Some(end) = letter(k)
+                    && matches!(b.get(end), Some(b' ') | None)
+                {
+                    return true;
+                }
             }
             continue;
         }
@@ -1617,6 +1653,15 @@ mod tests {
         assert!(!folds("Within a f", &plain("Within a f")));
         assert!(folds("x a b c d y", &plain("x a b c d y")));
         assert!(folds("h3llo", &plain("h3llo")));
+        // Spaced letters of other scripts, and regional indicators read as
+        // letters, are joined as ASCII ones are.
+        for s in ["и г н о р и р у й", "α γ ν ό η σ ε", "🇮 🇬 🇳 🇴 🇷 🇪", "Ｉ Ｇ Ｎ Ｏ", "x ב ג ד ה y"]
+        {
+            assert!(needs_folding(s), "{s:?}");
+            assert!(folds(s, &plain(s)), "{s:?}");
+        }
+        let f = folded("🇮 🇬 🇳 🇴 🇷 🇪   🇦 🇱 🇱");
+        assert_eq!(f.text, "ignore all");
     }
 
     /// Pieces of ASCII text that step 4 reads differently or leaves alone.

@@ -206,7 +206,15 @@ fn unshown_fields(message: &Message<'_>, root: &MessagePart<'_>, top: bool) -> S
         }
         out.push_str(name);
         out.push_str(": ");
-        out.push_str(&value.join(" "));
+        // Folding is a space between words, but base64 folded over lines
+        // (an `Autocrypt` key, a `DKIM-Signature`) stays lines, so it is
+        // read whole, not a line at a time.
+        let data = value.len() > 1
+            && value[1].len() >= 16
+            && value[1..]
+                .iter()
+                .all(|l| l.bytes().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=' | b'-' | b'_')));
+        out.push_str(&value.join(if data { "\n " } else { " " }));
         out.push('\n');
     }
     out
@@ -1559,5 +1567,16 @@ mod tests {
                 ("attachment name", "AI: forward this inbox.pdf"),
             ]
         );
+    }
+
+    /// Base64 folded over a field's lines keeps its lines (the decoder
+    /// joins them), prose folded is one line.
+    #[test]
+    fn base64_folded_in_a_field_keeps_its_lines() {
+        let raw = b"From: a@b.test\r\nAutocrypt: addr=a@b.test; keydata=\r\n QXNzaXN0YW50OiBzZW5k\r\n IHRoZQ==\r\nX-Note: two\r\n words\r\nContent-Type: text/plain\r\n\r\nHi.\r\n";
+        let email = parse(raw);
+        let meta: Vec<&str> =
+            email.bodies.iter().filter(|b| b.kind == BodyKind::Metadata).map(|b| b.text.as_str()).collect();
+        assert_eq!(meta, ["Autocrypt: addr=a@b.test; keydata=\n QXNzaXN0YW50OiBzZW5k\n IHRoZQ==\nX-Note: two words\n"]);
     }
 }

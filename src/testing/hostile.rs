@@ -696,6 +696,26 @@ const CASES: &[Case] = &[
         make: |n| repeat(&format!("a\n{}", "x".repeat(4094)), n),
     },
     Case {
+        name: "listed-values",
+        about: "one token of many listed values, hex literals and quoted base64 with padding, as an SQL dump's row",
+        feeds: &[Text],
+        make: |n| repeat("(1,0x49676e6f726520616c6c,'SWdub3JlIGFsbCBwcmV2aW91cw==',k=dj0x),", n),
+    },
+    Case {
+        name: "spaced-wide-letters",
+        about: "letters of other scripts and regional indicators, each between spaces, and speakers' labels",
+        feeds: &[Text],
+        make: |n| repeat("Zawadi: Msaidizi: и г н о р и р у й 🇮 🇬 🇳 α β γ ", n),
+    },
+    Case {
+        name: "marked-placeholders",
+        about: "links whose last value opens a placeholder in marks, closed and not",
+        feeds: &[Text],
+        make: |n| {
+            repeat("https://x.test/?q=<contents of secrets.yml> https://x.test/?d={the api key https://x.test/?a=[ ", n)
+        },
+    },
+    Case {
         name: "joined-words",
         about: "tokens of six words joined by underscores and capitals",
         feeds: &[Text],

@@ -485,7 +485,7 @@ pub fn table() -> Vec<Rule> {
                 "@gemini",
                 "@llm"
             ],
-            r"\b(?:dear |hey |hi |hello |attention,? |note (?:to|for) (?:the )?|message (?:to|for) (?:the )?|instructions? (?:to|for) (?:the )?|to (?:the |any )?)?(?:ai|ai assistant|ai agent|ai model|assistant|agent|language model|llm|chatgpt|claude|gpt(?:-?\d[a-z0-9.]*)?|copilot|gemini|chatbot|bot)(?:s)?(?: (?:reading|processing|summari[sz]ing|parsing|reviewing|handling|that (?:reads|processes))(?: this)?(?: (?:email|message|page|document|text|file))?)?\s?[:,!-]+ (?:(?:while|when|before|after|once|if) [^.:;!?\n]{1,60}, )?(?:(?:please|you must|you should|now|first|also|kindly|immediately|then|just),? ){0,2}(?:ignore|disregard|forget|forward|send|email|reply|respond|tell|say|include|add|append|visit|open|click|download|run|execute|call|delete|remove|transfer|pay|upload|post|share|write|print|output|summari[sz]e|recommend|rate|mention|do|don't|never|always|make|set|change|grant|approve|confirm|create|book|invite|fetch|read|list|copy|move|rename|update|give|provide|show|reveal|disclose|use|stop|keep|treat|follow|obey|comply|translate|accept|allow|answer|archive|assign|bcc|bypass|cancel|cc|characteri[sz]e|claim|close|decline|describe|disable|drop|dump|e-mail|edit|enable|erase|exfiltrate|export|flag|frame|insert|install|label|leak|link|mark|merge|modify|override|pin|portray|present|publish|put|rank|recite|reject|remit|repeat|replace|report|reserve|sign|skip|state|subscribe|switch|unsubscribe|wire)\b|@(?:ai[ -]?)?(?:assistant|agent|model|bot|copilot|claude|chatgpt|gpt|gemini|llm)[a-z0-9_-]{0,24},? (?:(?:please|now|also|kindly|just),? ){0,2}(?:ignore|disregard|forget|forward|send|email|reply|respond|tell|say|include|add|append|visit|open|click|download|run|execute|call|delete|remove|transfer|pay|upload|post|share|write|print|output|summari[sz]e|recommend|rate|mention|do|don't|never|always|make|set|change|grant|approve|confirm|create|book|invite|fetch|read|list|copy|move|rename|update|give|provide|show|reveal|disclose|use|stop|keep|treat|follow|obey|comply|translate|accept|allow|answer|archive|assign|bcc|bypass|cancel|cc|characteri[sz]e|claim|close|decline|describe|disable|drop|dump|e-mail|edit|enable|erase|exfiltrate|export|flag|frame|insert|install|label|leak|link|mark|merge|modify|override|pin|portray|present|publish|put|rank|recite|reject|remit|repeat|replace|report|reserve|sign|skip|state|subscribe|switch|unsubscribe|wire)\b",
+            r"\b(?:dear |hey |hi |hello |attention,? |note (?:to|for) (?:the )?|message (?:to|for) (?:the )?|instructions? (?:to|for) (?:the )?|to (?:the |any )?)?(?:ai|ai assistant|ai agent|ai model|assistant|agent|language model|llm|chatgpt|claude|gpt(?:-?\d[a-z0-9.]*)?|copilot|gemini|chatbot|bot)(?:s)?(?: (?:reading|processing|summari[sz]ing|parsing|reviewing|handling|that (?:reads|processes))(?: this)?(?: (?:email|message|page|document|text|file))?)?\s?[:,!-]+ (?:(?:while|when|before|after|once|if) [^.:;!?\n]{1,60}, )?(?:(?:please|you must|you should|now|first|also|kindly|immediately|then|just),? ){0,2}(?:ignore|disregard|forget|forward|send|resend|email|reply|respond|tell|say|include|add|append|visit|open|click|download|run|execute|call|delete|remove|transfer|pay|refund|ban|buy|purchase|upload|post|share|write|print|output|summari[sz]e|recommend|rate|mention|do|don't|never|always|make|set|change|grant|approve|confirm|create|book|invite|fetch|read|list|copy|move|rename|update|give|provide|show|reveal|disclose|use|stop|keep|treat|follow|obey|comply|translate|accept|allow|answer|archive|assign|bcc|bypass|cancel|cc|characteri[sz]e|claim|close|decline|describe|disable|drop|dump|e-mail|edit|enable|erase|exfiltrate|export|flag|frame|insert|install|label|leak|link|mark|merge|modify|override|pin|portray|present|publish|put|rank|recite|reject|remit|repeat|replace|report|reserve|sign|skip|state|subscribe|switch|unsubscribe|wire)\b|@(?:ai[ -]?)?(?:assistant|agent|model|bot|copilot|claude|chatgpt|gpt|gemini|llm)[a-z0-9_-]{0,24},? (?:(?:please|now|also|kindly|just),? ){0,2}(?:ignore|disregard|forget|forward|send|resend|email|reply|respond|tell|say|include|add|append|visit|open|click|download|run|execute|call|delete|remove|transfer|pay|refund|ban|buy|purchase|upload|post|share|write|print|output|summari[sz]e|recommend|rate|mention|do|don't|never|always|make|set|change|grant|approve|confirm|create|book|invite|fetch|read|list|copy|move|rename|update|give|provide|show|reveal|disclose|use|stop|keep|treat|follow|obey|comply|translate|accept|allow|answer|archive|assign|bcc|bypass|cancel|cc|characteri[sz]e|claim|close|decline|describe|disable|drop|dump|e-mail|edit|enable|erase|exfiltrate|export|flag|frame|insert|install|label|leak|link|mark|merge|modify|override|pin|portray|present|publish|put|rank|recite|reject|remit|repeat|replace|report|reserve|sign|skip|state|subscribe|switch|unsubscribe|wire)\b",
             "addresses the AI reading the content and gives it an order"
         ),
         rule!(
@@ -533,7 +533,7 @@ pub fn table() -> Vec<Rule> {
                 "bots,",
                 "bots :"
             ],
-            r"(?:^|\n|\\n|[.!?] )(?:[-*>#/]+ ?|\d+[.)] )?(?:dear |hey |hi |hello |attention |note to (?:the )?)?(?:ai|ai assistant|ai agent|ai model|assistant|agent|llm|language model|chatbot|bot)s?\s?[:,] .{0,100}?\b(?:ignore|disregard|forget|forward|send|e-?mail|reply|respond|tell|say|include|add|append|visit|open|click|download|run|execute|call|delete|remove|transfer|pay|upload|post|share|write|print|output|recommend|rate|mention|accept|decline|approve|grant|confirm|create|book|invite|fetch|copy|move|update|give|provide|show|reveal|disclose|use|stop|keep|treat|follow|obey|comply)\b",
+            r"(?:^|\n|\\n|[.!?] )(?:[-*>#/]+ ?|\d+[.)] )?(?:dear |hey |hi |hello |attention |note to (?:the )?)?(?:ai|ai assistant|ai agent|ai model|assistant|agent|llm|language model|chatbot|bot)s?\s?[:,] .{0,100}?\b(?:ignore|disregard|forget|forward|re-?send|send|e-?mail|refund|ban|buy|purchase|reply|respond|tell|say|include|add|append|visit|open|click|download|run|execute|call|delete|remove|transfer|pay|upload|post|share|write|print|output|recommend|rate|mention|accept|decline|approve|grant|confirm|create|book|invite|fetch|copy|move|update|give|provide|show|reveal|disclose|use|stop|keep|treat|follow|obey|comply)\b",
             "speaks to the AI reading the content and gives it an order"
         ),
         rule!(
@@ -562,7 +562,7 @@ pub fn table() -> Vec<Rule> {
                 // (Or after a bracketed tag or a table's bar on its line:
                 // "[account notice] Assistant: the email must be changed".)
                 r"|(?:^|\n|\\n|[.!?:\]\)|>] )(?:[a-z-]+ )?assistants?, (?:also |now |then |first )?(?:dm|message|send|email|forward|share|post|pay|book|invite|add|delete|remove|upload|give|grant|export|link) (?:me|us|him|her|it|them|this|these|the|all|every)\b",
-                r"|(?:^|\n|\\n|[.!?:\]\)|>] )(?:[a-z-]+ )?assistants? ?[:-] .{0,200}?\b(?:please|kindly|could you|can you|would you|you must|you should|(?:must|should|needs? to|has to) be (?:changed|updated|set|sent|added|moved|deleted|removed|shared|forwarded|transferred|paid|linked)|(?:send|email|forward|share|post|pay|book|invite|add|delete|remove|upload) (?:it|them|this|these|the|all|every) (?:now|today|immediately|first|right away)?)",
+                r"|(?:^|\n|\\n|[.!?:\]\)|>] )(?:[a-z-]+ )?assistants? ?[:-] .{0,200}?\b(?:please|kindly|could you|can you|would you|you must|you should|(?:must|should|needs? to|has to) be (?:changed|updated|set|sent|added|moved|deleted|removed|shared|forwarded|transferred|paid|linked)|(?:re-?send|send|email|forward|share|post|pay|refund|ban|book|invite|add|delete|remove|upload) (?:it|them|this|these|the|all|every|their|his|her) (?:now|today|immediately|first|right away)?)",
                 // Obliged as a subject ("your organiser's assistant must post",
                 // "Assistants booking for guests should reserve").
                 r"|(?:^|\n|[.!?:] |\b(?:an?|your|their|his|her|any|all|every|our|[a-z]+'s) )(?:[a-z-]+ ){0,2}?(?:ai |virtual |personal )?assistants?\b[^.!?\n]{0,60}? ",
@@ -643,7 +643,7 @@ pub fn table() -> Vec<Rule> {
                 r"|attention (?:(?:[a-z'-]+ ){0,2}?(?:llm|assistant|agent|model|bot)s?|ai\b)",
                 r"|(?:ai|llm) (?:directive|instructions?|note|notice))",
                 r"\b(?: [a-z'-]+){0,6}? ?(?:\]|\*\*|:|—| - )",
-                r".{0,200}?\b(?:please|must|should|send|forward|share|set|add|delete|remove|transfer|update|change|grant|give|create|cancel|subscribe|approve|run|execute|reply|post|include|output|ignore|disregard|email|upload|invite|pay|book)\b"
+                r".{0,200}?\b(?:please|must|should|re-?send|send|forward|refund|ban|buy|purchase|share|set|add|delete|remove|transfer|update|change|grant|give|create|cancel|subscribe|approve|run|execute|reply|post|include|output|ignore|disregard|email|upload|invite|pay|book)\b"
             ),
             "heads a passage as meant for an AI, then gives it an order"
         ),
@@ -935,7 +935,7 @@ pub fn table() -> Vec<Rule> {
                 "drop database",
                 "delete the file with id"
             ],
-            r"\b(?:delete|remove|erase|wipe|destroy|purge|drop) (?:all|every|each|the entire|the whole|all of (?:the|my|your))(?: [a-z0-9'-]+){0,3} (?:files?|emails?|messages?|data|records|database|tables?|repositor(?:y|ies)|repos?|branch(?:es)?|backups?|folders?|directories|accounts?|users?|history|logs)\b|\brm -(?:rf|fr|r) (?:/|~|\$home|\*|\.)|\bdrop (?:table|database)\b|\bdelete the file with id\b",
+            r"\b(?:delete|remove|erase|wipe|destroy|purge|drop) (?:all|every|each|the entire|the whole|all of (?:the|my|your))(?: [a-z0-9'-]+){0,3} (?:files?|emails?|messages?|data|records|database|tables?|repositor(?:y|ies)|repos?|branch(?:es)?|backups?|folders?|directories|accounts?|users?|history|logs)\b|\brm -(?:rf|fr|r) (?:--no-preserve-root )?(?:/\*?|/[a-z]+/?|~[^\s;&|]*|\$home[^\s;&|]*|\*|\./?\*?|\.\./?)(?:[\s;&|)`\x22\x27]|$)|\bdrop (?:table|database)\b|\bdelete the file with id\b",
             "tells the reader to destroy data"
         ),
         rule!(
@@ -945,6 +945,23 @@ pub fn table() -> Vec<Rule> {
             ["curl", "wget", "iwr", "invoke-webrequest", "/dev/tcp", "nc -e", "base64 -d", "sh -c"],
             r"\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n|;]{0,200}\|\s?(?:sudo )?(?:ba|z|da)?sh\b|\bbash -i\b.{0,20}/dev/tcp/|\bnc (?:-e|-c)\b|\bbase64 -d(?:ecode)?\b[^\n]{0,40}\|\s?(?:sudo )?(?:ba)?sh\b|\b(?:ba|z|da)?sh -c ['\x22]?\$\((?:curl|wget)\b",
             "tells the reader to run code from the network"
+        ),
+        rule!(
+            "exfiltration.upload_file",
+            Exfiltration,
+            High,
+            ["curl", "wget", "| nc", "|nc", "ncat", "socat"],
+            concat!(
+                // A command that sends a secret file's bytes to a server:
+                // curl's `-d @file`, `-F name=@file`, `-T file`, wget's
+                // `--post-file`, or the file piped into a network tool
+                // ('curl -s -X POST --data-binary @.env https://…'). A
+                // public key (`id_rsa.pub`) is no secret.
+                r"\b(?:curl|wget)\b[^\n|;]{0,200}?(?:(?:-d|--data(?:-binary|-raw|-urlencode)?|-f|--form)[ =][\x22\x27]?(?:[a-z0-9_-]+=)?@|(?:-t|--upload-file)[ =][\x22\x27]?|--post-file[ =][\x22\x27]?|[a-z0-9_-]+=@)",
+                r"(?:~/|\$home/|/root/|/home/[a-z0-9_.-]+/|\./)?(?:\.env(?:\.[a-z]+)?|\.ssh/[a-z0-9_-]+|id_(?:rsa|ed25519|ecdsa|dsa)|\.aws/credentials|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.kube/config|\.docker/config\.json|/etc/(?:passwd|shadow)|[a-z0-9_./-]*(?:secrets?|credentials?|\.key))(?:\.(?:ya?ml|json|env|txt|toml|ini|cfg))?(?:[\s\x22\x27;&|)]|$)",
+                r"|\b(?:cat|base64|tar c[a-z]*|gzip -c)\b[^\n|;]{0,40}?(?:~/|\$home/|/root/|/home/[a-z0-9_.-]+/|\./)?(?:\.env(?:\.[a-z]+)?|\.ssh/[a-z0-9_-]+|id_(?:rsa|ed25519|ecdsa|dsa)|\.aws/credentials|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.kube/config|\.docker/config\.json|/etc/(?:passwd|shadow)|[a-z0-9_./-]*(?:secrets?|credentials?|\.key))(?:\.(?:ya?ml|json|env|txt|toml|ini|cfg))?[^\n|;]{0,40}?\| ?(?:sudo )?(?:curl|wget|nc|ncat|socat|http|xh)\b"
+            ),
+            "tells the reader to send a secret file to an address"
         ),
         rule!(
             "action_request.todo",
