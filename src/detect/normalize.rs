@@ -528,7 +528,7 @@ fn is_emphasis(b: &[u8], i: usize) -> bool {
 /// A letter, or a symbol the plain form reads as one (an enclosed or
 /// squared letter, a regional indicator).
 fn reads_as_letter(c: char) -> bool {
-    c.is_alphabetic() || matches!(c, '\u{1f130}'..='\u{1f189}' | '\u{1f1e6}'..='\u{1f1ff}')
+    c.is_alphabetic() || lower(c).next().is_some_and(|l| l.is_ascii_lowercase())
 }
 
 /// Lowercase, with enclosed and squared letters (🅸, 🄰) and regional

@@ -3,6 +3,15 @@
 use crate::text::*;
 use crate::{Rule, rule};
 
+/// A file that holds a secret, as a command names it (`.env`, a private
+/// SSH key but not its `.pub`, cloud and package credentials, a file named
+/// for secrets or credentials), for `exfiltration.upload_file`'s two forms.
+macro_rules! secret_file {
+    () => {
+        r"(?:~/|\$home/|/root/|/home/[a-z0-9_.-]+/|\./)?(?:\.env(?:\.[a-z]+)?|\.ssh/[a-z0-9_-]+|id_(?:rsa|ed25519|ecdsa|dsa)|\.aws/credentials|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.kube/config|\.docker/config\.json|/etc/(?:passwd|shadow)|[a-z0-9_./-]*(?:secrets?|credentials?|\.key))(?:\.(?:ya?ml|json|env|txt|toml|ini|cfg))?"
+    };
+}
+
 /// Every rule, in the order reports and the build-time tables number them.
 pub fn table() -> Vec<Rule> {
     vec![
@@ -958,8 +967,11 @@ pub fn table() -> Vec<Rule> {
                 // ('curl -s -X POST --data-binary @.env https://…'). A
                 // public key (`id_rsa.pub`) is no secret.
                 r"\b(?:curl|wget)\b[^\n|;]{0,200}?(?:(?:-d|--data(?:-binary|-raw|-urlencode)?|-f|--form)[ =][\x22\x27]?(?:[a-z0-9_-]+=)?@|(?:-t|--upload-file)[ =][\x22\x27]?|--post-file[ =][\x22\x27]?|[a-z0-9_-]+=@)",
-                r"(?:~/|\$home/|/root/|/home/[a-z0-9_.-]+/|\./)?(?:\.env(?:\.[a-z]+)?|\.ssh/[a-z0-9_-]+|id_(?:rsa|ed25519|ecdsa|dsa)|\.aws/credentials|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.kube/config|\.docker/config\.json|/etc/(?:passwd|shadow)|[a-z0-9_./-]*(?:secrets?|credentials?|\.key))(?:\.(?:ya?ml|json|env|txt|toml|ini|cfg))?(?:[\s\x22\x27;&|)]|$)",
-                r"|\b(?:cat|base64|tar c[a-z]*|gzip -c)\b[^\n|;]{0,40}?(?:~/|\$home/|/root/|/home/[a-z0-9_.-]+/|\./)?(?:\.env(?:\.[a-z]+)?|\.ssh/[a-z0-9_-]+|id_(?:rsa|ed25519|ecdsa|dsa)|\.aws/credentials|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.kube/config|\.docker/config\.json|/etc/(?:passwd|shadow)|[a-z0-9_./-]*(?:secrets?|credentials?|\.key))(?:\.(?:ya?ml|json|env|txt|toml|ini|cfg))?[^\n|;]{0,40}?\| ?(?:sudo )?(?:curl|wget|nc|ncat|socat|http|xh)\b"
+                secret_file!(),
+                r"(?:[\s\x22\x27;&|)]|$)",
+                r"|\b(?:cat|base64|tar c[a-z]*|gzip -c)\b[^\n|;]{0,40}?",
+                secret_file!(),
+                r"[^\n|;]{0,40}?\| ?(?:sudo )?(?:curl|wget|nc|ncat|socat)\b"
             ),
             "tells the reader to send a secret file to an address"
         ),
