@@ -10,6 +10,7 @@
 //! took 5–6 ms.
 
 use std::sync::LazyLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use daachorse::DoubleArrayAhoCorasick;
 #[cfg(test)]
@@ -217,6 +218,20 @@ impl Sorted {
 const SHORT_TEXT: usize = 32 << 10;
 const SHORT_VISIBLE_TEXT: usize = 12 << 10;
 
+/// Bytes this process has looked up in `FORMS` so far, for each automaton:
+/// a long text read in many short pieces (the sentences of a text with no
+/// sentence end) pays the automaton's reading back once its pieces add up
+/// to a long text, not the look-ups' cost for every piece.
+static SHORT_READ: AtomicUsize = AtomicUsize::new(0);
+static SHORT_VISIBLE_READ: AtomicUsize = AtomicUsize::new(0);
+
+/// Is a text of `len` bytes searched with the automaton (read back, or to
+/// be), rather than looked up in `FORMS`? For a server always; otherwise
+/// once this text, or the pieces read before with it, pass `short`.
+fn automaton_pays(read: &AtomicUsize, len: usize, short: usize) -> bool {
+    len > short || crate::prebuilt::serving() || read.fetch_add(len, Ordering::Relaxed) + len > short
+}
+
 /// Bit 31 of a form's value in `FORMS`: the form is also in `VISIBLE_AC`.
 const VISIBLE_BIT: u32 = 1 << 31;
 
@@ -291,7 +306,7 @@ fn forms_at(t: &Sorted, text: &[u8], pos: usize, mut each: impl FnMut(usize, u32
 /// Every form in `text`, overlapping, in the order the automaton gives
 /// them: by where they end, the longest first.
 fn overlapping(text: &str) -> Box<dyn Iterator<Item = FormAt> + '_> {
-    if text.len() > SHORT_TEXT || crate::prebuilt::serving() {
+    if automaton_pays(&SHORT_READ, text.len(), SHORT_TEXT) {
         return Box::new(LEXICONS_AC.find_overlapping_iter(text).map(FormAt::of));
     }
     Box::new(overlapping_short(text).into_iter())
@@ -310,7 +325,7 @@ fn overlapping_short(text: &str) -> Vec<FormAt> {
 /// The override verbs and addressees of visible text, leftmost-longest, as
 /// `VISIBLE_AC` finds them.
 fn visible_forms(text: &str) -> Box<dyn Iterator<Item = FormAt> + '_> {
-    if text.len() > SHORT_VISIBLE_TEXT || crate::prebuilt::serving() {
+    if automaton_pays(&SHORT_VISIBLE_READ, text.len(), SHORT_VISIBLE_TEXT) {
         return Box::new(VISIBLE_AC.leftmost_find_iter(text).map(FormAt::of));
     }
     Box::new(visible_short(text).into_iter())

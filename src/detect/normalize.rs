@@ -779,9 +779,19 @@ fn leet_and_spacing(s: &str, p: &Normalized, cleaned: Option<&OffsetMap>) -> Nor
         let starts = starts.get_or_init(|| p.text.char_indices().map(|(b, _)| b as u32).collect());
         starts.get(k).map_or(p.text.len(), |&b| b as usize)
     };
+    // Through cursors of their own (a run of spaced letters asks about its
+    // gaps twice, in order): a look-up is a step, not a search of the map.
+    let gaps = std::cell::RefCell::new((p.map.cursor(), cleaned.map(OffsetMap::cursor)));
     let source_of = |b: usize| -> usize {
-        let v = p.map.get(b).unwrap_or(0);
-        cleaned.map_or(v, |c| c.get(v as usize).unwrap_or(v)) as usize
+        if b >= p.map.len {
+            return 0;
+        }
+        let (inner, outer) = &mut *gaps.borrow_mut();
+        let v = inner.at(b);
+        match outer {
+            Some(o) if (v as usize) < o.map.len => o.at(v as usize) as usize,
+            _ => v as usize,
+        }
     };
     // Does the space that is character k stand for two or more white-space
     // characters of the source?
@@ -906,6 +916,8 @@ fn join_spaced_and_leet<const CHECK: bool>(
     let mut digits: Option<(std::ops::Range<usize>, bool)> = None;
     // Where the run of characters kept as they are began.
     let mut kept = 0;
+    // The steps of the s p a c e d run being read: (next letter, word gap).
+    let mut run: Vec<(usize, bool)> = Vec::new();
     let mut k = 0;
     while k < n {
         let c = at(k);
@@ -922,23 +934,27 @@ fn join_spaced_and_leet<const CHECK: bool>(
             // whether a word gap comes before it.
             let step = |j: usize| -> Option<(usize, bool)> {
                 let next = at_or_nul(&at, n, j + 1);
-                if next == sep && !(sep == ' ' && wide(j + 1)) && single(j + 2) {
+                // (The source is asked about a space once.)
+                let wide_space = sep == ' ' && next == ' ' && wide(j + 1);
+                if next == sep && !wide_space && single(j + 2) {
                     return Some((j + 2, false));
                 }
-                if next == ' ' && (sep != ' ' || wide(j + 1)) && single(j + 2) {
+                if next == ' ' && (sep != ' ' || wide_space) && single(j + 2) {
                     return Some((j + 2, true));
                 }
                 (sep != ' ' && next == sep && at_or_nul(&at, n, j + 2) == ' ' && single(j + 3)).then_some((j + 3, true))
             };
+            // Each step of the run, kept to be emitted (a step asks about
+            // the source's white space: asked once).
+            run.clear();
             let mut j = k;
-            let mut letters = 1;
             if single(k) {
-                while let Some((next, _)) = step(j) {
+                while let Some((next, gap)) = step(j) {
+                    run.push((next, gap));
                     j = next;
-                    letters += 1;
                 }
             }
-            if letters >= 4 {
+            if run.len() >= 3 {
                 if CHECK {
                     return true;
                 }
@@ -946,18 +962,15 @@ fn join_spaced_and_leet<const CHECK: bool>(
                     emit(kept..k, None);
                 }
                 let mut l = k;
-                loop {
+                for &(next, gap) in &run {
                     emit(l..l + 1, None);
-                    if l == j {
-                        break;
-                    }
-                    let (next, gap) = step(l).expect("the run goes on to j");
                     if gap {
                         // The space before the next letter, as it is.
                         emit(next - 1..next, None);
                     }
                     l = next;
                 }
+                emit(j..j + 1, None);
                 k = j + 1;
                 kept = k;
                 continue;
@@ -1211,12 +1224,14 @@ fn disguise_in(b: &[u8], range: std::ops::Range<usize>) -> bool {
 
 /// Per-character answers of the normal forms and of what kind of
 /// character it is, worked out once per process for each character of the
-/// Basic Multilingual Plane a text holds, then looked up: text in a script
+/// first two planes (the Basic Multilingual Plane, and the emoji, regional
+/// indicators and mathematical letters of the next) a text holds, then
+/// looked up: text in a script
 /// other than Latin paid a Unicode table search, a one-character NFKC and a
 /// lowercase mapping for every character, in every form. A page of 256
 /// slots is made when a text first touches it and each slot filled when
 /// its character is first met (a Han text touches most of 80 pages but few
-/// characters of each). Characters above U+FFFF are answered the long way
+/// characters of each). Characters above U+1FFFF are answered the long way
 /// each time. A test checks every character against the long way.
 mod memo {
     use std::sync::OnceLock;
@@ -1263,7 +1278,7 @@ mod memo {
         }
     }
 
-    static PAGES: [OnceLock<Box<[AtomicU64; 256]>>; 256] = [const { OnceLock::new() }; 256];
+    static PAGES: [OnceLock<Box<[AtomicU64; 256]>>; 512] = [const { OnceLock::new() }; 512];
 
     #[cfg(test)]
     thread_local! {
@@ -1278,7 +1293,7 @@ mod memo {
         if BYPASS.with(std::cell::Cell::get) {
             return None;
         }
-        if cp > 0xFFFF {
+        if cp > 0x1_FFFF {
             return None;
         }
         let page = PAGES[(cp >> 8) as usize].get_or_init(|| Box::new(std::array::from_fn(|_| AtomicU64::new(0))));
@@ -1369,11 +1384,11 @@ mod tests {
     use super::*;
 
     /// The per-page answers are the long way's, for every character of the
-    /// Basic Multilingual Plane, in the plain and folded forms, after a
+    /// first two planes, in the plain and folded forms, after a
     /// letter and after a space (a space before changes what a space adds).
     #[test]
     fn memoised_characters_read_as_the_long_way() {
-        let texts: Vec<String> = (0x80u32..=0xFFFF)
+        let texts: Vec<String> = (0x80u32..=0x1_FFFF)
             .filter_map(char::from_u32)
             .collect::<Vec<char>>()
             .chunks(64)

@@ -373,18 +373,29 @@ struct Cut {
     what: What,
 }
 
+/// Spans taken out of one string, at most: past them, the rest of the
+/// string is withheld as one (a file of a million invisible characters
+/// made a million removals, gigabytes and seconds past a hook's timeout).
+const MAX_CUTS: usize = 1 << 16;
+
 /// What to take out of one string, in order, not overlapping.
 fn cuts(s: &str, html_cap: usize) -> Vec<Cut> {
     let mut cuts = Vec::new();
+    // Where the rest of the string is withheld from, past `MAX_CUTS`.
+    let mut rest = None;
     // Invisible runs and escapes, a bounded stretch at a time.
     let mut from = 0;
-    while from < s.len() {
+    'runs: while from < s.len() {
         let end = invisible::mappable_end(s, from, invisible::MAX_CANDIDATES);
         if end == from {
             break;
         }
         for run in invisible::find(&s[from..end]) {
             let range = run.range.start + from..run.range.end + from;
+            if cuts.len() == MAX_CUTS {
+                rest = Some(range.start);
+                break 'runs;
+            }
             let what = if run.benign { What::Formatting } else { What::Invisible };
             cuts.push(Cut { range, placeholder: String::new(), why: run.reason.describe().into(), what });
         }
@@ -401,9 +412,27 @@ fn cuts(s: &str, html_cap: usize) -> Vec<Cut> {
     cuts.sort_by(|a, b| a.range.start.cmp(&b.range.start).then(b.range.end.cmp(&a.range.end)));
     let mut kept: Vec<Cut> = Vec::with_capacity(cuts.len());
     for cut in cuts {
+        if rest.is_some_and(|r| cut.range.start >= r) {
+            break;
+        }
         match kept.last_mut() {
             Some(prev) if cut.range.start < prev.range.end => prev.range.end = prev.range.end.max(cut.range.end),
             _ => kept.push(cut),
+        }
+    }
+    if kept.len() > MAX_CUTS {
+        rest = Some(kept[MAX_CUTS].range.start);
+        kept.truncate(MAX_CUTS);
+    }
+    if let Some(r) = rest {
+        let r = kept.last().map_or(r, |c| c.range.end.max(r));
+        if r < s.len() {
+            kept.push(Cut {
+                range: r..s.len(),
+                placeholder: format!("{HIDDEN}the rest, past {MAX_CUTS} hidden spans]"),
+                why: format!("the rest, past {MAX_CUTS} hidden spans"),
+                what: What::Invisible,
+            });
         }
     }
     kept
@@ -509,6 +538,28 @@ mod tests {
         assert_eq!(out, json!({"ab": 1, "c": "x"}));
         let v = json!({"a\u{200b}b": 1, "ab": 2});
         assert!(clean_value(&v, &[], usize::MAX).is_none());
+    }
+
+    /// Past `MAX_CUTS` spans in a string, the rest is withheld as one,
+    /// with a placeholder that says so; one span fewer, nothing is.
+    #[test]
+    fn past_the_most_spans_the_rest_is_withheld() {
+        let many = format!("{}tail", "a\u{200b}".repeat(MAX_CUTS + 5));
+        let c = clean_value(&Value::String(many.clone()), &[], 0).expect("cleaned");
+        let out = c.value.as_str().unwrap();
+        assert_eq!(c.removed.len(), MAX_CUTS + 1);
+        assert!(out.starts_with(&"a".repeat(MAX_CUTS)), "the spans before are cut one by one");
+        assert!(
+            out.ends_with(&format!("a{HIDDEN}the rest, past {MAX_CUTS} hidden spans]")),
+            "{}",
+            &out[out.len() - 80..]
+        );
+        assert!(!out.contains("tail"));
+        assert_eq!(c.removed.last().unwrap().text, &many[4 * MAX_CUTS + 1..]);
+        let fewer = "a\u{200b}".repeat(MAX_CUTS);
+        let c = clean_value(&Value::String(fewer), &[], 0).expect("cleaned");
+        assert_eq!(c.value.as_str().unwrap(), "a".repeat(MAX_CUTS));
+        assert_eq!(c.removed.len(), MAX_CUTS);
     }
 
     #[test]

@@ -23,6 +23,12 @@ use super::view::{Unmapped, View};
 const MAX_VIEWS: usize = 8;
 /// Hex digits of a path's sha256 in the name of its views file.
 const NAME_DIGITS: usize = 16;
+/// Most removals one view keeps, and most bytes of removed text: a view
+/// past either is kept as one no edit maps from (a file of a million
+/// invisible characters made a record of hundreds of MB, written and read
+/// again by every later hook of that file).
+const MAX_VIEW_REMOVALS: usize = 4096;
+const MAX_VIEW_BYTES: usize = 1 << 20;
 
 /// One view of a file: what was removed from the bytes whose sha256 it
 /// names.
@@ -34,6 +40,9 @@ struct Entry {
     /// refused.
     mappable: bool,
     removed: Vec<Removal>,
+    /// Not kept whole: more removals than a view keeps.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    too_many: bool,
 }
 
 #[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
@@ -113,11 +122,14 @@ pub fn remember(session: &Path, file: &Path, shown: &[Shown]) -> Result<(), Stri
     let mut record = load(session, file)?.unwrap_or_default();
     record.path = file.to_string_lossy().into_owned();
     for (original, seen, removed) in shown {
-        let mappable = View::new(original, removed).is_some_and(|v| *seen == Some(v.text.as_str()));
+        let too_many = removed.len() > MAX_VIEW_REMOVALS
+            || removed.iter().map(|r| r.text.len() + r.placeholder.len()).sum::<usize>() > MAX_VIEW_BYTES;
+        let mappable = !too_many && View::new(original, removed).is_some_and(|v| *seen == Some(v.text.as_str()));
         let entry = Entry {
             sha256: sha256_hex(original),
             mappable,
             removed: if mappable { removed.iter().map(|r| (*r).clone()).collect() } else { Vec::new() },
+            too_many,
         };
         record.views.retain(|v| v.sha256 != entry.sha256);
         record.views.insert(0, entry);
@@ -185,6 +197,11 @@ pub fn map_call(tool: &str, input: &Value, session: &Path, file: &Path, cap: u64
     let removed: Vec<&Removal> = entry.removed.iter().collect();
     let view = match View::new(&disk, &removed).filter(|_| entry.mappable) {
         Some(v) => v,
+        None if entry.too_many => {
+            return refused(&format!(
+                "inertbox removed more from it than a view keeps ({MAX_VIEW_REMOVALS} spans, {MAX_VIEW_BYTES} bytes), so a change composed on it cannot be mapped back onto the file and is not made. Ask the user to make it"
+            ));
+        }
         None => {
             return refused(
                 "the cleaned view cannot be mapped back onto the file, so a change composed on it is not made. Ask the user to make it",
@@ -469,6 +486,30 @@ mod tests {
         assert!(matches!(map_call("Edit", &through, &session, &file, 1 << 20), Mapped::Refused(_)));
         let inside = json!({"old_string": "previous instructions", "new_string": "earlier instructions"});
         assert_eq!(map_call("Edit", &inside, &session, &file, 1 << 20), Mapped::Same);
+    }
+
+    /// A view of very many removals is kept small, as one no edit maps
+    /// from: the record stays a few hundred bytes, and an edit is refused
+    /// with the reason.
+    #[test]
+    fn a_view_past_its_bounds_is_kept_as_unmappable() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = "a\u{200b}".repeat(MAX_VIEW_REMOVALS + 1);
+        let (session, file, view) = shown(dir.path(), &text);
+        assert_eq!(view, "a".repeat(MAX_VIEW_REMOVALS + 1));
+        let kept = std::fs::metadata(record_path(&session, &file)).unwrap().len();
+        assert!(kept < 1024, "{kept} bytes kept");
+        let edit = json!({"file_path": file, "old_string": "aaa", "new_string": "b"});
+        let Mapped::Refused(why) = map_call("Edit", &edit, &session, &file, 1 << 20) else { panic!() };
+        assert!(why.contains("more from it than a view keeps"), "{why}");
+        // One removal fewer: kept whole, and mapped.
+        let text = "a\u{200b}".repeat(MAX_VIEW_REMOVALS);
+        let (session, file, _) = shown(dir.path(), &text);
+        let write = json!({"file_path": file, "content": format!("{}\nb", "a".repeat(MAX_VIEW_REMOVALS))});
+        let r = map_call("Write", &write, &session, &file, 1 << 20);
+        let Mapped::Changed(input, _) = r else { panic!("{r:?}") };
+        // Every removed character kept, the line added.
+        assert_eq!(input["content"].as_str().unwrap().replacen("\nb", "", 1), text);
     }
 
     #[test]
