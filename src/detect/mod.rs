@@ -480,28 +480,10 @@ impl LinkCursor {
             return None;
         }
         let from = self.at.min(raw.len());
-        let found = match url.find('&') {
-            None | Some(0) => memchr::memmem::find(&raw[from..], url.as_bytes()),
-            // Both spellings in one pass: at each place the part before the
-            // first `&` is written, either whole. (Searching for one and
-            // then the other read to the input's end for every link that
-            // markup wrote with `&amp;`: quadratic in a page of them.)
-            Some(amp) => {
-                let escaped = url.replace('&', "&amp;");
-                let hay = &raw[from..];
-                let head = memchr::memmem::Finder::new(&url.as_bytes()[..amp]);
-                let mut at = 0;
-                let mut found = None;
-                while let Some(p) = head.find(&hay[at..]) {
-                    let rest = &hay[at + p..];
-                    if rest.starts_with(url.as_bytes()) || rest.starts_with(escaped.as_bytes()) {
-                        found = Some(at + p);
-                        break;
-                    }
-                    at += p + 1;
-                }
-                found
-            }
+        let found = if url.contains('&') {
+            earliest_of(&raw[from..], url.as_bytes(), url.replace('&', "&amp;").as_bytes())
+        } else {
+            memchr::memmem::find(&raw[from..], url.as_bytes())
         };
         match found {
             Some(p) => {
@@ -518,6 +500,32 @@ impl LinkCursor {
     /// Have the searches that found nothing reached their limit?
     fn exhausted(&self) -> bool {
         self.misses >= MAX_LINK_MISSES
+    }
+}
+
+/// Where `a` or `b` is first written in `hay`: both looked for in windows
+/// that double from the start, so a search costs a few times the distance
+/// to what it finds (searching for one to the end and then the other read
+/// the whole input for every link markup wrote with `&amp;`: quadratic in
+/// a page of them), and each search is a linear one.
+fn earliest_of(hay: &[u8], a: &[u8], b: &[u8]) -> Option<usize> {
+    let (fa, fb) = (memchr::memmem::Finder::new(a), memchr::memmem::Finder::new(b));
+    let longest = a.len().max(b.len());
+    let mut window = 4096;
+    loop {
+        // Any match starting before `window` lies whole in `part`: the
+        // first found there, if it starts before `window`, is the first in
+        // `hay` (one starting later may follow one of the other needle that
+        // runs past `part`).
+        let part = &hay[..(window + longest).min(hay.len())];
+        let first = match (fa.find(part), fb.find(part)) {
+            (Some(x), Some(y)) => Some(x.min(y)),
+            (x, y) => x.or(y),
+        };
+        if part.len() == hay.len() || first.is_some_and(|x| x < window) {
+            return first;
+        }
+        window *= 2;
     }
 }
 
@@ -895,6 +903,14 @@ mod tests {
         assert_eq!(cursor.find(raw, "x?a=1&b=2"), Some(0));
         assert_eq!(cursor.find(raw, "x?a=1&b=2"), Some(19));
         assert_eq!(cursor.find(raw, "x?a=1&b=2"), None);
+        // Far apart, and across the windows the search doubles.
+        for gap in [0, 4000, 4095, 4096, 4100, 9000, 70_000] {
+            for (first, second) in [("x?a=1&amp;b=2", "x?a=1&b=2"), ("x?a=1&b=2", "x?a=1&amp;b=2")] {
+                let raw = format!("{}{first}{second}", "-".repeat(gap));
+                assert_eq!(earliest_of(raw.as_bytes(), b"x?a=1&b=2", b"x?a=1&amp;b=2"), Some(gap), "{gap}");
+            }
+        }
+        assert_eq!(earliest_of(&[b'-'; 10_000], b"x&y", b"x&amp;y"), None);
         let lost: String =
             (0..40).map(|i| format!("<a href=\"https://x.test/a?q=&#123;cursor&#125;{i}\">a</a>")).collect();
         let page =
