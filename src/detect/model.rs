@@ -270,8 +270,12 @@ pub fn windows(text: &str) -> Vec<Range<usize>> {
     let b = text.as_bytes();
     let (mut start, mut i) = (0, 0);
     loop {
-        match memchr::memchr(b'\n', &b[i..]).map(|k| i + k) {
-            Some(nl) if nl - start < MAX_WINDOW => {
+        // A line end is looked for only as far as the window may reach (a
+        // text with no line end was searched to its end once per window:
+        // quadratic).
+        let reach = (start + MAX_WINDOW).min(b.len());
+        match memchr::memchr(b'\n', &b[i..reach]).map(|k| i + k) {
+            Some(nl) => {
                 // A paragraph ends at a line end followed by a blank line.
                 if nl - start >= JOIN_BELOW {
                     let mut j = nl + 1;
@@ -285,7 +289,7 @@ pub fn windows(text: &str) -> Vec<Range<usize>> {
                 }
                 i = nl + 1;
             }
-            _ if start + MAX_WINDOW < b.len() => {
+            None if reach < b.len() => {
                 // At a line end or space the window ends before it and the
                 // next starts after it; with neither, at a character's edge.
                 let mut edge = start + MAX_WINDOW;
@@ -301,7 +305,7 @@ pub fn windows(text: &str) -> Vec<Range<usize>> {
                 start = next;
                 i = start;
             }
-            _ => break,
+            None => break,
         }
     }
     if start < b.len() {
@@ -422,6 +426,47 @@ mod tests {
                 at = w.end;
             }
             assert!(text.len() - at <= 1);
+        }
+    }
+
+    /// The windows are those of the rule as first written (each line end
+    /// looked for to wherever it is), which searched a text with no line
+    /// end to its end once per window.
+    #[test]
+    fn windows_are_the_rules_whatever_the_line_ends() {
+        fn as_first_written(text: &str) -> Vec<Range<usize>> {
+            let (b, mut out, mut start, mut i) = (text.as_bytes(), Vec::new(), 0, 0);
+            loop {
+                match b[i..].iter().position(|&c| c == b'\n').map(|k| i + k) {
+                    Some(nl) if nl - start < MAX_WINDOW => {
+                        let j = nl + 1 + b[nl + 1..].iter().take_while(|c| matches!(c, b' ' | b'\t' | b'\r')).count();
+                        if nl - start >= JOIN_BELOW && b.get(j) == Some(&b'\n') {
+                            out.push(start..nl);
+                            start = nl + 1;
+                        }
+                        i = nl + 1;
+                    }
+                    _ if start + MAX_WINDOW < b.len() => {
+                        let edge = text.floor_char_boundary(start + MAX_WINDOW);
+                        let cut =
+                            text[start..edge].rfind('\n').or_else(|| text[start..edge].rfind(' ')).filter(|&c| c > 0);
+                        let (end, next) = cut.map_or((edge, edge), |c| (start + c, start + c + 1));
+                        out.push(start..end);
+                        (start, i) = (next, next);
+                    }
+                    _ => break,
+                }
+            }
+            if start < b.len() {
+                out.push(start..b.len());
+            }
+            out
+        }
+        let mut rng = crate::testing::Lcg::new(12);
+        let long = ["x".repeat(3000), "語".repeat(1500), "a ".repeat(2500), "\n".repeat(3)];
+        for _ in 0..300 {
+            let text = rng.join(&["word ", "\n", "\n\n", " \n \n", "é", &long[0], &long[1], &long[2], &long[3]], 60);
+            assert_eq!(windows(&text), as_first_written(&text));
         }
     }
 

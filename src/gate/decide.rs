@@ -1757,6 +1757,26 @@ mod tests {
         "Stadtwerke Nordhafen\nInvoice 88-40217\nAmount due: 91.60 EUR\nIBAN: DE26 5001 0517 4417 0932 86\n";
     const PAY: &str = r#"{"tool":"send_money","args":{"recipient":"DE26500105174417093286","amount":91.6}}"#;
 
+    /// A call of more targets than the gate reads is judged by the first
+    /// ones and one it could not read: after content, even addresses the
+    /// user typed every one of ask, and what is held stays bounded.
+    #[test]
+    fn past_the_most_targets_the_rest_is_one_unread() {
+        let n = super::targets::MAX_TARGETS + 10;
+        let many: Vec<String> = (0..n).map(|i| format!("u{i}@d{i}.test")).collect();
+        let call = serde_json::json!({"tool": "send_email", "args": {"cc": many.join(", "), "body": "hi"}}).to_string();
+        let typed = format!("Email everyone: {}", many.join(" "));
+        let o = after(&typed, "Build with cargo build.", &call);
+        assert_eq!(o.decision, Decision::Confirm, "{:?}", o.reasons);
+        assert!(o.targets.len() <= super::targets::MAX_TARGETS + 1, "{}", o.targets.len());
+        assert!(o.reasons.iter().any(|r| r.contains("targets past the first")), "{:?}", o.reasons);
+        // Below the most, the same call is the user's own work.
+        let few = &many[..100];
+        let call = serde_json::json!({"tool": "send_email", "args": {"cc": few.join(", "), "body": "hi"}}).to_string();
+        let o = after(&format!("Email everyone: {}", few.join(" ")), "Build with cargo build.", &call);
+        assert_eq!(o.decision, Decision::Allow, "{:?}", o.reasons);
+    }
+
     /// What clean content gave is the user's own work for the action the
     /// user asked for; not for another action, not with a look-alike of
     /// it in what was read, not when the user typed a target of its kind,

@@ -199,7 +199,7 @@ pub fn targets_of(call: &Call) -> (Vec<(TargetKind, String)>, Vec<String>) {
     let mut texts = Vec::new();
     let cut = strings(&call.args, 0, &mut texts);
     let mut folded_notes = Vec::new();
-    let mut found: BTreeSet<(TargetKind, String)> = BTreeSet::new();
+    let mut found = Found::at_most(MAX_TARGETS);
     if cut {
         found.insert((
             TargetKind::Unknown,
@@ -226,7 +226,49 @@ pub fn targets_of(call: &Call) -> (Vec<(TargetKind, String)>, Vec<String>) {
             found.insert((TargetKind::Domain, d));
         }
     }
-    (found.into_iter().collect(), folded_notes)
+    let cut = found.cut;
+    let mut found: Vec<(TargetKind, String)> = found.set.into_iter().collect();
+    // Past the most targets a call is judged by, the rest are one the gate
+    // could not read (fail closed: a call of a million addresses is not
+    // held in memory a million times over).
+    if cut {
+        found.push((TargetKind::Unknown, format!("targets past the first {MAX_TARGETS} (not read)")));
+    }
+    (found, folded_notes)
+}
+
+/// At most this many targets are read from one call; past them, the rest
+/// are one unknown target.
+pub const MAX_TARGETS: usize = 4096;
+
+/// Targets found so far: each once, at most `most` of them (past that,
+/// `cut`).
+struct Found {
+    set: BTreeSet<(TargetKind, String)>,
+    most: usize,
+    cut: bool,
+}
+
+impl Found {
+    fn at_most(most: usize) -> Found {
+        Found { set: BTreeSet::new(), most, cut: false }
+    }
+
+    fn all() -> Found {
+        Found::at_most(usize::MAX)
+    }
+
+    fn insert(&mut self, t: (TargetKind, String)) {
+        if self.set.len() < self.most || self.set.contains(&t) {
+            self.set.insert(t);
+        } else {
+            self.cut = true;
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.set.is_empty()
+    }
 }
 
 /// Encoded layers opened to look for targets (a base64 `raw` MIME message
@@ -238,7 +280,7 @@ const MIN_BLOB: usize = 64;
 const MAX_SHOWN: usize = 80;
 
 /// The targets in one text.
-fn targets_in(t: &str, layer: usize, found: &mut BTreeSet<(TargetKind, String)>) {
+fn targets_in(t: &str, layer: usize, found: &mut Found) {
     // What each kind takes is set aside before the next kind looks.
     let mut taken = Taken::default();
     // Each pattern runs only when the text could hold a match: most
@@ -375,9 +417,10 @@ fn runs_on(t: &str, m: std::ops::Range<usize>) -> bool {
 /// The accounts (IBANs and account numbers) in `t`, as the gate reads a
 /// call's, without spaces or dashes.
 pub(crate) fn accounts_in(t: &str) -> Vec<String> {
-    let mut found = BTreeSet::new();
+    let mut found = Found::all();
     targets_in(t, MAX_LAYERS, &mut found);
     found
+        .set
         .into_iter()
         .filter(|(k, _)| *k == TargetKind::Account)
         .map(|(_, v)| v.chars().filter(|&c| c != ' ' && c != '-').collect())
@@ -387,16 +430,16 @@ pub(crate) fn accounts_in(t: &str) -> Vec<String> {
 /// Links a person wrote without a scheme (`git.example/org/repo`), as the
 /// gate reads them in a call: `https://` and the text.
 pub(crate) fn schemeless_links_in(t: &str) -> Vec<String> {
-    let mut found = BTreeSet::new();
+    let mut found = Found::all();
     for m in schemeless_links(t) {
         add_link(&format!("https://{}", &t[m]), &mut found);
     }
-    found.into_iter().filter(|(k, _)| *k == TargetKind::Url).map(|(_, v)| v).collect()
+    found.set.into_iter().filter(|(k, _)| *k == TargetKind::Url).map(|(_, v)| v).collect()
 }
 
 /// A link parsed as a browser parses it: the link, and its host as a
 /// domain; one that does not parse is an unknown target.
-fn add_link(raw: &str, found: &mut BTreeSet<(TargetKind, String)>) {
+fn add_link(raw: &str, found: &mut Found) {
     match url::Url::parse(raw) {
         Ok(u) => match u.host_str() {
             Some(h) if !h.is_empty() => {
@@ -1019,7 +1062,7 @@ pub(super) fn names_of(args: &Value) -> (Vec<String>, bool) {
         if leaf.len() > MAX_NAME_SCAN {
             return true;
         }
-        let mut found = BTreeSet::new();
+        let mut found = Found::all();
         targets_in(&leaf, 0, &mut found);
         let mut pieces: Vec<&str> = Vec::new();
         if found.is_empty() && leaf.contains(',') && !leaf.trim().contains(char::is_whitespace) {
@@ -1034,13 +1077,13 @@ pub(super) fn names_of(args: &Value) -> (Vec<String>, bool) {
             // (`evil-user https://…`) is a name of its own; a display name
             // in `Dora <dora@x.test>` is not.
             for item in leaf.split([',', ';', '\n']) {
-                let mut f = BTreeSet::new();
+                let mut f = Found::all();
                 targets_in(item, 0, &mut f);
                 if f.is_empty() {
                     pieces.push(item.trim());
                 } else if !item.contains('<') {
                     for w in item.split_whitespace() {
-                        let mut f = BTreeSet::new();
+                        let mut f = Found::all();
                         targets_in(w, 0, &mut f);
                         if f.is_empty() {
                             pieces.push(w);
