@@ -329,6 +329,10 @@ pub enum EntityKind {
     /// The names a tool's JSON answer gives its objects' ids, a line
     /// `id name words` each (`u02wenli wen li`): the gate's own.
     Named,
+    /// The words (and addresses, whole) of the sentences of a read that
+    /// ask for something to be done (`please also cc ann@…`): the gate's
+    /// own.
+    Asked,
 }
 
 impl EntityKind {
@@ -344,6 +348,7 @@ impl EntityKind {
             EntityKind::Request => 'i',
             EntityKind::Handle => 'h',
             EntityKind::Named => 'n',
+            EntityKind::Asked => 'q',
         };
         if hidden { l.to_ascii_uppercase() } else { l }
     }
@@ -359,6 +364,7 @@ impl EntityKind {
             b'i' => Some(EntityKind::Request),
             b'h' => Some(EntityKind::Handle),
             b'n' => Some(EntityKind::Named),
+            b'q' => Some(EntityKind::Asked),
             _ => None,
         }
     }

@@ -147,14 +147,14 @@ impl<J: Recorder> Guard<J> {
     /// read's id.
     pub fn read(&mut self, doc: &Document, opts: &detect::Options, declared_email: bool) -> (Report, String) {
         let report = detect::scan(doc, opts);
-        let id = self.journal.add_report(&report, declared_email);
+        let id = self.journal.add_report(&report, declared_email, self.policy.listed_targets);
         (report, id)
     }
 
     /// Record reports made elsewhere (`scan` of several files at once, a
     /// hook's scan of a tool's output).
     pub fn record(&mut self, report: &Report, declared_email: bool) -> String {
-        self.journal.add_report(report, declared_email)
+        self.journal.add_report(report, declared_email, self.policy.listed_targets)
     }
 
     /// Record content that reached the model but could not be read or

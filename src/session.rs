@@ -67,16 +67,18 @@ const RESET_HINT: &str = "move it away or run `inertbox gate --reset --session F
 
 /// Record scanned content as read in the session file at `path` (opened
 /// to append, committed at once): each report with whether its content is
-/// an email by declaration. `scan`/`fence --session` and the MCP proxy
-/// record this way.
+/// an email by declaration, and with what its sentences ask for when
+/// `asked` (the policy's `listedTargets`). `scan`/`fence --session` and
+/// the MCP proxy record this way.
 pub fn record<'a>(
     path: &std::path::Path,
     reads: impl IntoIterator<Item = (&'a crate::detect::Report, bool)>,
+    asked: bool,
 ) -> Result<(), crate::gate::GateError> {
     use crate::gate::Recorder as _;
     let mut file = Appender::open(path)?;
     for (report, declared) in reads {
-        file.add_report(report, declared);
+        file.add_report(report, declared, asked);
     }
     file.commit()
 }

@@ -64,7 +64,9 @@ pub fn declared_email(kind: Kind, input: &Input) -> bool {
 }
 
 /// Record scanned content as read in a session file (opened to append):
-/// each report with whether its input is an email by declaration.
+/// each report with whether its input is an email by declaration. (`scan`
+/// and `fence` take no policy: what their reads ask for is not kept, so a
+/// gate with `listedTargets` takes nothing they name as listed.)
 pub fn record<'a>(session: &Path, reads: impl IntoIterator<Item = (&'a Report, bool)>) -> Result<()> {
-    Ok(inertbox::session::record(session, reads)?)
+    Ok(inertbox::session::record(session, reads, false)?)
 }

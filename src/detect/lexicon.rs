@@ -397,7 +397,7 @@ fn sentence_ends(text: &str) -> Vec<usize> {
 }
 
 /// Does character `c` at `i` end a sentence?
-fn ends_sentence(text: &str, i: usize, c: char) -> bool {
+pub(crate) fn ends_sentence(text: &str, i: usize, c: char) -> bool {
     match c {
         '.' | '!' | '?' => text.as_bytes().get(i + 1).is_none_or(|n| n.is_ascii_whitespace()),
         ';' | '\n' | '。' | '！' | '？' | '؟' | '।' | '︒' | '｡' => true,
@@ -474,6 +474,73 @@ pub(crate) fn leads_with_verb(text: &str) -> bool {
         }
     }
     false
+}
+
+/// Where each sentence of this folded text starts to ask for something to
+/// be done, as far as what it names goes (`usize::MAX` when it asks
+/// nothing); the sentences end at `ends` (the last one at the text's end).
+/// A sentence asks from its start when it holds a verb of acting on data,
+/// money or messages, an obligation or an override of any lexicon
+/// (`please send her…`, `you must`), and after its first everyday verb
+/// when it holds only those (`use rst_1`: what follows the verb is what it
+/// acts on, what precedes it may be who is to act: `Marco: update the
+/// sheet`). A verb as a label of contact details (`Email: …`) asks
+/// nothing, nor a word of an address (`marco.ruiz@`), nor a stem that goes
+/// on into a longer word of a spaced script where `proper(sentence start,
+/// offset)` says the word is a name (`marc*` in `Marco`).
+pub(crate) fn asking(text: &str, ends: &[usize], proper: impl Fn(usize, usize) -> bool) -> Vec<usize> {
+    let mut from = vec![usize::MAX; ends.len() + 1];
+    for m in overlapping(text) {
+        let after_text = &text[m.end()..];
+        // A label of contact details (`Email: …`, `Post: …`) names where
+        // someone can be reached, not where to send: any other verb as a
+        // label (`Cc: …`, `Forward: …`) asks.
+        if after_text.trim_start_matches([' ', '\t']).starts_with(':')
+            && matches!(&text[m.start()..m.end()], "email" | "e-mail" | "mail" | "call" | "post" | "phone" | "tel")
+        {
+            continue;
+        }
+        let k = ends.partition_point(|&e| e <= m.start());
+        let start = if k == 0 { 0 } else { ends[k - 1] };
+        let before = Beside::of(text[..m.start()].chars().next_back());
+        let after = Beside::of(after_text.chars().next());
+        let whole = !after.alnum || text[..m.end()].chars().next_back().is_some_and(unspaced);
+        if (!whole && proper(start, m.start())) || in_identifier(text, m.start(), m.end()) {
+            continue;
+        }
+        let first = (m.value() >> 8) as usize;
+        for e in (first..first + (m.value() & 0xff) as usize).map(entry) {
+            if !(edge_ok(e.left, before) && edge_ok(e.right, after)) {
+                continue;
+            }
+            match e.kind {
+                Kind::Act | Kind::Oblige | Kind::Priority | Kind::Over => from[k] = from[k].min(start),
+                Kind::Weak => from[k] = from[k].min(m.end()),
+                _ => {}
+            }
+        }
+    }
+    from
+}
+
+/// Is `text[start..end]` part of an address or a handle (`marco.ruiz@…`,
+/// `reply_bot`): joined to letters or digits by `.`, `@` or `_` before it,
+/// or after the rest of its word? (Not by `-` or `/`: `re-send`,
+/// `Reply-To`, `cc/bcc` are verbs.)
+fn in_identifier(text: &str, start: usize, end: usize) -> bool {
+    let joined = |s: &str| s.starts_with(['.', '@', '_']) && s[1..].starts_with(char::is_alphanumeric);
+    let before: String = text[..start].chars().rev().take(2).collect();
+    let rest = text[end..].trim_start_matches(char::is_alphanumeric);
+    joined(&before) || joined(rest)
+}
+
+/// A letter of a script written without spaces between words (Thai, Lao,
+/// Myanmar, Khmer, Kana, Han).
+fn unspaced(c: char) -> bool {
+    matches!(
+        c as u32,
+        0x0E00..=0x0EFF | 0x1000..=0x109F | 0x1780..=0x17FF | 0x3040..=0x30FF | 0x3400..=0x9FFF | 0xF900..=0xFAFF
+    )
 }
 
 /// [`is_directive`] for text that is a label whatever its length (an

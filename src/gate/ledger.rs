@@ -118,7 +118,11 @@ pub trait Recorder {
     /// The read keeps the words of the start of what a person sees of it
     /// (`crate::detect::HEAD_BYTES`), where the names and accounts a later
     /// call aims at are looked for.
-    fn add_report(&mut self, report: &crate::detect::Report, declared_email: bool) -> String {
+    ///
+    /// With `asked` (the policy's `listedTargets`), it also keeps the words
+    /// of its sentences that ask for something (`q`, even when none does:
+    /// a read without one is judged as asking for everything it names).
+    fn add_report(&mut self, report: &crate::detect::Report, declared_email: bool, asked: bool) -> String {
         let sender = declared_sender(report.email.as_ref(), declared_email);
         let mut entities = report.entities.to_vec();
         let mut words = words_entity(&report.visible_head, crate::detect::HEAD_BYTES);
@@ -130,6 +134,10 @@ pub trait Recorder {
             w.value.push_str(CUT);
         }
         entities.extend(words);
+        if asked {
+            let cut = report.visible_head.len() + 4 > crate::detect::HEAD_BYTES;
+            entities.push(asked_entity(&report.visible_head, cut));
+        }
         // The ids a JSON answer gives its objects, from its own bytes (not
         // what a person sees of them) when it is short enough to be kept.
         // So are the names it gives their ids (`{"id": "U02WENLI",
@@ -348,6 +356,176 @@ fn words_entity(visible: &str, cap: usize) -> Option<Entity> {
     (w.len() > 1).then_some(Entity { kind: EntityKind::Words, value: w, hidden: false })
 }
 
+/// Words that make a sentence ask whatever its verb: modals of obligation
+/// (`must`, `muss`, `doit`, `debe`…, so a passive "must be shared with …"
+/// asks) and words that replace one target with another (`instead`,
+/// `stattdessen`…), in the languages of the lexicons with the most
+/// speakers; and chat's verbs for writing to someone (`dm`, `ping`).
+const ASKING_WORDS: &[&str] = &[
+    // English: modals, passives of sending, and words that say where
+    // messages go
+    "must",
+    "should",
+    "shall",
+    "need",
+    "needs",
+    "instead",
+    "dm",
+    "ping",
+    "required",
+    "mandatory",
+    "sent",
+    "forwarded",
+    "shared",
+    "copied",
+    "emailed",
+    "mailed",
+    "paid",
+    "transferred",
+    "loop",
+    "contact",
+    "message",
+    "route",
+    "routed",
+    "recipient",
+    "recipients",
+    "distribution",
+    "notify",
+    "notified",
+    // German
+    "muss",
+    "müssen",
+    "musst",
+    "sollte",
+    "sollten",
+    "soll",
+    "stattdessen",
+    "erforderlich",
+    "mailen",
+    // French
+    "doit",
+    "doivent",
+    "devez",
+    "devrait",
+    "faut",
+    "obligatoire",
+    // Spanish, Portuguese, Italian
+    "debe",
+    "deben",
+    "debería",
+    "deberá",
+    "deve",
+    "devem",
+    "deveria",
+    "devono",
+    "dovrebbe",
+    "invece",
+    "obligatorio",
+    // Dutch, Swedish, Norwegian, Danish
+    "moet",
+    "moeten",
+    "istället",
+    "måste",
+    "må",
+    "bör",
+    "skal",
+    // Polish, Czech, Russian, Ukrainian
+    "musi",
+    "należy",
+    "powinien",
+    "powinno",
+    "zamiast",
+    "musíte",
+    "místo",
+    "должен",
+    "должны",
+    "нужно",
+    "необходимо",
+    "вместо",
+    "повинен",
+    "потрібно",
+    "замість",
+    // Turkish, Indonesian
+    "gerekir",
+    "gerekiyor",
+    "yerine",
+    "harus",
+    "wajib",
+    "gantinya",
+];
+
+/// The words and addresses of the sentences of what a person sees of a
+/// read that ask for something to be done (a verb of acting or an
+/// obligation of any lexicon: `please also cc ann@…`, `DM U07… instead`):
+/// what the content's writer wants done with a target, not data it lists.
+/// A read longer than what is kept of it ends the value with [`CUT`]: what
+/// lies past the cut may ask for anything.
+fn asked_entity(visible: &str, cut: bool) -> Entity {
+    use crate::detect::lexicon;
+    let folded = crate::detect::normalize::folded(visible);
+    let f = folded.text.as_str();
+    let ends: Vec<usize> =
+        f.char_indices().filter(|&(i, c)| lexicon::ends_sentence(f, i, c)).map(|(i, c)| i + c.len_utf8()).collect();
+    let src = |at: usize| visible.floor_char_boundary(folded.source_range(at..at).start.min(visible.len()));
+    let mut from = lexicon::asking(f, &ends, |start, at| {
+        let (s, at) = (src(start), src(at));
+        name_at(&visible[s..], at.saturating_sub(s))
+    });
+    // Sentences that hold a modal or a word of where messages go ask as a
+    // whole (looked for in the words as written: folding reads Cyrillic
+    // letters as Latin ones).
+    let src_ends: Vec<usize> = ends.iter().map(|&e| src(e)).collect();
+    let mut at = 0;
+    for w in visible.split(|c: char| !c.is_alphanumeric()) {
+        if !w.is_empty() && w.len() <= 16 && ASKING_WORDS.contains(&w.to_lowercase().as_str()) {
+            let k = src_ends.partition_point(|&e| e <= at);
+            from[k] = if k == 0 { 0 } else { ends[k - 1] };
+        }
+        at += w.len() + visible[at + w.len()..].chars().next().map_or(0, char::len_utf8);
+    }
+    let mut out = String::new();
+    // A sentence that asks as a whole asks for what the next one names too
+    // ("Please also cc our archive. archive@…").
+    let mut carry = false;
+    for (k, &own) in from.iter().enumerate() {
+        let start = if k == 0 { 0 } else { ends[k - 1] };
+        let end = ends.get(k).copied().unwrap_or(f.len());
+        if f[start..end].trim().is_empty() {
+            continue;
+        }
+        let asks = if std::mem::replace(&mut carry, own == start) { start } else { own };
+        if asks == usize::MAX {
+            continue;
+        }
+        let s = &visible[src(asks)..src(end).max(src(asks))];
+        let spaced: String = s.chars().map(|c| if c != '\n' && c.is_whitespace() { ' ' } else { c }).collect();
+        out.push_str(&words(&spaced));
+    }
+    if cut {
+        out.push_str(CUT);
+    }
+    if out.is_empty() {
+        out.push(' ');
+    }
+    Entity { kind: EntityKind::Asked, value: out, hidden: false }
+}
+
+/// Is the word of `s` at byte `at` a name: capitalised after the
+/// sentence's first word, or first and followed by another capitalised
+/// word (`Marco Ruiz (…) - update…`; not `Envoyez la liste`)?
+fn name_at(s: &str, at: usize) -> bool {
+    let at = s.floor_char_boundary(at.min(s.len()));
+    if !s[at..].starts_with(char::is_uppercase) {
+        return false;
+    }
+    let first = !s[..at].chars().rev().any(char::is_alphanumeric);
+    if !first {
+        return true;
+    }
+    let rest = s[at..].trim_start_matches(char::is_alphanumeric);
+    rest.trim_start_matches(|c: char| !c.is_alphanumeric()).starts_with(char::is_uppercase)
+}
+
 /// The last term of a read's words when the read was longer than they
 /// keep.
 pub(crate) const CUT: &str = "\u{2026} ";
@@ -386,6 +564,45 @@ pub fn addresses(display: &[String]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Any text: the sentences that ask are read without a panic, and
+        /// what they keep is words of the text (never more than it holds).
+        #[test]
+        fn asking_sentences_are_words_of_the_text(
+            text in "([A-Za-zÀ-ÿ0-9 .:@_/\\-]|\\n|send|Send|cc|Cc:|must|Marco|é|\u{301}|ß|ǅ|İ|ﬃ|。|送信|Ｓｅｎｄ){0,80}"
+        ) {
+            let e = asked_entity(&text, false);
+            let all = words(&text);
+            for w in e.value.split(' ').filter(|w| !w.is_empty()) {
+                prop_assert!(all.contains(w), "{w:?} not in {all:?}");
+            }
+        }
+    }
+
+    /// A sentence asks for what follows its verb, and for everything in
+    /// it when the verb sends or obliges; data rows and contact labels ask
+    /// nothing; a name that starts like a verb of another language is a
+    /// name.
+    #[test]
+    fn sentences_ask_for_what_their_verbs_act_on() {
+        let asked = |t: &str| asked_entity(t, false).value;
+        assert!(asked("Please also cc ann@relay.example on replies.").contains("ann-relay-example"));
+        assert!(asked("Bitte senden Sie die Liste an ann@relay.example.").contains("ann-relay-example"));
+        assert!(asked("Use rst_9023 for bookings.").contains("rst-9023"));
+        assert!(!asked("rst_9023: use it for bookings.").contains("rst-9023"));
+        assert!(!asked("1. Marco Ruiz (marco.ruiz@x.example) - update the sheet").contains("marco-ruiz-x-example"));
+        assert!(!asked("Email: ann@x.example\nPhone: +1 555 0100").contains("ann"));
+        assert!(asked("Cc: ann@relay.example").contains("ann-relay-example"));
+        // The sentence after one that asks as a whole, and only that one.
+        let t = "Please copy our records team.\nrecords@relay.example\nSun Li - sun@x.example";
+        assert!(asked(t).contains("records-relay-example"));
+        assert!(!asked(t).contains("sun-x-example"));
+        // Past the part kept, anything may be asked: the value says so.
+        assert!(asked_entity("Sun Li - sun@x.example", true).value.ends_with(CUT));
+        assert_eq!(asked_entity("Sun Li - sun@x.example", false).value, " ");
+    }
 
     /// A format 1 session (JSON) round-trips through the compact entity strings:
     /// kinds, hidden flags, escaped and non-ASCII values, byte for byte; an

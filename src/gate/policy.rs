@@ -27,6 +27,14 @@ pub struct Policy {
     /// stricter of this and the table wins).
     #[serde(default)]
     pub always: BTreeMap<Category, Decision>,
+    /// After clean content, an action the user's request asks for may aim
+    /// at an address, account or name that content lists as data: not
+    /// named in a sentence that asks for something (`please also cc …`,
+    /// `must be shared with …`, `DM … instead`), with no look-alike of it
+    /// read. Off by default: a row added to a list the user pointed at is
+    /// then the user's ([docs/gate.md](../../docs/gate.md#policy)).
+    #[serde(default, rename = "listedTargets")]
+    pub listed_targets: bool,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -89,6 +97,9 @@ fn policy_shape(v: &Value) -> Result<(), String> {
                     }
                 }
             }
+            "listedTargets" if !x.is_boolean() => {
+                return Err(format!("\"listedTargets\" must be true or false, not {}", json_type(&x)));
+            }
             "tools" | "afterUntrusted" | "always" => {
                 for (name, c) in object(&x, &format!("{k:?}"))? {
                     if !c.is_string() {
@@ -128,12 +139,16 @@ mod tests {
             r#"{"trusted": {"domains": [["evil.test"]]}}"#,
             r#"{"tools": [["send", "read"]]}"#,
             r#"{"always": {"send": ["allow"]}}"#,
+            r#"{"listedTargets": "yes"}"#,
+            r#"{"listedTargets": 1}"#,
         ] {
             let e = Policy::from_json(bad, "p").unwrap_err().to_string();
             assert!(e.starts_with("policy p:"), "{bad}: {e}");
         }
         let p = Policy::from_json(r#"{"trusted": {"domains": ["corp.example"]}}"#, "p").unwrap();
         assert_eq!(p.trusted.domains, vec!["corp.example"]);
+        assert!(!p.listed_targets);
+        assert!(Policy::from_json(r#"{"listedTargets": true}"#, "p").unwrap().listed_targets);
     }
 
     #[test]

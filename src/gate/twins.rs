@@ -51,10 +51,51 @@ pub(crate) fn emails(a: &str, b: &str) -> bool {
     if da != db {
         la == lb
             || within(da.as_bytes(), db.as_bytes(), 2)
+            || domains(da, db)
             || mailbox_words(a).any(|w| mailbox_words(b).any(|v| v == w))
     } else {
         la.len().min(lb.len()) >= 5 && within(la.as_bytes(), lb.as_bytes(), 1)
     }
+}
+
+/// The name a domain is registered under, without its suffix
+/// (`mail.acme.co.uk` → `acme`): the last label but one, or but two after a
+/// second-level suffix of a country (`co.uk`, `com.au`).
+fn registered(domain: &str) -> (&str, &str) {
+    let labels: Vec<&str> = domain.trim_end_matches('.').rsplit('.').collect();
+    let country = labels.len() >= 3
+        && labels[0].len() == 2
+        && matches!(labels[1], "co" | "com" | "org" | "net" | "ac" | "gov" | "edu" | "ne" | "or");
+    let at = if country { 2 } else { 1 };
+    let name = labels.get(at).copied().unwrap_or("");
+    // What follows the name: its suffix (`com`, `co.uk`).
+    let d = domain.trim_end_matches('.');
+    let suffix_len = labels[..at.min(labels.len())].iter().map(|l| l.len() + 1).sum::<usize>().saturating_sub(1);
+    (name, &d[d.len() - suffix_len.min(d.len())..])
+}
+
+/// Two domains of different owners that read as one: one name at two
+/// suffixes (`thornbury.com`, `thornbury.net`), or one name inside the
+/// other's, joined by a hyphen (`quillon.example`, `quillon-hr.test`,
+/// `hr-quillon.com`). Subdomains of one name (`mail.acme.com`) are one
+/// owner.
+pub(crate) fn domains(a: &str, b: &str) -> bool {
+    let ((na, sa), (nb, sb)) = (registered(a), registered(b));
+    if na.is_empty() || nb.is_empty() {
+        return false;
+    }
+    if na == nb {
+        return sa != sb;
+    }
+    // A name inside the other (`quillon-hr`, `northfieldgroup`), or a label
+    // of one host that is the other's name (`northfield.example.relay.test`).
+    let inside = |long: &str, short: &str, host: &str| {
+        short.len() >= 4
+            && (long.split('-').any(|p| p == short)
+                || (short.len() >= 5 && (long.starts_with(short) || long.ends_with(short)))
+                || host.trim_end_matches('.').split('.').any(|l| l == short))
+    };
+    inside(na, nb, a) || inside(nb, na, b)
 }
 
 /// Does this term of a `w` value look like an account number as the
@@ -157,6 +198,15 @@ mod tests {
         assert!(emails("lena.fischer@northfield.example", "lena@mail-relay.test"));
         assert!(!emails("info@alpha.example", "info.desk@bravo.test"));
         assert!(emails("marco.ruiz@x.example", "marco.ruis@x.example"));
+        assert!(emails("grace@thornbury-facilitation.com", "walt@thornbury-facilitation.net"));
+        assert!(emails("luca@quillon.example", "noor@quillon-hr.test"));
+        assert!(emails("luca@acme.co.uk", "noor@acme.com"));
+        assert!(!emails("luca@mail.acme.com", "noor@acme.com"));
+        assert!(!emails("luca@acme.com", "noor@zenith-labs.com"));
+        assert!(!emails("luca@ab.com", "noor@ab-cd.net"));
+        assert!(emails("luca@northfield.example", "noor@northfieldgroup.example"));
+        assert!(emails("luca@northfield.example", "noor@northfield.example.relay.test"));
+        assert!(!emails("luca@acme.co.uk", "noor@mail.acme.co.uk"));
         assert!(!emails("marco.ruiz@x.example", "sun.li@x.example"));
         assert!(!emails("ann@gmail.com", "bob@outlook.com"));
         assert!(!emails("a@x.example", "a@x.example"));

@@ -158,7 +158,9 @@ fn keys_of(kind: TargetKind, value: &str) -> Vec<Vec<u8>> {
 }
 
 impl Wanted {
-    pub(crate) fn new(found: &[(TargetKind, String)]) -> Wanted {
+    /// The targets of one call; with `addresses_as_words` (the policy's
+    /// `listedTargets`) addresses are also looked for as words are.
+    pub(crate) fn new(found: &[(TargetKind, String)], addresses_as_words: bool) -> Wanted {
         let mut keys: Vec<(Box<[u8]>, u32)> = found
             .iter()
             .enumerate()
@@ -196,6 +198,13 @@ impl Wanted {
             w.extend(body.iter().filter(|&&b| b != b' ' && b != b'-'));
             w.push(b' ');
             name_keys.push((w, slot as u32));
+        }
+        // Addresses as their words are written (`dana-k-relay-example`):
+        // how many reads show one in what a person sees, and whether a
+        // sentence that asks names it.
+        for slot in kinds[EMAIL].clone().filter(|_| addresses_as_words) {
+            let body = &keys[slot].0[1..keys[slot].0.len() - 1];
+            name_keys.push((super::targets::words(&String::from_utf8_lossy(body)).into_bytes(), slot as u32));
         }
         let names = (!name_keys.is_empty())
             .then(|| {
@@ -323,7 +332,7 @@ impl Wanted {
         match e.kind {
             // The words of what the user typed, or of what a person sees
             // of a read: names and accounts, as whole terms.
-            EntityKind::Request | EntityKind::Handle | EntityKind::Named => {}
+            EntityKind::Request | EntityKind::Handle | EntityKind::Named | EntityKind::Asked => {}
             EntityKind::Words => {
                 if let Some((ac, slots)) = &self.names {
                     for m in ac.find_overlapping_iter(e.value.as_bytes()) {
@@ -363,9 +372,10 @@ impl Wanted {
         }
         // Accounts in the values of entities of text (not in the gate's own
         // items: a request's proper names hold the digits of its dates).
-        if let (Some((ac, slots)), false) =
-            (&self.accounts, matches!(e.kind, EntityKind::Words | EntityKind::Request | EntityKind::Named))
-        {
+        if let (Some((ac, slots)), false) = (
+            &self.accounts,
+            matches!(e.kind, EntityKind::Words | EntityKind::Request | EntityKind::Named | EntityKind::Asked),
+        ) {
             let digits: Vec<u8> = e.value.bytes().filter(|&b| b != b' ' && b != b'-').collect();
             for m in ac.find_overlapping_iter(&digits[..]) {
                 let slot = slots[m.pattern().as_usize()];
@@ -496,7 +506,7 @@ mod tests {
         for _ in 0..10_000 {
             let found: Vec<(TargetKind, String)> =
                 (0..1 + rng.below(6)).map(|_| (kinds[rng.below(kinds.len())], rng.join(&bits, 5))).collect();
-            let wanted = Wanted::new(&found);
+            let wanted = Wanted::new(&found, false);
             for _ in 0..8 {
                 let e = EntityRef {
                     kind: ekinds[rng.below(ekinds.len())],
@@ -522,7 +532,7 @@ mod tests {
     }
 
     fn trusts(target: (TargetKind, &str), entity: (EntityKind, &str)) -> bool {
-        let w = Wanted::new(&[(target.0, target.1.to_string())]);
+        let w = Wanted::new(&[(target.0, target.1.to_string())], false);
         let e = EntityRef { kind: entity.0, value: Cow::Borrowed(entity.1), hidden: false };
         let mut r = Vec::new();
         w.trusted_by(&e, &mut |x| r.push(x));
@@ -566,7 +576,7 @@ mod tests {
     #[test]
     fn a_sender_is_the_same_address() {
         let found = vec![(TargetKind::Email, "Ap@Vendor.test".to_string()), (TargetKind::Domain, "vendor.test".into())];
-        let w = Wanted::new(&found);
+        let w = Wanted::new(&found, false);
         let mut r = Vec::new();
         w.sender("ap@vendor.TEST", &mut |x| r.push(x));
         assert_eq!(w.covered(r), vec![true, false]);

@@ -767,7 +767,9 @@ impl Proxy {
                 guard.record(report, false);
                 Ok(())
             }
-            Session::File(path) => crate::session::record(path, [(report, false)]).map_err(|e| e.to_string()),
+            Session::File(path) => {
+                crate::session::record(path, [(report, false)], self.policy.listed_targets).map_err(|e| e.to_string())
+            }
         }
     }
 }

@@ -545,7 +545,7 @@ mod tests {
             ("inertbox-session 2\nr\tr+7\tallow\tsrc\n", "read id \"r+7\" is not r and a number"),
             ("inertbox-session 2\nr\tr9\tallow\ts\nr\tr2\tallow\ts\n", "line 3: read id \"r2\" does not come after r9"),
             ("inertbox-session 2\nr\tr2\tallow\ts\nr\tr2\tallow\ts\n", "does not come after r2"),
-            ("inertbox-session 2\nr\tr1\tallow\tsrc\tq:x\n", "bad item \"q:x\""),
+            ("inertbox-session 2\nr\tr1\tallow\tsrc\tz:x\n", "bad item \"z:x\""),
             ("inertbox-session 2\nr\tr1\tallow\tsrc\t\n", "bad item \"\""),
             ("inertbox-session 2\nr\tr1\tallow\tsrc\te\n", "bad item \"e\""),
             ("inertbox-session 2\nt\n", "a trust record needs items"),
