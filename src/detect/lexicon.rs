@@ -530,7 +530,10 @@ pub(crate) fn asking(text: &str, ends: &[usize], proper: impl Fn(usize, usize) -
 fn in_identifier(text: &str, start: usize, end: usize) -> bool {
     let joined = |s: &str| s.starts_with(['.', '@', '_']) && s[1..].starts_with(char::is_alphanumeric);
     let before: String = text[..start].chars().rev().take(2).collect();
-    let rest = text[end..].trim_start_matches(char::is_alphanumeric);
+    // (A word runs on at most 64 bytes here: a text of one long word is
+    // read once, not once for each form in it.)
+    let tail = &text[end..text.floor_char_boundary((end + 64).min(text.len()))];
+    let rest = tail.trim_start_matches(char::is_alphanumeric);
     joined(&before) || joined(rest)
 }
 

@@ -464,8 +464,10 @@ fn asked_entity(visible: &str, cut: bool) -> Entity {
     use crate::detect::lexicon;
     let folded = crate::detect::normalize::folded(visible);
     let f = folded.text.as_str();
-    let ends: Vec<usize> =
-        f.char_indices().filter(|&(i, c)| lexicon::ends_sentence(f, i, c)).map(|(i, c)| i + c.len_utf8()).collect();
+    // Sentences are found in the text as written (folding joins blank
+    // lines and lowers capitals), then placed in the folded text.
+    let (src_ends, blank_after) = sentence_ends(visible);
+    let ends: Vec<usize> = src_ends.iter().map(|&e| folded.at_source(e)).collect();
     let src = |at: usize| visible.floor_char_boundary(folded.source_range(at..at).start.min(visible.len()));
     let mut from = lexicon::asking(f, &ends, |start, at| {
         let (s, at) = (src(start), src(at));
@@ -474,7 +476,6 @@ fn asked_entity(visible: &str, cut: bool) -> Entity {
     // Sentences that hold a modal or a word of where messages go ask as a
     // whole (looked for in the words as written: folding reads Cyrillic
     // letters as Latin ones).
-    let src_ends: Vec<usize> = ends.iter().map(|&e| src(e)).collect();
     let mut at = 0;
     for w in visible.split(|c: char| !c.is_alphanumeric()) {
         if !w.is_empty() && w.len() <= 16 && ASKING_WORDS.contains(&w.to_lowercase().as_str()) {
@@ -485,15 +486,27 @@ fn asked_entity(visible: &str, cut: bool) -> Entity {
     }
     let mut out = String::new();
     // A sentence that asks as a whole asks for what the next one names too
-    // ("Please also cc our archive. archive@…").
-    let mut carry = false;
+    // ("Please also cc our archive. archive@…"; a line of no letters, a
+    // table's rule, does not count as that one), and one that ends in a
+    // colon for the whole block that follows, to its next blank line
+    // ("Please cc the records desk:" and a table).
+    let (mut carry, mut block) = (false, false);
     for (k, &own) in from.iter().enumerate() {
         let start = if k == 0 { 0 } else { ends[k - 1] };
         let end = ends.get(k).copied().unwrap_or(f.len());
-        if f[start..end].trim().is_empty() {
+        let whole = own == start;
+        let written = &visible[src(start)..src(end).max(src(start))];
+        if !written.chars().any(char::is_alphanumeric) {
+            block &= !blank_after[k] || whole;
             continue;
         }
-        let asks = if std::mem::replace(&mut carry, own == start) { start } else { own };
+        let asks = if carry || block { start } else { own };
+        carry = whole;
+        if whole && written.trim_end().ends_with(':') {
+            block = true;
+        } else if block && blank_after[k] {
+            block = false;
+        }
         if asks == usize::MAX {
             continue;
         }
@@ -510,6 +523,45 @@ fn asked_entity(visible: &str, cut: bool) -> Entity {
     Entity { kind: EntityKind::Asked, value: out, hidden: false }
 }
 
+/// Where the sentences of `text` end (as `lexicon::ends_sentence` reads
+/// them, but for a full stop after an abbreviation or an initial, `i.e.`,
+/// `Dr.`, `J.`, and a line break after a line of 50 characters or more
+/// before one that goes on in lower case, a paragraph wrapped by hand),
+/// and which of them a blank line follows.
+fn sentence_ends(text: &str) -> (Vec<usize>, Vec<bool>) {
+    const ABBREVIATIONS: &[&str] = &[
+        "e.g", "i.e", "eg", "ie", "dr", "mr", "mrs", "ms", "prof", "st", "etc", "no", "nr", "approx", "attn", "vs",
+        "cf", "inc", "ltd", "co", "jr", "sr", "fig", "ref", "dept", "tel", "ca", "bzw", "usw", "z.b", "resp",
+    ];
+    let (mut ends, mut blank) = (Vec::new(), Vec::new());
+    for (i, c) in text.char_indices() {
+        if !crate::detect::lexicon::ends_sentence(text, i, c) {
+            continue;
+        }
+        let rest = &text[i + c.len_utf8()..];
+        if c == '.' {
+            let word = text[..i].rsplit(|c: char| !(c.is_alphanumeric() || c == '.')).next().unwrap_or("");
+            if word.chars().count() == 1 || ABBREVIATIONS.contains(&word.to_lowercase().as_str()) {
+                continue;
+            }
+        }
+        // (A line as long as prose wraps at: a short one that runs on in
+        // lower case is a field's, `location: …` over `participants: …`.)
+        if c == '\n'
+            && rest.trim_start_matches([' ', '\t']).starts_with(char::is_lowercase)
+            && text[..i].rsplit('\n').next().unwrap_or("").chars().nth(49).is_some()
+        {
+            continue;
+        }
+        let after = rest.trim_start_matches([' ', '\t', '\r']);
+        blank.push(after.starts_with('\n') || (c == '\n' && after.is_empty()));
+        ends.push(i + c.len_utf8());
+    }
+    // The last sentence runs to the text's end.
+    blank.push(true);
+    (ends, blank)
+}
+
 /// Is the word of `s` at byte `at` a name: capitalised after the
 /// sentence's first word, or first and followed by another capitalised
 /// word (`Marco Ruiz (…) - update…`; not `Envoyez la liste`)?
@@ -522,7 +574,8 @@ fn name_at(s: &str, at: usize) -> bool {
     if !first {
         return true;
     }
-    let rest = s[at..].trim_start_matches(char::is_alphanumeric);
+    let tail = &s[at..s.floor_char_boundary((at + 64).min(s.len()))];
+    let rest = tail.trim_start_matches(char::is_alphanumeric);
     rest.trim_start_matches(|c: char| !c.is_alphanumeric()).starts_with(char::is_uppercase)
 }
 
