@@ -523,12 +523,12 @@ pub(crate) fn asking(text: &str, ends: &[usize], proper: impl Fn(usize, usize) -
     from
 }
 
-/// Is `text[start..end]` part of an address or a handle (`marco.ruiz@…`,
-/// `reply_bot`): joined to letters or digits by `.`, `@` or `_` before it,
-/// or after the rest of its word? (Not by `-` or `/`: `re-send`,
-/// `Reply-To`, `cc/bcc` are verbs.)
+/// Is `text[start..end]` part of an address or a domain (`marco.ruiz@…`,
+/// `send.example`): joined to letters or digits by `.` or `@` before it, or
+/// after the rest of its word? (Not by `-`, `/` or `_`: `re-send`,
+/// `Reply-To`, `cc/bcc`, `forward_to` are verbs.)
 fn in_identifier(text: &str, start: usize, end: usize) -> bool {
-    let joined = |s: &str| s.starts_with(['.', '@', '_']) && s[1..].starts_with(char::is_alphanumeric);
+    let joined = |s: &str| s.starts_with(['.', '@']) && s[1..].starts_with(char::is_alphanumeric);
     let before: String = text[..start].chars().rev().take(2).collect();
     // (A word runs on at most 64 bytes here: a text of one long word is
     // read once, not once for each form in it.)

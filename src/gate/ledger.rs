@@ -136,7 +136,14 @@ pub trait Recorder {
         entities.extend(words);
         if asked {
             let cut = report.visible_head.len() + 4 > crate::detect::HEAD_BYTES;
-            entities.push(asked_entity(&report.visible_head, cut));
+            let mut e = asked_entity(&report.visible_head, cut);
+            // What a JSON answer puts under a key that routes messages
+            // (`"cc": "…"`, `forward_to`) is where its writer wants them
+            // sent (a key of one plain word is not in what a person sees).
+            if let Some(v) = report.json.as_deref().and_then(super::handles::answer) {
+                routed(&v, false, 0, &mut e.value);
+            }
+            entities.push(e);
         }
         // The ids a JSON answer gives its objects, from its own bytes (not
         // what a person sees of them) when it is short enough to be kept.
@@ -521,6 +528,27 @@ fn asked_entity(visible: &str, cut: bool) -> Entity {
         out.push(' ');
     }
     Entity { kind: EntityKind::Asked, value: out, hidden: false }
+}
+
+/// The words of the values under keys that route messages in a JSON
+/// answer (`cc`, `bcc`, `reply_to`, `forward_to`, `send_to`, `cc_list`,
+/// `distribution`, `notify`), at any depth (at most 32 levels, 16 KiB).
+fn routed(v: &serde_json::Value, under: bool, depth: usize, out: &mut String) {
+    if depth > 32 || out.len() > 16 * 1024 {
+        return;
+    }
+    match v {
+        serde_json::Value::String(s) if under => out.push_str(&words(s)),
+        serde_json::Value::Array(a) => a.iter().for_each(|x| routed(x, under, depth + 1, out)),
+        serde_json::Value::Object(o) => o.iter().for_each(|(k, x)| {
+            let w = super::category::name_words(k);
+            let routes = w.iter().any(|w| matches!(w.as_str(), "cc" | "bcc" | "forward" | "distribution" | "notify"))
+                || (w.len() >= 2 && w.last().is_some_and(|l| l == "to") && w[0] != "in")
+                || w.iter().any(|w| matches!(w.as_str(), "replyto" | "forwardto" | "sendto"));
+            routed(x, under || routes, depth + 1, out)
+        }),
+        _ => {}
+    }
 }
 
 /// Where the sentences of `text` end (as `lexicon::ends_sentence` reads
