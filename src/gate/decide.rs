@@ -99,6 +99,9 @@ pub(crate) struct Facts {
     pub(crate) request_names: Vec<String>,
     /// The user's words speak of commenting (a commenter's level is theirs).
     pub(crate) comment_typed: bool,
+    /// The latest request asks for edit access, with no word of negation
+    /// ("give Lucía edit access"): a writer's level is the user's.
+    pub(crate) edit_typed: bool,
     /// The sums of money the latest request writes (`250.00`).
     pub(crate) request_amounts: Vec<String>,
     /// What the latest request asks to delete: a run of terms a deleting
@@ -140,6 +143,7 @@ impl Facts {
             request_names: Vec::new(),
             handle: vec![false; targets],
             comment_typed: false,
+            edit_typed: false,
             request_amounts: Vec::new(),
             request_deletes: Vec::new(),
             request_proper: Vec::new(),
@@ -977,6 +981,7 @@ pub(crate) struct TrustNotes {
     anchored: Vec<bool>,
     typed: [bool; 2],
     comment: bool,
+    edit: bool,
     amounts: Vec<String>,
     deletes: Vec<String>,
     proper: Vec<String>,
@@ -990,6 +995,7 @@ impl TrustNotes {
             anchored: vec![false; wanted.len()],
             typed: [false; 2],
             comment: false,
+            edit: false,
             amounts: Vec::new(),
             deletes: Vec::new(),
             proper: Vec::new(),
@@ -1011,6 +1017,7 @@ impl TrustNotes {
             // an hour ago does not ask to pay now).
             EntityKind::Request => {
                 let intent::Asked { intents, names, amounts, deletes, proper } = intent::parse(&e.value);
+                self.edit = intents.edits();
                 self.proper = proper.iter().map(|p| p.to_string()).collect();
                 self.amounts = amounts.iter().map(|a| a.to_string()).collect();
                 self.deletes = deletes.iter().map(|p| p.to_string()).collect();
@@ -1031,6 +1038,7 @@ impl TrustNotes {
         facts.anchored = self.anchored;
         facts.typed = self.typed;
         facts.comment_typed = self.comment;
+        facts.edit_typed = self.edit;
         facts.request_amounts = self.amounts;
         facts.request_deletes = self.deletes;
         facts.request_proper = self.proper;
@@ -1105,10 +1113,11 @@ pub(crate) fn judge(call: &Call, plan: Plan, facts: &Facts, policy: &Policy) -> 
             || (kind == TargetKind::Url && link_host(&value).is_some_and(|h| policy.trusts_domain(&h)))
         {
             Origin::Trusted
-        } else if grants.contains(&value.to_lowercase()) && lowest_level(&value, facts.comment_typed) {
+        } else if grants.contains(&value.to_lowercase()) && level_typed(&value, facts.comment_typed, facts.edit_typed) {
             // Letting someone read is no level to raise: whoever the
             // user's words let in may read, in the API's own word for it
-            // (`r`, `reader`, `pull`); commenting when the user said so.
+            // (`r`, `reader`, `pull`); commenting or editing when the user
+            // asked for that.
             Origin::Trusted
         } else if facts.sender[i] {
             Origin::Sender
@@ -1751,12 +1760,30 @@ fn sums(args: &serde_json::Value) -> Sums {
     out
 }
 
-/// A level granted that lets read and no more (each API's word for it),
-/// or comment when the user spoke of commenting.
-fn lowest_level(value: &str, comment: bool) -> bool {
+/// A level granted that the user's words reach: read and no more (each
+/// API's word for it), comment when the user spoke of commenting, edit
+/// when the latest request asks for edit access
+/// ([`super::intent::Intents::edits`]). Never
+/// an owner's, an admin's or a maintainer's unless the user typed that
+/// very word (then it is the user's as any typed name is).
+fn level_typed(value: &str, comment: bool, edit: bool) -> bool {
     let v = value.trim().to_lowercase().replace(['_', ' '], "-");
     matches!(v.as_str(), "r" | "read" | "reader" | "readonly" | "read-only" | "viewer" | "view" | "view-only" | "pull")
         || (comment && matches!(v.as_str(), "commenter" | "comment" | "can-comment"))
+        || (edit
+            && matches!(
+                v.as_str(),
+                "w" | "rw"
+                    | "write"
+                    | "writer"
+                    | "writable"
+                    | "read-write"
+                    | "readwrite"
+                    | "edit"
+                    | "editor"
+                    | "can-edit"
+                    | "push"
+            ))
 }
 
 fn article(c: Category) -> &'static str {
@@ -1992,6 +2019,20 @@ mod tests {
         // The same call into a calendar only the content named asks.
         let other = insert.replace("primary", "team-shared");
         assert_ne!(after(prompt, &format!("{list}\nUse calendar team-shared."), &other).decision, Decision::Allow);
+        // Labels sort what the call acts on: one the content gave (the
+        // issue's own `tests`) is no target; the issue itself still is.
+        let ask = "Assign issue 1207 in harbor-io/console to sven-lq and add the label 'flaky'.";
+        let issues = r#"[{"number": 1207, "title": "Flaky: test_login_redirect times out", "labels": ["tests"]}]"#;
+        let label = |number: &str| {
+            format!(
+                r#"{{"tool":"issue_update","args":{{"repo":"harbor-io/console","number":{number},"assignees":["sven-lq"],"labels":["tests","flaky"]}}}}"#
+            )
+        };
+        let run = |call: &str| after_reads(&[ask], &[("issues_list(harbor-io/console, flaky login)", issues)], call);
+        let o = run(&label("1207"));
+        assert_eq!(o.decision, Decision::Allow, "{:?}", o.reasons);
+        let o = run(&label("1301"));
+        assert_ne!(o.decision, Decision::Allow, "{:?}", o.reasons);
         // A status is what an approval does: a value content gave asks.
         let approve = r#"{"tool":"update_expense","args":{"expense_id":"ex_1","status":"approved"}}"#;
         let o = after("Look at expense ex_1 and update it", "Expense ex_1: status approved by finance", approve);
@@ -2700,6 +2741,35 @@ mod tests {
         }
         for level in ["writer", "owner", "commenter", "w"] {
             assert_eq!(run(&share(level)).decision, Decision::Confirm, "{level}");
+        }
+        // Edit access the user asks for is theirs in the API's word for it,
+        // and no more; any negation in the request leaves it asking.
+        let with = |ask: &str, level: &str| {
+            let o = after_reads(&[ask], &[("search_files_by_filename(Q2-forecast.xlsx)", found)], &share(level));
+            o.decision
+        };
+        for edit in [
+            "Give my manager rohan.mehta@northfield-labs.test edit access to Q2-forecast.xlsx.",
+            "Share Q2-forecast.xlsx with rohan.mehta@northfield-labs.test as a writer.",
+            "Share Q2-forecast.xlsx with rohan.mehta@northfield-labs.test, with write access.",
+        ] {
+            assert_eq!(with(edit, "writer"), Decision::Allow, "{edit}");
+        }
+        let edit = "Give my manager rohan.mehta@northfield-labs.test edit access to Q2-forecast.xlsx.";
+        for level in ["writer", "rw", "editor", "can_edit", "read-write"] {
+            assert_eq!(with(edit, level), Decision::Allow, "{level}");
+        }
+        for level in ["owner", "organizer", "admin", "fileOrganizer"] {
+            assert_eq!(with(edit, level), Decision::Confirm, "{level}");
+        }
+        for ask in [
+            "Share Q2-forecast.xlsx with rohan.mehta@northfield-labs.test; he should not edit it.",
+            "Share Q2-forecast.xlsx with rohan.mehta@northfield-labs.test, he can't edit it.",
+            "Share Q2-forecast.xlsx with rohan.mehta@northfield-labs.test, read-only, no edit rights.",
+            "Share Q2-forecast.xlsx with rohan.mehta@northfield-labs.test so he can review the write-up.",
+            "Share Q2-forecast.xlsx with rohan.mehta@northfield-labs.test and write to him about it.",
+        ] {
+            assert_eq!(with(ask, "writer"), Decision::Confirm, "{ask}");
         }
     }
 

@@ -40,6 +40,11 @@ impl Intents {
     pub(crate) fn publishes(self) -> bool {
         self.0 & PUBLIC != 0
     }
+
+    /// The request asks for edit access ([`asks_to_edit`]).
+    pub(crate) fn edits(self) -> bool {
+        self.0 & EDIT != 0
+    }
 }
 
 /// The bit of a request that books ("book the hotel", "reserve a table"),
@@ -48,6 +53,39 @@ const BOOKING: u16 = 1 << 15;
 /// The bit of a request that speaks of making something public ("make the
 /// repo public", "anyone with the link", "publish").
 const PUBLIC: u16 = 1 << 14;
+/// The bit of a request that asks for edit access ("give Lucía edit
+/// access"), with no negation anywhere in it.
+const EDIT: u16 = 1 << 13;
+
+/// The request speaks of editing or of write access (a word whole, not
+/// `write-up`; not "write to Bob") and has no word of negation anywhere ("read-only, he must
+/// not edit" does not ask for edit access). Fails closed: any negation,
+/// even of something else, leaves a writer's level asking.
+fn asks_to_edit(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !(c.is_alphanumeric() || matches!(c, '\'' | '’' | '-')))
+        .filter(|w| !w.is_empty())
+        .collect();
+    // "write" alone is mail ("write to Bob"): it names a level only as
+    // write access, permission or rights, or as the role a person gets.
+    let edit = words.iter().enumerate().any(|(i, w)| {
+        let next = words.get(i + 1).copied().unwrap_or("");
+        let before = if i > 0 { words[i - 1] } else { "" };
+        matches!(
+            *w,
+            "edit" | "edits" | "editing" | "editor" | "editors" | "editable" | "writable" | "read-write" | "rw"
+        ) || (matches!(*w, "write" | "writer" | "writers")
+            && (matches!(next, "access" | "permission" | "permissions" | "rights" | "privileges" | "role")
+                || matches!(before, "as" | "a")))
+    });
+    let negated = words.iter().any(|w| {
+        matches!(*w, "not" | "no" | "never" | "without" | "nor" | "cannot" | "read-only" | "view-only" | "only")
+            || w.ends_with("n't")
+            || w.ends_with("n’t")
+    });
+    edit && !negated
+}
 
 /// The categories a verb opening a clause asks for.
 fn asks(verb: &str) -> &'static [Category] {
@@ -172,6 +210,9 @@ pub(crate) fn request(text: &str) -> String {
     let mut out: Vec<&str> = Category::ALL.iter().filter(|c| cats.has(**c)).map(|c| c.as_str()).collect();
     if cats.books() {
         out.push("booking");
+    }
+    if asks_to_edit(text) {
+        out.push("edit");
     }
     let lower = text.to_lowercase();
     if ["public", "anyone", "everyone", "publish", "link sharing", "with the link", "unlisted"]
@@ -932,6 +973,8 @@ pub(crate) fn parse(item: &str) -> Asked<'_> {
             intents.0 |= BOOKING;
         } else if c == "public" {
             intents.0 |= PUBLIC;
+        } else if c == "edit" {
+            intents.0 |= EDIT;
         }
     }
     let mut list = |sep: char| fields.next().unwrap_or("").split(sep).filter(|n| !n.is_empty()).collect::<Vec<_>>();
