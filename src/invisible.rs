@@ -11,7 +11,7 @@
 //!   scanner never reports it. That is: SGR colour and style (not conceal);
 //!   cursor motion, erase and mode sequences (what they hide is its own run);
 //!   OSC 8 links whose text is not a URL elsewhere (`decoded` still holds the
-//!   target); shell-integration OSC 7, 133, 633 and 9;4; BEL; a carriage
+//!   target); shell-integration OSC 7, 133, 633, 9;4 and iTerm2's 1337; BEL; a carriage
 //!   return or backspace that hides nothing; overstrike (`A\bA`, `_\bA`);
 //!   a redraw that hides no letters or the same letters (progress bars,
 //!   spinners); soft hyphens as hyphenation hints; invisible operators in a
@@ -615,6 +615,8 @@ mod tests {
             "\u{1b}]133;A\u{7}$ \u{1b}]133;B\u{7}ls\n\u{1b}]133;C\u{7}a b\n\u{1b}]133;D;0\u{7}",
             "Receiving objects:  50% (5/10)\rReceiving objects: 100% (10/10), done.\n",
             "\u{1b}[?2004h$ make\r\n\u{1b}[?2004l\r",
+            "\u{1b}]1337;CurrentDir=/Users/sam/site\u{7}\u{1b}]1337;SetUserVar=gitBranch=bWFpbg==\u{7}$ ls\n",
+            "\u{1b}]1337;RemoteHost=sam@build-07\u{7}\u{1b}]1337;ShellIntegrationVersion=14;shell=zsh\u{7}",
         ] {
             benign_only(text);
         }

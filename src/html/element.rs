@@ -155,6 +155,9 @@ fn svg_presentation(name: &str) -> Option<(u32, &'static str)> {
         "overflow" => (9, "overflow"),
         "viewbox" => (10, "viewbox"),
         "stroke" => (11, "stroke"),
+        // Where text is drawn (not CSS properties: read by `own_reason`).
+        "x" => (12, "x"),
+        "y" => (13, "y"),
         _ => return None,
     })
 }
@@ -475,6 +478,20 @@ pub(super) fn own_reason(tag: &str, svg: bool, attrs: &Attrs, style: &Style) -> 
         || (tag == "bdo" && rtl(attrs.dir.as_deref()))
     {
         return Some(HiddenReason::Bidi);
+    }
+    // SVG text placed a long way up or left of the drawing's origin
+    // (`<text x="-2000">`): outside any viewport a page draws.
+    if svg
+        && matches!(tag, "text" | "tspan")
+        && attrs.presentation.iter().any(|(p, v)| {
+            matches!(*p, "x" | "y")
+                && v.split(|c: char| c == ',' || c.is_ascii_whitespace())
+                    .find(|t| !t.is_empty())
+                    .and_then(|t| t.trim_end_matches("px").parse::<f64>().ok())
+                    .is_some_and(|n| n <= -super::OFFSCREEN_PX)
+        })
+    {
+        return Some(HiddenReason::Offscreen);
     }
     // SVG viewports and `<marquee>` clip what overflows them by default.
     let clips_by_default = (svg && matches!(tag, "svg" | "image")) || matches!(tag, "foreignobject" | "marquee");

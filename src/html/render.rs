@@ -1720,6 +1720,16 @@ mod tests {
         assert_eq!(hides(r#"<p style="position:absolute;left:-70em">x</p>"#, "x"), o);
         assert_eq!(hides(r#"<p style="position:absolute;left:calc(-100vw - 10px)">x</p>"#, "x"), o);
         assert_eq!(hides(r#"<p style="position:absolute;inset:-5000px auto auto -5000px">x</p>"#, "x"), o);
+        // SVG text drawn far up or left of the drawing; a chart's label, a
+        // little left of its origin, is drawn.
+        let chart = |x: &str| {
+            format!(r#"<svg width="320" height="60" viewBox="0 0 320 60"><text x="{x}" y="35">x</text></svg>"#)
+        };
+        assert_eq!(hides(&chart("-2000"), "x"), o);
+        assert_eq!(hides(&chart("-1500px"), "x"), o);
+        assert_eq!(hides(&chart("-4"), "x"), None);
+        assert_eq!(hides(r#"<svg><text y="-3000"><tspan>x</tspan></text></svg>"#, "x"), o);
+        assert_eq!(hides(r#"<svg><text x="10"><tspan x="-9000 5">x</tspan></text></svg>"#, "x"), o);
         assert_eq!(hides(r#"<p style="text-indent:-9999px">x</p>"#, "x"), o);
         assert_eq!(hides(r#"<p style="margin-left:-5000px">x</p>"#, "x"), o);
         assert_eq!(hides(r#"<p style="transform:translateX(-9999px)">x</p>"#, "x"), o);

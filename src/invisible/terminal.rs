@@ -673,6 +673,24 @@ impl Terminal {
             // a window or tab title, as shells set it at every prompt.
             // (Detection still reads their text for a direction.)
             "7" | "133" | "633" => run.decoded(printable(rest)).benign(true),
+            // iTerm2's shell integration and its own settings (`CurrentDir=`,
+            // `RemoteHost=`, `SetUserVar=name=<base64>`, `SetBadgeFormat=
+            // <base64>`, an inline `File=`): what a base64 value says is
+            // read, and held to the same test for a direction.
+            "1337" => {
+                let (key, value) = rest.split_once('=').unwrap_or((rest, ""));
+                let encoded = match key {
+                    "SetUserVar" => value.split_once('=').map(|(_, v)| v),
+                    "SetBadgeFormat" => Some(value),
+                    _ => None,
+                };
+                let decoded = match encoded {
+                    Some(v) => base64_decode(v).and_then(|b| printable(&String::from_utf8_lossy(&b))),
+                    None if key == "File" => None,
+                    None => printable(rest),
+                };
+                run.decoded(decoded).benign(true)
+            }
             // Set with ESC ]; the 8-bit OSC (U+009D), which no UTF-8
             // terminal reads, is no shell's habit.
             "0" | "1" | "2" => run.decoded(printable(rest)).benign(escaped),

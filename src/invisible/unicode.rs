@@ -246,7 +246,11 @@ fn lone_selector_is_legit(base: Option<char>, vs: char) -> bool {
             b == '0'
                 || (!b.is_ascii()
                     && match b.general_category_group() {
-                        GeneralCategoryGroup::Symbol | GeneralCategoryGroup::Punctuation => true,
+                        // Symbols' standardized variants (a math operator's
+                        // slanted or stroked form) take VS1: a symbol with
+                        // another of the first fourteen selectors shows as
+                        // itself and carries the selector unseen.
+                        GeneralCategoryGroup::Symbol | GeneralCategoryGroup::Punctuation => vs == '\u{FE00}',
                         GeneralCategoryGroup::Letter | GeneralCategoryGroup::Number => matches!(
                             b.script(),
                             Script::Han
@@ -707,6 +711,10 @@ mod tests {
         assert_eq!(run.decoded, None);
         only("a\u{E0100}b", HiddenReason::VariationSelectors);
         only("a\u{FE00}b", HiddenReason::VariationSelectors);
+        // A symbol takes VS1 for its variant; any other of the first
+        // fourteen after it is a selector nothing draws (a byte's nibble).
+        only("\u{2614}\u{FE05}", HiddenReason::VariationSelectors);
+        only("x \u{2229}\u{FE03} y", HiddenReason::VariationSelectors);
     }
 
     // -- zero-width characters ----------------------------------------------
