@@ -620,6 +620,11 @@ mod tests {
         ] {
             benign_only(text);
         }
+        // iTerm2's other commands act (a download, the clipboard): read as
+        // any OSC is.
+        for text in ["\u{1b}]1337;File=name=eC5zaA==;size=9:ZWNobyBoaQo=\u{7}", "\u{1b}]1337;Copy=:aGVsbG8=\u{7}"] {
+            assert!(find(text).iter().any(|r| !r.benign), "{text:?}");
+        }
     }
 
     // -- strip -----------------------------------------------------------------

@@ -2508,10 +2508,13 @@ fn walk(d: &Decoded, at: Range<usize>, chain: &[Encoding], depth: usize, budget:
         let inner = rules::scan_plain_text(text);
         let strong = inner.iter().any(|h| h.severity == Severity::High);
         let why = inner.iter().find(|h| !h.quoted).map(|h| h.why.clone());
-        let loose = if d.encoding == Encoding::RunTogether || text.len() > LOOSE_MAX {
+        let markup = text.trim_start().starts_with('<') && (text.contains("</") || text.contains("/>"));
+        let loose = if d.encoding == Encoding::RunTogether || text.len() > LOOSE_MAX || markup {
             // An identifier's words pair as a direction often
             // (`get_user_password_reset_token`), and so do a whole file's
-            // (a tool's answer carries files in base64): only a rule counts.
+            // (a tool's answer carries files in base64) and a document's
+            // markup (a SAML request names `PasswordProtectedTransport`):
+            // only a rule counts.
             false
         } else if matches!(d.encoding, Encoding::HexDump | Encoding::Octal) {
             rules::is_label_directive(text)
@@ -2823,6 +2826,12 @@ mod tests {
         let t = format!("GET /sso?SAMLRequest={saml}&RelayState=x HTTP/1.1");
         let hits = scan(&t);
         assert!(hits.iter().any(|h| h.decoded.as_deref() == Some(order)), "{t}: {hits:?}");
+        // A sign-in link's SAML request is a document, not an order.
+        let authn = r#"<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" ID="ONELOGIN_8" Version="2.0" IssueInstant="2026-12-04T10:00:00Z" Destination="https://idp.example.com/sso" AssertionConsumerServiceURL="https://sp.example.com/acs"><saml:Issuer xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion">https://sp.example.com/metadata</saml:Issuer><samlp:NameIDPolicy Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress" AllowCreate="true"/><samlp:RequestedAuthnContext Comparison="exact"><saml:AuthnContextClassRef xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion">urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></samlp:RequestedAuthnContext></samlp:AuthnRequest>"#;
+        let req = miniz_oxide::deflate::compress_to_vec(authn.as_bytes(), 6);
+        let q = percent_encoding::utf8_percent_encode(&b64(&req), percent_encoding::NON_ALPHANUMERIC).to_string();
+        let link = format!("Sign in again: https://idp.example.com/sso/saml?SAMLRequest={q}&RelayState=%2Fdashboard");
+        assert!(scan(&link).iter().all(|h| h.code != Code::EncodedPayload), "{:?}", scan(&link));
         // A bomb: a megabyte of one letter in a few hundred bytes.
         let bomb = miniz_oxide::deflate::compress_to_vec(&[b'a'; 1 << 20], 9);
         assert!(inflated(&bomb).is_none());

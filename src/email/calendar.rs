@@ -1,28 +1,9 @@
-//! iCalendar and vCard text fields (SUMMARY, DESCRIPTION, LOCATION, a
-//! contact card's NOTE…), unfolded and unescaped: what a calendar invite or
-//! a contact card shows a person. Both write the same content lines (RFC
-//! 5545, RFC 6350), folded the same way.
+//! iCalendar text fields (SUMMARY, DESCRIPTION, LOCATION…), unfolded and
+//! unescaped: what a calendar invite shows a person.
 
-/// Calendar and contact card properties whose values are text a person
-/// reads.
-const CALENDAR_TEXT_FIELDS: &[&str] = &[
-    "SUMMARY",
-    "DESCRIPTION",
-    "LOCATION",
-    "COMMENT",
-    "X-ALT-DESC",
-    "CONTACT",
-    "RESOURCES",
-    // A contact card's.
-    "NOTE",
-    "FN",
-    "ORG",
-    "TITLE",
-    "ROLE",
-    "NICKNAME",
-    "LABEL",
-    "ADR",
-];
+/// Calendar properties whose values are text a person reads.
+const CALENDAR_TEXT_FIELDS: &[&str] =
+    &["SUMMARY", "DESCRIPTION", "LOCATION", "COMMENT", "X-ALT-DESC", "CONTACT", "RESOURCES"];
 
 /// The (NAME, value) text fields of an iCalendar object, unfolded and
 /// unescaped: SUMMARY, DESCRIPTION, LOCATION, COMMENT, X-ALT-DESC…

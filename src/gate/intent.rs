@@ -57,8 +57,9 @@ const PUBLIC: u16 = 1 << 14;
 /// access"), with no negation anywhere in it.
 const EDIT: u16 = 1 << 13;
 
-/// The request speaks of editing or of write access (a word whole, not
-/// `write-up`; not "write to Bob") and has no word of negation anywhere ("read-only, he must
+/// The request names edit access as a level ("edit access", "as a
+/// writer", "can edit"; a word whole, not `write-up`; not "write to Bob",
+/// "my editor") and has no word of negation or of a lower level anywhere ("read-only, he must
 /// not edit" does not ask for edit access). Fails closed: any negation,
 /// even of something else, leaves a writer's level asking.
 fn asks_to_edit(text: &str) -> bool {
@@ -67,21 +68,47 @@ fn asks_to_edit(text: &str) -> bool {
         .split(|c: char| !(c.is_alphanumeric() || matches!(c, '\'' | '’' | '-')))
         .filter(|w| !w.is_empty())
         .collect();
-    // "write" alone is mail ("write to Bob"): it names a level only as
-    // write access, permission or rights, or as the role a person gets.
+    // A level named as one: "edit access", "write permission", "edit
+    // rights", "as an editor", "can edit", "to edit". Not a word alone:
+    // "write to Bob" is mail, "my editor" a person, "my edits" a change.
     let edit = words.iter().enumerate().any(|(i, w)| {
         let next = words.get(i + 1).copied().unwrap_or("");
         let before = if i > 0 { words[i - 1] } else { "" };
-        matches!(
-            *w,
-            "edit" | "edits" | "editing" | "editor" | "editors" | "editable" | "writable" | "read-write" | "rw"
-        ) || (matches!(*w, "write" | "writer" | "writers")
-            && (matches!(next, "access" | "permission" | "permissions" | "rights" | "privileges" | "role")
-                || matches!(before, "as" | "a")))
+        let level = matches!(*w, "edit" | "editing" | "editor" | "write" | "writer" | "read-write" | "rw");
+        level
+            && (matches!(next, "access" | "permission" | "permissions" | "rights" | "privileges" | "role" | "level")
+                || (matches!(*w, "editor" | "writer")
+                    && (before == "as" || (matches!(before, "an" | "a") && i >= 2 && words[i - 2] == "as")))
+                || (matches!(before, "can" | "to" | "could") && matches!(*w, "edit" | "write")))
     });
     let negated = words.iter().any(|w| {
-        matches!(*w, "not" | "no" | "never" | "without" | "nor" | "cannot" | "read-only" | "view-only" | "only")
-            || w.ends_with("n't")
+        matches!(
+            *w,
+            "not"
+                | "no"
+                | "never"
+                | "without"
+                | "nor"
+                | "cannot"
+                | "dont"
+                | "cant"
+                | "wont"
+                | "read-only"
+                | "readonly"
+                | "view-only"
+                | "viewonly"
+                | "only"
+                | "viewer"
+                | "viewers"
+                | "reader"
+                | "readers"
+                | "remove"
+                | "revoke"
+                | "revoked"
+                | "downgrade"
+                | "restrict"
+                | "limit"
+        ) || w.ends_with("n't")
             || w.ends_with("n’t")
     });
     edit && !negated

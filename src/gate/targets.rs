@@ -875,12 +875,6 @@ fn data_key(key: &str) -> bool {
                 // where or to whom, nor what the call does (a status, a
                 // method of payment, a response are the harm itself).
                 | "style"
-                // What an issue or a message is filed under (`labels:
-                // ["flaky"]`): how it is sorted, not where it goes.
-                | "label"
-                | "labels"
-                | "tag"
-                | "tags"
                 | "transparency"
                 | "color"
                 | "colour"

@@ -416,6 +416,30 @@ fn legacy_colour(v: &str) -> String {
     }
 }
 
+/// SVG text placed a long way up or left of the drawing's origin (`<text
+/// x="-2000">`), in a drawing whose `viewBox` starts near it: outside the
+/// viewport. (A drawing whose `viewBox` starts far up or left, a map
+/// centred on its origin, draws there: `far_origin`.)
+pub(super) fn svg_text_offscreen(tag: &str, attrs: &Attrs, far_origin: bool) -> bool {
+    !far_origin
+        && matches!(tag, "text" | "tspan")
+        && attrs.presentation.iter().any(|(p, v)| {
+            matches!(*p, "x" | "y")
+                && v.split(|c: char| c == ',' || c.is_ascii_whitespace())
+                    .find(|t| !t.is_empty())
+                    .and_then(|t| t.trim_end_matches("px").parse::<f64>().ok())
+                    .is_some_and(|n| n <= -super::OFFSCREEN_PX)
+        })
+}
+
+/// An SVG `viewBox` whose drawing starts a long way up or left of its
+/// origin (`-3000 -3000 6000 6000`).
+pub(super) fn far_origin(v: &str) -> bool {
+    let n: Vec<f64> =
+        v.split(|c: char| c == ',' || c.is_ascii_whitespace()).filter_map(|t| t.trim().parse().ok()).collect();
+    n.len() == 4 && (n[0] <= -super::OFFSCREEN_PX / 2.0 || n[1] <= -super::OFFSCREEN_PX / 2.0)
+}
+
 /// An SVG `viewBox` with no width or height: nothing inside is drawn.
 fn empty_viewbox(v: &str) -> bool {
     let n: Vec<f64> =
@@ -478,20 +502,6 @@ pub(super) fn own_reason(tag: &str, svg: bool, attrs: &Attrs, style: &Style) -> 
         || (tag == "bdo" && rtl(attrs.dir.as_deref()))
     {
         return Some(HiddenReason::Bidi);
-    }
-    // SVG text placed a long way up or left of the drawing's origin
-    // (`<text x="-2000">`): outside any viewport a page draws.
-    if svg
-        && matches!(tag, "text" | "tspan")
-        && attrs.presentation.iter().any(|(p, v)| {
-            matches!(*p, "x" | "y")
-                && v.split(|c: char| c == ',' || c.is_ascii_whitespace())
-                    .find(|t| !t.is_empty())
-                    .and_then(|t| t.trim_end_matches("px").parse::<f64>().ok())
-                    .is_some_and(|n| n <= -super::OFFSCREEN_PX)
-        })
-    {
-        return Some(HiddenReason::Offscreen);
     }
     // SVG viewports and `<marquee>` clip what overflows them by default.
     let clips_by_default = (svg && matches!(tag, "svg" | "image")) || matches!(tag, "foreignobject" | "marquee");

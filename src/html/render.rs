@@ -264,6 +264,9 @@ struct Computed {
     fill: Option<Rgba>,
     /// The element is SVG: its text is painted with `svg_fill`.
     svg: bool,
+    /// Inside an `<svg>` whose `viewBox` starts far up or left: text
+    /// placed there is drawn.
+    svg_far_origin: bool,
     svg_fill: Rgba,
     fill_opacity: f64,
     /// An SVG stroke outlines the text (so an empty fill still shows it).
@@ -288,6 +291,7 @@ impl Computed {
             color: BLACK,
             fill: None,
             svg: false,
+            svg_far_origin: false,
             svg_fill: BLACK,
             fill_opacity: 1.0,
             stroke: false,
@@ -1143,7 +1147,14 @@ impl Renderer {
         let svg_text = svg || (parent.svg && matches!(tag, "title" | "desc"));
         let own = own_reason(tag, svg_text, attrs, &style)
             .or((self.title_hidden && !svg && tag == "title").then_some(HiddenReason::Metadata));
+        let own = own.or_else(|| {
+            (svg && super::element::svg_text_offscreen(tag, attrs, parent.svg_far_origin))
+                .then_some(HiddenReason::Offscreen)
+        });
         let mut c = Computed { hidden: parent.hidden.or(own), svg, ..*parent };
+        if svg && tag == "svg" {
+            c.svg_far_origin = style.viewbox.as_deref().is_some_and(super::element::far_origin);
+        }
         if let Some(v) = &style.visibility {
             match first_word(v) {
                 "hidden" | "collapse" => c.invisible = true,
@@ -1730,6 +1741,9 @@ mod tests {
         assert_eq!(hides(&chart("-4"), "x"), None);
         assert_eq!(hides(r#"<svg><text y="-3000"><tspan>x</tspan></text></svg>"#, "x"), o);
         assert_eq!(hides(r#"<svg><text x="10"><tspan x="-9000 5">x</tspan></text></svg>"#, "x"), o);
+        // A drawing centred on its origin draws there.
+        let centred = r#"<svg viewBox="-3000 -3000 6000 6000"><text x="-2000" y="0">x</text></svg>"#;
+        assert_eq!(hides(centred, "x"), None);
         assert_eq!(hides(r#"<p style="text-indent:-9999px">x</p>"#, "x"), o);
         assert_eq!(hides(r#"<p style="margin-left:-5000px">x</p>"#, "x"), o);
         assert_eq!(hides(r#"<p style="transform:translateX(-9999px)">x</p>"#, "x"), o);

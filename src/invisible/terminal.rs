@@ -673,10 +673,13 @@ impl Terminal {
             // a window or tab title, as shells set it at every prompt.
             // (Detection still reads their text for a direction.)
             "7" | "133" | "633" => run.decoded(printable(rest)).benign(true),
-            // iTerm2's shell integration and its own settings (`CurrentDir=`,
-            // `RemoteHost=`, `SetUserVar=name=<base64>`, `SetBadgeFormat=
-            // <base64>`, an inline `File=`): what a base64 value says is
-            // read, and held to the same test for a direction.
+            // iTerm2's shell integration (`CurrentDir=`, `RemoteHost=`,
+            // `ShellIntegrationVersion=`, `SetMark`) and its user variables
+            // and badge (`SetUserVar=name=<base64>`, `SetBadgeFormat=
+            // <base64>`) when their base64 is text (read, and held to the
+            // test for a direction). Any other (`File=`, a download;
+            // `Copy=`, the clipboard), or a value that is no text, is read
+            // as any OSC is.
             "1337" => {
                 let (key, value) = rest.split_once('=').unwrap_or((rest, ""));
                 let encoded = match key {
@@ -684,12 +687,17 @@ impl Terminal {
                     "SetBadgeFormat" => Some(value),
                     _ => None,
                 };
-                let decoded = match encoded {
-                    Some(v) => base64_decode(v).and_then(|b| printable(&String::from_utf8_lossy(&b))),
-                    None if key == "File" => None,
-                    None => printable(rest),
-                };
-                run.decoded(decoded).benign(true)
+                match (key, encoded) {
+                    (_, Some("")) => run.benign(true),
+                    (_, Some(v)) => match base64_decode(v).and_then(|b| printable(&String::from_utf8_lossy(&b))) {
+                        Some(text) => run.decoded(Some(text)).benign(true),
+                        None => run.decoded(printable(rest)),
+                    },
+                    ("CurrentDir" | "RemoteHost" | "ShellIntegrationVersion" | "SetMark", None) => {
+                        run.decoded(printable(rest)).benign(true)
+                    }
+                    _ => run.decoded(printable(rest)),
+                }
             }
             // Set with ESC ]; the 8-bit OSC (U+009D), which no UTF-8
             // terminal reads, is no shell's habit.

@@ -243,7 +243,7 @@ fn lone_selector_is_legit(base: Option<char>, vs: char) -> bool {
     match vs {
         '\u{FE0E}' | '\u{FE0F}' => b.is_emoji_char(),
         '\u{FE00}'..='\u{FE0D}' => {
-            b == '0'
+            (b == '0' && vs == '\u{FE00}')
                 || (!b.is_ascii()
                     && match b.general_category_group() {
                         // Symbols' standardized variants (a math operator's
@@ -715,6 +715,8 @@ mod tests {
         // fourteen after it is a selector nothing draws (a byte's nibble).
         only("\u{2614}\u{FE05}", HiddenReason::VariationSelectors);
         only("x \u{2229}\u{FE03} y", HiddenReason::VariationSelectors);
+        // A slashed zero is VS1's; any other selector after `0` hides.
+        only("0\u{FE05}", HiddenReason::VariationSelectors);
     }
 
     // -- zero-width characters ----------------------------------------------
