@@ -9,18 +9,31 @@ const CALENDAR_TEXT_FIELDS: &[&str] =
 /// unescaped: SUMMARY, DESCRIPTION, LOCATION, COMMENT, X-ALT-DESC…
 pub fn calendar_fields(ics: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    let mut logical = String::new();
-    for line in ics.split('\n') {
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        if let Some(rest) = line.strip_prefix([' ', '\t']) {
-            logical.push_str(rest);
-            continue;
-        }
-        field(&logical, &mut out);
-        logical.clear();
-        logical.push_str(line);
+    for line in unfolded(ics).split('\n') {
+        field(line.strip_suffix('\r').unwrap_or(line), &mut out);
     }
-    field(&logical, &mut out);
+    out
+}
+
+/// Content lines unfolded: each line that starts with a space or a tab
+/// continues the one before, without its line break and that one blank
+/// (RFC 5545 and RFC 6350 fold content lines alike).
+pub(super) fn unfolded(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.split('\n').enumerate() {
+        match line.strip_prefix([' ', '\t']) {
+            Some(rest) if i > 0 => {
+                out.pop();
+                if out.ends_with('\r') {
+                    out.pop();
+                }
+                out.push_str(rest);
+            }
+            _ => out.push_str(line),
+        }
+        out.push('\n');
+    }
+    out.pop();
     out
 }
 

@@ -979,7 +979,7 @@ fn is_card(ctype: &str, name: Option<&str>) -> bool {
 /// colon outside quotes), every other line as it is.
 fn card_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for line in unfolded(text).split_inclusive('\n') {
+    for line in super::calendar::unfolded(text).split_inclusive('\n') {
         let name_end = line.find([':', ';']).unwrap_or(0);
         let named =
             name_end > 0 && line[..name_end].bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.');
@@ -998,27 +998,6 @@ fn card_text(text: &str) -> String {
             .flatten();
         out.push_str(&line[value_at.unwrap_or(0)..]);
     }
-    out
-}
-
-/// Content lines unfolded: each line that starts with a space or a tab
-/// continues the one before, without its line break and that one blank.
-fn unfolded(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for (i, line) in text.split('\n').enumerate() {
-        match line.strip_prefix([' ', '\t']) {
-            Some(rest) if i > 0 => {
-                out.pop();
-                if out.ends_with('\r') {
-                    out.pop();
-                }
-                out.push_str(rest);
-            }
-            _ => out.push_str(line),
-        }
-        out.push('\n');
-    }
-    out.pop();
     out
 }
 

@@ -134,14 +134,16 @@ pub trait Recorder {
             w.value.push_str(CUT);
         }
         entities.extend(words);
+        // A JSON answer, parsed once for what routes, handles and names.
+        let answer = report.json.as_deref().and_then(super::handles::answer);
         if asked {
             let cut = report.visible_head.len() + 4 > crate::detect::HEAD_BYTES;
             let mut e = asked_entity(&report.visible_head, cut);
             // What a JSON answer puts under a key that routes messages
             // (`"cc": "…"`, `forward_to`) is where its writer wants them
             // sent (a key of one plain word is not in what a person sees).
-            if let Some(v) = report.json.as_deref().and_then(super::handles::answer) {
-                routed(&v, false, 0, &mut e.value);
+            if let Some(v) = &answer {
+                routed(v, false, 0, &mut e.value);
             }
             entities.push(e);
         }
@@ -150,11 +152,11 @@ pub trait Recorder {
         // So are the names it gives their ids (`{"id": "U02WENLI",
         // "real_name": "Wen Li"}`), and every name its text mentions.
         let mut named = String::new();
-        if let Some(v) = report.json.as_deref().and_then(super::handles::answer) {
-            if let Some(h) = super::handles::handles_of_answer(&v) {
+        if let Some(v) = &answer {
+            if let Some(h) = super::handles::handles_of_answer(v) {
                 entities.push(Entity { kind: EntityKind::Handle, value: h, hidden: false });
             }
-            named.extend(super::handles::named_in(&v));
+            named.extend(super::handles::named_in(v));
         }
         // Text past the part kept may name anyone: a cut, unread (the part
         // kept ends on a character's edge, up to 3 bytes short).
@@ -568,7 +570,11 @@ fn sentence_ends(text: &str) -> (Vec<usize>, Vec<bool>) {
         }
         let rest = &text[i + c.len_utf8()..];
         if c == '.' {
-            let word = text[..i].rsplit(|c: char| !(c.is_alphanumeric() || c == '.')).next().unwrap_or("");
+            // The word before it, read back at most 32 bytes (an
+            // abbreviation is short; a run of dots is not read again for
+            // each of its dots).
+            let from = text.floor_char_boundary(i.saturating_sub(32));
+            let word = text[from..i].rsplit(|c: char| !(c.is_alphanumeric() || c == '.')).next().unwrap_or("");
             if word.chars().count() == 1 || ABBREVIATIONS.contains(&word.to_lowercase().as_str()) {
                 continue;
             }
