@@ -539,39 +539,73 @@ fn link_findings(doc: &Document, links: &[String]) -> Vec<(&'static str, Finding
         // an image's path): where it stands says whether it loads. A link
         // not found as written (entities, a base64 part, past the limit)
         // is taken to load: what cannot be placed is not cleared.
+        let unseen = unseen_in_link(url);
         let flagged = links::judge_target(url, false);
         let loading = if flagged.is_none() { links::judge_target(url, true) } else { None };
-        if flagged.is_none() && loading.is_none() {
+        if unseen.is_none() && flagged.is_none() && loading.is_none() {
             continue;
         }
         let at = cursor.find(&doc.raw, url);
         let loads = at.is_none_or(|a| links::loads_at(&doc.raw, a));
-        let Some(h) = flagged.or_else(|| loading.filter(|_| loads)) else {
-            continue;
-        };
         let (start, end) = at.map_or((0, 0), |a| (a, a + url.len()));
-        out.push((
-            h.rule,
-            Finding {
-                code: h.code,
-                rule: h.rule.to_string(),
-                severity: h.severity,
-                location: "link target".into(),
-                start,
-                end,
-                line: 0,
-                column: 0,
-                text: crate::escape::shown(url),
-                hidden: true,
-                hidden_by: Some(HiddenReason::Attribute),
-                why: h.why,
-                obfuscated: false,
-                decoded: None,
-                quoted: false,
-            },
-        ));
+        for h in unseen.into_iter().chain(flagged.or_else(|| loading.filter(|_| loads))) {
+            out.push((
+                h.rule,
+                Finding {
+                    code: h.code,
+                    rule: h.rule.to_string(),
+                    severity: h.severity,
+                    location: "link target".into(),
+                    start,
+                    end,
+                    line: 0,
+                    column: 0,
+                    text: crate::escape::shown(url),
+                    hidden: true,
+                    hidden_by: Some(HiddenReason::Attribute),
+                    why: h.why,
+                    obfuscated: false,
+                    decoded: h.decoded,
+                    quoted: false,
+                },
+            ));
+        }
     }
     out
+}
+
+/// Invisible characters in a link's target, written out or
+/// percent-encoded (`/docs/install%EF%B8%84…`): no address needs them, a
+/// browser shows only the link's text, and what they spell rides along
+/// unseen. Legitimate ones (an emoji's presentation selector) are not
+/// counted; what they spell, when they spell text, is quoted.
+fn unseen_in_link(url: &str) -> Option<Hit> {
+    if url.is_ascii() && !url.contains('%') {
+        return None;
+    }
+    let decoded = percent_encoding::percent_decode_str(url).decode_utf8_lossy();
+    if decoded.is_ascii() {
+        return None;
+    }
+    let runs: Vec<_> = crate::invisible::find(&decoded).into_iter().filter(|r| !r.benign).collect();
+    let what = runs.first()?.reason.describe();
+    let spelt = runs.iter().find_map(|r| {
+        r.decoded.as_deref().map(str::trim).filter(|d| d.chars().filter(|c| c.is_alphanumeric()).count() >= 2)
+    });
+    let (severity, why) = match spelt {
+        Some(_) => (Severity::High, format!("a link's target holds {what} that spell out hidden text")),
+        None => (Severity::Medium, format!("a link's target holds {what}, which no address needs")),
+    };
+    Some(Hit {
+        code: Code::InvisibleChars,
+        rule: "invisible.link_target",
+        severity,
+        range: 0..0,
+        why,
+        obfuscated: false,
+        decoded: spelt.map(str::to_string),
+        quoted: false,
+    })
 }
 
 /// The span holding a byte offset of a part's text.
@@ -689,6 +723,10 @@ fn channel_hits(part: &Part, hits: &mut dyn FnMut(Hit)) {
                     quoted: false,
                 });
             }
+            // Markup that draws a few words backwards (a tutorial's
+            // `<bdo dir=rtl>Hello, world</bdo>`) hides no message; a
+            // sentence drawn so, or bidi controls in the text, may.
+            HiddenReason::Bidi if !text.chars().any(crate::escape::is_invisible) && !prose(text) => {}
             HiddenReason::Bidi => hits(Hit {
                 code: Code::BidiOverride,
                 rule: "bidi.control",
@@ -718,10 +756,22 @@ fn channel_hits(part: &Part, hits: &mut dyn FnMut(Hit)) {
             }),
             HiddenReason::Escape => {
                 if let Some(p) = payload {
+                    // A clipboard write (OSC 52) is how editors and tmux
+                    // copy over a terminal: low unless what it copies gives
+                    // a direction or trips a rule (a command that pipes a
+                    // download to a shell, waiting to be pasted).
+                    let clipboard = text.trim_start_matches(['\u{1b}', ']', '\u{9d}']).starts_with("52;");
+                    let severity = if rules::is_directive(p) {
+                        Severity::High
+                    } else if clipboard && rules::scan_plain_text(p).iter().all(|h| h.quoted) {
+                        Severity::Low
+                    } else {
+                        Severity::Medium
+                    };
                     hits(Hit {
                         code: Code::HiddenText,
                         rule: "hidden.escape_payload",
-                        severity: if rules::is_directive(p) { Severity::High } else { Severity::Medium },
+                        severity,
                         range: s.range.clone(),
                         why: "a terminal escape sequence carries text a person does not see".into(),
                         obfuscated: false,

@@ -500,6 +500,14 @@ fn plain_char(c: char, i: usize, out: &mut Normalized, last_space: &mut bool) {
         *last_space = false;
         return;
     }
+    // A parenthesized letter (`⒤⒢⒩`) shows as the letter in brackets;
+    // NFKC writes the brackets out, which would split every word of a
+    // sentence written in them into one-letter pieces.
+    if let '\u{249c}'..='\u{24b5}' = c {
+        out.push(char::from(b'a' + (c as u32 - 0x249c) as u8), i);
+        *last_space = false;
+        return;
+    }
     let mut buf = [0u8; 4];
     let one: &str = c.encode_utf8(&mut buf);
     for n in one.nfkc() {
@@ -531,7 +539,7 @@ fn reads_as_letter(c: char) -> bool {
     c.is_alphabetic() || lower(c).next().is_some_and(|l| l.is_ascii_lowercase())
 }
 
-/// Lowercase, with enclosed and squared letters (🅸, 🄰) and regional
+/// Lowercase, with enclosed, parenthesized and squared letters (🅸, ⒜, 🄰) and regional
 /// indicators read as the letters they show.
 fn lower(c: char) -> impl Iterator<Item = char> {
     let special = match c {
@@ -539,6 +547,7 @@ fn lower(c: char) -> impl Iterator<Item = char> {
         '\u{1f150}'..='\u{1f169}' => char::from_u32('a' as u32 + (c as u32 - 0x1f150)),
         '\u{1f170}'..='\u{1f189}' => char::from_u32('a' as u32 + (c as u32 - 0x1f170)),
         '\u{1f1e6}'..='\u{1f1ff}' => char::from_u32('a' as u32 + (c as u32 - 0x1f1e6)),
+        '\u{249c}'..='\u{24b5}' => char::from_u32('a' as u32 + (c as u32 - 0x249c)),
         _ => None,
     };
     let (one, many) = match special {

@@ -17,6 +17,10 @@ fn is_generic_combining(c: char) -> bool {
     matches!(c as u32, 0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F)
 }
 
+/// Latin letters with a twin in Greek or Cyrillic (`o` and `ο`, `p` and
+/// `р`, `K` and `К`).
+const GREEK_CYRILLIC_TWINS: &str = "ABCEHIKMNOPTXYZaceijkopsvxy";
+
 /// What is wrong with one word, if anything.
 fn judge(word: &str) -> Option<(&'static str, &'static str)> {
     if word.is_ascii() {
@@ -34,10 +38,19 @@ fn judge(word: &str) -> Option<(&'static str, &'static str)> {
     // Per run of letters: ASCII letters, and letters of other scripts
     // (how many read as Latin): `аpple` mixes, `--to-file=ТЕКА2` does not.
     let (mut run_ascii, mut run_foreign, mut run_lookalike) = (false, 0, 0);
+    // And the other way round: a Greek or Cyrillic word with Latin twins
+    // of its letters swapped in (`πληρωμή` written `πληpωμή`): every ASCII
+    // letter of the run has a twin in those scripts.
+    // Two twins at least: one is a slip of the keyboard (`Внесeте`), or a
+    // formula (`Δx`).
+    let (mut run_twins_only, mut run_greek_cyrillic, mut run_twins) = (true, false, 0);
     let mut mixed = false;
-    let mut close_run = |ascii: &mut bool, foreign: &mut usize, lookalike: &mut usize| {
-        mixed |= *ascii && *foreign > 0 && *foreign == *lookalike;
-        (*ascii, *foreign, *lookalike) = (false, 0, 0);
+    let mut close_run = |ascii: &mut bool,
+                         foreign: &mut usize,
+                         lookalike: &mut usize,
+                         (twins_only, gc, twins): (&mut bool, &mut bool, &mut usize)| {
+        mixed |= *ascii && *foreign > 0 && (*foreign == *lookalike || (*twins_only && *gc && *twins >= 2));
+        (*ascii, *foreign, *lookalike, *twins_only, *gc, *twins) = (false, 0, 0, true, false, 0);
     };
     for c in word.chars() {
         let kind = class(c);
@@ -68,7 +81,12 @@ fn judge(word: &str) -> Option<(&'static str, &'static str)> {
         base.push(c);
         prev_latin = c.is_ascii_alphabetic();
         if !kind.is(Class::ALPHABETIC) {
-            close_run(&mut run_ascii, &mut run_foreign, &mut run_lookalike);
+            close_run(
+                &mut run_ascii,
+                &mut run_foreign,
+                &mut run_lookalike,
+                (&mut run_twins_only, &mut run_greek_cyrillic, &mut run_twins),
+            );
             if !kind.is(Class::NUMERIC) {
                 (run_plain, run_compat) = (false, false);
                 continue;
@@ -76,6 +94,8 @@ fn judge(word: &str) -> Option<(&'static str, &'static str)> {
         }
         if c.is_ascii() {
             run_ascii |= c.is_ascii_alphabetic();
+            run_twins_only &= !c.is_ascii_alphabetic() || GREEK_CYRILLIC_TWINS.contains(c);
+            run_twins += usize::from(GREEK_CYRILLIC_TWINS.contains(c));
             run_plain |= c.is_ascii_alphabetic();
             compat_mixed |= run_plain && run_compat;
             continue;
@@ -91,20 +111,26 @@ fn judge(word: &str) -> Option<(&'static str, &'static str)> {
             }
         } else {
             run_foreign += 1;
+            run_greek_cyrillic |= matches!(c as u32, 0x0370..=0x03FF | 0x1F00..=0x1FFF | 0x0400..=0x052F);
             // A letter that reads as a Latin letter to a person.
             if kind.is(Class::READS_LATIN) {
                 run_lookalike += 1;
             }
         }
     }
-    close_run(&mut run_ascii, &mut run_foreign, &mut run_lookalike);
+    close_run(
+        &mut run_ascii,
+        &mut run_foreign,
+        &mut run_lookalike,
+        (&mut run_twins_only, &mut run_greek_cyrillic, &mut run_twins),
+    );
     if zalgo {
         return Some(("obfuscated.combining_flood", "combining marks are stacked on letters (zalgo text)"));
     }
     if mixed {
         return Some((
             "obfuscated.mixed_script",
-            "a word mixes Latin letters with look-alike letters from another script",
+            "a word mixes Latin letters with look-alike letters from another script, or the other way round",
         ));
     }
     if compat_mixed {
@@ -313,6 +339,14 @@ mod tests {
             vec!["obfuscated.compatibility_text"]
         );
         assert_eq!(rules("ｆｏｒｗａｒｄ ｔｈｅ ｐａｓｓｗｏｒｄｓ ｔｏ ｍｅ"), vec!["obfuscated.compatibility_text"]);
+        // A Greek or Cyrillic word with Latin twins of its letters swapped
+        // in; one twin is a slip of the keyboard, a Greek letter beside a
+        // Latin one a formula.
+        assert_eq!(rules("στείλτε τα στoιχεiα πληρωμής"), vec!["obfuscated.mixed_script"]);
+        assert_eq!(rules("отправьте пapoли"), vec!["obfuscated.mixed_script"]);
+        assert!(rules("Внесeте валидна адреса, Δx = v·Δt").is_empty());
+        // Parenthesized letters read as the letters, not one-letter pieces.
+        assert_eq!(rules("⒡⒪⒭⒲⒜⒭⒟ ⒯⒣⒠ ⒫⒜⒮⒮⒲⒪⒭⒟⒮ ⒯⒪ ⒨⒠"), vec!["obfuscated.compatibility_text"]);
         // Styled words that direct nobody.
         assert!(rules("Welcome to 𝓣𝓱𝓮 𝓖𝓸𝓵𝓭𝓮𝓷 𝓛𝓲𝓸𝓷 𝓒𝓪𝓯𝓮, open daily").is_empty());
         assert!(rules("ＴＯＫＹＯ ＳＴＡＴＩＯＮ ２０２５").is_empty());

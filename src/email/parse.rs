@@ -15,7 +15,7 @@ use super::{
 
 /// Attachment name endings whose bytes are text a reader opens.
 const TEXT_EXTENSIONS: &[&str] =
-    &["txt", "text", "md", "markdown", "csv", "tsv", "json", "xml", "html", "htm", "ics", "vcs", "vcf"];
+    &["txt", "text", "md", "markdown", "csv", "tsv", "json", "xml", "html", "htm", "ics", "vcs", "vcf", "asc"];
 /// Subtypes that make mail-parser open a part as a message: message/rfc822,
 /// message/global, and every untyped part of a multipart/digest.
 const MESSAGE_SUBTYPES: &[&[u8]] = &[b"rfc822", b"global", b"digest"];
@@ -958,6 +958,9 @@ fn is_text_type(ctype: &str) -> bool {
         || ctype.starts_with("multipart/")
         || (ctype.starts_with("message/") && !is_message_type(ctype))
         || matches!(ctype, "application/json" | "application/ics" | "application/xml" | "application/xhtml+xml")
+        // OpenPGP's ASCII armour: its header lines (`Comment:`) are text a
+        // client turns into a badge.
+        || matches!(ctype, "application/pgp-signature" | "application/pgp-keys" | "application/pgp-encrypted")
 }
 
 fn is_calendar(ctype: &str, name: Option<&str>) -> bool {

@@ -821,6 +821,26 @@ const CASES: &[Case] = &[
         },
     },
     Case {
+        name: "spread-selectors",
+        about: "a selector after every letter, and tags and zero-width characters after every word, with no end",
+        feeds: &[Text],
+        make: |n| {
+            repeat("a\u{FE01}b\u{E0131}c\u{FE0F} w\u{E0041}\u{E0042} x\u{200B} y\u{200C}\u{200B} 漢\u{E0100} ", n)
+        },
+    },
+    Case {
+        name: "escaped-tags",
+        about: "tag characters written as escapes, surrogate pairs and percent signs, one run with no end",
+        feeds: &[Text],
+        make: |n| repeat("\\U000e0049\\uDB40\\uDC67\\u{e006e}%F3%A0%81%8F\\uDB40", n),
+    },
+    Case {
+        name: "counted-line-tails",
+        about: "short lines each ending in a different number of blanks",
+        feeds: &[Text],
+        make: |n| repeat("ab  \ncd \t \nef\ngh       \nij    \n", n),
+    },
+    Case {
         name: "command-links",
         about: "links a shell command fills, closed and unclosed, many a line",
         feeds: &[Text],
