@@ -66,6 +66,9 @@ pub enum Encoding {
     MimeWords,
     /// A line written upside down (`ʇxǝʇ uʍop ǝpᴉsdn`), read the right way round.
     UpsideDown,
+    /// Words as punycode labels of host names (`xn--c1ad6a.xn--…`), read
+    /// in order.
+    Punycode,
 }
 
 impl Encoding {
@@ -96,6 +99,7 @@ impl Encoding {
             Encoding::RunTogether => "encoded_payload.run_together",
             Encoding::MimeWords => "encoded_payload.mime_words",
             Encoding::UpsideDown => "encoded_payload.reversed",
+            Encoding::Punycode => "encoded_payload.punycode",
         }
     }
 
@@ -115,6 +119,7 @@ impl Encoding {
                 | Encoding::Binary
                 | Encoding::Decimal
                 | Encoding::Nato
+                | Encoding::Punycode
         )
     }
 
@@ -145,6 +150,7 @@ impl Encoding {
             Encoding::RunTogether => "words run together",
             Encoding::MimeWords => "MIME encoded words",
             Encoding::UpsideDown => "upside-down",
+            Encoding::Punycode => "punycode host names",
         }
     }
 }
@@ -2151,6 +2157,9 @@ fn layer_and_cap(text: &str) -> (Vec<Decoded>, bool) {
         let r = decimal_from..text.trim_end().len();
         push(Encoding::Decimal, r.clone(), decimal_run(&text[r]), &mut out);
     }
+    if let Some((r, words)) = punycode_words(text) {
+        push(Encoding::Punycode, r, Some(words), &mut out);
+    }
     if text.contains("<~") {
         for r in upto(&mut ASCII85_BLOCK.find_iter(text).map(|m| m.range()), &mut capped) {
             push(Encoding::Ascii85, r.clone(), a85(&text[r]), &mut out);
@@ -2183,6 +2192,58 @@ fn layer_and_cap(text: &str) -> (Vec<Decoded>, bool) {
     }
     out.extend(joined);
     (out, capped)
+}
+
+/// Words spelt as punycode labels of host names (`xn--…`), as a DNS log
+/// shows the names a beacon makes up: a host name once where a line
+/// repeats it (a log writes a query's name twice), their labels decoded in order and joined
+/// by spaces, when there are three or more. A real name (`xn--mnchen-3ya`,
+/// München) reads as a word; what counts is what the words say.
+fn punycode_words(text: &str) -> Option<(Range<usize>, String)> {
+    const MAX_LABEL: usize = 63;
+    let b = text.as_bytes();
+    let host_byte = |c: u8| c.is_ascii_alphanumeric() || c == b'-' || c == b'.';
+    let (mut words, mut count) = (String::new(), 0usize);
+    let (mut first, mut last) = (None, 0);
+    // The host name read last on the current line, and where it ends.
+    let mut prev: Option<&[u8]> = None;
+    let mut line_end = 0;
+    let mut host_end = 0;
+    for at in memchr::memmem::find_iter(b, b"xn--") {
+        if at < host_end || (at > 0 && (b[at - 1].is_ascii_alphanumeric() || b[at - 1] == b'-')) {
+            continue;
+        }
+        if at >= line_end {
+            prev = None;
+            line_end = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |n| at + n);
+        }
+        // The whole host name (bounded: a run of a million labels is read
+        // once, a label at a time).
+        let start = at - b[at.saturating_sub(253)..at].iter().rev().take_while(|&&c| host_byte(c)).count();
+        let end = at + b[at..(at + 253).min(b.len())].iter().take_while(|&&c| host_byte(c)).count();
+        host_end = end;
+        let host = &b[start..end];
+        if prev == Some(host) {
+            continue;
+        }
+        prev = Some(host);
+        for label in text[start..end].split('.') {
+            let Some(code) = label.strip_prefix("xn--").filter(|c| c.len() <= MAX_LABEL) else { continue };
+            if let Some(word) = idna::punycode::decode_to_string(code).filter(|w| w.chars().any(char::is_alphabetic)) {
+                if words.len() + word.len() >= MAX_DECODED {
+                    break;
+                }
+                if !words.is_empty() {
+                    words.push(' ');
+                }
+                words.push_str(&word);
+                count += 1;
+                first.get_or_insert(start);
+                last = end;
+            }
+        }
+    }
+    (count >= 3).then(|| (first.unwrap_or(0)..last, words))
 }
 
 /// The bytes a hex dump shows (`hexdump -C`, `xxd`, `od -A x -t x1z`):
@@ -2990,6 +3051,17 @@ mod tests {
         assert_eq!(escapes("\\uD83D\\uDE00!").as_deref(), Some("\u{1F600}!"));
         assert_eq!(escapes("\\uDB40\\uDC49x").as_deref(), Some("\u{E0049}x"));
         assert_eq!(escapes("\\uD83Dx").as_deref(), Some("\u{FFFD}x"));
+    }
+
+    /// Words as punycode labels of host names, each line's names once.
+    #[test]
+    fn punycode_host_names_are_read_as_words() {
+        let log = "client (xn--h1addku6a0c.xn--80adf0apfooggel9j.s0.cdn.test): query: xn--h1addku6a0c.xn--80adf0apfooggel9j.s0.cdn.test IN A\n\
+                   client (xn--80aaomabmv7bchr3a7i.xn--80aaaoua0ajlscinc.s1.cdn.test): query: xn--80aaomabmv7bchr3a7i.xn--80aaaoua0ajlscinc.s1.cdn.test IN A\n";
+        let words = decoded(log).into_iter().find(|(e, _)| *e == Encoding::Punycode).map(|(_, t)| t);
+        assert_eq!(words.as_deref(), Some("отключи двухфакторную аутентификацию администратора"));
+        // A real place's name or two is no sentence.
+        assert!(decoded("Visit https://xn--mnchen-3ya.de and xn--mnchen-3ya.example today.").is_empty());
     }
 
     /// Tag characters written out as escapes, percent signs or entities:

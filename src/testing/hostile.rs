@@ -835,6 +835,12 @@ const CASES: &[Case] = &[
         make: |n| repeat("\\U000e0049\\uDB40\\uDC67\\u{e006e}%F3%A0%81%8F\\uDB40", n),
     },
     Case {
+        name: "punycode-labels",
+        about: "one line of host names of punycode labels with no end, each name written twice",
+        feeds: &[Text],
+        make: |n| repeat("xn--h1a.xn--e1ap.xn--b1abqwbm.test xn--h1a.xn--e1ap.xn--b1abqwbm.test xn--", n),
+    },
+    Case {
         name: "counted-line-tails",
         about: "short lines each ending in a different number of blanks",
         feeds: &[Text],
