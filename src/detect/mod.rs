@@ -642,6 +642,21 @@ pub(crate) fn next_non_ascii(b: &[u8], from: usize) -> Option<usize> {
 
 /// Findings from the Document's hidden spans.
 fn channel_hits(part: &Part, hits: &mut dyn FnMut(Hit)) {
+    // Markup that draws words backwards (`<bdo dir=rtl>`, a CSS override),
+    // all of it in the part read together: a tutorial's `Hello, world`
+    // hides no message, a sentence (or one cut over many short spans) may.
+    let markup_bidi = |s: &&Span| {
+        s.hidden == Some(HiddenReason::Bidi) && !part.text[s.range.clone()].chars().any(crate::escape::is_invisible)
+    };
+    let reversed: Vec<&str> = part.spans.iter().filter(markup_bidi).map(|s| &part.text[s.range.clone()]).collect();
+    let reversed_message = !reversed.is_empty() && {
+        let joined = reversed.join(" ");
+        let mut words: Vec<&str> =
+            joined.split(|c: char| !c.is_alphabetic()).filter(|w| w.chars().count() >= 3).collect();
+        words.sort_unstable();
+        words.dedup();
+        prose(&joined) && words.len() >= 3
+    };
     for s in &part.spans {
         let Some(why) = s.hidden else { continue };
         if why == HiddenReason::Unmapped {
@@ -723,10 +738,7 @@ fn channel_hits(part: &Part, hits: &mut dyn FnMut(Hit)) {
                     quoted: false,
                 });
             }
-            // Markup that draws a few words backwards (a tutorial's
-            // `<bdo dir=rtl>Hello, world</bdo>`) hides no message; a
-            // sentence drawn so, or bidi controls in the text, may.
-            HiddenReason::Bidi if !text.chars().any(crate::escape::is_invisible) && !prose(text) => {}
+            HiddenReason::Bidi if markup_bidi(&s) && !reversed_message => {}
             HiddenReason::Bidi => hits(Hit {
                 code: Code::BidiOverride,
                 rule: "bidi.control",
@@ -1103,6 +1115,18 @@ mod tests {
             let (_, report) = scanned(raw, Kind::Text);
             assert_eq!(rule_of(&report, "hidden.escape_payload"), Some(Severity::High), "{key}: {:?}", report.reasons);
         }
+    }
+
+    /// Words drawn backwards by markup: a tutorial's two words are no
+    /// finding; a sentence is, whole or cut over many short spans.
+    #[test]
+    fn markup_drawn_backwards_is_judged_over_the_whole_part() {
+        let tutorial = r#"<p>Try <bdo dir="rtl">Hello, world</bdo>, or in CSS: <span style="unicode-bidi:bidi-override;direction:rtl">Hello, world</span>.</p>"#;
+        let (_, report) = scanned(tutorial.to_string(), Kind::Html);
+        assert_eq!(rule_of(&report, "bidi.control"), None, "{:?}", report.reasons);
+        let cut = "<p>Notes: <bdo dir=rtl>kaufe sofort</bdo> die <bdo dir=rtl>Aktien von</bdo> und <bdo dir=rtl>verschweige das</bdo> bitte.</p>";
+        let (_, report) = scanned(cut.to_string(), Kind::Html);
+        assert_eq!(rule_of(&report, "bidi.control"), Some(Severity::Medium), "{:?}", report.reasons);
     }
 
     /// Hidden text that names an AI and obliges it directs it, whatever
