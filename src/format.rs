@@ -10,6 +10,7 @@
 //! byte) and one pass for `check`, so memory stays flat for any file size.
 
 mod check;
+mod djb2;
 mod scan;
 mod wrap;
 

@@ -135,6 +135,15 @@ impl Input {
         }
     }
 
+    /// The input as a file, when it names one (`None` for stdin): a copy
+    /// from a `File` can be left to the kernel.
+    pub(crate) fn open_path(&self) -> Option<Result<File, ReadError>> {
+        match self {
+            Input::Stdin => None,
+            Input::Path(p) => Some(open_file(p)),
+        }
+    }
+
     /// The size of a file input, if it is a regular file (used to pick the
     /// streaming path and to notice a file that changed between passes).
     pub fn file_len(&self) -> Option<u64> {

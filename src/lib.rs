@@ -29,7 +29,7 @@
 //! `testing`, which is not API. The front ends (`serve`, `mcp`, `hook`,
 //! `hookd`, `report`, `checkrun`) are public for the binary in `src/cli/`
 //! and left out of the docs.
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 /// A closed set of names for a library enum (`--type`, `--mode`,
 /// `--format`, and the same fields in `serve` and `mcp`): parsed here once,

@@ -38,7 +38,7 @@ pub fn run(a: WrapArgs) -> Result<ExitCode> {
             ExitCode::SUCCESS
         }
         // The reader went away: end quietly with wrap's own verdict.
-        Err(WrapError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(WrapError::Write(e) | WrapError::Copy(_, e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => return Err(e.into()),
     };
     if a.scan {

@@ -8,15 +8,12 @@ use std::io::{self, Read, Write};
 use memchr::memmem;
 use sha2::{Digest, Sha256};
 
+use super::djb2::Djb2;
 use super::scan::{BacktickRuns, Utf8Stream};
-use super::{
-    BOM, CHUNK, FORMAT_VERSION, GUIDANCE_LINES, HIGH_BITS, MIN_FENCE, PARALLEL_MIN, TRAILING_PREFIX, TRAILING_SUFFIX,
-};
+use super::{CHUNK, FORMAT_VERSION, GUIDANCE_LINES, MIN_FENCE, PARALLEL_MIN, TRAILING_PREFIX, TRAILING_SUFFIX};
 use crate::document::Document;
 use crate::input::{Input, ReadError};
 
-/// djb2's starting value.
-const DJB2_SEED: u32 = 5381;
 /// The step between candidate anchor tags after a collision (the golden ratio in 32 bits).
 const TAG_STEP: u32 = 0x9E37_79B1;
 /// How many candidate tags wrap tries before it warns and uses the last one.
@@ -42,6 +39,8 @@ pub enum WrapError {
     Changed(String),
     #[error("cannot write output: {0}")]
     Write(io::Error),
+    #[error("cannot copy {0} to the output: {1}")]
+    Copy(String, io::Error),
 }
 
 /// What wrap needs from the content before it can print the header.
@@ -81,160 +80,6 @@ pub fn validate_source(source: &str) -> Result<(), WrapError> {
 
 // ---------------------------------------------------------------------------
 // Pass 1: everything the header depends on.
-
-/// djb2 over the UTF-16 code units of the text, as JavaScript's
-/// `charCodeAt` sees it: h = h * 33 + unit, modulo 2^32.
-#[derive(Debug, Clone)]
-struct Djb2 {
-    h: u32,
-    /// The reference decodes with a BOM-stripping decoder, so a leading
-    /// U+FEFF is not part of the text it hashes into the tag.
-    at_start: bool,
-}
-
-/// 33^4 and 33^8 modulo 2^32, for folding eight ASCII bytes at once.
-const POW33_2: u64 = 33 * 33;
-const POW33_4: u32 = 33 * 33 * 33 * 33;
-const POW33_8: u32 = POW33_4.wrapping_mul(POW33_4);
-
-/// c0*33^7 + c1*33^6 + … + c7 (mod 2^32) for eight ASCII bytes, c0 first,
-/// in three multiplies: pairs in 16-bit lanes, quads in 32-bit lanes, then
-/// the two quads. No lane overflows: a pair is at most 127*33+127 and a quad
-/// at most 4318*1089+4318.
-#[inline]
-fn fold8(w: u64) -> u32 {
-    const M16: u64 = 0x00FF_00FF_00FF_00FF;
-    const M32: u64 = 0x0000_FFFF_0000_FFFF;
-    let pairs = (w & M16) * 33 + ((w >> 8) & M16);
-    let quads = (pairs & M32) * POW33_2 + ((pairs >> 16) & M32);
-    (quads as u32).wrapping_mul(POW33_4).wrapping_add((quads >> 32) as u32)
-}
-impl Djb2 {
-    fn new() -> Self {
-        Djb2 { h: DJB2_SEED, at_start: true }
-    }
-
-    /// Feed whole, valid UTF-8 characters.
-    fn feed(&mut self, mut s: &[u8]) {
-        if self.at_start && !s.is_empty() {
-            if s.starts_with(BOM) {
-                s = &s[BOM.len()..];
-            }
-            self.at_start = false;
-        }
-        if s.len() < TWO_LANES_MIN {
-            self.h = djb2_run(self.h, s, 0, &mut 0);
-            return;
-        }
-        // Two halves hashed side by side, the second from zero, then joined:
-        // djb2 is a polynomial in 33, so h(a ++ b) = h(a) * 33^units(b) + h0(b).
-        // Two independent chains keep the core busy where one waits on the
-        // last character's multiply and decode.
-        let mut mid = s.len() / 2;
-        while mid < s.len() && s[mid] & 0xC0 == 0x80 {
-            mid += 1;
-        }
-        let (a, b) = s.split_at(mid);
-        let (mut ha, mut hb, mut ia, mut ib, mut units_a, mut units_b) = (self.h, 0u32, 0, 0, 0u64, 0u64);
-        while ia + 8 <= a.len() && ib + 8 <= b.len() {
-            (ha, ia) = djb2_step(ha, a, ia, &mut units_a);
-            (hb, ib) = djb2_step(hb, b, ib, &mut units_b);
-        }
-        let ha = djb2_run(ha, a, ia, &mut units_a);
-        let hb = djb2_run(hb, b, ib, &mut units_b);
-        self.h = ha.wrapping_mul(pow33(units_b)).wrapping_add(hb);
-    }
-}
-
-/// Below this many bytes a chunk is hashed in one chain.
-const TWO_LANES_MIN: usize = 4096;
-
-/// 33^e modulo 2^32.
-fn pow33(mut e: u64) -> u32 {
-    let (mut base, mut out) = (33u32, 1u32);
-    while e > 0 {
-        if e & 1 == 1 {
-            out = out.wrapping_mul(base);
-        }
-        base = base.wrapping_mul(base);
-        e >>= 1;
-    }
-    out
-}
-
-/// One step of djb2 at `s[i..]`, which holds at least eight bytes: eight
-/// ASCII bytes at once, else one character. Returns the new hash and
-/// position; `units` counts the UTF-16 units hashed.
-#[inline(always)]
-fn djb2_step(h: u32, s: &[u8], i: usize, units: &mut u64) -> (u32, usize) {
-    let w = u64::from_le_bytes(s[i..i + 8].try_into().expect("8 bytes"));
-    if w & HIGH_BITS == 0 {
-        // The folded sum does not depend on h, so the serial chain is one
-        // multiply per eight bytes.
-        *units += 8;
-        return (h.wrapping_mul(POW33_8).wrapping_add(fold8(w)), i + 8);
-    }
-    let (cp, len) = decode_utf8_branchless(s[i..i + 4].try_into().expect("4 bytes"));
-    (djb2_char(h, cp, units), i + len)
-}
-
-/// Hash one character's UTF-16 units (a surrogate pair above U+FFFF).
-#[inline(always)]
-fn djb2_char(h: u32, cp: u32, units: &mut u64) -> u32 {
-    if cp >= 0x1_0000 {
-        let c = cp - 0x1_0000;
-        *units += 2;
-        let h = h.wrapping_mul(33).wrapping_add(0xD800 + (c >> 10));
-        h.wrapping_mul(33).wrapping_add(0xDC00 + (c & 0x3FF))
-    } else {
-        *units += 1;
-        h.wrapping_mul(33).wrapping_add(cp)
-    }
-}
-
-/// djb2 over `s[i..]` (whole characters) from `h`.
-fn djb2_run(mut h: u32, s: &[u8], mut i: usize, units: &mut u64) -> u32 {
-    while i + 8 <= s.len() {
-        (h, i) = djb2_step(h, s, i, units);
-    }
-    while i < s.len() {
-        let (cp, len) = decode_utf8(&s[i..]);
-        h = djb2_char(h, cp, units);
-        i += len;
-    }
-    h
-}
-
-/// Decode the character that starts four bytes of valid UTF-8 (the bytes
-/// after it are ignored), without a branch on its length: text that mixes
-/// scripts changes lengths too often for a branch to be predicted.
-#[inline]
-fn decode_utf8_branchless(b: [u8; 4]) -> (u32, usize) {
-    // By the lead byte's high nibble (a continuation byte never leads).
-    const LEN: [u8; 16] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 4];
-    const LEAD_MASK: [u32; 5] = [0, 0x7F, 0x1F, 0x0F, 0x07];
-    let len = LEN[usize::from(b[0] >> 4)] as usize;
-    let lead_mask = LEAD_MASK[len];
-    let bits = ((b[0] as u32 & lead_mask) << 18)
-        | ((b[1] as u32 & 0x3F) << 12)
-        | ((b[2] as u32 & 0x3F) << 6)
-        | (b[3] as u32 & 0x3F);
-    (bits >> (6 * (4 - len)), len)
-}
-
-/// Decode one character from bytes already known to be valid UTF-8.
-fn decode_utf8(s: &[u8]) -> (u32, usize) {
-    let b0 = s[0] as u32;
-    if b0 < 0x80 {
-        (b0, 1)
-    } else if b0 < 0xE0 {
-        (((b0 & 0x1F) << 6) | (s[1] as u32 & 0x3F), 2)
-    } else if b0 < 0xF0 {
-        (((b0 & 0x0F) << 12) | ((s[1] as u32 & 0x3F) << 6) | (s[2] as u32 & 0x3F), 3)
-    } else {
-        (((b0 & 0x07) << 18) | ((s[1] as u32 & 0x3F) << 12) | ((s[2] as u32 & 0x3F) << 6) | (s[3] as u32 & 0x3F), 4)
-    }
-}
 
 /// Anchor tags that occur inside the content (`[INERTBOX v1 begin|end <hex>]`),
 /// remembered as numbers: a candidate tag collides when its anchor occurs.
@@ -473,18 +318,33 @@ fn for_each_chunk(
 
 /// Stamp a file by streaming it (pass 1).
 fn stamp_stream(input: &Input) -> Result<Stamp, WrapError> {
-    let mut buf = Vec::with_capacity(CHUNK);
     let mut an = Analyzer::new(None);
     let mut sha = Sha256::new();
-    for_each_chunk(
-        input.open()?,
-        &mut buf,
-        |c| {
-            feed_both(&mut an, &mut sha, c);
-            Ok(())
-        },
-        input,
-    )?;
+    // Two buffers: the next chunk is read while this one is hashed.
+    let mut r = input.open()?;
+    let read = |r: &mut dyn Read, buf: &mut Vec<u8>| {
+        buf.clear();
+        r.take(CHUNK as u64).read_to_end(buf).map_err(|e| input.read_error(e))
+    };
+    let (mut buf, mut next) = (Vec::with_capacity(CHUNK), Vec::with_capacity(CHUNK));
+    read(&mut r, &mut buf)?;
+    while !buf.is_empty() {
+        if buf.len() >= PARALLEL_MIN {
+            let ((), got) = rayon::join(
+                || an.feed(&buf),
+                || {
+                    sha.update(&buf);
+                    read(&mut r, &mut next)
+                },
+            );
+            got?;
+        } else {
+            sha.update(&buf);
+            an.feed(&buf);
+            read(&mut r, &mut next)?;
+        }
+        std::mem::swap(&mut buf, &mut next);
+    }
     let seed = an.djb2.h;
     let (mut stamp, overflow) = finish_analysis(an, sha)?;
     if overflow {
@@ -586,22 +446,17 @@ pub fn wrap_input(input: &Input, opts: &WrapOptions, out: &mut impl Write) -> Re
     if input.file_len() != Some(len) || stamp.bytes != len {
         return Err(WrapError::Changed(input.display_name()));
     }
-    let r = input.open()?;
+    let Some(file) = input.open_path() else {
+        return Err(WrapError::Changed(input.display_name()));
+    };
+    let file = file?;
     out.write_all(render_head(&stamp, opts).as_bytes()).map_err(WrapError::Write)?;
-    let mut buf = Vec::with_capacity(CHUNK);
-    let mut copied = 0u64;
-    for_each_chunk(
-        r,
-        &mut buf,
-        |c| {
-            copied += c.len() as u64;
-            if copied > stamp.bytes {
-                return Err(WrapError::Changed(input.display_name()));
-            }
-            out.write_all(c).map_err(WrapError::Write)
-        },
-        input,
-    )?;
+    out.flush().map_err(WrapError::Write)?;
+    // `io::copy` from a file to stdout leaves the copy to the kernel
+    // (copy_file_range, splice or sendfile on Linux) where it can. One byte
+    // past the stamped length is asked for, to see a file that grew.
+    let copied =
+        io::copy(&mut file.take(stamp.bytes + 1), out).map_err(|e| WrapError::Copy(input.display_name(), e))?;
     if copied != stamp.bytes {
         return Err(WrapError::Changed(input.display_name()));
     }
@@ -642,6 +497,7 @@ pub fn iso8601_millis(ms: i64) -> String {
 }
 #[cfg(test)]
 mod tests {
+    use super::super::djb2::DJB2_SEED;
     use super::*;
 
     fn djb2_reference(s: &str) -> u32 {
@@ -651,72 +507,6 @@ mod tests {
     fn wrap_str(s: &str, source: &str) -> String {
         let opts = WrapOptions { source: source.into(), timestamp: None };
         String::from_utf8(wrap_bytes(s.as_bytes(), &opts).unwrap().doc).unwrap()
-    }
-
-    #[test]
-    fn djb2_matches_utf16_definition_in_any_chunking() {
-        let text = "héllo wörld 😀 日本語 plain ascii run of more than eight bytes 𝔘";
-        for split in 0..text.len() {
-            let mut u = Utf8Stream::default();
-            let mut d = Djb2::new();
-            u.feed(&text.as_bytes()[..split], |s| d.feed(s));
-            u.feed(&text.as_bytes()[split..], |s| d.feed(s));
-            assert_eq!(u.finish(), None);
-            assert_eq!(d.h, djb2_reference(text), "split at {split}");
-        }
-    }
-
-    proptest::proptest! {
-        /// Long texts go through the two-lane path (halves joined by a
-        /// power of 33): pieces of every UTF-8 length, mixed so a half may
-        /// start inside an ASCII run or a character, fed whole and in two.
-        #[test]
-        fn two_lanes_match_the_utf16_definition(
-            picks in proptest::collection::vec(0usize..9, 600..3000),
-            split in 0usize..20_000,
-        ) {
-            const PIECES: [&str; 9] =
-                ["plain words ", "é", "ж", "日本", "😀", "𝔘x", "a``b", "\u{feff}", "long ascii run, no marks "];
-            let text: String = picks.iter().map(|&i| PIECES[i]).collect();
-            let mut d = Djb2::new();
-            d.feed(text.as_bytes());
-            proptest::prop_assert_eq!(d.h, djb2_reference(text.strip_prefix('\u{feff}').unwrap_or(&text)));
-            let mut split = split.min(text.len());
-            while !text.is_char_boundary(split) {
-                split -= 1;
-            }
-            let mut d = Djb2::new();
-            d.feed(&text.as_bytes()[..split]);
-            d.feed(&text.as_bytes()[split..]);
-            proptest::prop_assert_eq!(d.h, djb2_reference(text.strip_prefix('\u{feff}').unwrap_or(&text)));
-        }
-    }
-
-    #[test]
-    fn pow33_is_repeated_multiplication() {
-        let mut want = 1u32;
-        for e in 0..300u64 {
-            assert_eq!(pow33(e), want, "33^{e}");
-            want = want.wrapping_mul(33);
-        }
-    }
-
-    #[test]
-    fn fold8_is_the_polynomial() {
-        for w in [b"abcdefgh", b"\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f", b"\0\0\0\0\0\0\0\x01", b"`````` x"] {
-            let want = w.iter().fold(0u32, |acc, &c| acc.wrapping_mul(33).wrapping_add(c as u32));
-            assert_eq!(fold8(u64::from_le_bytes(*w)), want);
-        }
-    }
-
-    #[test]
-    fn leading_bom_is_not_part_of_the_tag_hash() {
-        let mut d = Djb2::new();
-        d.feed("\u{feff}abc".as_bytes());
-        assert_eq!(d.h, djb2_reference("abc"));
-        let mut d = Djb2::new();
-        d.feed("a\u{feff}bc".as_bytes());
-        assert_eq!(d.h, djb2_reference("a\u{feff}bc"));
     }
 
     #[test]

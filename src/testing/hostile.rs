@@ -847,6 +847,24 @@ const CASES: &[Case] = &[
         make: |n| repeat("ab  \ncd \t \nef\ngh       \nij    \n", n),
     },
     Case {
+        name: "layout-channels",
+        about: "lines indented by tabs and spaces, padded columns, kana beside Latin, hanging indents and blank runs of every count",
+        feeds: &[Text],
+        make: |n| repeat("\t        a\t  b   c\td\n     更新v2 更新 v2\n   x\n\n\n y\n\n", n),
+    },
+    Case {
+        name: "code-lists",
+        about: "numbers whose separators change at every step, and one list of codes with no end",
+        feeds: &[Text],
+        make: |n| repeat("1,2;3+4)+5||6 NCHAR(72)+NCHAR(105)+NCHAR(32)+NCHAR(97)+", n),
+    },
+    Case {
+        name: "string-pieces",
+        about: "quotes with no end, empty literals, and one chain of base64 pieces that never closes",
+        feeds: &[Text],
+        make: |n| repeat("\"\"'' \"SWdu\" + \"b3Jl\" + \"IGFs\" .. \"bCBy\" || \"", n),
+    },
+    Case {
         name: "command-links",
         about: "links a shell command fills, closed and unclosed, many a line",
         feeds: &[Text],
