@@ -1279,7 +1279,8 @@ fn decimal_run(run: &str) -> Option<String> {
 /// `NCHAR(72)+NCHAR(105)`, `String.fromCharCode(72,105)`, `chr(72).chr(105)`,
 /// `[72, 105]`. UTF-8 bytes when all are below 256 and they make UTF-8,
 /// else code points (Latin-1's among them); read when at least `MIN_CODES` make readable text.
-/// One pass over the digits; at most `MAX_CANDIDATES` lists.
+/// One pass over the digits; at most one list past `MAX_CANDIDATES` (the
+/// caller reads that as a text cut short).
 fn code_lists(text: &str) -> Vec<(Range<usize>, String)> {
     const MAX_SEPARATOR: usize = 16;
     let bytes = text.as_bytes();
@@ -1287,7 +1288,7 @@ fn code_lists(text: &str) -> Vec<(Range<usize>, String)> {
     let (mut from, mut last_end, mut sep) = (0usize, 0usize, Vec::<u8>::new());
     let mut codes: Vec<u32> = Vec::new();
     let close = |codes: &mut Vec<u32>, range: Range<usize>, out: &mut Vec<(Range<usize>, String)>| {
-        if codes.len() >= MIN_CODES && out.len() < MAX_CANDIDATES {
+        if codes.len() >= MIN_CODES && out.len() <= MAX_CANDIDATES {
             let as_bytes = codes.iter().all(|&c| c < 256) && codes.iter().any(|&c| c >= 128);
             let points = || codes.iter().map(|&c| char::from_u32(c)).collect::<Option<String>>();
             let spelt = if as_bytes {
@@ -1386,7 +1387,7 @@ fn string_pieces(text: &str) -> Vec<(Range<usize>, String)> {
             }
             at = j;
         }
-        if pieces >= MIN_PIECES && out.len() < MAX_CANDIDATES {
+        if pieces >= MIN_PIECES && out.len() <= MAX_CANDIDATES {
             out.push((from..at, joined));
         }
         // Past what was read (a closing quote opens nothing).
@@ -2484,10 +2485,15 @@ fn layer_and_cap(text: &str) -> (Vec<Decoded>, bool) {
         let r = decimal_from..text.trim_end().len();
         push(Encoding::Decimal, r.clone(), decimal_run(&text[r]), &mut out);
     }
-    for (r, spelt) in code_lists(text) {
+    // Each gives one past the cap, so a text cut short says so.
+    let lists = code_lists(text);
+    capped |= lists.len() > MAX_CANDIDATES;
+    for (r, spelt) in lists.into_iter().take(MAX_CANDIDATES) {
         push(Encoding::Decimal, r, Some(spelt), &mut out);
     }
-    for (r, joined) in string_pieces(text) {
+    let pieces = string_pieces(text);
+    capped |= pieces.len() > MAX_CANDIDATES;
+    for (r, joined) in pieces.into_iter().take(MAX_CANDIDATES) {
         push(Encoding::Base64, r, b64(&joined), &mut out);
     }
     if let Some((r, words)) = punycode_words(text) {
@@ -3699,6 +3705,14 @@ mod tests {
         assert!(decoded(&points.join(" . ")).contains(&(Encoding::Decimal, spanish.to_string())));
         // Numbers in a table are no text.
         assert!(code_lists("12,45,67,89,1200,3,4,5,88,91,23,54,77,10,11").is_empty());
+        // Past the cap of lists or of joined pieces, the text is cut short:
+        // a finding, not silence.
+        let many = format!("{}\n", js).repeat(MAX_CANDIDATES + 1);
+        assert!(layer_and_cap(&many).1);
+        assert!(!layer_and_cap(&js).1);
+        let chain =
+            format!("x = \"{}\";\n", ["SWdu", "b3Jl", "IGFs", "bCBy"].join("\" + \"")).repeat(MAX_CANDIDATES + 1);
+        assert!(layer_and_cap(&chain).1);
         let b = |s: &[u8]| base64::engine::general_purpose::STANDARD.encode(s);
         let whole = b(order.as_bytes());
         let pieces: Vec<&str> = whole.as_bytes().chunks(7).map(|c| std::str::from_utf8(c).unwrap()).collect();

@@ -410,9 +410,7 @@ mod tests {
     use super::super::scan::Utf8Stream;
     use super::*;
 
-    fn djb2_reference(s: &str) -> u32 {
-        s.encode_utf16().fold(DJB2_SEED, |h, u| h.wrapping_mul(33).wrapping_add(u as u32))
-    }
+    use crate::testing::djb2_utf16 as djb2_reference;
 
     #[test]
     fn djb2_matches_utf16_definition_in_any_chunking() {

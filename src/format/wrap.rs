@@ -497,12 +497,8 @@ pub fn iso8601_millis(ms: i64) -> String {
 }
 #[cfg(test)]
 mod tests {
-    use super::super::djb2::DJB2_SEED;
     use super::*;
-
-    fn djb2_reference(s: &str) -> u32 {
-        s.encode_utf16().fold(DJB2_SEED, |h, u| h.wrapping_mul(33).wrapping_add(u as u32))
-    }
+    use crate::testing::djb2_utf16 as djb2_reference;
 
     fn wrap_str(s: &str, source: &str) -> String {
         let opts = WrapOptions { source: source.into(), timestamp: None };
