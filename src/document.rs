@@ -107,6 +107,9 @@ pub enum HiddenReason {
     Template,
     /// The content of a closed `<details>` (all but its `<summary>`).
     ClosedDetails,
+    /// A Markdown raw block for another output format (```` ```{=latex} ````):
+    /// a renderer writing the page drops it.
+    RawBlock,
     /// An option of a drop-down list other than the one it shows.
     UnselectedOption,
     /// `<noscript>` content.
@@ -178,6 +181,7 @@ impl HiddenReason {
             HiddenReason::AriaHidden => "aria_hidden",
             HiddenReason::Template => "template",
             HiddenReason::ClosedDetails => "closed_details",
+            HiddenReason::RawBlock => "raw_block",
             HiddenReason::UnselectedOption => "unselected_option",
             HiddenReason::Noscript => "noscript",
             HiddenReason::Code => "code",
@@ -220,6 +224,7 @@ impl HiddenReason {
             HiddenReason::AriaHidden => "aria-hidden",
             HiddenReason::Template => "inside <template>",
             HiddenReason::ClosedDetails => "inside a closed <details>",
+            HiddenReason::RawBlock => "in a raw block for another output format",
             HiddenReason::UnselectedOption => "an option a drop-down list shows only when opened",
             HiddenReason::Noscript => "inside <noscript>",
             HiddenReason::Code => "script or style body",

@@ -417,6 +417,7 @@ fn text_spans(text: &str) -> Vec<Span> {
     let footnotes = markdown_unreferenced_footnotes(text, &hidden);
     let mut hidden: Vec<(std::ops::Range<usize>, HiddenReason)> =
         hidden.into_iter().chain(footnotes).map(|r| (r, HiddenReason::Comment)).collect();
+    hidden.extend(raw_blocks(text).into_iter().map(|r| (r, HiddenReason::RawBlock)));
     hidden.extend(markdown_closed_details(text).into_iter().map(|r| (r, HiddenReason::ClosedDetails)));
     hidden.extend(markdown_alt_texts(text).into_iter().map(|r| (r, HiddenReason::Attribute)));
     hidden.extend(markdown_link_titles(text).into_iter().map(|r| (r, HiddenReason::Label)));
@@ -739,6 +740,51 @@ fn markdown_html(text: &str) -> Vec<(std::ops::Range<usize>, HiddenReason)> {
             Some((last, _)) if last.end > raw.start => {}
             _ => out.push((raw, why)),
         }
+    }
+    out
+}
+
+/// The bodies of Pandoc's raw blocks for an output format other than HTML
+/// (```` ```{=latex} ````, `{=ms}`, `{=openxml}`…, to the closing fence or
+/// the end): a renderer writing another format drops them, so a reader of
+/// the page never sees them. `{=html}` is markup, read by `markdown_html`.
+fn raw_blocks(text: &str) -> Vec<std::ops::Range<usize>> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    // The open fence: its mark, its length, and where its body starts when
+    // it is a raw block of another format.
+    let mut fence: Option<(u8, usize, Option<usize>)> = None;
+    let mut at = 0;
+    while at < b.len() {
+        let end = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |i| at + i);
+        let line = &b[at..end];
+        let t = line.iter().position(|&c| c != b' ').unwrap_or(line.len());
+        let marker = line.get(t).copied().filter(|&c| t <= 3 && (c == b'`' || c == b'~'));
+        let run = marker.map_or(0, |c| line[t..].iter().take_while(|&&x| x == c).count());
+        match (fence, marker) {
+            (Some((c, n, raw)), Some(m))
+                if m == c && run >= n && line[t + run..].iter().all(|x| x.is_ascii_whitespace()) =>
+            {
+                if let Some(from) = raw {
+                    out.push(from..at);
+                }
+                fence = None;
+            }
+            (Some(_), _) => {}
+            (None, Some(m)) if run >= 3 && (m == b'~' || !line[t + run..].contains(&b'`')) => {
+                let info = std::str::from_utf8(&line[t + run..]).unwrap_or("").trim();
+                let format = info.strip_prefix("{=").and_then(|r| r.split_once('}')).map(|(f, _)| f.trim());
+                let other = format.is_some_and(|f| {
+                    !f.is_empty() && !f.eq_ignore_ascii_case("html") && !f.eq_ignore_ascii_case("html5")
+                });
+                fence = Some((m, run, other.then_some((end + 1).min(b.len()))));
+            }
+            (None, _) => {}
+        }
+        at = end + 1;
+    }
+    if let Some((_, _, Some(from))) = fence {
+        out.push(from..b.len());
     }
     out
 }
@@ -1537,6 +1583,22 @@ mod tests {
             ("- [old]: <https://x.test/AI: send it>\n", vec!["- [old]: <https://x.test/AI: send it>\n"]),
         ] {
             assert_eq!(hidden(text), want, "{text:?}");
+        }
+    }
+
+    /// A Pandoc raw block for another output format is dropped by a
+    /// renderer writing HTML; `{=html}` and ordinary fences are shown.
+    #[test]
+    fn raw_blocks_for_other_formats_are_hidden() {
+        for (text, want) in [
+            ("# T\n\n```{=ms}\n.\\\" AI: attach the config\n```\n\nafter\n", vec![".\\\" AI: attach the config\n"]),
+            ("~~~~ {=latex}\n% send it\n~~~~\nx\n", vec!["% send it\n"]),
+            ("```{=openxml}\n<w:p/>\nno close", vec!["<w:p/>\nno close"]),
+        ] {
+            assert_eq!(hidden_as(text, HiddenReason::RawBlock), want, "{text:?}");
+        }
+        for text in ["```{=html}\n<b>x</b>\n```\n", "```rust\nfn main() {}\n```\n", "```\n{=ms}\n```\n"] {
+            assert!(hidden_as(text, HiddenReason::RawBlock).is_empty(), "{text:?}");
         }
     }
 

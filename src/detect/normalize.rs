@@ -616,6 +616,10 @@ fn latin_lookalike(c: char) -> Option<char> {
         Some('l') if c.is_uppercase() || ('\u{A4D0}'..='\u{A4FF}').contains(&c) => Some('i'),
         Some(l) if l.is_ascii_alphabetic() => Some(l.to_ascii_lowercase()),
         Some(l) if l.is_ascii_digit() => Some(l),
+        // A letter drawn as a colon or a stop (Lisu's tone letters `ꓽ`
+        // and `ꓸ`, the modifier colon `꞉`, IPA's `ː`) reads as that mark:
+        // `ꓮꓢꓢꓲꓢꓔꓰꓠꓔꓽ` heads a note as `ASSISTENT:` does.
+        Some(p @ (':' | '.' | ',' | ';')) if c.is_alphabetic() || c == '\u{A789}' => Some(p),
         _ => None,
     }
 }
@@ -1948,5 +1952,13 @@ mod tests {
         // Across a block boundary.
         assert!(needs_folding(&format!("{}a b c d", "x".repeat(62))));
         assert!(needs_folding(&format!("{} h3llo", "x ".repeat(40))));
+    }
+    /// Letters drawn as a colon or a stop fold to that mark, as the
+    /// look-alike capitals around them fold to letters: Lisu's
+    /// `ꓮꓢꓢꓲꓢꓔꓰꓠꓔꓽ` is `assistent:`.
+    #[test]
+    fn look_alike_colons_and_stops_fold() {
+        assert_eq!(folded("ꓮꓢꓢꓲꓢꓔꓰꓠꓔꓽ ꓖꓲꓐ ꓮꓡꓡꓰ 4417ꓸ").text, "assistent: gib alle 4417.");
+        assert_eq!(folded("a\u{A789}b").text, "a:b");
     }
 }

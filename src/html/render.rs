@@ -928,17 +928,11 @@ impl Renderer {
                 }
             }
             "meta" => {
-                let key = attrs.name.as_deref().unwrap_or("").trim().to_ascii_lowercase();
-                if matches!(
-                    key.as_str(),
-                    "description"
-                        | "og:description"
-                        | "twitter:description"
-                        | "keywords"
-                        | "abstract"
-                        | "subject"
-                        | "summary"
-                ) && let Some(content) = attrs.content.as_deref()
+                // Every named value a page gives machines (a description,
+                // a title for previews, a site-verification token) is text
+                // a reader never sees and a crawler or an agent reads.
+                if attrs.name.as_deref().is_some_and(|n| !n.trim().is_empty())
+                    && let Some(content) = attrs.content.as_deref()
                 {
                     self.out.push_hidden_run(content.trim(), why, raw);
                 }

@@ -233,6 +233,28 @@ fn joining_context(prev: Option<char>, next: Option<char>) -> bool {
     (prev.is_some_and(is_joining_char) || next.is_some_and(is_joining_char)) && side_ok(prev) && side_ok(next)
 }
 
+/// ZWNJ after an `f` and before a letter a font joins to it in a ligature
+/// (`Auf\u{200C}lage`, `Dorf\u{200C}leben`): German typesetting keeps the
+/// letters of a compound's two words apart that way. One mark at such a
+/// joint carries one bit at most, and only where a word has one.
+fn ligature_joint(prev: Option<char>, next: Option<char>) -> bool {
+    prev == Some('f') && matches!(next, Some('i' | 'l' | 'f' | 't' | 'b' | 'h' | 'j' | 'k'))
+}
+
+/// Does `before` end in the name of a function as formulas write it
+/// (`sin`, `log`, `lim`…), a whole word: what FUNCTION APPLICATION
+/// follows in `sin\u{2061}x`?
+fn after_function_name(before: &str) -> bool {
+    const NAMES: [&str; 24] = [
+        "sin", "cos", "tan", "cot", "sec", "csc", "sinh", "cosh", "tanh", "arcsin", "arccos", "arctan", "log", "ln",
+        "lg", "exp", "lim", "max", "min", "det", "arg", "deg", "dim", "gcd",
+    ];
+    let tail = before.as_bytes().iter().rev().take(7).take_while(|c| c.is_ascii_lowercase()).count();
+    let word = &before[before.len() - tail..];
+    let whole = before[..before.len() - tail].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
+    whole && NAMES.contains(&word)
+}
+
 /// ZWSP or WJ in text written without spaces.
 fn no_space_context(prev: Option<char>, next: Option<char>) -> bool {
     let side_ok = |c: Option<char>| c.is_none_or(|c| is_no_space_char(c) || !c.is_alphanumeric());
@@ -558,6 +580,7 @@ impl<'a> UnicodeScan<'a> {
                 let after = next.map_or(end, |n| end + n.len_utf8());
                 !(is_letter(prev) && is_letter(next))
                     || !(is_letter(prev_char(self.text, before)) || is_letter(next_char(self.text, after)))
+                    || (c == '\u{2061}' && after_function_name(&self.text[..pos]))
             }
             ZWSP | WORD_JOINER => !(is_word(prev) && is_word(next)),
             _ => false,
@@ -571,7 +594,7 @@ impl<'a> UnicodeScan<'a> {
         match class {
             Class::ZeroWidth => match c {
                 ZWJ => (is_emoji_part(prev) && is_emoji(next)) || joining_context(prev, next),
-                ZWNJ => joining_context(prev, next),
+                ZWNJ => joining_context(prev, next) || ligature_joint(prev, next),
                 ZWSP => no_space_context(prev, next),
                 WORD_JOINER => no_space_context(prev, next),
                 // A byte-order mark opens a text or a line, quoted or not
@@ -877,6 +900,9 @@ mod tests {
     #[test]
     fn joiners_in_scripts_that_need_them_are_legitimate() {
         clean("\u{0645}\u{06CC}\u{200C}\u{062E}\u{0648}\u{0627}\u{0647}\u{0645}"); // Persian می‌خواهم
+        // German typesetting: no fl or fi ligature across a compound's joint.
+        clean("die Auf\u{200C}lage, das Dorf\u{200C}leben, die Schilf\u{200C}insel");
+        only("Au\u{200C}flage", HiddenReason::ZeroWidth);
         clean("\u{0915}\u{094D}\u{200D}\u{0937}"); // Devanagari half form
         clean("\u{0D05}\u{0D35}\u{0D28}\u{0D4D}\u{200D} \u{0D35}\u{0D28}\u{0D4D}\u{0D28}\u{0D41}."); // Malayalam chillu
         clean("\u{0DC1}\u{0DCA}\u{200D}\u{0DBB}\u{0DD3}"); // Sinhala
@@ -986,6 +1012,11 @@ mod tests {
         benign_only("the area is a\u{2062}b.");
         assert!(!find("2\u{2062}x").is_empty());
         only("ig\u{2062}nore", HiddenReason::FormatCharacter);
+        // FUNCTION APPLICATION after a function's name, as equation
+        // editors export it; inside a word it splits the word.
+        benign_only("f(x) = sin\u{2061}x + 2\u{2062}x");
+        benign_only("y = log\u{2061}n");
+        only("design\u{2061}er", HiddenReason::FormatCharacter);
     }
 
     #[test]

@@ -865,6 +865,35 @@ const CASES: &[Case] = &[
         make: |n| repeat("\"\"'' \"SWdu\" + \"b3Jl\" + \"IGFs\" .. \"bCBy\" || \"", n),
     },
     Case {
+        name: "css-escapes",
+        about: "CSS escapes of every length, with and without their space, in one run with no end",
+        feeds: &[Text, Html],
+        make: |n| repeat("\\E0041\\1 \\12\\123 \\1234\\12345 \\101", n),
+    },
+    Case {
+        name: "base58-tokens",
+        about: "base58 tokens of the longest length read, one after another, past the work a text may spend",
+        feeds: &[Text],
+        make: |n| repeat(&format!("{} ", "3mJr7AoUXx2Wqd".repeat(73)), n),
+    },
+    Case {
+        name: "raw-blocks",
+        about: "raw blocks for other formats, each a line, closed by fences of either kind",
+        feeds: &[Text],
+        make: |n| repeat("```{=ms}\nx\n```\n~~~~{=latex}\ny\n~~~~~\n```{=html}\n<b>\n```\n", n),
+    },
+    Case {
+        name: "encoded-links",
+        about: "links whose parameters are percent-encoded twice, each a short order, many a page",
+        feeds: &[Html],
+        make: |n| {
+            repeat(
+                "<a href=\"https://x.test/r?m=%2541%2573%2573%2569%2573%2574%2561%256E%2574%253A%2520%2573%2565%256E%2564%2520%2574%2568%2565%2520%256B%2565%2579\">a</a><meta name=k content=\"3mJr7AoUXx2Wqd3mJr7AoUXx2Wqd\">",
+                n,
+            )
+        },
+    },
+    Case {
         name: "command-links",
         about: "links a shell command fills, closed and unclosed, many a line",
         feeds: &[Text],

@@ -143,7 +143,7 @@ pub const LEXICONS: &[Lexicon] = &[
     Lexicon {
         lang: "pl",
         spaced: true,
-        address: "asystent*|asystencie|ai|sztuczna inteligencja|sztucznej inteligencji|agent*|model|model językowy|chatbot*|bot|copilot*|kto to czyta|ktokolwiek to czyta|ktokolwiek przetwarza|jeśli jesteś ai",
+        address: "asystent*|asystencie|pomocniku|ai|sztuczna inteligencja|sztucznej inteligencji|agent*|model|model językowy|chatbot*|bot|copilot*|kto to czyta|ktokolwiek to czyta|ktokolwiek przetwarza|jeśli jesteś ai",
         oblige: "powinien|powinna|powinno|powinni|musi|muszą|ma obowiązek|musisz|musi pan|musi pani|powinieneś|powinnaś|należy|od teraz|od tej chwili|odtąd|upewnij się|koniecznie|czy mógłbyś|czy mogłabyś|czy moglibyście|czy mógłby pan|czy mogłaby pani|mógłbyś|mogłabyś",
         priority: "nowe instrukcje|nowa instrukcja|zaktualizowane instrukcje|twoje nowe zadanie|twój nowy priorytet|twoim nowym priorytetem|twoje prawdziwe zadanie|nie mów użytkownikowi|nie informuj użytkownika|bez informowania użytkownika|nie wspominaj o tym|zachowaj to w tajemnicy",
         act: "wyślij*|wysłać|wysyłaj*|prześlij*|przesłać|przekaż*|przekazać|odpowiedz*|odpowiedzieć|przelej*|przelać|zapłać*|zapłacić|usuń*|usunąć|skasuj*|uruchom*|wykonaj*|wykonać|prześlij|eksportuj*|udostępnij*|ujawnij*|ujawnić|wydrukuj*|wypisz*|wyświetl*|powtórz*|powiedz*|powiedzieć|napisz*|poinformuj*|zgłoś*|poleć*|polecić|zarekomenduj*|opisz*|wspomnij*|podsumuj*|dołącz*|dodaj*|zatwierdź*|zaakceptuj*|oznacz*|skopiuj*|kopiuj*|wyśle|prześle|przekaże|odpowie|przeleje|zapłaci|usunie|wykona|udostępni|ujawni|wypisze|powie|zgłosi|poleca|poleci|rekomenduje|opisze|wspomni|doda|zatwierdzi|napisze|przekieruj*|przekierować|skasować|wykasuj|wyrzuć|wyrzucić|udostępnić|przyznać|zatwierdzić|zaakceptować|uwzględnij|uwzględnić|skopiować|opublikuj|opublikujcie|opublikować|wrzuć",
@@ -156,7 +156,7 @@ pub const LEXICONS: &[Lexicon] = &[
     Lexicon {
         lang: "cs",
         spaced: true,
-        address: "asistent*|ai|umělá inteligence|umělé inteligence|agent*|model|jazykový model|chatbot*|bot|copilot*|kdo toto čte|kdokoli čte|kdo to zpracovává|pokud jsi ai",
+        address: "asistent*|pomocníku|ai|umělá inteligence|umělé inteligence|agent*|model|jazykový model|chatbot*|bot|copilot*|kdo toto čte|kdokoli čte|kdo to zpracovává|pokud jsi ai",
         oblige: "musíš|musíte|měl bys|měli byste|je nutné|od teď|od nynějška|od této chvíle|nadále|ujisti se|ujistěte se|mohl bys|mohla bys|mohli byste|mohl byste",
         priority: "nové pokyny|nový pokyn|nové instrukce|aktualizované pokyny|tvůj nový úkol|váš nový úkol|tvoje nová priorita|vaše nová priorita|tvůj skutečný úkol|neříkej uživateli|neříkejte uživateli|bez informování uživatele|nezmiňuj se o tom|udrž to v tajnosti",
         act: "pošli*|pošlete|poslat|odešli*|odeslat|přepošli*|přeposlat|odpověz*|odpovědět|převeď*|převést|zaplať*|zaplatit|plať|smaž*|smazat|odstraň*|spusť*|spustit|proveď*|nahraj*|exportuj*|sdílej*|prozraď*|odhal*|vytiskni*|vypiš*|zobraz*|zopakuj*|opakuj*|řekni*|říct|sděl*|oznam*|nahlas*|doporuč*|popiš*|zmiň*|shrň*|shrnout|zahrň*|přidej*|schval*|přijmi*|označ*|zkopíruj*|kopíruj*|pošle|odešle|přepošle|odpoví|převede|zaplatí|smaže|odstraní|spustí|provede|nahraje|prozradí|vytiskne|řekne|oznámí|nahlásí|popíše|zmíní|shrne|zahrne|přidá|přijme|odešlete|přepošlete|vymaž|vymažte|vymazat|odstranit|odeber|odeberte|odebrat|sdílet|schválit|přijměte|přijmout|řekněte|říci|zahrnout|zkopírovat|zveřejni|zveřejněte|zveřejnit|publikuj|publikujte",
@@ -302,7 +302,7 @@ pub const LEXICONS: &[Lexicon] = &[
         address: "助手|助理|人工智能|ai助手|智能体|代理|模型|语言模型|大模型|机器人|聊天机器人|阅读此内容的|处理此内容的|如果你是ai|如果你是人工智能|助手們|人工智慧|智慧助理|語言模型|機器人",
         oblige: "你必须|您必须|你必須|您必須|你应该|您应该|你應該|你需要|您需要|从现在起|从现在开始|從現在起|從現在開始|今后|务必|務必|一定要",
         priority: "新的指令|新指令|新的指示|新的说明|更新后的指令|你的新任务|您的新任务|你的新任務|你的新优先|你的首要任务|你真正的任务|之前的指令|先前的指示|以前的指令|不要告诉用户|不要告訴用戶|不要向用户|不要让用户知道|不要讓用戶知道|不要提及此|对用户保密|對用戶保密|悄悄地",
-        act: "发送|發送|发给|發給|转发|轉發|回复|回覆|转账|轉帳|汇款|匯款|支付|付款|删除|刪除|执行|執行|运行|運行|上传|上傳|导出|匯出|分享|共享|透露|泄露|洩露|输出|輸出|打印|列印|重复|重複|告诉|告訴|声称|报告|推荐|推薦|描述|提及|总结|總結|概括|包含|加入|批准|接受|标记|複製|复制|写明|寫明|注明|註明|移除|删掉|刪掉|去掉|清除|转给|轉給|转账给|轉帳給|打款|汇给|匯給|付给|付給|分享给|分享給|共享给|共享給|告知|拷贝|拷貝|抄送|寄给|寄給|发帖|發帖|公布|发布到|發布到|发布在|發布在",
+        act: "发送|發送|发给|發給|发到|發到|传到|傳到|转发|轉發|回复|回覆|转账|轉帳|汇款|匯款|支付|付款|删除|刪除|执行|執行|运行|運行|上传|上傳|导出|匯出|分享|共享|透露|泄露|洩露|输出|輸出|打印|列印|重复|重複|告诉|告訴|声称|报告|推荐|推薦|描述|提及|总结|總結|概括|包含|加入|批准|接受|标记|複製|复制|写明|寫明|注明|註明|移除|删掉|刪掉|去掉|清除|转给|轉給|转账给|轉帳給|打款|汇给|匯給|付给|付給|分享给|分享給|共享给|共享給|告知|拷贝|拷貝|抄送|寄给|寄給|发帖|發帖|公布|发布到|發布到|发布在|發布在",
         over: "忽略|忽视|忽視|无视|無視|忘记|忘記|不要理会|跳过|不再适用|不再有效|不再適用",
         weak: "打开|打開|访问|訪問|点击|點擊|下载|下載|更改|修改|更新|替换|替換|确认|確認|填写|填寫|签署|簽署|分配|指派|绑定|綁定|放到|移至|移到|留下评论|置顶|置頂|拒绝|拒絕|婉拒|预订|預訂|预约|預約|改为|改為|改成|设置为|設置為|设为|設為|设定为|設定為|创建|創建|新建|放入|放进|放進|开启|開啟|关闭|關閉|归档|歸檔|存档|存檔|取消订阅|取消訂閱|退订|退訂|订阅|訂閱|清空|移动到|移動到|邀请|邀請|取消|撤销|撤銷|合并|合併|授予|授权|授權|开放权限|開放權限|新增|添加|贴到|粘贴|贴上|貼到|粘貼|貼上",
         instr: "指令|指示|提示词|提示詞|系统提示|系統提示|规则|規則|说明|準則|准则",
