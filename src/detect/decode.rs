@@ -2837,13 +2837,16 @@ fn octal_runs(text: &str) -> Vec<Range<usize>> {
     out
 }
 
-/// Runs of CSS escapes alone (`\E0041\E0073 \E0069…`: a backslash, one
-/// to six hex digits, one optional space), eight or more in a row, at
-/// least one of them not three octal digits (those are `octal_runs`'),
-/// each as one candidate; one pass from each backslash on.
+/// Runs of CSS escapes (`\\E0041\\E0073 \\E0069…`: a backslash, one to
+/// six hex digits, one optional white space), eight or more hex ones, at
+/// least one of them not three octal digits (those are `octal_runs`'s),
+/// each as one candidate. A run goes on across what CSS reads through or
+/// a writer puts between to cut it: an escape of another character
+/// (`\\s`), a line continuation, and up to three other characters on the
+/// line (`"…" "…"`, a letter left plain). One pass from each backslash on.
 fn css_escape_runs(text: &str) -> Vec<Range<usize>> {
     let b = text.as_bytes();
-    // The escape at `i`: its length, and whether it reads as octal.
+    // The hex escape at `i`: its length, and whether it reads as octal.
     let escape = |i: usize| -> Option<(usize, bool)> {
         if b.get(i) != Some(&b'\\') {
             return None;
@@ -2853,48 +2856,91 @@ fn css_escape_runs(text: &str) -> Vec<Range<usize>> {
             return None;
         }
         let octal = digits == 3 && b[i + 1..i + 4].iter().all(|c| (b'0'..=b'7').contains(c));
-        let space = usize::from(matches!(b.get(i + 1 + digits), Some(b' ' | b'\t' | b'\n')));
+        let after = i + 1 + digits;
+        let space = match b.get(after) {
+            Some(b'\r') if b.get(after + 1) == Some(&b'\n') => 2,
+            Some(b' ' | b'\t' | b'\n' | b'\r' | b'\x0c') => 1,
+            _ => 0,
+        };
         Some((1 + digits + space, octal))
     };
     let mut out = Vec::new();
     let mut at = 0;
     while let Some(p) = memchr::memchr(b'\\', &b[at..]) {
         let start = at + p;
-        let (mut end, mut n, mut all_octal) = (start, 0, true);
-        while let Some((len, octal)) = escape(end) {
-            end += len;
-            n += 1;
-            all_octal &= octal;
+        let (mut i, mut end, mut n, mut all_octal) = (start, start, 0, true);
+        loop {
+            if let Some((len, octal)) = escape(i) {
+                i += len;
+                end = i;
+                n += 1;
+                all_octal &= octal;
+                continue;
+            }
+            // An escape of any other character, or a line continuation.
+            if b.get(i) == Some(&b'\\') && b.get(i + 1).is_some_and(|c| !c.is_ascii_hexdigit()) {
+                i += 2;
+                continue;
+            }
+            // Up to three other characters on the line, then an escape.
+            let gap = b[i..].iter().take(4).take_while(|&&c| c != b'\\' && c != b'\n').count();
+            if n > 0 && gap <= 3 && escape(i + gap).is_some() {
+                i += gap;
+                continue;
+            }
+            break;
         }
         if n >= 8 && !all_octal {
             out.push(start..end);
         }
-        at = end.max(start + 1);
+        // A run that starts inside this walk holds less of it: each byte
+        // is walked once.
+        at = i.max(start + 1);
     }
     out
 }
 
 /// CSS escapes resolved: a backslash and one to six hex digits (and one
-/// white space after them) is that character; a code that is no
-/// character, or 0, is U+FFFD.
+/// white space after them, CR LF as one) is that character, a code that is
+/// no character, or 0, U+FFFD; a backslash before a line break continues
+/// the line; before any other character, it is that character; two
+/// strings side by side are one.
 fn css_unescape(run: &str) -> String {
     let b = run.as_bytes();
     let mut out = String::with_capacity(run.len());
     let mut i = 0;
     while i < b.len() {
-        let digits =
-            if b[i] == b'\\' { b[i + 1..].iter().take(6).take_while(|c| c.is_ascii_hexdigit()).count() } else { 0 };
-        if digits == 0 {
+        // Strings side by side are one (`"\\41" "\\42"`).
+        if matches!(b[i], b'"' | b'\'') {
+            let j = i + 1 + b[i + 1..].iter().take_while(|c| matches!(c, b' ' | b'\t')).count();
+            if b.get(j) == Some(&b[i]) {
+                i = j + 1;
+                continue;
+            }
+        }
+        if b[i] != b'\\' || i + 1 == b.len() {
             let c = run[i..].chars().next().unwrap_or('\u{fffd}');
             out.push(c);
-            i += c.len_utf8().max(1);
+            i += c.len_utf8();
+            continue;
+        }
+        let digits = b[i + 1..].iter().take(6).take_while(|c| c.is_ascii_hexdigit()).count();
+        if digits == 0 {
+            // `\\` and a line break continue the line; `\\s` is `s`.
+            let c = run[i + 1..].chars().next().unwrap_or('\u{fffd}');
+            if c != '\n' {
+                out.push(c);
+            }
+            i += 1 + c.len_utf8();
             continue;
         }
         let v = u32::from_str_radix(&run[i + 1..i + 1 + digits], 16).unwrap_or(0);
         out.push(char::from_u32(v).filter(|_| v != 0).unwrap_or('\u{fffd}'));
         i += 1 + digits;
-        if matches!(b.get(i), Some(b' ' | b'\t' | b'\n')) {
-            i += 1;
+        match b.get(i) {
+            Some(b'\r') if b.get(i + 1) == Some(&b'\n') => i += 2,
+            Some(b' ' | b'\t' | b'\n' | b'\r' | b'\x0c') => i += 1,
+            _ => {}
         }
     }
     out
@@ -3873,6 +3919,32 @@ mod tests {
         assert!(css_escape_runs("content: \"\\201C\\2605\\201D\"").is_empty());
         assert!(css_escape_runs("\\341\\202\\254\\341\\202\\254\\341\\202\\254\\341\\202").is_empty());
         assert_eq!(css_unescape("\\49 gnore \\0 \\110000x"), "Ignore \u{fffd}\u{fffd}x");
+        // Cut into strings, by line continuations, plain letters, letter
+        // escapes, CR LF or form feeds after each escape: one run still.
+        let hex: Vec<String> = order.chars().map(|c| format!("\\{:x}", u32::from(c))).collect();
+        for (sep, each) in [("\" \"", 7), ("\\\n", 7)] {
+            let cut: Vec<String> = hex.chunks(each).map(|c| c.join(" ")).collect();
+            let t = format!("content: \"{}\"", cut.join(sep));
+            assert!(decoded(&t).contains(&(Encoding::CssEscapes, order.to_string())), "{t}");
+        }
+        let plain_every_eighth: String =
+            order
+                .chars()
+                .enumerate()
+                .map(|(i, c)| {
+                    if i % 8 == 7 && c.is_ascii_alphabetic() { c.to_string() } else { format!("\\{:x} ", u32::from(c)) }
+                })
+                .collect();
+        assert!(
+            decoded(&plain_every_eighth).contains(&(Encoding::CssEscapes, order.to_string())),
+            "{plain_every_eighth}"
+        );
+        for end in ["\r\n", "\x0c"] {
+            let t: String = hex.iter().map(|h| format!("{h}{end}")).collect();
+            assert!(decoded(&t).contains(&(Encoding::CssEscapes, order.to_string())), "{end:?}");
+        }
+        let lettered = format!("\\s\\t\\o\\p{}", hex[..12].join(""));
+        assert!(decoded(&lettered).iter().any(|d| d.0 == Encoding::CssEscapes && d.1.starts_with("stopAssistant")));
 
         let b58_of = |text: &str| bs58::encode(text.as_bytes()).into_string();
         let manifest = format!("commit: 13d16632c1934b9f\nbuild_id: {}\n", b58_of(order));

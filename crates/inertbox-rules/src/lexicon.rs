@@ -143,7 +143,7 @@ pub const LEXICONS: &[Lexicon] = &[
     Lexicon {
         lang: "pl",
         spaced: true,
-        address: "asystent*|asystencie|pomocniku|ai|sztuczna inteligencja|sztucznej inteligencji|agent*|model|model językowy|chatbot*|bot|copilot*|kto to czyta|ktokolwiek to czyta|ktokolwiek przetwarza|jeśli jesteś ai",
+        address: "asystent*|asystencie|ai|sztuczna inteligencja|sztucznej inteligencji|agent*|model|model językowy|chatbot*|bot|copilot*|kto to czyta|ktokolwiek to czyta|ktokolwiek przetwarza|jeśli jesteś ai",
         oblige: "powinien|powinna|powinno|powinni|musi|muszą|ma obowiązek|musisz|musi pan|musi pani|powinieneś|powinnaś|należy|od teraz|od tej chwili|odtąd|upewnij się|koniecznie|czy mógłbyś|czy mogłabyś|czy moglibyście|czy mógłby pan|czy mogłaby pani|mógłbyś|mogłabyś",
         priority: "nowe instrukcje|nowa instrukcja|zaktualizowane instrukcje|twoje nowe zadanie|twój nowy priorytet|twoim nowym priorytetem|twoje prawdziwe zadanie|nie mów użytkownikowi|nie informuj użytkownika|bez informowania użytkownika|nie wspominaj o tym|zachowaj to w tajemnicy",
         act: "wyślij*|wysłać|wysyłaj*|prześlij*|przesłać|przekaż*|przekazać|odpowiedz*|odpowiedzieć|przelej*|przelać|zapłać*|zapłacić|usuń*|usunąć|skasuj*|uruchom*|wykonaj*|wykonać|prześlij|eksportuj*|udostępnij*|ujawnij*|ujawnić|wydrukuj*|wypisz*|wyświetl*|powtórz*|powiedz*|powiedzieć|napisz*|poinformuj*|zgłoś*|poleć*|polecić|zarekomenduj*|opisz*|wspomnij*|podsumuj*|dołącz*|dodaj*|zatwierdź*|zaakceptuj*|oznacz*|skopiuj*|kopiuj*|wyśle|prześle|przekaże|odpowie|przeleje|zapłaci|usunie|wykona|udostępni|ujawni|wypisze|powie|zgłosi|poleca|poleci|rekomenduje|opisze|wspomni|doda|zatwierdzi|napisze|przekieruj*|przekierować|skasować|wykasuj|wyrzuć|wyrzucić|udostępnić|przyznać|zatwierdzić|zaakceptować|uwzględnij|uwzględnić|skopiować|opublikuj|opublikujcie|opublikować|wrzuć",
@@ -156,7 +156,7 @@ pub const LEXICONS: &[Lexicon] = &[
     Lexicon {
         lang: "cs",
         spaced: true,
-        address: "asistent*|pomocníku|ai|umělá inteligence|umělé inteligence|agent*|model|jazykový model|chatbot*|bot|copilot*|kdo toto čte|kdokoli čte|kdo to zpracovává|pokud jsi ai",
+        address: "asistent*|ai|umělá inteligence|umělé inteligence|agent*|model|jazykový model|chatbot*|bot|copilot*|kdo toto čte|kdokoli čte|kdo to zpracovává|pokud jsi ai",
         oblige: "musíš|musíte|měl bys|měli byste|je nutné|od teď|od nynějška|od této chvíle|nadále|ujisti se|ujistěte se|mohl bys|mohla bys|mohli byste|mohl byste",
         priority: "nové pokyny|nový pokyn|nové instrukce|aktualizované pokyny|tvůj nový úkol|váš nový úkol|tvoje nová priorita|vaše nová priorita|tvůj skutečný úkol|neříkej uživateli|neříkejte uživateli|bez informování uživatele|nezmiňuj se o tom|udrž to v tajnosti",
         act: "pošli*|pošlete|poslat|odešli*|odeslat|přepošli*|přeposlat|odpověz*|odpovědět|převeď*|převést|zaplať*|zaplatit|plať|smaž*|smazat|odstraň*|spusť*|spustit|proveď*|nahraj*|exportuj*|sdílej*|prozraď*|odhal*|vytiskni*|vypiš*|zobraz*|zopakuj*|opakuj*|řekni*|říct|sděl*|oznam*|nahlas*|doporuč*|popiš*|zmiň*|shrň*|shrnout|zahrň*|přidej*|schval*|přijmi*|označ*|zkopíruj*|kopíruj*|pošle|odešle|přepošle|odpoví|převede|zaplatí|smaže|odstraní|spustí|provede|nahraje|prozradí|vytiskne|řekne|oznámí|nahlásí|popíše|zmíní|shrne|zahrne|přidá|přijme|odešlete|přepošlete|vymaž|vymažte|vymazat|odstranit|odeber|odeberte|odebrat|sdílet|schválit|přijměte|přijmout|řekněte|říci|zahrnout|zkopírovat|zveřejni|zveřejněte|zveřejnit|publikuj|publikujte",
