@@ -2056,11 +2056,11 @@ const MAX_B58_TOKEN: usize = 1024;
 
 /// A token in Bitcoin's base58 alphabet (capitals, small letters and
 /// digits all in it, not hex), decoded, when it is UTF-8 text; `left` is
-/// the work the text may still spend (`None` once a token found it spent:
-/// the reading was cut short).
+/// the work the text may still spend (`None` once a token found it spent,
+/// or was longer than is read: the reading was cut short).
 fn b58(run: &str, left: &std::cell::Cell<Option<usize>>) -> Option<String> {
     let b = run.as_bytes();
-    if b.len() < 24 || b.len() > MAX_B58_TOKEN {
+    if b.len() < 24 {
         return None;
     }
     let alphabet = |c: &u8| c.is_ascii_alphanumeric() && !matches!(c, b'0' | b'O' | b'I' | b'l');
@@ -2075,6 +2075,11 @@ fn b58(run: &str, left: &std::cell::Cell<Option<usize>>) -> Option<String> {
         hex &= c.is_ascii_hexdigit();
     }
     if !(upper && lower && digit) || hex {
+        return None;
+    }
+    // A longer token is not decoded, and the reading says so.
+    if b.len() > MAX_B58_TOKEN {
+        left.set(None);
         return None;
     }
     let work = b.len() * b.len();
@@ -3962,6 +3967,10 @@ mod tests {
         let many = format!("{token}\n").repeat(MAX_B58_WORK / (token.len() * token.len()) + 2);
         assert!(layer_and_cap(&many).1);
         assert!(!layer_and_cap(&format!("{token}\n").repeat(3)).1);
+        // A token longer than is read is a reading cut short too.
+        let long = bs58::encode(&noise.repeat(2)).into_string();
+        assert!(long.len() > MAX_B58_TOKEN);
+        assert!(layer_and_cap(&long).1);
     }
 
     /// Bits in how lines end (CR LF or LF) and in one or two spaces at
