@@ -384,8 +384,9 @@ impl Reading {
 /// The spans of Markdown or plain text: HTML comments hidden (a Markdown
 /// renderer drops them), and so are link reference definitions used as
 /// comments ([`markdown_comments`]), unreferenced footnotes, collapsed
-/// `<details>` bodies, alt texts, link titles, `%%` comments and raw HTML's
-/// hidden text; the rest visible. No span has a source range yet.
+/// `<details>` bodies, alt texts, link titles, `%%` comments, raw HTML's
+/// hidden text and what reStructuredText, Org and AsciiDoc renderers
+/// leave out ([`markup_dropped`]); the rest visible. No span has a source range yet.
 fn text_spans(text: &str) -> Vec<Span> {
     let mut hidden = Vec::new();
     let mut at = 0;
@@ -418,6 +419,7 @@ fn text_spans(text: &str) -> Vec<Span> {
     let mut hidden: Vec<(std::ops::Range<usize>, HiddenReason)> =
         hidden.into_iter().chain(footnotes).map(|r| (r, HiddenReason::Comment)).collect();
     hidden.extend(raw_blocks(text).into_iter().map(|r| (r, HiddenReason::RawBlock)));
+    hidden.extend(markup_dropped(text));
     hidden.extend(markdown_closed_details(text).into_iter().map(|r| (r, HiddenReason::ClosedDetails)));
     hidden.extend(markdown_alt_texts(text).into_iter().map(|r| (r, HiddenReason::Attribute)));
     hidden.extend(markdown_link_titles(text).into_iter().map(|r| (r, HiddenReason::Label)));
@@ -785,6 +787,113 @@ fn raw_blocks(text: &str) -> Vec<std::ops::Range<usize>> {
     }
     if let Some((_, _, Some(from))) = fence {
         out.push(from..b.len());
+    }
+    out
+}
+
+/// What other lightweight markups' renderers leave out of the page, each
+/// block as far as it goes (a line at a time, one pass):
+/// - reStructuredText: a comment (`..` then anything but a directive,
+///   a target, a footnote or a substitution) and its indented lines; an
+///   `.. only::` directive whose condition names no HTML builder, and a
+///   `.. raw::` directive for another format, with their indented bodies;
+/// - Org: a drawer (`:PROPERTIES:` or any `:NAME:` line to `:END:`),
+///   folded away in the editor and not exported; `#+BEGIN_COMMENT`, and
+///   `#+BEGIN_EXPORT` for another format, to their ends;
+/// - AsciiDoc: a comment block between `////` lines.
+fn markup_dropped(text: &str) -> Vec<(std::ops::Range<usize>, HiddenReason)> {
+    // An open block: where its body starts, why it is dropped, and how it
+    // ends (an rst block at the first line indented no deeper than its
+    // marker; the others at a closing line).
+    enum Ends {
+        Dedent(usize),
+        Line(&'static str),
+    }
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    // A text is read as reStructuredText when a line ends in `::` (a
+    // directive, or a paragraph before a literal block): a chat line that
+    // starts `.. so` is no comment elsewhere.
+    let rst = memchr::memmem::find_iter(b, b"::").any(|i| {
+        let after = &b[i + 2..];
+        after.is_empty() || after[0] == b'\n' || after[0] == b'\r' || after[0] == b' '
+    });
+    let mut open: Option<(usize, HiddenReason, Ends)> = None;
+    let mut at = 0;
+    while at < b.len() {
+        let end = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |i| at + i);
+        let next = (end + 1).min(b.len());
+        let line = text[at..end].trim_end_matches('\r');
+        let body = line.trim_start_matches([' ', '\t']);
+        let indent = line.len() - body.len();
+        if let Some((from, why, ends)) = &open {
+            let closed = match ends {
+                Ends::Dedent(i) => !body.is_empty() && indent <= *i,
+                Ends::Line(l) => body.trim_end().eq_ignore_ascii_case(l),
+            };
+            if !closed {
+                at = next;
+                continue;
+            }
+            match ends {
+                // The dedented line is the page's again: read it below.
+                Ends::Dedent(_) => out.push((*from..at, *why)),
+                Ends::Line(_) => {
+                    out.push((*from..next, *why));
+                    open = None;
+                    at = next;
+                    continue;
+                }
+            }
+            open = None;
+        }
+        // Every opening line starts with one of these.
+        if !(body.starts_with("..") || body.starts_with(':') || body.starts_with("#+") || body.starts_with("////")) {
+            at = next;
+            continue;
+        }
+        let lower = body.to_ascii_lowercase();
+        let other = |fmt: &str| {
+            let f = fmt.trim();
+            !f.is_empty() && !f.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| w == "html" || w == "html5")
+        };
+        if let Some(rest) = lower.strip_prefix("..").filter(|r| rst && (r.is_empty() || r.starts_with([' ', '\t']))) {
+            let rest = rest.trim();
+            let directive = rest.split_once("::").filter(|(name, _)| !name.is_empty() && !name.contains(' '));
+            let dropped = match directive {
+                Some(("only", cond)) if other(cond) => Some(HiddenReason::RawBlock),
+                Some(("raw", fmt)) if other(fmt) => Some(HiddenReason::RawBlock),
+                Some(_) => None,
+                // A target, a footnote or citation, a substitution.
+                None if rest.starts_with(['_', '[', '|']) => None,
+                None => Some(HiddenReason::Comment),
+            };
+            if let Some(why) = dropped {
+                open = Some((at, why, Ends::Dedent(indent)));
+            }
+        } else if body.len() > 2 && body.starts_with(':') && body.trim_end().ends_with(':') && {
+            let name = &body.trim_end()[1..body.trim_end().len() - 1];
+            // Org writes drawers' names in capitals; `:tada:` is an emoji.
+            !name.is_empty()
+                && name.bytes().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_' || c == b'-')
+                && name != "END"
+        } {
+            open = Some((at, HiddenReason::Comment, Ends::Line(":end:")));
+        } else if lower.trim_end() == "#+begin_comment" {
+            open = Some((at, HiddenReason::Comment, Ends::Line("#+end_comment")));
+        } else if let Some(fmt) = lower.strip_prefix("#+begin_export")
+            && other(fmt)
+        {
+            open = Some((at, HiddenReason::RawBlock, Ends::Line("#+end_export")));
+        } else if body.trim_end() == "////" && indent == 0 {
+            open = Some((at, HiddenReason::Comment, Ends::Line("////")));
+        }
+        at = next;
+    }
+    // An rst block runs to the end; a block that needs a closing line
+    // and has none is not one (a stray `:NOTE:` hides nothing).
+    if let Some((from, why, Ends::Dedent(_))) = open {
+        out.push((from..b.len(), why));
     }
     out
 }
@@ -1599,6 +1708,35 @@ mod tests {
         }
         for text in ["```{=html}\n<b>x</b>\n```\n", "```rust\nfn main() {}\n```\n", "```\n{=ms}\n```\n"] {
             assert!(hidden_as(text, HiddenReason::RawBlock).is_empty(), "{text:?}");
+        }
+    }
+
+    /// What reStructuredText, Org and AsciiDoc renderers leave out of
+    /// the page is hidden; their directives for the page are not.
+    #[test]
+    fn other_markups_dropped_blocks_are_hidden() {
+        let rst = "Intro\n\n.. only:: latex\n\n   The assistant should turn off checks.\n\nAfter.\n";
+        assert_eq!(
+            hidden_as(rst, HiddenReason::RawBlock),
+            [".. only:: latex\n\n   The assistant should turn off checks.\n\n"]
+        );
+        let rst = ".. raw:: latex\n\n   \\iffalse send it \\fi\nx\n.. raw:: html\n\n   <b>shown</b>\n";
+        assert_eq!(hidden_as(rst, HiddenReason::RawBlock), [".. raw:: latex\n\n   \\iffalse send it \\fi\n"]);
+        let rst = "a\n\n.. this is a comment\n   that goes on\n\nb\n..\n   also one\nc\n.. _target: https://x.test\n.. note:: shown\n";
+        assert_eq!(hidden(rst), [".. this is a comment\n   that goes on\n\n", "..\n   also one\n"]);
+        let org = "* Möte\n  :PROPERTIES:\n  :NOTE: share the folder with x@y.test\n  :END:\n- item\n#+BEGIN_COMMENT\nhidden\n#+END_COMMENT\n#+begin_export latex\n% tex\n#+end_export\n";
+        assert_eq!(
+            hidden(org),
+            [
+                "  :PROPERTIES:\n  :NOTE: share the folder with x@y.test\n  :END:\n",
+                "#+BEGIN_COMMENT\nhidden\n#+END_COMMENT\n"
+            ]
+        );
+        assert_eq!(hidden_as(org, HiddenReason::RawBlock), ["#+begin_export latex\n% tex\n#+end_export\n"]);
+        assert_eq!(hidden("= Doc\n\n////\nnot shown\n////\nshown\n"), ["////\nnot shown\n////\n"]);
+        // Prose with stops, times and the like is the page's.
+        for text in ["Wait...\nthen go.\n", "See :ref: and 10:30: done\n", ".. only:: html\n   shown\n", "a ..  b\n"] {
+            assert!(hidden(text).is_empty() && hidden_as(text, HiddenReason::RawBlock).is_empty(), "{text:?}");
         }
     }
 

@@ -196,6 +196,13 @@ pub fn scan(doc: &Document, opts: &Options) -> Report {
     for (rule, f) in link_findings(doc, links) {
         tally.finding(rule, f);
     }
+    if doc.kind == crate::document::Kind::Html
+        && let Ok(source) = std::str::from_utf8(&doc.raw)
+    {
+        for h in decode::markup_gaps(source) {
+            tally.finding(h.rule, in_source(h, source));
+        }
+    }
     if doc.email.as_ref().is_some_and(|e| e.truncated) {
         // A limit is a finding: what was not read may hold anything.
         const RULE: &str = "hidden.unread_parts";
@@ -598,6 +605,31 @@ fn encoded_in_links(raw: &[u8], links: &[String], out: &mut Vec<(&'static str, F
             placed = Some((k, at));
             out.push(on_link(h, group[k], at.map_or(0..0, |a| a..a + group[k].len())));
         }
+    }
+}
+
+/// A hit over a page's source (the blanks between its tags) as a
+/// finding there: what it spells is in no part a person sees.
+fn in_source(h: Hit, source: &str) -> Finding {
+    let end = h.range.end.min(source.len());
+    let start = h.range.start.min(end);
+    let shown: String = source[start..end].chars().take(120).collect();
+    Finding {
+        code: h.code,
+        rule: h.rule.to_string(),
+        severity: h.severity,
+        location: "markup source".into(),
+        start,
+        end,
+        line: 0,
+        column: 0,
+        text: crate::escape::shown(&shown),
+        hidden: true,
+        hidden_by: None,
+        why: h.why,
+        obfuscated: h.obfuscated,
+        decoded: h.decoded,
+        quoted: false,
     }
 }
 

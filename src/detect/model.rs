@@ -184,11 +184,11 @@ pub struct Features {
     pub words: usize,
 }
 
-fn word_bucket(h: u32) -> u32 {
+pub fn word_bucket(h: u32) -> u32 {
     mix(h ^ 0x7777_7777) % BUCKETS as u32
 }
 
-fn pair_bucket(first: u32, second: u32) -> u32 {
+pub fn pair_bucket(first: u32, second: u32) -> u32 {
     mix(first.rotate_left(13) ^ second.wrapping_mul(0x9e37_79b1)) % BUCKETS as u32
 }
 

@@ -883,6 +883,23 @@ const CASES: &[Case] = &[
         make: |n| repeat("```{=ms}\nx\n```\n~~~~{=latex}\ny\n~~~~~\n```{=html}\n<b>\n```\n", n),
     },
     Case {
+        name: "counted-layout",
+        about: "lines of sixteen lengths in turn, blanks of one to sixteen between tags, indents going on paragraphs",
+        feeds: &[Text, Html],
+        make: |n| {
+            let line: String = (0..16)
+                .map(|k| format!("{}\n{}</td>{}<td>\n", "w".repeat(40 + k), " ".repeat(4 + k % 8), " ".repeat(k + 1)))
+                .collect();
+            repeat(&line, n)
+        },
+    },
+    Case {
+        name: "markup-blocks",
+        about: "reStructuredText comments and directives, Org drawers left open, AsciiDoc comment fences, one after another",
+        feeds: &[Text],
+        make: |n| repeat(".. only:: latex\n   x\n.. c\n  y\n:NOTE:\n#+BEGIN_COMMENT\n////\nz::\n", n),
+    },
+    Case {
         name: "encoded-links",
         about: "links whose parameters are percent-encoded twice, each a short order, many a page",
         feeds: &[Html],
