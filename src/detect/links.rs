@@ -647,7 +647,8 @@ pub(crate) fn judge_target(url: &str, loads: bool) -> Option<Hit> {
 }
 
 /// Attributes whose link a browser or a mail client loads by itself.
-const LOADING_ATTRIBUTES: &[&str] = &["src", "srcset", "poster", "background", "lowsrc", "data-src", "data-srcset"];
+const LOADING_ATTRIBUTES: &[&str] =
+    &["src", "srcset", "poster", "background", "lowsrc", "data-src", "data-srcset", "data"];
 
 /// Does the link written at `at` in markup stand in an attribute that
 /// loads it by itself (`<img src=…>`, a `srcset` candidate)? The attribute

@@ -113,7 +113,19 @@ pub(crate) fn without_tags(html: &str) -> String {
 
 /// Link-bearing attributes.
 fn is_link_attr(name: &str) -> bool {
-    matches!(name, "href" | "src" | "action" | "formaction" | "poster" | "background" | "xlink:href")
+    matches!(
+        name,
+        "href"
+            | "src"
+            | "action"
+            | "formaction"
+            | "poster"
+            | "background"
+            | "xlink:href"
+            | "data"
+            | "cite"
+            | "longdesc"
+    )
 }
 
 /// Attributes read once (the first of each counts): their bit in a mask.
@@ -322,13 +334,15 @@ pub(super) fn read_attrs(el: &Element, html: &[u8], tested: &FastSet<Box<str>>, 
             }
             "type" => a.kind = Some(value()),
             "value" => a.value = Some(value()),
-            "name" | "property" => a.name = Some(value()),
+            "name" | "property" | "itemprop" => a.name = Some(value()),
             "content" => a.content = Some(value()),
             "http-equiv" => a.http_equiv = Some(value()),
             "color" => a.color = Some(value()),
             "bgcolor" => a.bgcolor = Some(value()),
             "text" => a.text_color = Some(value()),
             "dir" => a.dir = Some(value()),
+            // Addresses a click sends a request to, beside its target.
+            "ping" => a.links.extend(value().split_ascii_whitespace().map(str::to_string)),
             "srcset" => {
                 for candidate in value().split(',') {
                     if let Some(url) = candidate.split_ascii_whitespace().next() {

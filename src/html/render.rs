@@ -929,9 +929,11 @@ impl Renderer {
             }
             "meta" => {
                 // Every named value a page gives machines (a description,
-                // a title for previews, a site-verification token) is text
-                // a reader never sees and a crawler or an agent reads.
-                if attrs.name.as_deref().is_some_and(|n| !n.trim().is_empty())
+                // a title for previews, a site-verification token, an
+                // `itemprop`'s, an `http-equiv` header's) is text a reader
+                // never sees and a crawler or an agent reads.
+                let named = |v: Option<&str>| v.is_some_and(|n| !n.trim().is_empty());
+                if (named(attrs.name.as_deref()) || named(attrs.http_equiv.as_deref()))
                     && let Some(content) = attrs.content.as_deref()
                 {
                     self.out.push_hidden_run(content.trim(), why, raw);
@@ -1398,6 +1400,15 @@ mod tests {
             out.links,
             vec!["https://a.test/", "b.png", "c.png", "d.png", "/e", "/f", "g.jpg", "https://h.test/"]
         );
+        // Targets a page gives machines without showing them: what a click
+        // pings, an object's data, a quotation's source, a long description.
+        let out = r(
+            r#"<a href="/x" ping="https://p.test/a https://p.test/b">x</a><object data="o.bin"></object><blockquote cite="https://c.test/">q</blockquote><img src="i.png" longdesc="d.html">"#,
+        );
+        assert_eq!(
+            out.links,
+            vec!["/x", "https://p.test/a", "https://p.test/b", "o.bin", "https://c.test/", "i.png", "d.html"]
+        );
     }
 
     // -- each hiding technique, and what must stay visible ------------------
@@ -1824,6 +1835,11 @@ mod tests {
         );
         for t in ["the alt", "the title", "the label", "the hint", "the description"] {
             assert_eq!(hidden_as(&out, t), Some(H::Attribute), "{t}");
+        }
+        let meta =
+            r(r#"<meta itemprop="about" content="the item"><meta http-equiv="X-Note" content="the header"><p>x</p>"#);
+        for t in ["the item", "the header"] {
+            assert_eq!(hidden_as(&meta, t), Some(H::Attribute), "{t}");
         }
         let order: Vec<usize> = ["before", "the alt", "the title", "link", "the label", "OK", "after"]
             .iter()
