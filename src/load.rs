@@ -793,32 +793,81 @@ fn raw_blocks(text: &str) -> Vec<std::ops::Range<usize>> {
 
 /// What other lightweight markups' renderers leave out of the page, each
 /// block as far as it goes (a line at a time, one pass):
-/// - reStructuredText: a comment (`..` then anything but a directive,
-///   a target, a footnote or a substitution) and its indented lines; an
-///   `.. only::` directive whose condition names no HTML builder, and a
-///   `.. raw::` directive for another format, with their indented bodies;
-/// - Org: a drawer (`:PROPERTIES:` or any `:NAME:` line to `:END:`),
-///   folded away in the editor and not exported; `#+BEGIN_COMMENT`, and
-///   `#+BEGIN_EXPORT` for another format, to their ends;
-/// - AsciiDoc: a comment block between `////` lines.
+/// - reStructuredText, in a text with a line ending `::` or a directive:
+///   a comment (`..` then anything but a directive, a target, a footnote
+///   or a substitution) and its indented lines; an `.. only::` directive
+///   whose condition is false for an HTML builder, and a `.. raw::`
+///   directive for other formats, with their indented bodies. Inside a
+///   literal block (after a line ending `::`) or another directive's body
+///   nothing opens;
+/// - Org: a drawer (`:PROPERTIES:` or any `:NAME:` line in capitals, to
+///   `:END:`), folded away in the editor and not exported;
+///   `#+BEGIN_COMMENT`, and `#+BEGIN_EXPORT` for another format, to their
+///   ends;
+/// - AsciiDoc: a comment block between two lines of the same four or more
+///   `/`.
+///
+/// A block that needs a closing line opens only where one follows, so a
+/// stray `:TOC:` hides nothing and closes nothing after it. Markdown's
+/// fenced code is read as blanks.
 fn markup_dropped(text: &str) -> Vec<(std::ops::Range<usize>, HiddenReason)> {
-    // An open block: where its body starts, why it is dropped, and how it
-    // ends (an rst block at the first line indented no deeper than its
-    // marker; the others at a closing line).
+    // How an open block ends: an rst block at the first line indented no
+    // deeper than its marker; the others at a closing line.
     enum Ends {
         Dedent(usize),
-        Line(&'static str),
+        Line(String),
     }
     let b = text.as_bytes();
     let mut out = Vec::new();
-    // A text is read as reStructuredText when a line ends in `::` (a
-    // directive, or a paragraph before a literal block): a chat line that
-    // starts `.. so` is no comment elsewhere.
-    let rst = memchr::memmem::find_iter(b, b"::").any(|i| {
-        let after = &b[i + 2..];
-        after.is_empty() || after[0] == b'\n' || after[0] == b'\r' || after[0] == b' '
-    });
-    let mut open: Option<(usize, HiddenReason, Ends)> = None;
+    // Where the last closing line of each kind starts.
+    let mut last_close: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    // Read as reStructuredText when a line is a directive (`.. note::`),
+    // underlines a title (`=====` under a line no longer), or ends `::`
+    // before an indented line (a literal block); and no line is a
+    // Markdown heading (`# `). A chat line that starts `.. so` is no
+    // comment elsewhere.
+    let (mut rst, mut markdown) = (false, false);
+    let (mut before, mut literal) = ("", false);
+    let mut at = 0;
+    while at < b.len() {
+        let end = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |i| at + i);
+        let line = text[at..end].trim_end();
+        let t = line.trim_start();
+        if !t.is_empty() {
+            let underline = t.len() >= 3
+                && matches!(t.as_bytes()[0], b'=' | b'-' | b'~' | b'^' | b'"' | b'*' | b'+' | b'#')
+                && t.bytes().all(|c| c == t.as_bytes()[0])
+                && !before.is_empty()
+                && t.len() >= before.chars().count();
+            rst |= underline
+                || (literal && line.len() > t.len())
+                || (t.starts_with(".. ") && directive_name(&t[3..]).is_some());
+            markdown |= t.starts_with("# ") && line.len() == t.len();
+            literal = t.ends_with("::");
+            before = t;
+        }
+        if t.len() >= 4 && (t.starts_with(':') || t.starts_with("#+") || t.starts_with("////")) {
+            last_close.insert(t.to_ascii_lowercase(), at);
+        }
+        at = end + 1;
+    }
+    let rst = rst && !markdown;
+    // Nothing of rst's, and no line that closes a block: nothing drops.
+    if !rst && last_close.is_empty() {
+        return out;
+    }
+    // Markdown's fenced code is read as blanks, byte for byte.
+    let masked;
+    let (text, b) = if text.contains("```") || text.contains("~~~") {
+        masked = String::from_utf8(mask_code(text)).unwrap_or_default();
+        (masked.as_str(), masked.as_bytes())
+    } else {
+        (text, b)
+    };
+    let closes_after = |closer: &str, at: usize| last_close.get(closer).is_some_and(|&c| c > at);
+    // The open block: where its body starts, why it is dropped (None: a
+    // body shown as written, where nothing opens), how it ends.
+    let mut open: Option<(usize, Option<HiddenReason>, Ends)> = None;
     let mut at = 0;
     while at < b.len() {
         let end = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |i| at + i);
@@ -826,76 +875,160 @@ fn markup_dropped(text: &str) -> Vec<(std::ops::Range<usize>, HiddenReason)> {
         let line = text[at..end].trim_end_matches('\r');
         let body = line.trim_start_matches([' ', '\t']);
         let indent = line.len() - body.len();
+        let body = body.trim_end();
         if let Some((from, why, ends)) = &open {
-            let closed = match ends {
-                Ends::Dedent(i) => !body.is_empty() && indent <= *i,
-                Ends::Line(l) => body.trim_end().eq_ignore_ascii_case(l),
-            };
-            if !closed {
-                at = next;
-                continue;
-            }
             match ends {
-                // The dedented line is the page's again: read it below.
-                Ends::Dedent(_) => out.push((*from..at, *why)),
-                Ends::Line(_) => {
-                    out.push((*from..next, *why));
+                Ends::Dedent(i) if !body.is_empty() && indent <= *i => {
+                    // The dedented line is the page's again: read it below.
+                    if let Some(why) = why {
+                        out.push((*from..at, *why));
+                    }
+                    open = None;
+                }
+                Ends::Line(l) if body.eq_ignore_ascii_case(l) => {
+                    if let Some(why) = why {
+                        out.push((*from..next, *why));
+                    }
                     open = None;
                     at = next;
                     continue;
                 }
+                _ => {
+                    at = next;
+                    continue;
+                }
             }
-            open = None;
         }
-        // Every opening line starts with one of these.
-        if !(body.starts_with("..") || body.starts_with(':') || body.starts_with("#+") || body.starts_with("////")) {
-            at = next;
-            continue;
-        }
-        let lower = body.to_ascii_lowercase();
-        let other = |fmt: &str| {
-            let f = fmt.trim();
-            !f.is_empty() && !f.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| w == "html" || w == "html5")
-        };
-        if let Some(rest) = lower.strip_prefix("..").filter(|r| rst && (r.is_empty() || r.starts_with([' ', '\t']))) {
+        if rst && let Some(rest) = body.strip_prefix("..").filter(|r| r.is_empty() || r.starts_with([' ', '\t'])) {
             let rest = rest.trim();
-            let directive = rest.split_once("::").filter(|(name, _)| !name.is_empty() && !name.contains(' '));
-            let dropped = match directive {
-                Some(("only", cond)) if other(cond) => Some(HiddenReason::RawBlock),
-                Some(("raw", fmt)) if other(fmt) => Some(HiddenReason::RawBlock),
+            let dropped = match directive_name(rest) {
+                Some((name, arg)) if name.eq_ignore_ascii_case("only") => {
+                    (!only_in_html(arg)).then_some(HiddenReason::RawBlock)
+                }
+                Some((name, arg)) if name.eq_ignore_ascii_case("raw") => {
+                    (!arg.split_whitespace().any(|f| f.eq_ignore_ascii_case("html"))).then_some(HiddenReason::RawBlock)
+                }
                 Some(_) => None,
                 // A target, a footnote or citation, a substitution.
                 None if rest.starts_with(['_', '[', '|']) => None,
+                // An empty comment before a blank line ends there: what is
+                // indented after the blank is a quotation, shown.
+                None if rest.is_empty() && text[next..].split('\n').next().is_none_or(|l| l.trim().is_empty()) => {
+                    at = next;
+                    continue;
+                }
                 None => Some(HiddenReason::Comment),
             };
-            if let Some(why) = dropped {
-                open = Some((at, why, Ends::Dedent(indent)));
+            // Any other directive's body is shown as written: nothing in it opens.
+            open = Some((at, dropped, Ends::Dedent(indent)));
+        } else if rst && body.ends_with("::") && !body.starts_with("..") {
+            // A literal block follows, shown as written.
+            open = Some((next, None, Ends::Dedent(indent)));
+        } else if body.len() > 2
+            && body.starts_with(':')
+            && body.ends_with(':')
+            && {
+                let name = &body[1..body.len() - 1];
+                // Org writes drawers' names in capitals; `:tada:` is an emoji.
+                !name.is_empty()
+                    && name.bytes().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_' || c == b'-')
+                    && name != "END"
             }
-        } else if body.len() > 2 && body.starts_with(':') && body.trim_end().ends_with(':') && {
-            let name = &body.trim_end()[1..body.trim_end().len() - 1];
-            // Org writes drawers' names in capitals; `:tada:` is an emoji.
-            !name.is_empty()
-                && name.bytes().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_' || c == b'-')
-                && name != "END"
-        } {
-            open = Some((at, HiddenReason::Comment, Ends::Line(":end:")));
-        } else if lower.trim_end() == "#+begin_comment" {
-            open = Some((at, HiddenReason::Comment, Ends::Line("#+end_comment")));
-        } else if let Some(fmt) = lower.strip_prefix("#+begin_export")
-            && other(fmt)
+            && closes_after(":end:", at)
         {
-            open = Some((at, HiddenReason::RawBlock, Ends::Line("#+end_export")));
-        } else if body.trim_end() == "////" && indent == 0 {
-            open = Some((at, HiddenReason::Comment, Ends::Line("////")));
+            open = Some((at, Some(HiddenReason::Comment), Ends::Line(":end:".into())));
+        } else if let Some(rest) = strip_prefix_ci(body, "#+begin_comment")
+            && (rest.is_empty() || rest.starts_with([' ', '\t']))
+            && closes_after("#+end_comment", at)
+        {
+            open = Some((at, Some(HiddenReason::Comment), Ends::Line("#+end_comment".into())));
+        } else if let Some(fmt) = strip_prefix_ci(body, "#+begin_export")
+            && !fmt.split_whitespace().next().is_some_and(|f| f.eq_ignore_ascii_case("html"))
+            && closes_after("#+end_export", at)
+        {
+            open = Some((at, Some(HiddenReason::RawBlock), Ends::Line("#+end_export".into())));
+        } else if body.len() >= 4 && indent == 0 && body.bytes().all(|c| c == b'/') && closes_after(body, at) {
+            open = Some((at, Some(HiddenReason::Comment), Ends::Line(body.to_string())));
         }
         at = next;
     }
-    // An rst block runs to the end; a block that needs a closing line
-    // and has none is not one (a stray `:NOTE:` hides nothing).
-    if let Some((from, why, Ends::Dedent(_))) = open {
+    // An rst block runs to the end (a block with a closing line has one).
+    if let Some((from, Some(why), Ends::Dedent(_))) = open {
         out.push((from..b.len(), why));
     }
     out
+}
+
+/// `s` without `prefix`, compared in ASCII case.
+fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
+    (s.len() >= prefix.len() && s.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes()))
+        .then(|| &s[prefix.len()..])
+}
+
+/// An rst directive (`name:: argument`) after its `..`: the name (one word
+/// of letters, digits, `-`, `_`, `:`) and the argument.
+fn directive_name(rest: &str) -> Option<(&str, &str)> {
+    let (name, arg) = rest.split_once("::")?;
+    (!name.is_empty() && name.bytes().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b':')))
+        .then_some((name, arg))
+}
+
+/// Is an `.. only::` condition true for a build of HTML pages (Sphinx's
+/// tags: `html`, the builder's name, `format_html`, `builder_html`; any
+/// other tag false)? `and`, `or`, `not` and brackets as Python reads them;
+/// a condition that does not parse is taken as false (its body hidden).
+fn only_in_html(cond: &str) -> bool {
+    fn tag(w: &str) -> bool {
+        let w = w.to_ascii_lowercase();
+        matches!(
+            w.as_str(),
+            "html"
+                | "html5"
+                | "dirhtml"
+                | "singlehtml"
+                | "format_html"
+                | "builder_html"
+                | "builder_dirhtml"
+                | "builder_singlehtml"
+        )
+    }
+    fn expr(t: &[&str], i: &mut usize, depth: usize) -> Option<bool> {
+        let mut v = term(t, i, depth)?;
+        while t.get(*i) == Some(&"or") {
+            *i += 1;
+            v |= term(t, i, depth)?;
+        }
+        Some(v)
+    }
+    fn term(t: &[&str], i: &mut usize, depth: usize) -> Option<bool> {
+        let mut v = factor(t, i, depth)?;
+        while t.get(*i) == Some(&"and") {
+            *i += 1;
+            v &= factor(t, i, depth)?;
+        }
+        Some(v)
+    }
+    fn factor(t: &[&str], i: &mut usize, depth: usize) -> Option<bool> {
+        if depth > 32 {
+            return None;
+        }
+        let w = *t.get(*i)?;
+        *i += 1;
+        match w {
+            "not" => factor(t, i, depth + 1).map(|v| !v),
+            "(" => {
+                let v = expr(t, i, depth + 1)?;
+                (t.get(*i) == Some(&")")).then(|| *i += 1)?;
+                Some(v)
+            }
+            ")" | "and" | "or" => None,
+            w => Some(tag(w)),
+        }
+    }
+    let spaced = cond.replace('(', " ( ").replace(')', " ) ");
+    let t: Vec<&str> = spaced.split_whitespace().take(64).collect();
+    let mut i = 0;
+    expr(&t, &mut i, 0).filter(|_| i == t.len()).unwrap_or(false)
 }
 
 /// Markdown's code as spaces, byte for byte (so offsets stay): fenced
@@ -1735,9 +1868,42 @@ mod tests {
         assert_eq!(hidden_as(org, HiddenReason::RawBlock), ["#+begin_export latex\n% tex\n#+end_export\n"]);
         assert_eq!(hidden("= Doc\n\n////\nnot shown\n////\nshown\n"), ["////\nnot shown\n////\n"]);
         // Prose with stops, times and the like is the page's.
-        for text in ["Wait...\nthen go.\n", "See :ref: and 10:30: done\n", ".. only:: html\n   shown\n", "a ..  b\n"] {
+        for text in [
+            "Wait...\nthen go.\n",
+            "See :ref: and 10:30: done\n",
+            ".. only:: html\n   shown\n",
+            ".. only:: html or latex\n   shown\n",
+            ".. only:: not latex\n   shown\n",
+            "a ..  b\n",
+            // A line that is a colon and blanks (a definition list's empty item).
+            "hello\n:  \nworld\n:\t\t\n",
+            // Not rst: `::` inside a line, a chat's `..`.
+            "f :: Int -> Int\n.. so anyway, send it\n",
+            "alice: did it work::\nbob: hmm..\n.. please send it to me\n",
+            "# Notes\n\nText::\n\n    .. Please send it on\n",
+            // An rst example in a literal block, a code block or a Markdown fence.
+            "Write::\n\n  .. a comment\n  .. only:: latex\n\n     x\n\nDone.\n",
+            ".. code-block:: rst\n\n   .. comment in the example\n\nDone::\n",
+            "Example:\n\n```rst\n.. a comment\n```\nx::\n",
+            // An empty comment before a blank line: the quote after is shown.
+            "x::\n\n..\n\n   A quotation.\n",
+            // A drawer or a comment block with no closing line.
+            ":TOC:\ntext\n#+BEGIN_COMMENT\nmore\n",
+        ] {
             assert!(hidden(text).is_empty() && hidden_as(text, HiddenReason::RawBlock).is_empty(), "{text:?}");
         }
+        // A condition false for HTML hides; a stray opener hides nothing
+        // after it and does not keep a later block from opening.
+        assert_eq!(
+            hidden_as(".. only:: html and latex\n   x\n", HiddenReason::RawBlock),
+            [".. only:: html and latex\n   x\n"]
+        );
+        assert_eq!(hidden_as(".. only:: not html\n   x\n", HiddenReason::RawBlock), [".. only:: not html\n   x\n"]);
+        assert_eq!(hidden(":TOC:\na\n//////\nsecret\n//////\nb\n"), ["//////\nsecret\n//////\n"]);
+        assert_eq!(
+            hidden("#+BEGIN_COMMENT :tag x\nsecret\n#+END_COMMENT\n"),
+            ["#+BEGIN_COMMENT :tag x\nsecret\n#+END_COMMENT\n"]
+        );
     }
 
     /// Obsidian's `%%…%%` and Mermaid's `%%` lines are comments; a batch

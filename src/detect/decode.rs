@@ -830,27 +830,22 @@ fn layout_channels(text: &str) -> Layout {
     Layout { bits, blank_runs }
 }
 
-/// At most this many counts of one sequence are read: 2 KiB of text in
-/// nibbles.
+/// Counts are read this many at a time (2 KiB of text in nibbles): a
+/// sequence of any length is read whole, a piece at a time.
 const MAX_COUNTS: usize = 4096;
 
 /// Numbers a layout gives that a person reads past, each a sequence in
 /// the order met, for [`read_counts`]:
-/// - how long each line is (in characters), of the lines whose lengths
-///   lie within the sixteen values most lines do: a notice whose line
-///   lengths minus 44 are hex digits reads the same as one wrapped by
-///   hand;
+/// - how long each line is (in characters, blanks at its end too);
 /// - how many spaces and tabs (one or more) lie between a `>` and the
 ///   next `<` on one line (markup's source: a browser shows none of them);
 /// - how many spaces start each line that goes on a paragraph (the line
 ///   before it holds words too, and neither is a tag's line).
 fn counted_sequences(text: &str) -> Vec<Vec<u32>> {
-    let mut out = Vec::new();
     let (mut lengths, mut leads) = (Vec::new(), Vec::new());
-    let mut by_length = [0usize; 256];
     let mut prose_before = false;
     // Fewer than sixteen lines carry no sequence of lines.
-    let lines = if memchr::memchr_iter(b'\n', text.as_bytes()).nth(14).is_some() { 4 * MAX_COUNTS } else { 0 };
+    let lines = if memchr::memchr_iter(b'\n', text.as_bytes()).nth(14).is_some() { usize::MAX } else { 0 };
     for line in text.lines().take(lines) {
         let body = line.trim_end();
         if body.is_empty() {
@@ -858,9 +853,7 @@ fn counted_sequences(text: &str) -> Vec<Vec<u32>> {
             continue;
         }
         // Blanks at the end count: an editor shows the line that long.
-        let n = line.trim_end_matches('\r').chars().count().min(255);
-        by_length[n] += 1;
-        lengths.push(n as u32);
+        lengths.push(line.trim_end_matches('\r').chars().count().min(u32::MAX as usize) as u32);
         let words = body.trim_start_matches([' ', '\t']);
         let tag_line = words.starts_with('<') || words.ends_with('>');
         if prose_before && !tag_line {
@@ -868,24 +861,7 @@ fn counted_sequences(text: &str) -> Vec<Vec<u32>> {
         }
         prose_before = !tag_line;
     }
-    // The sixteen lengths that hold the most lines (a sum slid along).
-    let (mut lo, mut most) = (0, 0);
-    let mut sum: usize = by_length[..16].iter().sum();
-    for start in 0..=240 {
-        if start > 0 {
-            sum = sum + by_length[start + 15] - by_length[start - 1];
-        }
-        if sum > most {
-            (lo, most) = (start, sum);
-        }
-    }
-    if lengths.len() >= 16 && most * 4 >= lengths.len() * 3 {
-        lengths.retain(|&n| (lo..lo + 16).contains(&(n as usize)));
-        out.push(lengths);
-    }
-    out.push(leads);
-    out.push(tag_gaps(text));
-    out
+    vec![lengths, leads, tag_gaps(text)]
 }
 
 /// How many spaces and tabs (one or more) lie between each `>` and a `<`
@@ -894,13 +870,10 @@ fn tag_gaps(text: &str) -> Vec<u32> {
     let b = text.as_bytes();
     let mut gaps = Vec::new();
     for close in memchr::memchr_iter(b'>', b) {
-        let run = b[close + 1..].iter().take_while(|c| matches!(c, b' ' | b'\t')).count();
+        let run = b[close + 1..].iter().take_while(|c| matches!(c, b' ' | b'\t' | b'\x0c')).count();
         // Tags side by side (`<tr><td>`) carry no count.
         if run > 0 && b.get(close + 1 + run) == Some(&b'<') {
             gaps.push(run as u32);
-            if gaps.len() >= MAX_COUNTS {
-                break;
-            }
         }
     }
     gaps
@@ -919,43 +892,89 @@ pub(crate) fn markup_gaps(source: &str) -> Vec<Hit> {
     hits
 }
 
-/// A sequence of counts read as text: each count less an offset is a
-/// digit of as few bits as the counts' spread needs (two, three or four),
-/// the digits in order are the bits [`read_channel`] reads (a byte every
-/// two nibbles, high first or low first). The offset is the smallest count
-/// or below it, as far as the digits' width allows. Read only when the
-/// counts take three values or more, and 16 counts at least, with no
-/// value on more than half of them (a layout is mostly one way).
+/// A sequence of counts read as text, `MAX_COUNTS` at a time: for digits
+/// of two, three and four bits, the counts within the window of that many
+/// values that holds the most of them (half of them at least, 16 at
+/// least: a line, a gap or an indent outside it is passed over), each
+/// less an offset (the window's start, or any start that holds as many),
+/// are the digits, whose bits in order [`read_bytes`] reads (a byte
+/// every two nibbles, high first or low first). Read only when the kept
+/// counts take three values or more, none on more than half of them (a
+/// layout is mostly one way); a reading counts only when it is written as
+/// sentences of four words or more (a chance reading is a few marks).
 fn read_counts(values: &[u32]) -> Option<String> {
-    let values = &values[..values.len().min(MAX_COUNTS)];
-    let (lo, hi) = (values.iter().min()?, values.iter().max()?);
-    let span = hi - lo;
-    let width = match span {
-        2..=3 => 2,
-        4..=7 => 3,
-        8..=15 => 4,
-        _ => return None,
-    };
-    let mut seen = [0usize; 16];
-    values.iter().for_each(|&v| seen[(v - lo) as usize] += 1);
-    if values.len() < 16 || seen.iter().any(|&n| n * 2 > values.len()) {
+    let mut best: Option<String> = None;
+    for piece in values.chunks(MAX_COUNTS) {
+        if let Some(s) = read_count_piece(piece)
+            && best.as_ref().is_none_or(|b| text_score(&s) > text_score(b))
+        {
+            best = Some(s);
+        }
+    }
+    best
+}
+
+fn read_count_piece(values: &[u32]) -> Option<String> {
+    if values.len() < 16 {
         return None;
     }
+    let mut by_value = [0usize; 257];
+    values.iter().for_each(|&v| by_value[(v as usize).min(256)] += 1);
     let mut best: Option<String> = None;
-    for off in lo.saturating_sub((1 << width) - 1 - span)..=*lo {
-        let digits: Vec<u32> = values.iter().map(|&v| v - off).collect();
-        let mut orders = vec![digits.clone()];
-        if width == 4 {
-            // Low nibble first: each pair swapped, from either start.
-            for start in [0, 1] {
-                let mut d = digits.clone();
-                d[start..].chunks_exact_mut(2).for_each(|p| p.swap(0, 1));
-                orders.push(d);
+    for width in [2u32, 3, 4] {
+        let size = 1usize << width;
+        // The windows of `size` values that hold the most counts.
+        let held = |lo: usize| by_value[lo..(lo + size).min(256)].iter().sum::<usize>();
+        let most = (0..256).map(held).max().unwrap_or(0);
+        if most < 16 || most * 2 < values.len() {
+            continue;
+        }
+        for lo in (0..256).filter(|&lo| held(lo) == most) {
+            let kept: Vec<u32> =
+                values.iter().filter(|&&v| (lo..lo + size).contains(&(v as usize))).map(|&v| v - lo as u32).collect();
+            let mut seen = [0usize; 16];
+            kept.iter().for_each(|&v| seen[v as usize] += 1);
+            if seen.iter().filter(|&&n| n > 0).count() < 3 || seen.iter().any(|&n| n * 2 > kept.len()) {
+                continue;
+            }
+            let mut orders = vec![kept.clone()];
+            if width == 4 {
+                // Low nibble first: each pair swapped, from either start.
+                for start in [0, 1] {
+                    let mut d = kept.clone();
+                    d[start..].chunks_exact_mut(2).for_each(|p| p.swap(0, 1));
+                    orders.push(d);
+                }
+            }
+            for d in orders {
+                let bits: Vec<bool> = d.iter().flat_map(|&v| (0..width).rev().map(move |k| v >> k & 1 == 1)).collect();
+                if let Some(s) = read_bytes(&bits, width)
+                    && prose_like(&s)
+                    && s.split_whitespace().count() >= 4
+                    && best.as_ref().is_none_or(|b| text_score(&s) > text_score(b))
+                {
+                    best = Some(s);
+                }
             }
         }
-        for d in orders {
-            let bits: Vec<bool> = d.iter().flat_map(|&v| (0..width).rev().map(move |k| v >> k & 1 == 1)).collect();
-            if let Some(s) = read_channel(&bits)
+    }
+    best
+}
+
+/// Digits' bits read as bytes that start on a digit's edge (two to four
+/// bits a digit, so a byte holds whole digits but for three), each byte
+/// as written or with every bit flipped (the counts taken from the top):
+/// the longest readable stretch, the most like text. A dozen readings,
+/// where [`read_channel`] tries sixty at every bit.
+fn read_bytes(bits: &[bool], width: u32) -> Option<String> {
+    let mut best: Option<String> = None;
+    for phase in (0..8).step_by(width as usize).filter(|p| width != 3 || *p == 0) {
+        let Some(bits) = bits.get(phase..) else { continue };
+        let bytes: Vec<u8> =
+            bits.chunks_exact(8).map(|c| c.iter().fold(0u8, |acc, &b| acc << 1 | u8::from(b))).collect();
+        for flip in [false, true] {
+            let bytes: Vec<u8> = if flip { bytes.iter().map(|b| !b).collect() } else { bytes.clone() };
+            if let Some(s) = longest_readable(&bytes)
                 && best.as_ref().is_none_or(|b| text_score(&s) > text_score(b))
             {
                 best = Some(s);

@@ -924,7 +924,7 @@ fn channel_hits(part: &Part, hits: &mut dyn FnMut(Hit)) {
 /// file. The rules still read it; only the looser test for a direction is
 /// not applied.
 fn developer_note(text: &str) -> bool {
-    const MARKERS: [&str; 16] = [
+    const MARKERS: [&str; 22] = [
         "todo",
         "fixme",
         "xxx",
@@ -941,8 +941,33 @@ fn developer_note(text: &str) -> bool {
         "toc",
         "@generated",
         "generated",
+        // A licence's notice, which tells whoever copies the file what to do.
+        "this file is part of",
+        "copyright",
+        "licensed under",
+        "licensed to",
+        "spdx-license",
+        "(c) ",
     ];
-    let body = text.trim_start().trim_start_matches("<!--").trim_start();
+    // A comment's opening mark: HTML's, or reStructuredText's, AsciiDoc's,
+    // Org's (a comment block's, a drawer's name).
+    let mut body = text.trim_start().trim_start_matches("<!--").trim_start_matches('/');
+    if let Some(rest) = body.strip_prefix("..") {
+        body = rest;
+    } else if body.len() >= 15 && body.as_bytes()[..15].eq_ignore_ascii_case(b"#+begin_comment") {
+        body = &body[15..];
+    } else if body.starts_with(':')
+        && let Some((name, rest)) = body[1..].split_once(':')
+        && !name.is_empty()
+        && name.bytes().all(|c| c.is_ascii_uppercase() || c == b'_' || c == b'-')
+    {
+        // A logbook is a log of notes taken and states changed.
+        if name == "LOGBOOK" {
+            return true;
+        }
+        body = rest;
+    }
+    let body = body.trim_start().trim_start_matches(['-', '*', '+']).trim_start();
     // `[//]: # (…)` and the like: the note is the title.
     let body = match body.strip_prefix('[').and_then(|b| b.split_once("]:")) {
         Some((_, rest)) => {
@@ -1337,6 +1362,10 @@ mod tests {
             "<!-- prettier-ignore -->",
             "[//]: # \"Generated file, do not edit by hand\"",
             "[//]: # (FIXME: remove the old table)",
+            "..\n    This file is part of lazr.restfulclient.\n    You should have received a copy of the License.",
+            ".. TODO: update this section",
+            ":LOGBOOK:\n- TODO: send the draft to Ana\n:END:",
+            "////\nCopyright 2024 Ana. Licensed under the Apache License.\n////",
         ] {
             assert!(developer_note(note), "{note}");
         }
