@@ -192,13 +192,13 @@ fn handle(v: &Value) -> Option<String> {
 }
 
 /// The handles a call's arguments aim at (lower case): values under object
-/// keys (`email_id`, `file_id`, `issue_iid`) of a send, an access or a
-/// deleting call, at most [`super::targets::MAX_NAMES`] (the rest are no handles, so a
+/// keys (`email_id`, `file_id`, `issue_iid`) of a send or an access call,
+/// at most [`super::targets::MAX_NAMES`] (the rest are no handles, so a
 /// call on them asks). Never in a financial call: what it buys or books
 /// picks whom it pays (a listing may hold the attacker's product or room).
 /// A bare `id` is none: whether it is a thing or whom, the tool knows.
 pub(super) fn handles_of(args: &Value, category: Category) -> Vec<String> {
-    if !matches!(category, Category::Send | Category::Access | Category::Destructive) {
+    if !matches!(category, Category::Send | Category::Access) {
         return Vec::new();
     }
     let mut out = Vec::new();
@@ -679,7 +679,6 @@ mod tests {
         assert!(handles_of(&json!({"id": "U0EVIL"}), Category::Access).is_empty());
         assert_eq!(handles_of(&json!({"file_id": "wl-88"}), Category::Access), ["wl-88"]);
         assert!(handles_of(&json!({"product_id": "P-1"}), Category::Financial).is_empty());
-        assert_eq!(handles_of(&json!({"file_id": "f_903"}), Category::Destructive), ["f_903"]);
         // At most MAX_NAMES; places past it, or too deep, are a cut list.
         let many: Vec<Value> = (0..200).map(|i| json!({"email_id": format!("m{i}")})).collect();
         assert_eq!(handles_of(&json!({"items": many}), Category::Send).len(), super::super::targets::MAX_NAMES);
