@@ -1837,6 +1837,22 @@ mod tests {
         g.check(&parse_call(call).unwrap())
     }
 
+    /// A deletion the user asked for still asks for what only a listing
+    /// gave: a listing's ids are one flat set with its folders' and other
+    /// tools' (an attacker's review of a release that allowed them).
+    #[test]
+    fn a_deletion_of_what_only_a_listing_gave_asks() {
+        let ask = "Delete the temporary export files in my drive, they are not needed any more";
+        let listing = r#"{"files": [{"file_id": "f_903", "name": "tmp_export_old.csv", "parents": ["fld_root"]}]}"#;
+        for call in [
+            r#"{"tool":"delete_file","args":{"file_id":"f_903"}}"#,
+            r#"{"tool":"delete_file","args":{"file_id":"fld_root"}}"#,
+        ] {
+            let o = after_reads(&[ask], &[("list_files(/)", listing)], call);
+            assert_ne!(o.decision, Decision::Allow, "{call}: {:?}", o.reasons);
+        }
+    }
+
     /// With the policy's `listedTargets`, an address clean content lists
     /// as data is the user's for an action the request asks for; one a
     /// sentence of the content asks for (or the sentence after one that
