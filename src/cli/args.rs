@@ -124,7 +124,9 @@ pub enum Cmd {
             content gave the account, an address whose mailbox starts with a name the user typed, a \
             name reads of two sources give, or an object a tool's JSON answer listed (for a forward, a \
             share or an access call whose recipients the user typed), with no look-alike of it read \
-            (docs/gate.md); a write into a folder only the content named, a payment of a sum the request \
+            (docs/gate.md); a write into a folder only the content named, a write that puts a link or \
+            address only content from afar mentioned (not the agent's reads of the user's files) into a \
+            file that did not hold it, a payment of a sum the request \
             did not write, and a deletion of what the request did not name confirm; a link nobody gave \
             the model with data in its query confirms.\n\n\
             Content files given here count as read. --session FILE keeps the ledger (what was read, what \

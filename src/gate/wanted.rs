@@ -65,6 +65,12 @@ pub(crate) struct Wanted {
     /// Name targets as a tool's answer may give them an id (lower case,
     /// one token): looked for in reads' named ids ([`super::handles::named_in`]).
     pub(crate) ids: std::collections::HashMap<String, Vec<u32>>,
+    /// Where a write puts what it writes (lower case): a read of one of
+    /// these shows what the thing held before the write.
+    pub(crate) rewrites: Vec<String>,
+    /// What holds the place a write writes to (its `repo`, `owner`,
+    /// `project`, lower case): a read of the place names each of them.
+    pub(crate) rewrite_scope: Vec<String>,
 }
 
 /// Each key's first byte, in sorted order.
@@ -243,6 +249,8 @@ impl Wanted {
             twinned,
             handles: Default::default(),
             ids,
+            rewrites: Vec::new(),
+            rewrite_scope: Vec::new(),
         }
     }
 
