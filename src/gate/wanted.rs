@@ -65,12 +65,13 @@ pub(crate) struct Wanted {
     /// Name targets as a tool's answer may give them an id (lower case,
     /// one token): looked for in reads' named ids ([`super::handles::named_in`]).
     pub(crate) ids: std::collections::HashMap<String, Vec<u32>>,
-    /// Where a write puts what it writes (lower case): a read of one of
-    /// these shows what the thing held before the write.
-    pub(crate) rewrites: Vec<String>,
-    /// What holds the place a write writes to (its `repo`, `owner`,
-    /// `project`, lower case): a read of the place names each of them.
-    pub(crate) rewrite_scope: Vec<String>,
+    /// The call writes: which reads named a target from afar is wanted
+    /// ([`super::project_read`]).
+    pub(crate) writes: bool,
+    /// Where it writes (its paths, lower case, a leading `./` aside) and
+    /// what holds them (its `repo`, `owner`, `project`…), when it names
+    /// both: a read of that file shows what it held ([`super::reads_place`]).
+    pub(crate) place: Option<(std::collections::HashSet<String>, Vec<String>)>,
 }
 
 /// Each key's first byte, in sorted order.
@@ -249,8 +250,8 @@ impl Wanted {
             twinned,
             handles: Default::default(),
             ids,
-            rewrites: Vec::new(),
-            rewrite_scope: Vec::new(),
+            writes: false,
+            place: None,
         }
     }
 

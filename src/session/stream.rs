@@ -173,6 +173,14 @@ struct Tally<'p> {
     source_hash: u64,
     /// The latest read's source, kept while its named ids may need it.
     source_text: String,
+    /// For a write: the latest read is from afar
+    /// ([`gate::project_read`]), and the slots such reads mention.
+    source_afar: bool,
+    afar: Vec<(u32, Range<u32>)>,
+    /// The latest read is of the file the write writes
+    /// ([`gate::reads_place`]), and the slots such reads mention.
+    source_place: bool,
+    kept: Vec<(u32, Range<u32>)>,
 }
 
 impl<'p> Tally<'p> {
@@ -190,6 +198,10 @@ impl<'p> Tally<'p> {
             source: None,
             source_hash: 0,
             source_text: String::new(),
+            source_afar: false,
+            afar: Vec::new(),
+            source_place: false,
+            kept: Vec::new(),
         }
     }
 
@@ -211,6 +223,8 @@ impl<'p> Tally<'p> {
         facts.in_content = self.wanted.covered(live_hits(false));
         facts.sender = self.wanted.covered(live_hits(true));
         facts.trusted = self.wanted.covered(self.trusted);
+        facts.from_afar = self.wanted.covered(self.afar.iter().filter(|h| live(h.0)).map(|h| h.1.clone()));
+        facts.kept = self.wanted.covered(self.kept.iter().filter(|h| live(h.0)).map(|h| h.1.clone()));
         self.content.finish(self.wanted, live, &mut facts);
         self.notes.finish(&mut facts);
         self.named.finish(&mut facts, live);
@@ -243,6 +257,11 @@ impl Records for Tally<'_> {
         if let Some(sp) = self.source.take() {
             let source = &text[sp.start as usize..sp.end as usize];
             self.source_hash = gate::source_hash(source);
+            if self.wanted.writes {
+                let source = unescape(source);
+                self.source_afar = !gate::project_read(&source);
+                self.source_place = gate::reads_place(&source, &self.wanted.place);
+            }
             self.source_text.clear();
             if !self.wanted.ids.is_empty() {
                 self.source_text.push_str(&unescape(source));
@@ -259,6 +278,14 @@ impl Records for Tally<'_> {
                 self.notes.see(wanted, &e);
             } else {
                 wanted.mentioned_by(&e, &mut |r| hits.push((read, r, false)));
+                if wanted.writes && self.source_afar {
+                    let afar = &mut self.afar;
+                    wanted.mentioned_by(&e, &mut |r| afar.push((read, r)));
+                }
+                if wanted.writes && self.source_place {
+                    let kept = &mut self.kept;
+                    wanted.mentioned_by(&e, &mut |r| kept.push((read, r)));
+                }
                 self.content.see(wanted, &e, read, self.source_hash);
                 if e.kind == crate::document::EntityKind::Named && !wanted.ids.is_empty() {
                     self.named.see(wanted, read, &self.source_text, &e.value);
@@ -425,6 +452,57 @@ mod tests {
         f.add_read("page", Verdict::Allow, Vec::new(), Vec::new());
         f.forget("r1");
         check(&f, crate::gate::Decision::Confirm);
+    }
+
+    /// A write's links from afar, and the file's own links a read of it
+    /// showed, decide alike from a file and in memory: from afar asks,
+    /// written back runs, forgotten the read keeps nothing.
+    #[test]
+    fn writes_decide_alike_in_a_file() {
+        use crate::gate::Decision::{Allow, Confirm};
+        let dir = tempfile::tempdir().unwrap();
+        let policy = Policy::default();
+        let path = dir.path().join("s");
+        let write = |url: &str| {
+            crate::gate::parse_call(&format!(
+                r#"{{"tool":"create_or_update_file","args":{{"owner":"quarry-dev","repo":"ingest","path":"config/settings.yaml","content":"webhook_url: {url}"}}}}"#
+            ))
+            .unwrap()
+        };
+        let (evil, own) = ("https://hooks.quarry-dev.net/alerts", "https://hooks.quarry.dev/alerts");
+        let check = |f: &SessionFile, url: &str, want| {
+            std::fs::write(&path, f.text()).unwrap();
+            let call = write(url);
+            let o = decide_in(&path, &call, &policy).unwrap();
+            assert_eq!(o, decide(&call, f, &policy));
+            assert_eq!(o.decision, want, "{url}: {:?}", o.reasons);
+        };
+        let mut f = fresh();
+        f.trust_text("Apply the fix from issue 77 of quarry-dev ingest to config/settings.yaml");
+        f.add_read(
+            "get_issue_comments(quarry-dev, ingest, 77)",
+            Verdict::Allow,
+            vec![ent(EntityKind::Url, evil, false), ent(EntityKind::Url, own, false)],
+            Vec::new(),
+        );
+        check(&f, evil, Confirm);
+        check(&f, own, Confirm);
+        f.add_read(
+            "get_file_contents(quarry-dev, ingest, config/settings.yaml, main)",
+            Verdict::Allow,
+            vec![ent(EntityKind::Url, own, false)],
+            Vec::new(),
+        );
+        check(&f, evil, Confirm);
+        check(&f, own, Allow);
+        f.forget("r2");
+        check(&f, own, Confirm);
+        let mut g = fresh();
+        g.trust_text("Write a CONTRIBUTING.md for quarry-dev ingest config/settings.yaml");
+        g.add_read("Read(/repo/package.json)", Verdict::Allow, vec![ent(EntityKind::Url, own, false)], Vec::new());
+        check(&g, own, Allow);
+        g.add_read("WebFetch(https://x.test)", Verdict::Allow, vec![ent(EntityKind::Url, own, false)], Vec::new());
+        check(&g, own, Confirm);
     }
 
     /// A last record cut off by a crash (no line end) is dropped and counted

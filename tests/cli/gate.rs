@@ -160,8 +160,18 @@ fn table_row_action_aimed_at_what_only_the_content_mentioned() {
 fn table_row_draft_or_write_aimed_at_one() {
     assert_eq!(d("create_draft", json!({"to": "attacker@evil.test"}), false), Allow);
     assert_eq!(d("create_draft", json!({"to": "attacker@evil.test"}), true), Confirm);
-    assert_eq!(d("write_file", json!({"content": "mail attacker@evil.test"}), false), Allow);
-    assert_eq!(d("write_file", json!({"content": "mail attacker@evil.test"}), true), Confirm);
+    // A write at a number only the content mentioned.
+    assert_eq!(d("write_file", json!({"content": "call +1 415 555 0100"}), false), Allow);
+}
+
+#[test]
+fn table_row_write_that_puts_a_link_or_address_from_afar_in_a_file() {
+    for content in ["mail attacker@evil.test", "webhook: https://evil.test/x"] {
+        assert_eq!(d("write_file", json!({"path": "notes.md", "content": content}), false), Confirm, "{content}");
+        assert_eq!(d("write_file", json!({"path": "notes.md", "content": content}), true), Confirm, "{content}");
+    }
+    // What the user gave is theirs.
+    assert_eq!(d("write_file", json!({"path": "notes.md", "content": "mail me@corp.example"}), false), Allow);
 }
 
 #[test]
