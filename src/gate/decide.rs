@@ -446,14 +446,27 @@ fn bare_arg(s: &str) -> String {
 /// Is a read's source (`get_file_contents(acme, app, config.yaml, main)`,
 /// `file_read(acme/app, config/settings.yaml, main)`) a read of the file a
 /// write writes (`place`: its paths and what holds them)? One of its
-/// arguments is the path, and each of what holds it is another: the same
-/// path in another repository, or a search for the path, is not the file.
-/// One pass over the label's arguments.
+/// arguments is the path, and each of what holds it is another, and the
+/// tool reads a file's content: the same path in another repository, a
+/// search for the path, or the file at a pull request's ref or a commit
+/// is not the file. One pass over the label's arguments.
 pub(crate) fn reads_place(source: &str, place: &Option<(std::collections::HashSet<String>, Vec<String>)>) -> bool {
     let Some((paths, scope)) = place else { return false };
-    let inner = source.split_once('(').map_or("", |(_, rest)| rest.strip_suffix(')').unwrap_or(rest));
+    let Some((tool, rest)) = source.split_once('(') else { return false };
+    // A tool that reads a file's content (`get_file_contents`, `read_file`,
+    // `repos.getContent`), not a search or a thread that names the path.
+    let words = super::name_words(tool);
+    let reads = words.iter().any(|w| matches!(w.as_str(), "get" | "read" | "view" | "show" | "cat" | "open" | "fetch"))
+        && words.iter().any(|w| matches!(w.as_str(), "file" | "files" | "content" | "contents" | "blob"));
+    let inner = rest.strip_suffix(')').unwrap_or(rest);
     let args: std::collections::HashSet<String> = inner.split(", ").map(bare_arg).collect();
-    args.iter().any(|a| paths.contains(a)) && scope.iter().all(|s| args.contains(s))
+    // At a pull request's ref or a commit, it is someone's change, not the file.
+    let someones = args.iter().any(|a| {
+        a.starts_with("refs/pull/")
+            || a.starts_with("refs/merge-requests/")
+            || (a.len() >= 7 && a.len() <= 40 && a.bytes().all(|c| c.is_ascii_hexdigit()))
+    });
+    reads && !someones && args.iter().any(|a| paths.contains(a)) && scope.iter().all(|s| args.contains(s))
 }
 
 /// What holds the file a write writes (lower case): the values of its
@@ -2027,7 +2040,10 @@ mod tests {
             for elsewhere in [
                 "get_file_contents(drift-ops, ingest, config/settings.yaml, main)",
                 "search_code(config/settings.yaml)",
+                "search_code(quarry-dev, ingest, config/settings.yaml)",
                 "get_file_contents(quarry-dev, ingest-fork, config/settings.yaml)",
+                "get_file_contents(quarry-dev, ingest, config/settings.yaml, refs/pull/78/head)",
+                "get_file_contents(quarry-dev, ingest, config/settings.yaml, 3f2a9c1)",
             ] {
                 let o = after_reads(
                     &[ask],
