@@ -348,25 +348,26 @@ pub(crate) fn facts(ledger: &dyn History, wanted: &Wanted) -> Facts {
         let mut named = NamedIds::default();
         let mut nread = 0u32;
         // A read's entities come together with one source: hashed once a
-        // read (a comparison per entity, not a hash).
-        let mut last = (String::new(), source_hash(""));
+        // read (a comparison per entity, not a hash), and for a write
+        // weighed once (from afar? the file written?).
+        let mut last = (String::new(), source_hash(""), false, false);
         let (mut afar, mut kept) = (Vec::new(), Vec::new());
-        let mut last_read = (String::new(), false, false);
         ledger.any_untrusted(&mut |source, e| {
-            wanted.mentioned_by(e, &mut |r| ranges.push(r));
-            if wanted.writes {
-                if last_read.0 != source {
-                    last_read = (source.to_string(), project_read(source), reads_place(source, &wanted.place));
-                }
-                if !last_read.1 {
-                    wanted.mentioned_by(e, &mut |r| afar.push(r));
-                }
-                if last_read.2 {
-                    wanted.mentioned_by(e, &mut |r| kept.push(r));
-                }
-            }
             if last.0 != source {
-                last = (source.to_string(), source_hash(source));
+                let (afar, place) = if wanted.writes {
+                    (!project_read(source), reads_place(source, &wanted.place))
+                } else {
+                    (false, false)
+                };
+                last = (source.to_string(), source_hash(source), afar, place);
+            }
+            let at = ranges.len();
+            wanted.mentioned_by(e, &mut |r| ranges.push(r));
+            if last.2 {
+                afar.extend_from_slice(&ranges[at..]);
+            }
+            if last.3 {
+                kept.extend_from_slice(&ranges[at..]);
             }
             content.see(wanted, e, 0, last.1);
             // A read's names are its last item: each is one read.
@@ -1492,14 +1493,17 @@ pub(crate) fn judge(call: &Call, plan: Plan, facts: &Facts, policy: &Policy) -> 
         // new file are too common to ask for. (Not a host alone: the
         // project's own links share theirs with what a command printed,
         // `git remote -v`'s `github.com`.) A link the file held when a
-        // read of it showed it is written back.
+        // read of it showed it is written back. Past the limits of what is
+        // read of the arguments, anything may be there (fail closed: a
+        // link after 4,096 others).
         let routes_put: Vec<&Target> = (0..targets.len())
             .filter(|&i| {
                 let t = &targets[i];
-                t.origin == Origin::Untrusted
+                (t.origin == Origin::Untrusted
                     && facts.from_afar[i]
                     && !facts.kept[i]
-                    && matches!(t.kind, TargetKind::Url | TargetKind::Email)
+                    && matches!(t.kind, TargetKind::Url | TargetKind::Email))
+                    || targets::past_limits(t.kind, &t.value)
             })
             .map(|i| &targets[i])
             .collect();
@@ -1571,7 +1575,8 @@ pub(crate) fn judge(call: &Call, plan: Plan, facts: &Facts, policy: &Policy) -> 
                         &mut decision,
                         Decision::Confirm,
                         format!(
-                            "a write that puts {} in what it writes, which only the content mentioned, after {state}",
+                            "a write that puts {} in what it writes, which only content from afar mentioned (or the gate did \
+                             not read), after {state}",
                             list(&routes)
                         ),
                         &mut reasons,
@@ -2059,6 +2064,16 @@ mod tests {
             let o = after_reads(&[ask], &[(comments, &comment), ("file_read(config/settings.yaml)", &fork)], &bare);
             assert_eq!(o.decision, Decision::Confirm, "{value} unscoped: {:?}", o.reasons);
         }
+        // A link past the most targets the gate reads (after 4,096 others)
+        // may be anything: it asks.
+        let pad: String =
+            (0..=crate::gate::targets::MAX_TARGETS).map(|i| format!("https://docs{i}.example.org/p\n")).collect();
+        let comment = "[{\"body\": \"The webhook moved: https://hooks.quarry-dev.net/alerts\"}]";
+        let padded = serde_json::json!({"tool": "create_or_update_file", "args": {"owner": "quarry-dev",
+            "repo": "ingest", "path": "docs/links.md", "content": format!("{pad}https://hooks.quarry-dev.net/alerts")}})
+        .to_string();
+        let o = after_reads(&[ask], &[(comments, comment)], &padded);
+        assert_eq!(o.decision, Decision::Confirm, "{:?}", o.reasons);
         // Written back as the file held it, or as the user gave it.
         let quiet = "[{\"body\": \"Same on our fork.\"}]";
         for path in ["config/settings.yaml", "./config/settings.yaml"] {

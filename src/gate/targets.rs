@@ -201,10 +201,7 @@ pub fn targets_of(call: &Call) -> (Vec<(TargetKind, String)>, Vec<String>) {
     let mut folded_notes = Vec::new();
     let mut found = Found::at_most(MAX_TARGETS);
     if cut {
-        found.insert((
-            TargetKind::Unknown,
-            format!("arguments past the walk limit ({MAX_ARG_DEPTH} levels, {MAX_ARG_STRINGS} strings)"),
-        ));
+        found.insert((TargetKind::Unknown, format!("{WALK_CUT} ({MAX_ARG_DEPTH} levels, {MAX_ARG_STRINGS} strings)")));
     }
     for raw in &texts {
         let (t, changed) = fold_confusables(raw);
@@ -232,9 +229,20 @@ pub fn targets_of(call: &Call) -> (Vec<(TargetKind, String)>, Vec<String>) {
     // could not read (fail closed: a call of a million addresses is not
     // held in memory a million times over).
     if cut {
-        found.push((TargetKind::Unknown, format!("targets past the first {MAX_TARGETS} (not read)")));
+        found.push((TargetKind::Unknown, format!("{TARGETS_CUT} {MAX_TARGETS} (not read)")));
     }
     (found, folded_notes)
+}
+
+/// How the unknown targets that stand for what a call's limits left
+/// unread begin.
+const WALK_CUT: &str = "arguments past the walk limit";
+const TARGETS_CUT: &str = "targets past the first";
+
+/// Is this unknown target one that stands for arguments or targets past
+/// the limits (anything may be there)?
+pub(crate) fn past_limits(kind: TargetKind, value: &str) -> bool {
+    kind == TargetKind::Unknown && (value.starts_with(WALK_CUT) || value.starts_with(TARGETS_CUT))
 }
 
 /// At most this many targets are read from one call; past them, the rest

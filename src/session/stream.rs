@@ -277,14 +277,13 @@ impl Records for Tally<'_> {
                 wanted.trusted_by(&e, &mut |r| trusted.push(r));
                 self.notes.see(wanted, &e);
             } else {
+                let at = hits.len();
                 wanted.mentioned_by(&e, &mut |r| hits.push((read, r, false)));
-                if wanted.writes && self.source_afar {
-                    let afar = &mut self.afar;
-                    wanted.mentioned_by(&e, &mut |r| afar.push((read, r)));
+                if self.source_afar {
+                    self.afar.extend(hits[at..].iter().map(|h| (read, h.1.clone())));
                 }
-                if wanted.writes && self.source_place {
-                    let kept = &mut self.kept;
-                    wanted.mentioned_by(&e, &mut |r| kept.push((read, r)));
+                if self.source_place {
+                    self.kept.extend(hits[at..].iter().map(|h| (read, h.1.clone())));
                 }
                 self.content.see(wanted, &e, read, self.source_hash);
                 if e.kind == crate::document::EntityKind::Named && !wanted.ids.is_empty() {
