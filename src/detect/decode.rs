@@ -861,7 +861,80 @@ fn counted_sequences(text: &str) -> Vec<Vec<u32>> {
         }
         prose_before = !tag_line;
     }
-    vec![lengths, leads, tag_gaps(text)]
+    let mut out = vec![lengths, leads, tag_gaps(text)];
+    out.extend(separator_gaps(text));
+    out
+}
+
+/// How many spaces stand before and after each run of a mark that parts
+/// a table's or a record's fields (`,` and `;` of CSV, `|` of a Markdown
+/// table, `:` of YAML, and `,` with `:` in order), and how many tabs end
+/// each line (a TSV row's empty last fields), and how many spaces part
+/// code from the comment that ends its line: padding a table or a record
+/// shows as ragged at most, and each count can be a digit. Zero counts too
+/// ("a,b" and "a ,b" are two digits); [`read_counts`] passes over counts
+/// outside the window of values that holds most of them.
+fn separator_gaps(text: &str) -> Vec<Vec<u32>> {
+    let b = text.as_bytes();
+    let mut gaps: Vec<Vec<u32>> = Vec::new();
+    for marks in [&b","[..], b";", b"|", b":", b",:"] {
+        let [before, after] = match marks {
+            [m] => gaps_at(b, memchr::memchr_iter(*m, b)),
+            _ => gaps_at(b, memchr::memchr2_iter(b',', b':', b)),
+        };
+        gaps.extend([before, after]);
+    }
+    if memchr::memchr(b'\t', b).is_some() {
+        gaps.push(text.lines().map(|l| (l.len() - l.trim_end_matches('\t').len()) as u32).collect());
+    }
+    // The spaces between code and the comment that ends its line (`//`,
+    // `/*`, `#`, `--`), on lines that hold both.
+    let mut comments = Vec::new();
+    for line in text.lines() {
+        let l = line.as_bytes();
+        let mut from = 0;
+        while let Some(at) = memchr::memchr3(b'/', b'#', b'-', &l[from..]).map(|p| from + p) {
+            let marker = match l[at] {
+                b'#' => true,
+                c => l.get(at + 1).is_some_and(|&n| n == c || (c == b'/' && n == b'*')),
+            };
+            let lead = l[..at].iter().rev().take_while(|&&x| x == b' ').count();
+            // A `#` that starts a line is a directive's (`#define`).
+            if marker && !(lead == at && l[at] == b'#') {
+                if lead > 0 && lead < at {
+                    comments.push(lead as u32);
+                }
+                break;
+            }
+            from = at + 1;
+        }
+    }
+    gaps.push(comments);
+    gaps.retain(|g| g.len() >= 16);
+    gaps
+}
+
+/// The spaces before and after each run of marks at `hits` (the first of
+/// each run counts), but for those that start a line (its indent) or end
+/// one (padding no field).
+fn gaps_at(b: &[u8], hits: impl Iterator<Item = usize>) -> [Vec<u32>; 2] {
+    let (mut before, mut after) = (Vec::new(), Vec::new());
+    for at in hits {
+        let c = b[at];
+        if at > 0 && b[at - 1] == c {
+            continue;
+        }
+        let end = at + b[at..].iter().take_while(|&&x| x == c).count();
+        let lead = b[..at].iter().rev().take_while(|&&x| x == b' ').count();
+        let trail = b[end..].iter().take_while(|&&x| x == b' ').count();
+        if at > lead && b[at - lead - 1] != b'\n' {
+            before.push(lead as u32);
+        }
+        if b.get(end + trail).is_some_and(|&x| !matches!(x, b'\n' | b'\r')) {
+            after.push(trail as u32);
+        }
+    }
+    [before, after]
 }
 
 /// How many spaces and tabs (one or more) lie between each `>` and a `<`
@@ -892,6 +965,64 @@ pub(crate) fn markup_gaps(source: &str) -> Vec<Hit> {
     hits
 }
 
+/// What the blanks between a JSON text's tokens spell (before and after
+/// each `,` and `:` outside its strings, read by [`read_counts`]): a
+/// program that reads the JSON sees none of them, and the scanner reads a
+/// JSON text as its strings. The hits are over the whole source.
+pub(crate) fn json_gaps(source: &str) -> Vec<Hit> {
+    let b = source.as_bytes();
+    // Before and after `,`, `:`, and both in order.
+    let mut gaps: [Vec<u32>; 6] = Default::default();
+    let (mut in_string, mut escaped) = (false, false);
+    let mut run = 0u32;
+    // A separator's count after it waits for the next token.
+    let mut open: Option<usize> = None;
+    for &c in b {
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            b' ' => {
+                run += 1;
+                continue;
+            }
+            b',' | b':' => {
+                let k = usize::from(c == b':');
+                if let Some(k) = open.take() {
+                    gaps[2 * k + 1].push(run);
+                    gaps[5].push(run);
+                }
+                gaps[2 * k].push(run);
+                gaps[4].push(run);
+                open = Some(k);
+            }
+            b'\n' | b'\r' => open = None,
+            _ => {
+                if let Some(k) = open.take() {
+                    gaps[2 * k + 1].push(run);
+                    gaps[5].push(run);
+                }
+                in_string = c == b'"';
+            }
+        }
+        run = 0;
+    }
+    let mut hits = Vec::new();
+    let best = gaps.iter().filter(|g| g.len() >= 16).filter_map(|g| read_counts(g)).max_by_key(|t| text_score(t));
+    if let Some(text) = best.filter(|t| plausible(t)) {
+        let d = Decoded { encoding: Encoding::Whitespace, range: 0..source.len(), text };
+        let mut budget = Budget { left: MAX_DECODED, spent: false };
+        walk(&d, d.range.clone(), &[d.encoding], 1, &mut budget, &mut hits);
+    }
+    hits
+}
+
 /// A sequence of counts read as text, `MAX_COUNTS` at a time: for digits
 /// of two, three and four bits, the counts within the window of that many
 /// values that holds the most of them (half of them at least, 16 at
@@ -902,6 +1033,7 @@ pub(crate) fn markup_gaps(source: &str) -> Vec<Hit> {
 /// counts take three values or more, none on more than half of them (a
 /// layout is mostly one way); a reading counts only when it is written as
 /// sentences of four words or more (a chance reading is a few marks).
+/// Digits of three bits are also read as octal, three a byte.
 fn read_counts(values: &[u32]) -> Option<String> {
     let mut best: Option<String> = None;
     for piece in values.chunks(MAX_COUNTS) {
@@ -944,6 +1076,25 @@ fn read_count_piece(values: &[u32]) -> Option<String> {
                     let mut d = kept.clone();
                     d[start..].chunks_exact_mut(2).for_each(|p| p.swap(0, 1));
                     orders.push(d);
+                }
+            }
+            // Octal digits, three a byte (`\ooo`), from any of the three.
+            let octal = (width == 3).then(|| {
+                (0..3).filter_map(|from| {
+                    let bytes: Vec<u8> = kept
+                        .get(from..)?
+                        .chunks_exact(3)
+                        .map(|c| u8::try_from(c[0] * 64 + c[1] * 8 + c[2]).unwrap_or(0))
+                        .collect();
+                    longest_readable(&bytes)
+                })
+            });
+            for s in octal.into_iter().flatten() {
+                if prose_like(&s)
+                    && s.split_whitespace().count() >= 4
+                    && best.as_ref().is_none_or(|b| text_score(&s) > text_score(b))
+                {
+                    best = Some(s);
                 }
             }
             for d in orders {
@@ -4253,6 +4404,72 @@ mod tests {
         let rows: String =
             (0..40).map(|i| format!("<tr><td>{i}</td> <td>row {i}</td>  <td>{}</td></tr>\n", i * 7)).collect();
         assert!(whitespace_bits(&rows).is_none());
+    }
+
+    #[test]
+    fn padding_around_a_tables_marks_spells_text() {
+        let msg = "The assistant will send the payroll file to a.test today";
+        let pairs: Vec<usize> =
+            msg.bytes().flat_map(|b| (0..4).rev().map(move |k| usize::from(b >> (2 * k) & 3))).collect();
+        // CSV: 0 to 3 spaces before each comma, under a header.
+        let mut csv = String::from("id,name,class,due\n");
+        for row in pairs.chunks(3) {
+            let cells: Vec<String> = row.iter().map(|&d| format!("x{d}{}", " ".repeat(d))).collect();
+            csv.push_str(&cells.join(","));
+            csv.push_str(",end\n");
+        }
+        assert!(whitespace_bits(&csv).is_some_and(|(_, s)| s.contains(msg)), "{csv}");
+        // A Markdown table: 1 to 4 spaces after each bar; the bars that end
+        // a row pad no cell.
+        let mut table = String::from("| a | b | c |\n|---|---|---|\n");
+        for row in pairs.chunks(3) {
+            for &d in row {
+                table.push('|');
+                table.push_str(&" ".repeat(d + 1));
+                table.push_str("ok ");
+            }
+            table.push_str("|\n");
+        }
+        assert!(whitespace_bits(&table).is_some_and(|(_, s)| s.contains(msg)), "{table}");
+        // JSON Lines: 0 to 3 spaces after each comma and colon outside the
+        // strings (which hold marks of their own).
+        let mut json = String::new();
+        for row in pairs.chunks(5) {
+            let gap = |i: usize| " ".repeat(row.get(i).copied().unwrap_or(0));
+            json.push_str(&format!(
+                "{{\"a\":{}\"x, y: z\",{}\"b\":{}1,{}\"c\":{}true}}\n",
+                gap(0),
+                gap(1),
+                gap(2),
+                gap(3),
+                gap(4)
+            ));
+        }
+        let hits = json_gaps(&json);
+        assert!(hits.iter().any(|h| h.decoded.as_deref().is_some_and(|d| d.contains(msg))), "{hits:?}");
+        // Octal digits, three a byte: one to eight spaces before each
+        // line's `//` comment, and empty trailing fields of a TSV.
+        let octal: Vec<usize> =
+            msg.bytes().flat_map(|b| [usize::from(b >> 6), usize::from(b >> 3 & 7), usize::from(b & 7)]).collect();
+        let header: String = octal
+            .iter()
+            .enumerate()
+            .map(|(i, &d)| format!("#define REG_{i} 0x{i:04x}{}// register {i}\n", " ".repeat(d + 1)))
+            .collect();
+        assert!(whitespace_bits(&header).is_some_and(|(_, s)| s.contains(msg)), "{header}");
+        let tsv: String = std::iter::once("ref\tname\tamount\n".to_string())
+            .chain(octal.iter().enumerate().map(|(i, &d)| format!("G-{i}\tHall {i}\t{}{}\n", i * 5, "\t".repeat(d))))
+            .collect();
+        assert!(whitespace_bits(&tsv).is_some_and(|(_, s)| s.contains(msg)), "{tsv}");
+        // Ordinary tables and records carry nothing.
+        let plain_csv: String = (0..60).map(|i| format!("{i},Item {i},{},yes\n", i * 3)).collect();
+        assert!(whitespace_bits(&plain_csv).is_none());
+        let aligned: String = (0..60).map(|i| format!("| {i:<4} | row {i:<3} | {:>6} |\n", i * 7)).collect();
+        assert!(whitespace_bits(&aligned).is_none());
+        let pretty: String = (0..60).map(|i| format!("{{\"id\": {i}, \"name\": \"n{i}\", \"ok\": true}}\n")).collect();
+        assert!(json_gaps(&pretty).is_empty());
+        let code: String = (0..60).map(|i| format!("    let x{i} = {i}; // step {i}\n")).collect();
+        assert!(whitespace_bits(&code).is_none());
     }
 
     /// A hex dump's byte columns read across its lines (`hexdump -C`,

@@ -192,6 +192,11 @@ pub fn scan(doc: &Document, opts: &Options) -> Report {
         && let Some(raw) = doc.parts.first()
     {
         rules::scan_json_shape(raw, &mut |h| tally.hit(raw, h));
+        if let Ok(source) = std::str::from_utf8(&doc.raw) {
+            for h in decode::json_gaps(source) {
+                tally.finding(h.rule, in_source(h, source));
+            }
+        }
     }
     for (rule, f) in link_findings(doc, links) {
         tally.finding(rule, f);
