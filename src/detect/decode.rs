@@ -670,10 +670,57 @@ fn whitespace_bits(text: &str) -> Option<(Range<usize>, String)> {
     if let Some(kinds) = layout.blank_runs {
         found.extend(read_quaternary(&kinds).map(|s| (0..text.len(), s)));
     }
+    match digit_group_marks(text) {
+        Some((2, kinds)) => {
+            found.extend(read_channel(&kinds.iter().map(|&k| k == 1).collect::<Vec<_>>()).map(|s| (0..text.len(), s)))
+        }
+        Some((4, kinds)) => found.extend(read_quaternary(&kinds).map(|s| (0..text.len(), s))),
+        _ => {}
+    }
     for values in counted_sequences(text) {
         found.extend(read_counts(&values).map(|s| (0..text.len(), s)));
     }
     found.into_iter().max_by_key(|(_, s)| text_score(s))
+}
+
+/// The marks that part a number's groups of three digits (`1 234 567`,
+/// `12'500`), each as its kind numbered in order of first use, when there
+/// are 32 or more and two or four kinds: a space, a no-break space, a
+/// narrow or a thin one look alike, and `1'234` and `1’234` nearly so
+/// (not `,` and `.`, which part thousands and decimals in one text). A
+/// mark past the fourth kind is passed over.
+fn digit_group_marks(text: &str) -> Option<(usize, Vec<u8>)> {
+    let b = text.as_bytes();
+    let mut marks: Vec<&str> = Vec::new();
+    let mut kinds = Vec::new();
+    let mut i = 0;
+    while let Some(p) = b[i..].iter().position(u8::is_ascii_digit) {
+        let end = i + p + b[i + p..].iter().take_while(|c| c.is_ascii_digit()).count();
+        i = end;
+        // Marks start with one of these bytes (U+00A0, U+2000–U+205F,
+        // U+3000 past ASCII).
+        if !b.get(end).is_some_and(|x| matches!(x, b' ' | b'\'' | b'_' | 0xC2 | 0xE2 | 0xE3)) {
+            continue;
+        }
+        let Some(c) = text[end..].chars().next() else { break };
+        let mark =
+            (c.is_whitespace() && !matches!(c, '\n' | '\r' | '\t' | '\x0b' | '\x0c')) || matches!(c, '\'' | '’' | '_');
+        let next = end + c.len_utf8();
+        if !mark || b[next..].iter().take_while(|c| c.is_ascii_digit()).count() != 3 {
+            continue;
+        }
+        let mark = &text[end..next];
+        let kind = match marks.iter().position(|m| *m == mark) {
+            Some(k) => k,
+            None if marks.len() < 4 => {
+                marks.push(mark);
+                marks.len() - 1
+            }
+            None => continue,
+        };
+        kinds.push(kind as u8);
+    }
+    (kinds.len() >= 32 && matches!(marks.len(), 2 | 4)).then_some((marks.len(), kinds))
 }
 
 /// Channels in how a text is laid out, which a person reads past:
@@ -830,9 +877,12 @@ fn layout_channels(text: &str) -> Layout {
     Layout { bits, blank_runs }
 }
 
-/// Counts are read this many at a time (2 KiB of text in nibbles): a
-/// sequence of any length is read whole, a piece at a time.
+/// Counts are read this many at a time (2 KiB of text in nibbles).
 const MAX_COUNTS: usize = 4096;
+/// At most this many counts of a sequence are read (and kept), past the
+/// few hundred a sentence takes: 8 MiB of `, , ,` took 4.6 s and 160 MB
+/// read whole.
+const MAX_READ_COUNTS: usize = 1 << 20;
 
 /// Numbers a layout gives that a person reads past, each a sequence in
 /// the order met, for [`read_counts`]:
@@ -885,12 +935,13 @@ fn separator_gaps(text: &str) -> Vec<Vec<u32>> {
         gaps.extend([before, after]);
     }
     if memchr::memchr(b'\t', b).is_some() {
-        gaps.push(text.lines().map(|l| (l.len() - l.trim_end_matches('\t').len()) as u32).collect());
+        let tabs = |l: &str| l[l.trim_end_matches([' ', '\t']).len()..].bytes().filter(|&c| c == b'\t').count();
+        gaps.push(text.lines().take(MAX_READ_COUNTS).map(|l| tabs(l) as u32).collect());
     }
     // The spaces between code and the comment that ends its line (`//`,
     // `/*`, `#`, `--`), on lines that hold both.
     let mut comments = Vec::new();
-    for line in text.lines() {
+    for line in text.lines().take(MAX_READ_COUNTS) {
         let l = line.as_bytes();
         let mut from = 0;
         while let Some(at) = memchr::memchr3(b'/', b'#', b'-', &l[from..]).map(|p| from + p) {
@@ -898,11 +949,11 @@ fn separator_gaps(text: &str) -> Vec<Vec<u32>> {
                 b'#' => true,
                 c => l.get(at + 1).is_some_and(|&n| n == c || (c == b'/' && n == b'*')),
             };
-            let lead = l[..at].iter().rev().take_while(|&&x| x == b' ').count();
+            let (lead, start) = blanks_before(l, at);
             // A `#` that starts a line is a directive's (`#define`).
-            if marker && !(lead == at && l[at] == b'#') {
-                if lead > 0 && lead < at {
-                    comments.push(lead as u32);
+            if marker && !(start == 0 && l[at] == b'#') {
+                if lead > 0 && start > 0 {
+                    comments.push(lead);
                 }
                 break;
             }
@@ -912,6 +963,33 @@ fn separator_gaps(text: &str) -> Vec<Vec<u32>> {
     gaps.push(comments);
     gaps.retain(|g| g.len() >= 16);
     gaps
+}
+
+/// How many blanks (spaces, tabs, no-break spaces) end `b[..at]`, and
+/// where they start.
+fn blanks_before(b: &[u8], at: usize) -> (u32, usize) {
+    let (mut n, mut i) = (0, at);
+    loop {
+        match b[..i] {
+            [.., b' ' | b'\t'] => i -= 1,
+            [.., 0xC2, 0xA0] => i -= 2,
+            _ => return (n, i),
+        }
+        n += 1;
+    }
+}
+
+/// How many blanks start `b[at..]`, and where they end.
+fn blanks_after(b: &[u8], at: usize) -> (u32, usize) {
+    let (mut n, mut i) = (0, at);
+    loop {
+        match b[i..] {
+            [b' ' | b'\t', ..] => i += 1,
+            [0xC2, 0xA0, ..] => i += 2,
+            _ => return (n, i),
+        }
+        n += 1;
+    }
 }
 
 /// The spaces before and after each run of marks at `hits` (the first of
@@ -925,13 +1003,16 @@ fn gaps_at(b: &[u8], hits: impl Iterator<Item = usize>) -> [Vec<u32>; 2] {
             continue;
         }
         let end = at + b[at..].iter().take_while(|&&x| x == c).count();
-        let lead = b[..at].iter().rev().take_while(|&&x| x == b' ').count();
-        let trail = b[end..].iter().take_while(|&&x| x == b' ').count();
-        if at > lead && b[at - lead - 1] != b'\n' {
-            before.push(lead as u32);
+        if before.len() == MAX_READ_COUNTS {
+            break;
         }
-        if b.get(end + trail).is_some_and(|&x| !matches!(x, b'\n' | b'\r')) {
-            after.push(trail as u32);
+        let (lead, from) = blanks_before(b, at);
+        let (trail, to) = blanks_after(b, end);
+        if from > 0 && b[from - 1] != b'\n' {
+            before.push(lead);
+        }
+        if b.get(to).is_some_and(|&x| !matches!(x, b'\n' | b'\r')) {
+            after.push(trail);
         }
     }
     [before, after]
@@ -978,6 +1059,9 @@ pub(crate) fn json_gaps(source: &str) -> Vec<Hit> {
     // A separator's count after it waits for the next token.
     let mut open: Option<usize> = None;
     for &c in b {
+        if gaps[4].len() >= MAX_READ_COUNTS {
+            break;
+        }
         if in_string {
             match (escaped, c) {
                 (true, _) => escaped = false,
@@ -1036,7 +1120,7 @@ pub(crate) fn json_gaps(source: &str) -> Vec<Hit> {
 /// Digits of three bits are also read as octal, three a byte.
 fn read_counts(values: &[u32]) -> Option<String> {
     let mut best: Option<String> = None;
-    for piece in values.chunks(MAX_COUNTS) {
+    for piece in values[..values.len().min(MAX_READ_COUNTS)].chunks(MAX_COUNTS) {
         if let Some(s) = read_count_piece(piece)
             && best.as_ref().is_none_or(|b| text_score(&s) > text_score(b))
         {
@@ -1091,6 +1175,7 @@ fn read_count_piece(values: &[u32]) -> Option<String> {
             });
             for s in octal.into_iter().flatten() {
                 if prose_like(&s)
+                    && varied(&s)
                     && s.split_whitespace().count() >= 4
                     && best.as_ref().is_none_or(|b| text_score(&s) > text_score(b))
                 {
@@ -1101,6 +1186,7 @@ fn read_count_piece(values: &[u32]) -> Option<String> {
                 let bits: Vec<bool> = d.iter().flat_map(|&v| (0..width).rev().map(move |k| v >> k & 1 == 1)).collect();
                 if let Some(s) = read_bytes(&bits, width)
                     && prose_like(&s)
+                    && varied(&s)
                     && s.split_whitespace().count() >= 4
                     && best.as_ref().is_none_or(|b| text_score(&s) > text_score(b))
                 {
@@ -1110,6 +1196,18 @@ fn read_count_piece(values: &[u32]) -> Option<String> {
         }
     }
     best
+}
+
+/// Letters as a sentence has them: eight different ones at least, and
+/// few words with a capital inside (`eU0cRQu`, a chance reading's): a few
+/// letters repeated (`II III IIAII`) or case at random is no sentence.
+fn varied(s: &str) -> bool {
+    let mut letters: Vec<char> = s.chars().filter(|c| c.is_alphabetic()).flat_map(char::to_lowercase).collect();
+    letters.sort_unstable();
+    letters.dedup();
+    let words: Vec<&str> = s.split_whitespace().collect();
+    let mixed = words.iter().filter(|w| w.chars().skip_while(|c| !c.is_lowercase()).any(char::is_uppercase)).count();
+    letters.len() >= 8 && mixed * 4 <= words.len()
 }
 
 /// Digits' bits read as bytes that start on a digit's edge (two to four
@@ -4461,6 +4559,14 @@ mod tests {
             .chain(octal.iter().enumerate().map(|(i, &d)| format!("G-{i}\tHall {i}\t{}{}\n", i * 5, "\t".repeat(d))))
             .collect();
         assert!(whitespace_bits(&tsv).is_some_and(|(_, s)| s.contains(msg)), "{tsv}");
+        // Which of four spaces parts a number's groups: two bits each.
+        let spaces = [" ", "\u{a0}", "\u{202f}", "\u{2009}"];
+        let report: String = pairs
+            .iter()
+            .enumerate()
+            .map(|(i, &d)| format!("Line {i}: {}{}{:03} SEK\n", 10 + i % 89, spaces[d], i * 7 % 1000))
+            .collect();
+        assert!(whitespace_bits(&report).is_some_and(|(_, s)| s.contains(msg)), "{report}");
         // Ordinary tables and records carry nothing.
         let plain_csv: String = (0..60).map(|i| format!("{i},Item {i},{},yes\n", i * 3)).collect();
         assert!(whitespace_bits(&plain_csv).is_none());
@@ -4470,6 +4576,8 @@ mod tests {
         assert!(json_gaps(&pretty).is_empty());
         let code: String = (0..60).map(|i| format!("    let x{i} = {i}; // step {i}\n")).collect();
         assert!(whitespace_bits(&code).is_none());
+        let amounts: String = (0..80).map(|i| format!("{},{:03}.{:02} kr\n", i + 1, i * 13 % 1000, i % 100)).collect();
+        assert!(whitespace_bits(&amounts).is_none());
     }
 
     /// A hex dump's byte columns read across its lines (`hexdump -C`,
