@@ -695,6 +695,9 @@ fn digit_group_marks(text: &str) -> Option<(usize, Vec<u8>)> {
     let mut kinds = Vec::new();
     let mut i = 0;
     while let Some(p) = b[i..].iter().position(u8::is_ascii_digit) {
+        if kinds.len() == MAX_READ_COUNTS {
+            break;
+        }
         let end = i + p + b[i + p..].iter().take_while(|c| c.is_ascii_digit()).count();
         i = end;
         // Marks start with one of these bytes (U+00A0, U+2000–U+205F,
@@ -706,7 +709,7 @@ fn digit_group_marks(text: &str) -> Option<(usize, Vec<u8>)> {
         let mark =
             (c.is_whitespace() && !matches!(c, '\n' | '\r' | '\t' | '\x0b' | '\x0c')) || matches!(c, '\'' | '’' | '_');
         let next = end + c.len_utf8();
-        if !mark || b[next..].iter().take_while(|c| c.is_ascii_digit()).count() != 3 {
+        if !mark || b[next..].iter().take(4).take_while(|c| c.is_ascii_digit()).count() != 3 {
             continue;
         }
         let mark = &text[end..next];
@@ -949,13 +952,15 @@ fn separator_gaps(text: &str) -> Vec<Vec<u32>> {
                 b'#' => true,
                 c => l.get(at + 1).is_some_and(|&n| n == c || (c == b'/' && n == b'*')),
             };
-            let (lead, start) = blanks_before(l, at);
-            // A `#` that starts a line is a directive's (`#define`).
-            if marker && !(start == 0 && l[at] == b'#') {
-                if lead > 0 && start > 0 {
-                    comments.push(lead);
+            if marker {
+                let (lead, start) = blanks_before(l, at);
+                // A `#` that starts a line is a directive's (`#define`).
+                if !(start == 0 && l[at] == b'#') {
+                    if lead > 0 && start > 0 {
+                        comments.push(lead);
+                    }
+                    break;
                 }
-                break;
             }
             from = at + 1;
         }
@@ -1003,7 +1008,7 @@ fn gaps_at(b: &[u8], hits: impl Iterator<Item = usize>) -> [Vec<u32>; 2] {
             continue;
         }
         let end = at + b[at..].iter().take_while(|&&x| x == c).count();
-        if before.len() == MAX_READ_COUNTS {
+        if before.len().max(after.len()) == MAX_READ_COUNTS {
             break;
         }
         let (lead, from) = blanks_before(b, at);
@@ -1037,8 +1042,14 @@ fn tag_gaps(text: &str) -> Vec<u32> {
 /// read by [`read_counts`]): a browser collapses them, and the text a
 /// page's parts hold has none of them. The hits are over the whole source.
 pub(crate) fn markup_gaps(source: &str) -> Vec<Hit> {
+    source_hits(source, read_counts(&tag_gaps(source)))
+}
+
+/// The hits of what a source's layout spells (`reading`), over the whole
+/// source.
+fn source_hits(source: &str, reading: Option<String>) -> Vec<Hit> {
     let mut hits = Vec::new();
-    if let Some(text) = read_counts(&tag_gaps(source)).filter(|t| plausible(t)) {
+    if let Some(text) = reading.filter(|t| plausible(t)) {
         let d = Decoded { encoding: Encoding::Whitespace, range: 0..source.len(), text };
         let mut budget = Budget { left: MAX_DECODED, spent: false };
         walk(&d, d.range.clone(), &[d.encoding], 1, &mut budget, &mut hits);
@@ -1072,8 +1083,8 @@ pub(crate) fn json_gaps(source: &str) -> Vec<Hit> {
             continue;
         }
         match c {
-            b' ' => {
-                run += 1;
+            b' ' | b'\t' => {
+                run = run.saturating_add(1);
                 continue;
             }
             b',' | b':' => {
@@ -1097,14 +1108,8 @@ pub(crate) fn json_gaps(source: &str) -> Vec<Hit> {
         }
         run = 0;
     }
-    let mut hits = Vec::new();
     let best = gaps.iter().filter(|g| g.len() >= 16).filter_map(|g| read_counts(g)).max_by_key(|t| text_score(t));
-    if let Some(text) = best.filter(|t| plausible(t)) {
-        let d = Decoded { encoding: Encoding::Whitespace, range: 0..source.len(), text };
-        let mut budget = Budget { left: MAX_DECODED, spent: false };
-        walk(&d, d.range.clone(), &[d.encoding], 1, &mut budget, &mut hits);
-    }
-    hits
+    source_hits(source, best)
 }
 
 /// A sequence of counts read as text, `MAX_COUNTS` at a time: for digits
