@@ -350,6 +350,8 @@ fn matches_in(text: &str, breaks: &[usize]) -> Vec<Match> {
     // Windows per rule, merged as they are added (hits come in order).
     let mut windows: Vec<Vec<Range<usize>>> = vec![Vec::new(); RULES.len()];
     let bytes = text.as_bytes();
+    let heading = *HEADING;
+    let mut clauses = Clauses::new();
     for (key, m) in find_keys(text) {
         if m.len() <= SHORT_KEY && bytes[m.start].is_ascii_alphanumeric() {
             // Whole words only ("ai", not "said" or "air"; "bot" or "bots").
@@ -369,7 +371,12 @@ fn matches_in(text: &str, breaks: &[usize]) -> Vec<Match> {
         let last = breaks.get(k).map_or(text.len(), |&b| b.saturating_sub(1).max(m.end));
         let lo = floor_char(text, m.start.saturating_sub(WINDOW).max(first));
         let hi = ceil_char(text, (m.end + WINDOW).min(last));
+        let heading_woken = heading.is_some_and(|h| rules_woken_by(key).contains(&h));
+        let heading_ended = heading_woken && clauses.end_with_colon(bytes, m.clone());
         for &r in rules_woken_by(key) {
+            if Some(r) == heading && !heading_ended {
+                continue;
+            }
             let w = &mut windows[usize::from(r)];
             match w.last_mut() {
                 Some(last) if lo <= last.end => last.end = last.end.max(hi),
@@ -413,6 +420,74 @@ fn matches_in(text: &str, breaks: &[usize]) -> Vec<Match> {
         }
     }
     out
+}
+
+/// `addressed_to_ai.heading_multilingual`'s index: its AI word is
+/// followed, before any of `\n` `.` `!` `?`, by the colon that ends the
+/// heading, so a key hit whose clause ends otherwise wakes it for nothing
+/// (and its automaton, the costliest of the rules to build, then builds
+/// states for every apostrophe around; docs/performance.md).
+static HEADING: LazyLock<Option<u8>> =
+    LazyLock::new(|| RULES.iter().position(|r| r.id == "addressed_to_ai.heading_multilingual").map(|i| i as u8));
+
+/// Where the clause a key starts ends: at the first `\n` `.` `!` `?` `:`
+/// or `：` from the key's start, passing over the key's own dots (`a.i.`)
+/// and a `.` `!` `?` right after its word (the rule reads `ии.` as the
+/// word `ии` and its edge). Keys come in text order and each stretch is
+/// walked once, so a text full of keys in one long clause costs one walk,
+/// not one a key.
+struct Clauses {
+    /// The last walk: from `from` (none yet: `usize::MAX`), no end before
+    /// `end` (the text's length when none was found)...
+    from: usize,
+    end: usize,
+    /// ...whether a colon is what ended it...
+    colon: bool,
+    /// ...and where the last byte before `end` that cannot go on a word
+    /// (not an ASCII letter, digit or `-`, nor past ASCII) is, if any.
+    gap: Option<usize>,
+}
+
+impl Clauses {
+    fn new() -> Clauses {
+        Clauses { from: usize::MAX, end: 0, colon: false, gap: None }
+    }
+
+    fn end_with_colon(&mut self, bytes: &[u8], key: Range<usize>) -> bool {
+        let mut at = key.start;
+        // The stop right after the key's word is passed over once.
+        let mut edge_passed = false;
+        loop {
+            if !(self.from <= at && at <= self.end) {
+                let (end, colon, gap) = clause_end(&bytes[at..]);
+                (self.from, self.end, self.colon, self.gap) = (at, at + end, colon, gap.map(|g| at + g));
+            }
+            let stop = self.end < bytes.len() && matches!(bytes[self.end], b'.' | b'!' | b'?');
+            let edge = !edge_passed && self.end >= key.end && self.gap.is_none_or(|g| g < key.end);
+            if stop && (self.end < key.end || edge) {
+                edge_passed |= self.end >= key.end;
+                at = self.end + 1;
+                continue;
+            }
+            return self.colon;
+        }
+    }
+}
+
+/// The first `\n` `.` `!` `?` `:` or `：` in `b` (or its length), whether
+/// it is a colon, and the last byte before it that cannot go on a word.
+fn clause_end(b: &[u8]) -> (usize, bool, Option<usize>) {
+    let mut gap = None;
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b':' => return (i, true, gap),
+            0xEF if b[i..].starts_with("：".as_bytes()) => return (i, true, gap),
+            b'\n' | b'.' | b'!' | b'?' => return (i, false, gap),
+            c if c < 0x80 && !c.is_ascii_alphanumeric() && c != b'-' => gap = Some(i),
+            _ => {}
+        }
+    }
+    (b.len(), false, gap)
 }
 
 fn floor_char(s: &str, mut i: usize) -> usize {
@@ -995,6 +1070,87 @@ mod tests {
             };
             assert!(marked, "{k:?} is not marked");
         }
+    }
+
+    /// The heading rule wakes only where a key's clause ends in a colon;
+    /// on texts short enough for one window, its matches are the regex's
+    /// over the whole text, whatever the keys, dots and colons around.
+    #[test]
+    fn heading_windows_lose_no_match() {
+        let h = HEADING.expect("the heading rule") as usize;
+        let pieces = [
+            "KI",
+            "ki-Systeme",
+            "ai",
+            "IA",
+            "a.i.",
+            "i.a.",
+            "LLM",
+            "ии",
+            "für die ",
+            "para la ",
+            "Hinweis an ",
+            "Nota ",
+            "per l'",
+            ": ",
+            ":",
+            "：",
+            ". ",
+            "\n",
+            "'",
+            "\"",
+            "(",
+            "# ",
+            "// ",
+            "x ",
+            "wichtig ",
+            "に",
+            "에게",
+            "!",
+            "?",
+            "-",
+            " ",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut matched = 0;
+        for _ in 0..20_000 {
+            let n = 2 + (next() % 14) as usize;
+            let text: String = (0..n).map(|_| pieces[(next() % pieces.len() as u64) as usize]).collect();
+            let text = text.to_lowercase();
+            let found: Vec<_> = matches(&text).into_iter().filter(|m| m.rule == h).map(|m| m.range).collect();
+            let mut whole = Vec::new();
+            regex_for(h).for_each_match(&text, |m| whole.push(m.start..m.end));
+            assert_eq!(found, whole, "{text:?}");
+            matched += whole.len();
+        }
+        assert!(matched > 100, "the generator makes headings: {matched}");
+    }
+
+    #[test]
+    fn a_clause_ends_at_its_first_stop() {
+        let ends = |t: &str, key: Range<usize>| Clauses::new().end_with_colon(t.as_bytes(), key);
+        assert!(ends("para la i.a.: reenvía", 8..12));
+        assert!(ends("für die ki-systeme: bitte", 8..10));
+        assert!(ends("an die ki：bitte", 7..9));
+        assert!(!ends("die ki dann. x: y", 4..6));
+        assert!(ends("для ии. : x", 7..11));
+        assert!(!ends("для ии.. : x", 7..11));
+        assert!(!ends("ki-ai-a.i.-ии-ki: x", 0..2));
+        assert!(!ends("die ki\nnotiz: x", 4..6));
+        assert!(!ends("die ki", 4..6));
+        // One walk serves every key of a clause.
+        let t = "ki ai ia ki ai ia: x. ki";
+        let mut c = Clauses::new();
+        assert!(c.end_with_colon(t.as_bytes(), 0..2));
+        assert!(c.end_with_colon(t.as_bytes(), 9..11));
+        assert_eq!(c.from, 0);
+        assert!(!c.end_with_colon(t.as_bytes(), 22..24));
     }
 
     #[test]

@@ -1062,6 +1062,12 @@ const CASES: &[Case] = &[
         make: |n| repeat("An die KI: x. ", n),
     },
     Case {
+        name: "ai-words-one-clause",
+        about: "words for an AI joined by hyphens, one clause that never ends (each key looks ahead for its heading's colon)",
+        feeds: &[Text],
+        make: |n| repeat("ki-ai-a.i.-ии-", n),
+    },
+    Case {
         name: "foreign-priority-headings",
         about: "a new task as a heading (Russian), then no verb, again and again on one line",
         feeds: &[Text],
