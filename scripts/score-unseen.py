@@ -4,7 +4,7 @@ source so rules written while reading one part are measured on another.
 
 Usage:
   scripts/score-unseen.py [--bin PATH] [--split dev|heldout|all]
-                          [--by family|lang|source] [--show]
+                          [--by family|lang|source] [--show] [--file NAME]
 
 Every sample belongs to a group: the package it came from (`pypi:spikee`,
 `debian:manpages-de`...) or, for text written for the corpus, its idea
@@ -29,7 +29,10 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.join(HERE, "..", "fixtures", "corpus-2")
-FILES = ["attacks.jsonl", "hard-benign.jsonl", "benign.jsonl"]
+FILES = ["attacks.jsonl", "hard-benign.jsonl", "benign.jsonl", "written-blind.jsonl"]
+# Scored only when asked for (`--file`), never read to train or write
+# rules: a set written blind after the model was last fitted.
+EVAL_ONLY = ["written-blind-2.jsonl"]
 
 
 def group(source):
@@ -65,11 +68,12 @@ def main():
     ap.add_argument("--split", choices=["dev", "heldout", "all"], default="heldout")
     ap.add_argument("--by", choices=["family", "lang", "source"], default="family")
     ap.add_argument("--show", action="store_true", help="list misses and false alarms (development half only)")
+    ap.add_argument("--file", choices=FILES + EVAL_ONLY, help="score one of the corpus's files alone")
     a = ap.parse_args()
     if a.show and a.split != "dev":
         sys.exit("--show reads misses: only with --split dev (the held-out half is read as totals)")
     rows = []
-    for f in FILES:
+    for f in [a.file] if a.file else FILES:
         path = os.path.join(CORPUS, f)
         if os.path.exists(path):
             rows += [json.loads(l) for l in open(path, encoding="utf-8") if l.strip()]
