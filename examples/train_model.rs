@@ -165,8 +165,9 @@ fn main() {
 
 /// The buckets of words that read as people's and places' names, which
 /// keep a weight of 0: a word written with a capital inside a sentence at
-/// least once, never in lower case (addresses and hosts aside), and only
-/// in English samples (German capitalises every noun). A name says whom a
+/// least once, never in lower case (addresses and hosts aside), in any
+/// language but German and Luxembourgish (which capitalise every noun; a
+/// word met in them counts as met in lower case). A name says whom a
 /// sample's author made up, and an author reuses them: the written attacks
 /// named one customer so often that `lukas` weighed as much as `ignore`,
 /// and a bill to him read as an attack. Pairs holding a name are masked
@@ -199,7 +200,7 @@ fn name_buckets(samples: &[Sample]) -> Vec<bool> {
             }
             let e = seen.entry(h).or_default();
             let capital = first.is_uppercase();
-            if s.lang != "en" || !capital {
+            if matches!(s.lang.as_str(), "de" | "lb") || !capital {
                 e.other += 1;
             } else if title && inside {
                 e.title_inside += 1;

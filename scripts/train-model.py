@@ -6,9 +6,12 @@ Usage:
   scripts/train-model.py [--out src/detect/model.bin] [--benign-rate 0.002]
 
 Samples: fixtures/corpus/scan-dev.jsonl (the first corpus, all of it
-development data) and the development half of fixtures/corpus-2 (the
+development data), the development half of fixtures/corpus-2 (the
 groups `scripts/score-unseen.py` puts there; its held-out half is never
-read here). Each sample's fold is its package's or written idea's, so the
+read here) and of its Part 4 (`written-blind.jsonl`), each attack of
+which is split into its planted text (an attack) and the content it was
+planted in (benign), as `written-blind-spans.jsonl` marks them. Part 5
+(`written-blind-2.jsonl`) is never read here. Each sample's fold is its package's or written idea's, so the
 threshold is chosen on sources the model did not learn from. The fitting is `examples/train_model.rs` (the scanner's own
 word reading); the same samples give the same bytes.
 """
@@ -42,6 +45,34 @@ def rows():
             g = unseen.group(r["source"])
             if unseen.half(g) == "dev":
                 yield r["text"], r["label"] == "attack", g, r.get("lang", "?")
+    # Part 4's development half, each attack split where its planted text
+    # is marked (written-blind-spans.jsonl): the planted text is the
+    # attack, the mail or page it sits in is benign text of the same kind
+    # (fitted whole, the carriers' words weighed as an attack's).
+    spans = {}
+    path = os.path.join(unseen.CORPUS, "written-blind-spans.jsonl")
+    for line in open(path, encoding="utf-8"):
+        if line.strip():
+            r = json.loads(line)
+            spans[r["id"]] = r["spans"]
+    for line in open(os.path.join(unseen.CORPUS, "written-blind.jsonl"), encoding="utf-8"):
+        if not line.strip():
+            continue
+        r = json.loads(line)
+        g = unseen.group(r["source"])
+        if unseen.half(g) != "dev":
+            continue
+        lang = r.get("lang", "?")
+        if r["label"] != "attack":
+            yield r["text"], False, g, lang
+            continue
+        marked = spans[r["id"]]
+        carrier = r["text"]
+        for m in marked:
+            carrier = carrier.replace(m, "\n\n")
+        yield "\n\n".join(marked), True, g, lang
+        if len(carrier.split()) >= 12:
+            yield carrier, False, g, lang
 
 
 def main():
