@@ -14,7 +14,7 @@
 //! the left-out fold a window at a time as a scan does; the threshold is
 //! the score that `--benign-rate` of those benign samples pass.
 //!
-//!   cargo run --release --example train_model -- OUT [--benign-rate 0.002]
+//!   cargo run --release --example train_model -- OUT [--benign-rate 0.002] [--names-in-every-cased-language]
 
 use std::io::Read;
 
@@ -123,7 +123,7 @@ fn main() {
             }
         })
         .collect();
-    let masked = name_buckets(&samples);
+    let masked = name_buckets(&samples, args.iter().any(|a| a == "--names-in-every-cased-language"));
     eprintln!("{} buckets masked as names", masked.iter().filter(|m| **m).count());
     let folds = samples.iter().map(|s| s.fold).max().map_or(0, |m| m + 1);
     // Scores of samples the model did not learn from.
@@ -165,14 +165,15 @@ fn main() {
 
 /// The buckets of words that read as people's and places' names, which
 /// keep a weight of 0: a word written with a capital inside a sentence at
-/// least once, never in lower case (addresses and hosts aside), in any
-/// language but German and Luxembourgish (which capitalise every noun; a
-/// word met in them counts as met in lower case). A name says whom a
+/// least once, never in lower case (addresses and hosts aside), in English
+/// samples (German capitalises every noun), or with `every_cased` in any
+/// language but German and Luxembourgish (a word met in them counts as met
+/// in lower case). A name says whom a
 /// sample's author made up, and an author reuses them: the written attacks
 /// named one customer so often that `lukas` weighed as much as `ignore`,
 /// and a bill to him read as an attack. Pairs holding a name are masked
 /// too.
-fn name_buckets(samples: &[Sample]) -> Vec<bool> {
+fn name_buckets(samples: &[Sample], every_cased: bool) -> Vec<bool> {
     use std::collections::HashMap;
     #[derive(Default)]
     struct Seen {
@@ -200,7 +201,8 @@ fn name_buckets(samples: &[Sample]) -> Vec<bool> {
             }
             let e = seen.entry(h).or_default();
             let capital = first.is_uppercase();
-            if matches!(s.lang.as_str(), "de" | "lb") || !capital {
+            let cased = if every_cased { !matches!(s.lang.as_str(), "de" | "lb") } else { s.lang == "en" };
+            if !cased || !capital {
                 e.other += 1;
             } else if title && inside {
                 e.title_inside += 1;

@@ -3,14 +3,17 @@
 development halves alone.
 
 Usage:
-  scripts/train-model.py [--out src/detect/model.bin] [--benign-rate 0.002]
+  scripts/train-model.py [--out src/detect/model.bin] [--benign-rate 0.002] [--with-blind]
 
 Samples: fixtures/corpus/scan-dev.jsonl (the first corpus, all of it
 development data), the development half of fixtures/corpus-2 (the
 groups `scripts/score-unseen.py` puts there; its held-out half is never
-read here) and of its Part 4 (`written-blind.jsonl`), each attack of
-which is split into its planted text (an attack) and the content it was
-planted in (benign), as `written-blind-spans.jsonl` marks them. Part 5
+read here). With `--with-blind`, also the development half of its Part 4
+(`written-blind.jsonl`), each attack of which is split into its planted
+text (an attack) and the content it was planted in (benign), as
+`written-blind-spans.jsonl` marks them, and no names are learned in any
+language written with capitals but German and Luxembourgish: a model
+measured and not shipped (docs/quality.md). Part 5
 (`written-blind-2.jsonl`) is never read here. Each sample's fold is its package's or written idea's, so the
 threshold is chosen on sources the model did not learn from. The fitting is `examples/train_model.rs` (the scanner's own
 word reading); the same samples give the same bytes.
@@ -32,7 +35,7 @@ unseen = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(unseen)
 
 
-def rows():
+def rows(with_blind):
     for line in open(os.path.join(ROOT, "fixtures", "corpus", "scan-dev.jsonl"), encoding="utf-8"):
         if line.strip():
             r = json.loads(line)
@@ -45,6 +48,8 @@ def rows():
             g = unseen.group(r["source"])
             if unseen.half(g) == "dev":
                 yield r["text"], r["label"] == "attack", g, r.get("lang", "?")
+    if not with_blind:
+        return
     # Part 4's development half, each attack split where its planted text
     # is marked (written-blind-spans.jsonl): the planted text is the
     # attack, the mail or page it sits in is benign text of the same kind
@@ -79,9 +84,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default=os.path.join(ROOT, "src", "detect", "model.bin"))
     ap.add_argument("--benign-rate", default="0.002")
+    ap.add_argument("--with-blind", action="store_true",
+                    help="also fit Part 4's development half, planted text and carriers apart (not shipped)")
     a = ap.parse_args()
     lines = []
-    for text, attack, g, lang in rows():
+    for text, attack, g, lang in rows(a.with_blind):
         # A package's attack files and its benign texts share one fold: an
         # attack suite often plants its payloads in its own benign
         # documents, and a fold that held only those documents would
@@ -89,7 +96,8 @@ def main():
         fold = hashlib.sha256(":".join(g.split(":")[:2]).encode()).digest()[0] % FOLDS
         lines.append(json.dumps({"text": text, "attack": attack, "fold": fold, "lang": lang}, ensure_ascii=False))
     cmd = ["cargo", "run", "--quiet", "--release", "--example", "train_model", "--",
-           os.path.abspath(a.out), "--benign-rate", a.benign_rate]
+           os.path.abspath(a.out), "--benign-rate", a.benign_rate] + (
+               ["--names-in-every-cased-language"] if a.with_blind else [])
     p = subprocess.run(cmd, input="\n".join(lines).encode(), cwd=ROOT)
     sys.exit(p.returncode)
 
