@@ -645,7 +645,10 @@ fn gzip_header_len(b: &[u8]) -> Option<usize> {
 /// carrying blank to the last. Ordinary text has a few trailing blanks and
 /// the odd double space, not the 56 or more of both kinds a sentence
 /// takes, and what they give is not readable.
-fn whitespace_bits(text: &str) -> Option<(Range<usize>, String)> {
+///
+/// And whether a sequence of counts was cut at `MAX_READ_COUNTS` (then
+/// what the rest holds is unread, and that is a finding).
+fn whitespace_reading(text: &str) -> (Option<(Range<usize>, String)>, bool) {
     // Each reading can give a short readable stretch by chance: the
     // longest of all is the channel's.
     let mut found: Vec<(Range<usize>, String)> = Vec::new();
@@ -654,7 +657,9 @@ fn whitespace_bits(text: &str) -> Option<(Range<usize>, String)> {
         found.extend(read_channel(&t.bits).map(|s| (t.range.clone(), s)));
         found.extend(snow(text, t.range.clone()).map(|s| (t.range, s)));
     }
+    let mut cut = false;
     if let Some((g, wrapped, kinds)) = word_gaps(text) {
+        cut |= kinds.len() > MAX_READ_COUNTS;
         found.extend(read_quaternary(&kinds).map(|s| (g.range.clone(), s)));
         for g in [g, wrapped] {
             found.extend(g.checked().and_then(|g| read_channel(&g.bits).map(|s| (g.range, s))));
@@ -668,19 +673,24 @@ fn whitespace_bits(text: &str) -> Option<(Range<usize>, String)> {
         found.extend(read_channel(&t.bits).map(|s| (t.range, s)));
     }
     if let Some(kinds) = layout.blank_runs {
+        cut |= kinds.len() > MAX_READ_COUNTS;
         found.extend(read_quaternary(&kinds).map(|s| (0..text.len(), s)));
     }
-    match digit_group_marks(text) {
+    let (digit_groups, digits_cut) = digit_group_marks(text);
+    cut |= digits_cut;
+    match digit_groups {
         Some((2, kinds)) => {
             found.extend(read_channel(&kinds.iter().map(|&k| k == 1).collect::<Vec<_>>()).map(|s| (0..text.len(), s)))
         }
         Some((4, kinds)) => found.extend(read_quaternary(&kinds).map(|s| (0..text.len(), s))),
         _ => {}
     }
-    for values in counted_sequences(text) {
+    let (sequences, sequences_cut) = counted_sequences(text);
+    cut |= sequences_cut;
+    for values in sequences {
         found.extend(read_counts(&values).map(|s| (0..text.len(), s)));
     }
-    found.into_iter().max_by_key(|(_, s)| text_score(s))
+    (found.into_iter().max_by_key(|(_, s)| text_score(s)), cut)
 }
 
 /// The marks that part a number's groups of three digits (`1 234 567`,
@@ -688,8 +698,9 @@ fn whitespace_bits(text: &str) -> Option<(Range<usize>, String)> {
 /// are 32 or more and two or four kinds: a space, a no-break space, a
 /// narrow or a thin one look alike, and `1'234` and `1’234` nearly so
 /// (not `,` and `.`, which part thousands and decimals in one text). A
-/// mark past the fourth kind is passed over.
-fn digit_group_marks(text: &str) -> Option<(usize, Vec<u8>)> {
+/// mark past the fourth kind is passed over. And whether marks past
+/// `MAX_READ_COUNTS` were left unread.
+fn digit_group_marks(text: &str) -> (Option<(usize, Vec<u8>)>, bool) {
     let b = text.as_bytes();
     let mut marks: Vec<&str> = Vec::new();
     let mut kinds = Vec::new();
@@ -723,7 +734,8 @@ fn digit_group_marks(text: &str) -> Option<(usize, Vec<u8>)> {
         };
         kinds.push(kind as u8);
     }
-    (kinds.len() >= 32 && matches!(marks.len(), 2 | 4)).then_some((marks.len(), kinds))
+    let cut = kinds.len() == MAX_READ_COUNTS;
+    ((kinds.len() >= 32 && matches!(marks.len(), 2 | 4)).then_some((marks.len(), kinds)), cut)
 }
 
 /// Channels in how a text is laid out, which a person reads past:
@@ -880,6 +892,12 @@ fn layout_channels(text: &str) -> Layout {
     Layout { bits, blank_runs }
 }
 
+/// [`whitespace_reading`]'s text alone.
+#[cfg(test)]
+fn whitespace_bits(text: &str) -> Option<(Range<usize>, String)> {
+    whitespace_reading(text).0
+}
+
 /// Counts are read this many at a time (2 KiB of text in nibbles).
 const MAX_COUNTS: usize = 4096;
 /// At most this many counts of a sequence are read (and kept), past the
@@ -893,8 +911,11 @@ const MAX_READ_COUNTS: usize = 1 << 20;
 /// - how many spaces and tabs (one or more) lie between a `>` and the
 ///   next `<` on one line (markup's source: a browser shows none of them);
 /// - how many spaces start each line that goes on a paragraph (the line
-///   before it holds words too, and neither is a tag's line).
-fn counted_sequences(text: &str) -> Vec<Vec<u32>> {
+///   before it holds words too, and neither is a tag's line);
+///
+/// and [`separator_gaps`]'s; and whether one holds more than
+/// `MAX_READ_COUNTS` (read only that far).
+fn counted_sequences(text: &str) -> (Vec<Vec<u32>>, bool) {
     let (mut lengths, mut leads) = (Vec::new(), Vec::new());
     let mut prose_before = false;
     // Fewer than sixteen lines carry no sequence of lines.
@@ -915,8 +936,10 @@ fn counted_sequences(text: &str) -> Vec<Vec<u32>> {
         prose_before = !tag_line;
     }
     let mut out = vec![lengths, leads, tag_gaps(text)];
-    out.extend(separator_gaps(text));
-    out
+    let (separators, lines_cut) = separator_gaps(text);
+    out.extend(separators);
+    let cut = lines_cut || out.iter().any(|s| s.len() >= MAX_READ_COUNTS);
+    (out, cut)
 }
 
 /// How many spaces stand before and after each run of a mark that parts
@@ -926,8 +949,9 @@ fn counted_sequences(text: &str) -> Vec<Vec<u32>> {
 /// code from the comment that ends its line: padding a table or a record
 /// shows as ragged at most, and each count can be a digit. Zero counts too
 /// ("a,b" and "a ,b" are two digits); [`read_counts`] passes over counts
-/// outside the window of values that holds most of them.
-fn separator_gaps(text: &str) -> Vec<Vec<u32>> {
+/// outside the window of values that holds most of them. And whether
+/// lines past `MAX_READ_COUNTS` were left unread.
+fn separator_gaps(text: &str) -> (Vec<Vec<u32>>, bool) {
     let b = text.as_bytes();
     let mut gaps: Vec<Vec<u32>> = Vec::new();
     for marks in [&b","[..], b";", b"|", b":", b",:"] {
@@ -937,14 +961,17 @@ fn separator_gaps(text: &str) -> Vec<Vec<u32>> {
         };
         gaps.extend([before, after]);
     }
-    if memchr::memchr(b'\t', b).is_some() {
-        let tabs = |l: &str| l[l.trim_end_matches([' ', '\t']).len()..].bytes().filter(|&c| c == b'\t').count();
-        gaps.push(text.lines().take(MAX_READ_COUNTS).map(|l| tabs(l) as u32).collect());
-    }
+    let tabbed = memchr::memchr(b'\t', b).is_some();
+    let mut tails = Vec::new();
     // The spaces between code and the comment that ends its line (`//`,
     // `/*`, `#`, `--`), on lines that hold both.
     let mut comments = Vec::new();
-    for line in text.lines().take(MAX_READ_COUNTS) {
+    let mut lines = text.lines();
+    for line in lines.by_ref().take(MAX_READ_COUNTS) {
+        if tabbed {
+            let tail = &line[line.trim_end_matches([' ', '\t']).len()..];
+            tails.push(tail.bytes().filter(|&c| c == b'\t').count() as u32);
+        }
         let l = line.as_bytes();
         let mut from = 0;
         while let Some(at) = memchr::memchr3(b'/', b'#', b'-', &l[from..]).map(|p| from + p) {
@@ -965,9 +992,10 @@ fn separator_gaps(text: &str) -> Vec<Vec<u32>> {
             from = at + 1;
         }
     }
-    gaps.push(comments);
+    let cut = lines.next().is_some();
+    gaps.extend([tails, comments]);
     gaps.retain(|g| g.len() >= 16);
-    gaps
+    (gaps, cut)
 }
 
 /// How many blanks (spaces, tabs, no-break spaces) end `b[..at]`, and
@@ -1042,13 +1070,17 @@ fn tag_gaps(text: &str) -> Vec<u32> {
 /// read by [`read_counts`]): a browser collapses them, and the text a
 /// page's parts hold has none of them. The hits are over the whole source.
 pub(crate) fn markup_gaps(source: &str) -> Vec<Hit> {
-    source_hits(source, read_counts(&tag_gaps(source)))
+    let gaps = tag_gaps(source);
+    source_hits(source, read_counts(&gaps), gaps.len() > MAX_READ_COUNTS)
 }
 
 /// The hits of what a source's layout spells (`reading`), over the whole
-/// source.
-fn source_hits(source: &str, reading: Option<String>) -> Vec<Hit> {
+/// source, and the finding for counts left unread (`cut`).
+fn source_hits(source: &str, reading: Option<String>, cut: bool) -> Vec<Hit> {
     let mut hits = Vec::new();
+    if cut {
+        hits.push(too_many(0..source.len()));
+    }
     if let Some(text) = reading.filter(|t| plausible(t)) {
         let d = Decoded { encoding: Encoding::Whitespace, range: 0..source.len(), text };
         let mut budget = Budget { left: MAX_DECODED, spent: false };
@@ -1109,7 +1141,7 @@ pub(crate) fn json_gaps(source: &str) -> Vec<Hit> {
         run = 0;
     }
     let best = gaps.iter().filter(|g| g.len() >= 16).filter_map(|g| read_counts(g)).max_by_key(|t| text_score(t));
-    source_hits(source, best)
+    source_hits(source, best, gaps[4].len() >= MAX_READ_COUNTS)
 }
 
 /// A sequence of counts read as text, `MAX_COUNTS` at a time: for digits
@@ -1504,12 +1536,12 @@ fn word_gaps(text: &str) -> Option<(Channel, Channel, Vec<u8>)> {
 
 /// Gaps of four kinds read as two bits each, four to a character: every
 /// assignment of values to kinds, from any of the four places, first or
-/// last pair highest. The search reads at most 2^20 gaps.
+/// last pair highest. The search reads at most `MAX_READ_COUNTS` gaps.
 fn read_quaternary(kinds: &[u8]) -> Option<String> {
     if kinds.len() < 4 * 8 {
         return None;
     }
-    let kinds = &kinds[..kinds.len().min(1 << 20)];
+    let kinds = &kinds[..kinds.len().min(MAX_READ_COUNTS)];
     let mut best: Option<String> = None;
     for phase in 0..4 {
         // Each character's four gaps as one number in base 4, by kind.
@@ -2630,7 +2662,9 @@ fn layer_and_cap(text: &str) -> (Vec<Decoded>, bool) {
             out.push(Decoded { encoding, range, text: d });
         }
     };
-    if let Some((range, decoded)) = whitespace_bits(text) {
+    let (white, white_cut) = whitespace_reading(text);
+    capped |= white_cut;
+    if let Some((range, decoded)) = white {
         push(Encoding::Whitespace, range, Some(decoded), &mut out);
     }
     // Base64 wrapped over lines first: its lines are then inside a run
@@ -3678,10 +3712,17 @@ fn walk(d: &Decoded, at: Range<usize>, chain: &[Encoding], depth: usize, budget:
     }
 }
 
-/// The finding for encoded runs left undecoded at the candidate cap: a
-/// limit never lets a payload through in silence.
+/// The finding for encoded runs left undecoded at a cap (the candidate
+/// cap, base58's work, counts of padding past `MAX_READ_COUNTS`): a limit
+/// never lets a payload through in silence.
 fn too_many(range: Range<usize>) -> Hit {
-    unread(range, format!("more than {MAX_CANDIDATES} encoded runs in one text: the rest were not decoded"))
+    unread(
+        range,
+        format!(
+            "more than {MAX_CANDIDATES} encoded runs, or {MAX_READ_COUNTS} counts of padding, in one text: the rest \
+             were not decoded"
+        ),
+    )
 }
 
 /// More decoded text than a text's layers may decode (`MAX_DECODED`): what
@@ -4507,6 +4548,18 @@ mod tests {
         let rows: String =
             (0..40).map(|i| format!("<tr><td>{i}</td> <td>row {i}</td>  <td>{}</td></tr>\n", i * 7)).collect();
         assert!(whitespace_bits(&rows).is_none());
+    }
+
+    /// Counts past `MAX_READ_COUNTS` are not read, and that is said: a
+    /// text of more lines than that is a finding, one line fewer is not.
+    #[test]
+    fn counts_past_the_limit_are_a_finding() {
+        let lines = |n: usize| "\n".repeat(n);
+        assert!(!counted_sequences(&lines(MAX_READ_COUNTS)).1);
+        assert!(counted_sequences(&lines(MAX_READ_COUNTS + 1)).1);
+        assert!(layer_and_cap(&lines(MAX_READ_COUNTS + 1)).1);
+        assert!(!layer_and_cap(&lines(1000)).1);
+        assert!(too_many(0..1).why.contains("counts of padding"));
     }
 
     #[test]
