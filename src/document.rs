@@ -121,8 +121,9 @@ pub enum HiddenReason {
     Attribute,
     /// Interface text and notes no reader sees as the page's: a Markdown
     /// link's title (a tooltip), an `<option>`'s value (what a form sends),
-    /// an `<iframe srcdoc>`'s words, a `%%` comment (Obsidian, Mermaid).
-    /// Judged as a label's: a verb and its object are a button's there.
+    /// an `<iframe srcdoc>`'s words, a `%%` comment (Obsidian, Mermaid), a
+    /// Markdown page's front matter but the fields a site shows. Judged as
+    /// a label's: a verb and its object are a button's there.
     Label,
     // Email (email.rs)
     /// Text the text/plain alternative has and the HTML part does not show.
@@ -230,7 +231,8 @@ impl HiddenReason {
             HiddenReason::Code => "script or style body",
             HiddenReason::Attribute => "attribute text (alt, title, aria-label, meta)",
             HiddenReason::Label => {
-                "interface text or a note (a link's title, an option's value, a frame's document, a %% comment)"
+                "interface text or a note (a link's title, an option's value, a frame's document, a %% comment, \
+                 front matter a site does not show)"
             }
             HiddenReason::PlainOnly => "only in the text/plain part; the HTML part does not show it",
             HiddenReason::Metadata => {

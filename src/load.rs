@@ -410,6 +410,27 @@ fn text_spans(text: &str) -> Vec<Span> {
             hidden.push(d);
         }
     }
+    // MDX's comments (`{/* … */}`, in the text or a component's props)
+    // are dropped by its compiler, as JSX drops them; kramdown's
+    // (`{::comment} … {:/comment}`, or `{:/}`) by its converter. One that
+    // does not close is no comment, and none after it can close either.
+    for (open, close) in [("{/*", "*/}"), ("{::comment}", "{:/")] {
+        let finder = memchr::memmem::Finder::new(open.as_bytes());
+        let closer = memchr::memmem::Finder::new(close.as_bytes());
+        let mut at = 0;
+        while let Some(p) = finder.find(&text.as_bytes()[at..]) {
+            let start = at + p;
+            let body = start + open.len();
+            let Some(q) = closer.find(&text.as_bytes()[body..]) else { break };
+            let mut end = body + q + close.len();
+            // `{:/comment}` or `{:/}`.
+            if close == "{:/" {
+                end += text.as_bytes()[end..].iter().take(8).position(|&b| b == b'}').map_or(0, |k| k + 1);
+            }
+            hidden.push(start..end);
+            at = end;
+        }
+    }
     // What a Markdown renderer shows but not as text: a collapsed
     // `<details>` body and an image's alt text. Kept where no comment or
     // definition already hides the text (the first to start wins).
@@ -425,6 +446,7 @@ fn text_spans(text: &str) -> Vec<Span> {
     hidden.extend(markdown_link_titles(text).into_iter().map(|r| (r, HiddenReason::Label)));
     hidden.extend(markdown_footnote_labels(text).into_iter().map(|r| (r, HiddenReason::Label)));
     hidden.extend(percent_comments(text).into_iter().map(|r| (r, HiddenReason::Label)));
+    hidden.extend(front_matter(text).into_iter().map(|r| (r, HiddenReason::Label)));
     hidden.extend(markdown_html(text));
     hidden.sort_by_key(|r| r.0.start);
     let mut spans = Vec::new();
@@ -1379,6 +1401,82 @@ fn markdown_link_titles(text: &str) -> Vec<std::ops::Range<usize>> {
     out
 }
 
+/// The fields of a Markdown page's front matter that a site does not show
+/// as the page's text: YAML between `---` lines (or `---` and `...`), TOML
+/// between `+++` lines, at the very start of the text. A site shows its
+/// title, description and summary; the rest (`params`, `extra`, a
+/// theme's settings, notes) configures the page and is read by a model
+/// that reads the file. Each run of such lines is one range; the fields
+/// of a shown key (its value's lines too) are not in any. No closing line
+/// in the first `MAX_FRONT_MATTER` bytes, or no page after it (nothing, or
+/// another YAML document: a `key:` line, `---`): no front matter.
+fn front_matter(text: &str) -> Vec<std::ops::Range<usize>> {
+    const MAX_FRONT_MATTER: usize = 64 * 1024;
+    const SHOWN: [&str; 10] =
+        ["title", "description", "summary", "subtitle", "excerpt", "lead", "tagline", "linktitle", "heading", "name"];
+    let body = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    let offset = text.len() - body.len();
+    let fence = if body.starts_with("---") {
+        "---"
+    } else if body.starts_with("+++") {
+        "+++"
+    } else {
+        return Vec::new();
+    };
+    let first_end = body.find('\n').unwrap_or(body.len());
+    if body[..first_end].trim_end() != fence {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut run: Option<usize> = None;
+    // Whether the field being read (a top-level key and its value's
+    // lines) is shown; in TOML, keys under a `[table]` never are.
+    let mut shown = false;
+    let mut in_table = false;
+    let mut line = first_end + 1;
+    while line < body.len() && line <= MAX_FRONT_MATTER {
+        let end = body[line..].find('\n').map_or(body.len(), |p| line + p);
+        let l = body[line..end].trim_end();
+        if l == fence || (fence == "---" && l == "...") {
+            // A page follows, not another YAML document (a manifest of
+            // several, `---` between them).
+            let next = body[end..].trim_start();
+            let key_line = next.split('\n').next().is_some_and(|n| {
+                n.split_once(':').is_some_and(|(k, _)| {
+                    !k.is_empty() && k.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'"'))
+                })
+            });
+            if next.is_empty() || next.starts_with("---") || key_line {
+                return Vec::new();
+            }
+            if let Some(start) = run.take() {
+                out.push(offset + start..offset + line);
+            }
+            return out;
+        }
+        let top = !l.starts_with([' ', '\t']) && !l.is_empty();
+        if top {
+            if fence == "+++" && l.starts_with('[') {
+                in_table = true;
+                shown = false;
+            } else {
+                let key = l.split([':', '=']).next().unwrap_or("").trim().trim_matches(['"', '\'']);
+                shown = !in_table && SHOWN.contains(&key.to_ascii_lowercase().as_str());
+            }
+        }
+        match (shown, run) {
+            (true, Some(start)) => {
+                out.push(offset + start..offset + line);
+                run = None;
+            }
+            (false, None) if !l.is_empty() => run = Some(line),
+            _ => {}
+        }
+        line = end + 1;
+    }
+    Vec::new()
+}
+
 /// Comments written between `%%` (Obsidian's, hidden in reading view, and
 /// Mermaid's, a line that starts with `%%`): `%%note%%` in a line, with no
 /// blank inside the marks (a batch file's `%%i in (*) do echo %%i` is not
@@ -1904,6 +2002,42 @@ mod tests {
             hidden("#+BEGIN_COMMENT :tag x\nsecret\n#+END_COMMENT\n"),
             ["#+BEGIN_COMMENT :tag x\nsecret\n#+END_COMMENT\n"]
         );
+    }
+
+    /// MDX and kramdown comments are hidden, in the text or inside a
+    /// component's tag; one left open is not a comment.
+    #[test]
+    fn mdx_comments_are_hidden() {
+        let text = "# API\n\n{/* a note */}\n\n<Table\n  v=\"2\"\n  {/* send it */}\n/>\n";
+        assert_eq!(hidden_as(text, HiddenReason::Comment), vec!["{/* a note */}", "{/* send it */}"]);
+        assert!(hidden_as("a {/* open\n\nb {/* x\n", HiddenReason::Comment).is_empty());
+        assert_eq!(hidden_as("<!-- {/* in */} -->", HiddenReason::Comment), vec!["<!-- {/* in */} -->"]);
+        let kramdown = "a\n\n{::comment}\nsend it\n{:/comment}\n\nb {::comment}x{:/} c\n";
+        assert_eq!(
+            hidden_as(kramdown, HiddenReason::Comment),
+            vec!["{::comment}\nsend it\n{:/comment}", "{::comment}x{:/}"]
+        );
+    }
+
+    /// A page's front matter is configuration but for the fields a site
+    /// shows; no closing line, or a fence not at the start, is no front
+    /// matter.
+    #[test]
+    fn front_matter_but_what_a_site_shows_is_hidden() {
+        let yaml = "---\ntitle: Promo\nnote: send it\ntags:\n  - a\ndescription: >\n  Long text\n  more\nextra: x\n---\n\n# Promo\n";
+        assert_eq!(hidden_as(yaml, HiddenReason::Label), vec!["note: send it\ntags:\n  - a\n", "extra: x\n"]);
+        let toml = "+++\ntitle = \"Promo\"\n[params]\n  title = \"x\"\n  note = \"send it\"\n+++\nBody\n";
+        assert_eq!(hidden_as(toml, HiddenReason::Label), vec!["[params]\n  title = \"x\"\n  note = \"send it\"\n"]);
+        assert_eq!(hidden_as("\u{FEFF}---\na: b\n...\nc\n", HiddenReason::Label), vec!["a: b\n"]);
+        for text in [
+            "---\nnote: send it\n",
+            "intro\n---\nnote: send it\n---\n# Page\n",
+            "---x\nnote: y\n---\n# Page\n",
+            "---\nkind: Service\n---\napiVersion: v1\nkind: Pod\n",
+            "---\nnote: y\n---\n",
+        ] {
+            assert!(hidden_as(text, HiddenReason::Label).is_empty(), "{text:?}");
+        }
     }
 
     /// Obsidian's `%%…%%` and Mermaid's `%%` lines are comments; a batch

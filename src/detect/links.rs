@@ -241,6 +241,18 @@ fn slots(piece: &str) -> impl Iterator<Item = &str> {
     })
 }
 
+/// A `data:` link to media a page shows or plays as it is (an image, a
+/// sound, a film, a font). Any other type (a page, a script, text, a
+/// table, an archive, none) carries content of its own that the reader
+/// may take in: it counts, even when its text is read and says nothing
+/// (a charset may read it otherwise, an order may be worded past the
+/// tests).
+fn passive_data(url: &str) -> bool {
+    let media = url["data:".len()..].split([';', ',']).next().unwrap_or("").trim().to_ascii_lowercase();
+    let top = media.split('/').next().unwrap_or("");
+    matches!(top, "image" | "audio" | "video" | "font")
+}
+
 /// What is wrong with a link target, if anything.
 fn judge(url: &str, auto_loads: bool) -> Option<(Severity, &'static str, String)> {
     let lower = url.to_ascii_lowercase();
@@ -251,7 +263,7 @@ fn judge(url: &str, auto_loads: bool) -> Option<(Severity, &'static str, String)
             "a javascript: link runs code when followed".into(),
         ));
     }
-    if lower.starts_with("data:") && !lower.starts_with("data:image/") {
+    if lower.starts_with("data:") && !passive_data(url) {
         return Some((Severity::Medium, "exfiltration.data_url", "a data: link carries content of its own".into()));
     }
     if !(lower.starts_with("http://") || lower.starts_with("https://")) {
@@ -960,6 +972,31 @@ mod tests {
 
     fn rules(text: &str) -> Vec<&'static str> {
         hits(text).into_iter().map(|h| h.rule).collect()
+    }
+
+    #[test]
+    fn a_data_link_counts_unless_it_is_media() {
+        let rule = |url: &str| judge(url, false).map(|(_, r, _)| r);
+        for url in [
+            "data:text/html;base64,PHNjcmlwdD4=",
+            "data:application/xhtml+xml,<x/>",
+            "data:application/zip;base64,UEsDBA==",
+            "data:,hello",
+            "data:;base64,aGk=",
+            "DATA:TEXT/HTML,<b>",
+            "data:text/plain,hello",
+            "data:text/csv;charset=iso-8859-1;base64,bm9tO3ZpbGxl",
+        ] {
+            assert_eq!(rule(url), Some("exfiltration.data_url"), "{url}");
+        }
+        for url in [
+            "data:image/png;base64,iVBORw0KGgo=",
+            "data:image/png;base64",
+            "data:font/woff2;base64,d09GMg==",
+            "DATA:AUDIO/OGG;base64,T2dnUw==",
+        ] {
+            assert_eq!(rule(url), None, "{url}");
+        }
     }
 
     #[test]

@@ -605,6 +605,21 @@ impl Sheet {
             }
             i = body_end;
         }
+        // `<link rel="stylesheet" href="data:text/css,…">`, a sheet the page
+        // holds itself.
+        let mut i = 0;
+        while let Some(off) = find_ci(&html[i..], b"<link") {
+            let at = i + off + 5;
+            let Some(gt) = html[at..].iter().position(|&b| b == b'>') else { break };
+            let tag = String::from_utf8_lossy(&html[at..at + gt]);
+            if let Some(css) = linked_data_sheet(&tag)
+                && style_media_applies(tag.as_bytes())
+            {
+                let css = strip_css_comments(&css);
+                sheet.add_block(&css, None, Ctx { nesting: 1, layer: UNLAYERED, cap: Match::Yes });
+            }
+            i = at + gt;
+        }
         sheet
     }
 
@@ -686,6 +701,16 @@ impl Sheet {
             for name in d[6..].split(',') {
                 self.layer(name.trim(), ctx.layer);
             }
+        }
+        // `@import url("data:text/css;base64,…")`: a sheet the page holds
+        // itself (one fetched from elsewhere is not read).
+        if let Some(head) = d.get(..7)
+            && head.eq_ignore_ascii_case("@import")
+            && ctx.nesting < MAX_CSS_NESTING
+            && let Some((css, media)) = imported_data_sheet(&d[7..])
+            && (media.is_empty() || media_applies(media))
+        {
+            self.add_block(&strip_css_comments(&css), None, Ctx { nesting: ctx.nesting + 1, ..ctx });
         }
     }
 
@@ -1208,6 +1233,106 @@ fn media_query_applies(q: &str) -> bool {
         };
     }
     applies != negate
+}
+
+/// The text of a `data:text/css` link (base64 or percent-encoded).
+fn data_sheet(url: &str) -> Option<String> {
+    let url = url.trim();
+    let rest = url.get(..5).filter(|h| h.eq_ignore_ascii_case("data:")).map(|_| &url[5..])?;
+    let (head, payload) = rest.split_once(',')?;
+    let mut params = head.split(';');
+    if !params.next()?.trim().eq_ignore_ascii_case("text/css") {
+        return None;
+    }
+    // Percent escapes first (`%3D` in base64 too), then base64 as
+    // leniently as a browser reads it.
+    let payload: Vec<u8> = percent_encoding::percent_decode_str(payload).collect();
+    let bytes = if params.any(|p| p.trim().eq_ignore_ascii_case("base64")) {
+        use base64::Engine;
+        use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+        let cfg = GeneralPurposeConfig::new()
+            .with_decode_padding_mode(DecodePaddingMode::Indifferent)
+            .with_decode_allow_trailing_bits(true);
+        let clean: Vec<u8> = payload.into_iter().filter(|c| !c.is_ascii_whitespace()).collect();
+        let clean = clean.strip_suffix(b"==").or_else(|| clean.strip_suffix(b"=")).unwrap_or(&clean);
+        GeneralPurpose::new(&base64::alphabet::STANDARD, cfg).decode(clean).ok()?
+    } else {
+        payload
+    };
+    Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// What follows `@import`: a `data:` sheet's text, and the media query
+/// after it (empty when none).
+fn imported_data_sheet(rest: &str) -> Option<(String, &str)> {
+    let rest = rest.trim_start();
+    // A quoted string, alone or in `url( … )`, ends at its quote (a `)`
+    // inside it is the sheet's); an unquoted `url(` at the first `)`.
+    let quoted = |r: &str| -> Option<(usize, usize)> {
+        let quote = r.chars().next().filter(|c| matches!(c, '"' | '\''))?;
+        Some((1, 1 + r[1..].find(quote)?))
+    };
+    let (url, after) = if let Some(r) = rest.get(..4).filter(|h| h.eq_ignore_ascii_case("url(")).map(|_| &rest[4..]) {
+        let r = r.trim_start();
+        match quoted(r) {
+            Some((from, to)) => (&r[from..to], r[to + 1..].trim_start().strip_prefix(')')?),
+            None => {
+                let close = r.find(')')?;
+                (r[..close].trim(), &r[close + 1..])
+            }
+        }
+    } else {
+        let (from, to) = quoted(rest)?;
+        (&rest[from..to], &rest[to + 1..])
+    };
+    // `layer(…)` and `supports(…)` before the media: the sheet applies in
+    // its layer, and under a condition the gate cannot test as if it held
+    // (it can only hide more).
+    let mut media = after.trim().trim_end_matches(';').trim();
+    for f in ["layer", "supports"] {
+        if media.get(..f.len()).is_some_and(|h| h.eq_ignore_ascii_case(f)) {
+            let r = &media[f.len()..];
+            media = if let Some(inner) = r.strip_prefix('(') {
+                let mut depth = 1usize;
+                let end = inner.char_indices().find_map(|(i, c)| {
+                    match c {
+                        '(' => depth += 1,
+                        ')' => depth -= 1,
+                        _ => {}
+                    }
+                    (depth == 0).then_some(i)
+                });
+                end.map_or("", |e| inner[e + 1..].trim())
+            } else if r.is_empty() || r.starts_with(char::is_whitespace) {
+                r.trim()
+            } else {
+                media
+            };
+        }
+    }
+    Some((data_sheet(url)?, media))
+}
+
+/// A `<link>` start tag (after `<link`) that is a style sheet whose
+/// `href` is a `data:` link: its text.
+fn linked_data_sheet(tag: &str) -> Option<String> {
+    let lower = tag.to_ascii_lowercase();
+    if !lower.contains("stylesheet") {
+        return None;
+    }
+    // `href` as an attribute of its own (not `hreflang`, `data-href`).
+    let pos = lower.match_indices("href").map(|(p, _)| p).find(|&p| {
+        lower[..p].ends_with(|c: char| c.is_ascii_whitespace() || c == '/' || c == '"' || c == '\'')
+            && lower[p + 4..].trim_start().starts_with('=')
+    })?;
+    let v = tag[pos + 4..].trim_start().strip_prefix('=')?.trim_start();
+    let v = match v.chars().next()? {
+        q @ ('"' | '\'') => &v[1..1 + v[1..].find(q)?],
+        _ => v.split(|c: char| c.is_ascii_whitespace() || c == '>').next()?,
+    };
+    let mut url = String::new();
+    crate::html::decode_entities(v, true, &mut url);
+    data_sheet(&url)
 }
 
 /// `<style media=…>`: skip print-only sheets.

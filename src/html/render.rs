@@ -1434,6 +1434,41 @@ mod tests {
         assert_eq!(hides(r#"<div style="display:none;display:block">v3</div>"#, "v3"), None);
     }
 
+    /// A sheet the page holds as a `data:` link, imported or linked, is
+    /// read as the page's own; print-only and fetched ones are not.
+    #[test]
+    fn data_style_sheets_apply() {
+        use base64::Engine;
+        let b64 = base64::engine::general_purpose::STANDARD.encode(".x{display:none}");
+        for page in [
+            format!("<style>@import url(\"data:text/css;base64,{b64}\");</style><p class=x>gone</p>"),
+            format!("<style>@import 'data:text/css;base64,{b64}' screen;</style><p class=x>gone</p>"),
+            "<style>@import url(data:text/css,.x%7Bdisplay:none%7D);</style><p class=x>gone</p>".to_string(),
+            format!("<link rel=stylesheet href=\"data:text/css;base64,{b64}\"><p class=x>gone</p>"),
+            // A `)` inside the quoted link, a layer, a condition, an
+            // `hreflang` first, base64 with its padding escaped.
+            "<style>@import url(\"data:text/css,.x{display:none}/*)*/\");</style><p class=x>gone</p>".to_string(),
+            format!("<style>@import url(\"data:text/css;base64,{b64}\") layer(base);</style><p class=x>gone</p>"),
+            format!(
+                "<style>@import url(\"data:text/css;base64,{b64}\") supports(display:grid) screen;</style><p class=x>gone</p>"
+            ),
+            format!("<link hreflang=en rel=stylesheet href=\"data:text/css;base64,{b64}\"><p class=x>gone</p>"),
+            format!(
+                "<link rel=stylesheet href=\"data:text/css;base64,{}%3D%3D\"><p class=x>gone</p>",
+                b64.trim_end_matches('=')
+            ),
+        ] {
+            assert_eq!(hides(&page, "gone"), Some(H::DisplayNone), "{page}");
+        }
+        for page in [
+            format!("<style>@import url(\"data:text/css;base64,{b64}\") print;</style><p class=x>here</p>"),
+            "<style>@import url(https://cdn.test/x.css);</style><p class=x>here</p>".to_string(),
+            format!("<link rel=icon href=\"data:text/css;base64,{b64}\"><p class=x>here</p>"),
+        ] {
+            assert_eq!(hides(&page, "here"), None, "{page}");
+        }
+    }
+
     #[test]
     fn style_rules_hide_by_class_id_and_tag_even_when_placed_after() {
         assert_eq!(hides("<div class='a x9'>p1</div><style>.x9{display:none}</style>", "p1"), Some(H::DisplayNone));

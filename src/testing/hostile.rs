@@ -1068,6 +1068,72 @@ const CASES: &[Case] = &[
         make: |n| repeat("ki-ai-a.i.-ии-", n),
     },
     Case {
+        name: "mdx-kramdown-comments-unclosed",
+        about: "MDX and kramdown comments that open and close, then ones that never close (each opening looks for its close)",
+        feeds: &[Text],
+        make: |n| halves("{::comment}x{:/ {/* y */} ", "{::comment} {/* ", n),
+    },
+    Case {
+        name: "front-matter-lines",
+        about: "a page's front matter of many one-word fields, then a page",
+        feeds: &[Text],
+        make: |n| {
+            let mut v = b"---\n".to_vec();
+            v.extend(repeat("k: v\n", n));
+            v.extend_from_slice(b"---\n# Page\n");
+            v
+        },
+    },
+    Case {
+        name: "ruby-annotations",
+        about: "interlinear annotations over words, each read to its terminator",
+        feeds: &[Text],
+        make: |n| {
+            repeat("\u{FFF9}\u{6F22}\u{5B57}\u{FFFA}\u{304B}\u{3093}\u{3058}\u{FFFB}\u{6F22}\u{FFFA}x\u{FFFB}", n)
+        },
+    },
+    Case {
+        name: "git-binary-patch-lines",
+        about: "a git binary patch's literal block of many full base85 lines",
+        feeds: &[Text],
+        make: |n| {
+            let mut v = b"GIT binary patch\nliteral 9\n".to_vec();
+            v.extend(repeat("z01234567890123456789012345678901234567890123456789012345678901234\n", n));
+            v
+        },
+    },
+    Case {
+        name: "data-style-sheets",
+        about: "style sheets as data: links, imported and linked, each hiding a class, and the page",
+        feeds: &[Html],
+        make: |n| {
+            let mut v = repeat("<style>@import url(data:text/css,.x%7Bdisplay:none%7D);</style>", n / 3);
+            v.extend(repeat("<link rel=stylesheet href=\"data:text/css;base64,Lnh7ZGlzcGxheTpub25lfQ==\">", n / 3));
+            v.extend(repeat("<p class=x>a</p>", n / 3));
+            v
+        },
+    },
+    Case {
+        name: "data-links-in-a-charset",
+        about: "links to data: text in a legacy charset, each a finding",
+        feeds: &[Html],
+        make: |n| {
+            repeat("<a download href=\"data:text/csv;charset=iso-8859-1;base64,bm9tO3ZpbGxlCkZyYW7nb2lzCg==\">x</a>", n)
+        },
+    },
+    Case {
+        name: "spelling-choice-bits",
+        about: "every two-way spelling read as bits at once: joins, brackets, closers, query spaces, folds",
+        feeds: &[Text],
+        make: |n| repeat("a=b\nc : d\n f( x)(y )<p/><q />?s=a+b%20c\n\tfold\n", n),
+    },
+    Case {
+        name: "query-marks-in-one-token",
+        about: "a token of question marks and plus signs (each query is walked once)",
+        feeds: &[Text],
+        make: |n| repeat("?+%20", n),
+    },
+    Case {
         name: "foreign-priority-headings",
         about: "a new task as a heading (Russian), then no verb, again and again on one line",
         feeds: &[Text],
