@@ -1128,6 +1128,12 @@ const CASES: &[Case] = &[
         make: |n| repeat("a=b\nc : d\n f( x)(y )<p/><q />?s=a+b%20c\n\tfold\n", n),
     },
     Case {
+        name: "hex-bytes-listed",
+        about: "hex bytes parted by commas, then commas between words and digits (each comma looks at its two sides)",
+        feeds: &[Text],
+        make: |n| halves("0x41, 0x00, 4a,00,\\\n", "ab, 12, x,, ,", n),
+    },
+    Case {
         name: "query-marks-in-one-token",
         about: "a token of question marks and plus signs (each query is walked once)",
         feeds: &[Text],
