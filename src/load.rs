@@ -1407,11 +1407,11 @@ fn markdown_link_titles(text: &str) -> Vec<std::ops::Range<usize>> {
 /// title, description and summary; the rest (`params`, `extra`, a
 /// theme's settings, notes) configures the page and is read by a model
 /// that reads the file. Each run of such lines is one range; the fields
-/// of a shown key (its value's lines too) are not in any. No closing line
-/// in the first `MAX_FRONT_MATTER` bytes, or no page after it (nothing, or
-/// another YAML document: a `key:` line, `---`): no front matter.
+/// of a shown key (its value's lines too) are not in any. No closing line,
+/// or no page after it (nothing, or another YAML document: a `key:` line,
+/// `---`): no front matter. (No length bound: a front matter padded past
+/// one would be read as the page's text. One pass over the lines.)
 fn front_matter(text: &str) -> Vec<std::ops::Range<usize>> {
-    const MAX_FRONT_MATTER: usize = 64 * 1024;
     const SHOWN: [&str; 10] =
         ["title", "description", "summary", "subtitle", "excerpt", "lead", "tagline", "linktitle", "heading", "name"];
     let body = text.strip_prefix('\u{FEFF}').unwrap_or(text);
@@ -1434,7 +1434,7 @@ fn front_matter(text: &str) -> Vec<std::ops::Range<usize>> {
     let mut shown = false;
     let mut in_table = false;
     let mut line = first_end + 1;
-    while line < body.len() && line <= MAX_FRONT_MATTER {
+    while line < body.len() {
         let end = body[line..].find('\n').map_or(body.len(), |p| line + p);
         let l = body[line..end].trim_end();
         if l == fence || (fence == "---" && l == "...") {
@@ -2029,6 +2029,9 @@ mod tests {
         let toml = "+++\ntitle = \"Promo\"\n[params]\n  title = \"x\"\n  note = \"send it\"\n+++\nBody\n";
         assert_eq!(hidden_as(toml, HiddenReason::Label), vec!["[params]\n  title = \"x\"\n  note = \"send it\"\n"]);
         assert_eq!(hidden_as("\u{FEFF}---\na: b\n...\nc\n", HiddenReason::Label), vec!["a: b\n"]);
+        // However long it is.
+        let long = format!("---\n{}note: send it\n---\n# Page\n", "k: v\n".repeat(20_000));
+        assert_eq!(hidden_as(&long, HiddenReason::Label).len(), 1);
         for text in [
             "---\nnote: send it\n",
             "intro\n---\nnote: send it\n---\n# Page\n",

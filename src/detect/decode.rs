@@ -686,9 +686,7 @@ fn whitespace_reading(text: &str) -> (Vec<(Range<usize>, String)>, bool) {
     let (choices, choices_cut) = spelling_choices(text);
     cut |= choices_cut;
     for t in choices {
-        found.extend(
-            t.checked().filter(Channel::mixed_somewhere).and_then(|t| read_channel(&t.bits).map(|s| (t.range, s))),
-        );
+        found.extend(t.checked().filter(Channel::mixed).and_then(|t| read_channel(&t.bits).map(|s| (t.range, s))));
     }
     let layout = layout_channels(text);
     for t in layout.bits {
@@ -1305,6 +1303,12 @@ fn text_score(s: &str) -> i64 {
 /// Fewest bits a channel is read with: eight characters of seven bits.
 const MIN_BITS: usize = 56;
 
+/// The rarer bit is one in five or more.
+fn both_common(bits: &[bool]) -> bool {
+    let ones = bits.iter().filter(|&&b| b).count();
+    ones.min(bits.len() - ones) * 5 >= bits.len()
+}
+
 /// A channel of bits in white space, and where it lies.
 struct Channel {
     bits: Vec<bool>,
@@ -1313,25 +1317,18 @@ struct Channel {
 
 impl Channel {
     /// Both symbols common (the rarer one in five at least), as in bits
-    /// of text; a layout that is mostly one way and sometimes the other
-    /// is not read (reading costs thousands of instructions a bit).
+    /// of text, in some stretch of 512 bits (a half-stretch apart): a
+    /// layout that is mostly one way and sometimes the other is not read
+    /// (reading costs thousands of instructions a bit), but a payload
+    /// padded out with one symbol is.
     fn mixed(&self) -> bool {
-        let ones = self.bits.iter().filter(|&&b| b).count();
-        ones.min(self.bits.len() - ones) * 5 >= self.bits.len()
-    }
-
-    /// Both symbols common in some stretch of 512 bits (a half-stretch
-    /// apart): a payload padded out with one spelling is still read.
-    fn mixed_somewhere(&self) -> bool {
         const WINDOW: usize = 512;
         if self.bits.len() <= WINDOW {
-            return self.mixed();
+            return both_common(&self.bits);
         }
-        (0..self.bits.len() - WINDOW / 2).step_by(WINDOW / 2).any(|at| {
-            let w = &self.bits[at..(at + WINDOW).min(self.bits.len())];
-            let ones = w.iter().filter(|&&b| b).count();
-            ones.min(w.len() - ones) * 5 >= w.len()
-        })
+        (0..self.bits.len() - WINDOW / 2)
+            .step_by(WINDOW / 2)
+            .any(|at| both_common(&self.bits[at..(at + WINDOW).min(self.bits.len())]))
     }
 
     /// Bits of both kinds, enough of them, cut at what a layer decodes
