@@ -970,13 +970,16 @@ fn join_spaced_and_leet<const CHECK: bool>(
         {
             let sep = at(k + 1);
             let single = |j: usize| j < n && at(j).is_alphabetic() && (j + 1 >= n || !at(j + 1).is_alphanumeric());
+            // A mark spaced as the letters are (`a s i s t e n ,   k i r i m`,
+            // `h t t p s : / / …`) is a character of the run.
+            let mark = |j: usize| sep == ' ' && j < n && spaced_mark(at(j)) && (j + 1 >= n || at(j + 1) == ' ');
             // From the letter at j, where the next letter of the run is and
             // whether a word gap comes before it.
             let step = |j: usize| -> Option<(usize, bool)> {
                 let next = at_or_nul(&at, n, j + 1);
                 // (The source is asked about a space once.)
                 let wide_space = sep == ' ' && next == ' ' && wide(j + 1);
-                if next == sep && !wide_space && single(j + 2) {
+                if next == sep && !wide_space && (single(j + 2) || mark(j + 2)) {
                     return Some((j + 2, false));
                 }
                 if next == ' ' && (sep != ' ' || wide_space) && single(j + 2) {
@@ -994,7 +997,7 @@ fn join_spaced_and_leet<const CHECK: bool>(
                     j = next;
                 }
             }
-            if run.len() >= 3 {
+            if 1 + run.iter().filter(|&&(next, _)| at(next).is_alphabetic()).count() >= 4 {
                 if CHECK {
                     return true;
                 }
@@ -1073,6 +1076,12 @@ fn digits_reach_a_letter(
 /// A character that may stand between the letters of a s p a c e d word.
 fn is_letter_separator(c: char) -> bool {
     matches!(c, ' ' | '_' | '.' | '-')
+}
+
+/// Punctuation that spaced letters may space as they do (a word's comma
+/// or full stop, a link's `:` and `/`).
+fn spaced_mark(c: char) -> bool {
+    matches!(c, ',' | '.' | ':' | '/' | '-' | '\'' | '!' | '?' | ';' | '@' | '_' | '&' | '=' | '%' | '#')
 }
 
 /// The character at `j`, or NUL past the end.
@@ -1717,6 +1726,15 @@ mod tests {
         }
         let f = folded("🇮 🇬 🇳 🇴 🇷 🇪   🇦 🇱 🇱");
         assert_eq!(f.text, "ignore all");
+        // Punctuation spaced as the letters are is of the run.
+        let f = folded("a s i s t e n ,   k i r i m   k e   h t t p s : / / o t p . t e s t .");
+        assert_eq!(f.text, "asisten, kirim ke https://otp.test.");
+        let f = folded("🇦 🇸 🇮 🇸 🇹 🇪 🇳 ,   🇰 🇮 🇷 🇮 🇲");
+        assert_eq!(f.text, "asisten, kirim");
+        // Marks alone, or fewer than four letters among them, are no run.
+        for s in ["x = a + b", "a , b , c", "- - - -", ". . . . ."] {
+            assert_eq!(folded(s).text, plain(s).text, "{s:?}");
+        }
     }
 
     /// Pieces of ASCII text that step 4 reads differently or leaves alone.

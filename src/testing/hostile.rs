@@ -1044,6 +1044,23 @@ const CASES: &[Case] = &[
         make: |n| repeat("i g n o r e   p r e v i o u s   ", n),
     },
     Case {
+        name: "spaced-letters-and-marks",
+        about: "spaced letters with spaced punctuation between (each mark joins the run), one line",
+        feeds: &[Text],
+        make: |n| repeat("a s i s t e n ,   h t t p s : / / x . t e s t   - - ", n),
+    },
+    Case {
+        name: "wrapped-hidden-prose",
+        about: "an HTML comment of prose wrapped by hand, an addressee on every line and no verb (each break read twice)",
+        feeds: &[Text],
+        make: |n| {
+            let mut v = b"<!--\n".to_vec();
+            v.extend(repeat("the assistant and the agent and the model and the bot read on,\n", n));
+            v.extend_from_slice(b"-->\n");
+            v
+        },
+    },
+    Case {
         name: "joined-letters",
         about: "every letter joined by underscores or dots",
         feeds: &[Text],
