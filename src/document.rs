@@ -125,6 +125,10 @@ pub enum HiddenReason {
     /// Markdown page's front matter but the fields a site shows. Judged as
     /// a label's: a verb and its object are a button's there.
     Label,
+    /// A note a source's authors leave each other and whoever fills in a
+    /// template (a TeX comment: `% You must…`): judged only where it names
+    /// an AI, or trips a rule.
+    SourceComment,
     // Email (email.rs)
     /// Text the text/plain alternative has and the HTML part does not show.
     PlainOnly,
@@ -188,6 +192,7 @@ impl HiddenReason {
             HiddenReason::Code => "code",
             HiddenReason::Attribute => "attribute",
             HiddenReason::Label => "label",
+            HiddenReason::SourceComment => "source_comment",
             HiddenReason::PlainOnly => "plain_only",
             HiddenReason::Metadata => "metadata",
             HiddenReason::TagCharacters => "tag_characters",
@@ -234,6 +239,7 @@ impl HiddenReason {
                 "interface text or a note (a link's title, an option's value, a frame's document, a %% comment, \
                  front matter a site does not show)"
             }
+            HiddenReason::SourceComment => "a comment in a TeX source",
             HiddenReason::PlainOnly => "only in the text/plain part; the HTML part does not show it",
             HiddenReason::Metadata => {
                 "mail metadata a client does not show (a header field, an attachment's name, text outside the parts)"

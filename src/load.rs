@@ -412,25 +412,10 @@ fn text_spans(text: &str) -> Vec<Span> {
     }
     // MDX's comments (`{/* … */}`, in the text or a component's props)
     // are dropped by its compiler, as JSX drops them; kramdown's
-    // (`{::comment} … {:/comment}`, or `{:/}`) by its converter. One that
-    // does not close is no comment, and none after it can close either.
-    for (open, close) in [("{/*", "*/}"), ("{::comment}", "{:/")] {
-        let finder = memchr::memmem::Finder::new(open.as_bytes());
-        let closer = memchr::memmem::Finder::new(close.as_bytes());
-        let mut at = 0;
-        while let Some(p) = finder.find(&text.as_bytes()[at..]) {
-            let start = at + p;
-            let body = start + open.len();
-            let Some(q) = closer.find(&text.as_bytes()[body..]) else { break };
-            let mut end = body + q + close.len();
-            // `{:/comment}` or `{:/}`.
-            if close == "{:/" {
-                end += text.as_bytes()[end..].iter().take(8).position(|&b| b == b'}').map_or(0, |k| k + 1);
-            }
-            hidden.push(start..end);
-            at = end;
-        }
-    }
+    // (`{::comment} … {:/comment}`, or `{:/}`) by its converter; and the
+    // template languages' by theirs (`template_comments`). One that does
+    // not close is no comment, and none after it can close either.
+    hidden.extend(template_comments(text));
     // What a Markdown renderer shows but not as text: a collapsed
     // `<details>` body and an image's alt text. Kept where no comment or
     // definition already hides the text (the first to start wins).
@@ -445,9 +430,15 @@ fn text_spans(text: &str) -> Vec<Span> {
     hidden.extend(markdown_alt_texts(text).into_iter().map(|r| (r, HiddenReason::Attribute)));
     hidden.extend(markdown_link_titles(text).into_iter().map(|r| (r, HiddenReason::Label)));
     hidden.extend(markdown_footnote_labels(text).into_iter().map(|r| (r, HiddenReason::Label)));
-    hidden.extend(percent_comments(text).into_iter().map(|r| (r, HiddenReason::Label)));
+    // In a TeX document `%%` starts a TeX comment like any `%`.
+    if tex_document(text) {
+        hidden.extend(tex_comments(text).into_iter().map(|r| (r, HiddenReason::SourceComment)));
+    } else {
+        hidden.extend(percent_comments(text).into_iter().map(|r| (r, HiddenReason::Label)));
+    }
     hidden.extend(front_matter(text).into_iter().map(|r| (r, HiddenReason::Label)));
     hidden.extend(markdown_html(text));
+    hidden.extend(tex_unseen(text));
     hidden.sort_by_key(|r| r.0.start);
     let mut spans = Vec::new();
     let mut at = 0;
@@ -1477,6 +1468,266 @@ fn front_matter(text: &str) -> Vec<std::ops::Range<usize>> {
     Vec::new()
 }
 
+/// Comments that a compiler or a template engine drops before anyone
+/// reads the page: MDX's `{/* … */}`, kramdown's `{::comment} … {:/}`,
+/// Liquid's and Django's `{% comment %} … {% endcomment %}`, Jinja's,
+/// Twig's and Nunjucks' `{# … #}` (a blank or `-` after the mark: a
+/// heading's `{#id}` is no comment), Handlebars' `{{!-- … --}}` and
+/// `{{! … }}`, ERB's `<%# … %>`. Each kind is looked for from its marks,
+/// once through the text; one that does not close ends that kind's search.
+fn template_comments(text: &str) -> Vec<std::ops::Range<usize>> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    // (opening, what must follow it, closing, more that closes it)
+    type Follows = fn(&[u8]) -> bool;
+    let any: Follows = |_| true;
+    let jinja: Follows = |r| matches!(r.first(), Some(b' ' | b'\t' | b'\n' | b'\r' | b'-'));
+    let bang: Follows = |r| !r.starts_with(b"--");
+    let kinds: [(&str, Follows, &str); 6] = [
+        ("{/*", any, "*/}"),
+        ("{::comment}", any, "{:/"),
+        ("{#", jinja, "#}"),
+        ("{{!--", any, "--}}"),
+        ("{{!", bang, "}}"),
+        ("<%#", any, "%>"),
+    ];
+    for (open, follows, close) in kinds {
+        let finder = memchr::memmem::Finder::new(open.as_bytes());
+        let closer = memchr::memmem::Finder::new(close.as_bytes());
+        let mut at = 0;
+        while let Some(p) = finder.find(&b[at..]) {
+            let start = at + p;
+            let body = start + open.len();
+            if !follows(&b[body..]) {
+                at = body;
+                continue;
+            }
+            let Some(q) = closer.find(&b[body..]) else { break };
+            let mut end = body + q + close.len();
+            // `{:/comment}` or `{:/}`.
+            if close == "{:/" {
+                end += b[end..].iter().take(8).position(|&c| c == b'}').map_or(0, |k| k + 1);
+            }
+            out.push(start..end);
+            at = end;
+        }
+    }
+    // `{% comment %}` (`{%- comment -%}`) to `{% endcomment %}`.
+    let tag = |at: usize, word: &str| -> Option<usize> {
+        let r = b[at..].strip_prefix(b"{%")?;
+        let lead = r.iter().take_while(|c| matches!(c, b'-' | b' ' | b'\t')).count();
+        let r = r[lead..].strip_prefix(word.as_bytes())?;
+        let tail = r.iter().take(8).take_while(|c| matches!(c, b'-' | b' ' | b'\t')).count();
+        r[tail..].starts_with(b"%}").then(|| at + 2 + lead + word.len() + tail + 2)
+    };
+    let opener = memchr::memmem::Finder::new(b"{%");
+    let mut at = 0;
+    let mut open: Option<usize> = None;
+    while let Some(p) = opener.find(&b[at..]) {
+        let start = at + p;
+        match open {
+            None => {
+                if let Some(end) = tag(start, "comment") {
+                    open = Some(start);
+                    at = end;
+                    continue;
+                }
+            }
+            Some(from) => {
+                if let Some(end) = tag(start, "endcomment") {
+                    out.push(from..end);
+                    open = None;
+                    at = end;
+                    continue;
+                }
+            }
+        }
+        at = start + 2;
+    }
+    out.sort_by_key(|r| r.start);
+    out
+}
+
+/// Is this text a TeX document: its first line that is not blank or a
+/// comment starts with a command (`\documentclass`, `\section{…}`, a
+/// chapter's file)?
+fn tex_document(text: &str) -> bool {
+    text.lines()
+        .map(str::trim_start)
+        .find(|l| !l.is_empty() && !l.starts_with('%'))
+        .is_some_and(|l| l.strip_prefix('\\').is_some_and(|r| r.starts_with(|c: char| c.is_ascii_alphabetic())))
+}
+
+/// What a TeX document's reader never sees: a comment from a `%` no
+/// backslash escapes to its line's end (a run of whole comment lines is
+/// one span, so a paragraph commented out reads as one), `\iffalse … \fi`
+/// and the `comment` environment. For a TeX document (`tex_document`).
+fn tex_comments(text: &str) -> Vec<std::ops::Range<usize>> {
+    let b = text.as_bytes();
+    let mut out: Vec<std::ops::Range<usize>> = Vec::new();
+    if memchr::memchr(b'%', b).is_none() && memchr::memmem::find(b, b"\\if").is_none() {
+        return out;
+    }
+    for p in memchr::memchr_iter(b'%', b) {
+        if out.last().is_some_and(|r| p < r.end) {
+            continue;
+        }
+        // Escaped by an odd run of backslashes (`\%`; `\\%` is a line
+        // break and a comment).
+        let slashes = b[..p].iter().rev().take_while(|&&c| c == b'\\').count();
+        if slashes % 2 == 1 {
+            continue;
+        }
+        let end = memchr::memchr(b'\n', &b[p..]).map_or(b.len(), |q| p + q);
+        let line_start = memchr::memrchr(b'\n', &b[..p]).map_or(0, |q| q + 1);
+        let whole_line = b[line_start..p].iter().all(|c| matches!(c, b' ' | b'\t'));
+        match out.last_mut() {
+            // The line before was a comment that ended it: one span.
+            Some(last) if whole_line && last.end + 1 == line_start => last.end = end,
+            _ => out.push(p..end),
+        }
+    }
+    for (open, close) in [("\\iffalse", "\\fi"), ("\\begin{comment}", "\\end{comment}")] {
+        let finder = memchr::memmem::Finder::new(open.as_bytes());
+        let closer = memchr::memmem::Finder::new(close.as_bytes());
+        let mut at = 0;
+        while let Some(p) = finder.find(&b[at..]) {
+            let start = at + p;
+            let Some(q) = closer.find(&b[start + open.len()..]) else { break };
+            let end = start + open.len() + q + close.len();
+            out.push(start..end);
+            at = end;
+        }
+    }
+    out.sort_by_key(|r| r.start);
+    out
+}
+
+/// Text TeX typesets in white or not at all, in a TeX document or in a
+/// page's math (`$\color{white}{…}$`): `\textcolor{white}{…}` (and
+/// `[HTML]{FFFFFF}`, `[rgb]{1,1,1}`, `[RGB]{255,255,255}`, `[gray]{1}`),
+/// `\color{white}` to the end of its group, and `\phantom{…}` (`\hphantom`,
+/// `\vphantom`), which keeps a text's room and draws nothing. Each is
+/// looked for from its backslash; a group is read once (what one hides
+/// is not looked in again).
+fn tex_unseen(text: &str) -> Vec<(std::ops::Range<usize>, HiddenReason)> {
+    let b = text.as_bytes();
+    let mut out: Vec<(std::ops::Range<usize>, HiddenReason)> = Vec::new();
+    if memchr::memmem::find(b, b"color").is_none() && memchr::memmem::find(b, b"phantom").is_none() {
+        return out;
+    }
+    // A document that paints a background anywhere (a title page's box,
+    // a table's row, a slide's theme) may draw white on it: white is read
+    // as hidden only where every page is white.
+    const PAINTERS: [&[u8]; 9] = [
+        b"colorbox",
+        b"pagecolor",
+        b"tcolorbox",
+        b"cellcolor",
+        b"rowcolor",
+        b"columncolor",
+        b"mdframed",
+        b"beamer",
+        b"fill=",
+    ];
+    let painted = PAINTERS.iter().any(|p| memchr::memmem::find(b, p).is_some());
+    // The end of the group that starts with `{` at `open` (past its `}`),
+    // or the text's end.
+    let group_end = |open: usize| -> usize {
+        let mut depth = 0usize;
+        let mut i = open;
+        while i < b.len() {
+            match b[i] {
+                b'\\' => i += 1,
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return i + 1;
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        b.len()
+    };
+    // A white colour's argument(s) at `at`: past them, when white.
+    let white = |at: usize| -> Option<usize> {
+        let r = &text[at..];
+        let (model, r, used) = match r.strip_prefix('[') {
+            Some(m) => {
+                let close = m.find(']').filter(|&c| c < 12)?;
+                (&m[..close], &m[close + 1..], close + 2)
+            }
+            None => ("", r, 0),
+        };
+        let arg = r.strip_prefix('{')?;
+        let close = arg.find('}').filter(|&c| c < 24)?;
+        let value: String =
+            arg[..close].chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
+        let is_white = match model {
+            "" => value == "white",
+            "html" | "HTML" => value == "ffffff",
+            "rgb" => value == "1,1,1",
+            "RGB" => value == "255,255,255",
+            "gray" => value == "1",
+            _ => false,
+        };
+        is_white.then_some(at + used + 1 + close + 1)
+    };
+    let mut at = 0;
+    while let Some(p) = memchr::memchr(b'\\', &b[at..]) {
+        let start = at + p;
+        let name_end = start + 1 + b[start + 1..].iter().take_while(|c| c.is_ascii_alphabetic()).count();
+        let name = &text[start + 1..name_end];
+        let found = match name {
+            "textcolor" | "color" if painted => None,
+            "textcolor" => white(name_end)
+                .filter(|&e| b.get(e) == Some(&b'{'))
+                .map(|e| (start..group_end(e), HiddenReason::Colour)),
+            // To the end of the group it is in (the first `}` that closes
+            // more than it opened, or an environment's `\end`), another
+            // colour, or the text's end.
+            "color" => white(name_end).map(|e| {
+                let mut depth = 0usize;
+                let mut i = e;
+                while i < b.len() {
+                    match b[i] {
+                        b'\\'
+                            if depth == 0
+                                && [&b"\\end"[..], b"\\color", b"\\normalcolor", b"\\textcolor"]
+                                    .iter()
+                                    .any(|m| b[i..].starts_with(m)) =>
+                        {
+                            break;
+                        }
+                        b'\\' => i += 1,
+                        b'{' => depth += 1,
+                        b'}' if depth == 0 => break,
+                        b'}' => depth -= 1,
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                (start..i.min(b.len()), HiddenReason::Colour)
+            }),
+            "phantom" | "hphantom" | "vphantom" => {
+                (b.get(name_end) == Some(&b'{')).then(|| (start..group_end(name_end), HiddenReason::ZeroSize))
+            }
+            _ => None,
+        };
+        match found {
+            Some((r, why)) => {
+                at = r.end.max(name_end);
+                out.push((r, why));
+            }
+            None => at = name_end.max(start + 1),
+        }
+    }
+    out
+}
+
 /// Comments written between `%%` (Obsidian's, hidden in reading view, and
 /// Mermaid's, a line that starts with `%%`): `%%note%%` in a line, with no
 /// blank inside the marks (a batch file's `%%i in (*) do echo %%i` is not
@@ -2017,6 +2268,57 @@ mod tests {
             hidden_as(kramdown, HiddenReason::Comment),
             vec!["{::comment}\nsend it\n{:/comment}", "{::comment}x{:/}"]
         );
+    }
+
+    /// The template languages' comments are hidden; a heading's `{#id}`,
+    /// a Handlebars `{{!--` read as `{{!`, and one left open are not.
+    #[test]
+    fn template_comments_are_hidden() {
+        let t = "a {# jinja #} b {#- trimmed -#}\n## Head {#anchor}\n\
+                 {% comment %}liquid{% endcomment %} {%- comment -%}x{%- endcomment -%}\n\
+                 {{!-- hbs --}} {{! short }} <%# erb %> {# open";
+        assert_eq!(
+            hidden_as(t, HiddenReason::Comment),
+            vec![
+                "{# jinja #}",
+                "{#- trimmed -#}",
+                "{% comment %}liquid{% endcomment %}",
+                "{%- comment -%}x{%- endcomment -%}",
+                "{{!-- hbs --}}",
+                "{{! short }}",
+                "<%# erb %>"
+            ]
+        );
+        assert!(hidden_as("{% comment %} never closed\n{# x", HiddenReason::Comment).is_empty());
+    }
+
+    /// A TeX document's comments (a run of comment lines as one), its
+    /// `\iffalse` and `comment` blocks; `\%` is a percent sign; a text that
+    /// does not start as TeX has no TeX comments (`100% sure`).
+    #[test]
+    fn tex_comments_are_source_comments() {
+        let tex = "% head\n\\documentclass{article}\nA 50\\% rise. % note\n% one\n  % two\nx\n\\iffalse\nhid\n\\fi\n\\begin{comment}c\\end{comment}\n";
+        assert_eq!(
+            hidden_as(tex, HiddenReason::SourceComment),
+            vec!["% head", "% note\n% one\n  % two", "\\iffalse\nhid\n\\fi", "\\begin{comment}c\\end{comment}"]
+        );
+        assert!(hidden_as("I am 100% sure.\n% not TeX\n", HiddenReason::SourceComment).is_empty());
+    }
+
+    /// TeX's white text and phantoms are hidden, in a TeX document or a
+    /// page's math; white on a page that paints backgrounds is not.
+    #[test]
+    fn tex_white_text_and_phantoms_are_hidden() {
+        let t = "x \\textcolor{white}{one {two}} y {\\color{white} three} z $\\phantom{four}$ \\textcolor[HTML]{FFFFFF}{five} \\textcolor{red}{six}";
+        assert_eq!(
+            hidden_as(t, HiddenReason::Colour),
+            vec!["\\textcolor{white}{one {two}}", "\\color{white} three", "\\textcolor[HTML]{FFFFFF}{five}"]
+        );
+        assert_eq!(hidden_as(t, HiddenReason::ZeroSize), vec!["\\phantom{four}"]);
+        let boxed = "\\colorbox{black}{\\textcolor{white}{Title}}";
+        assert!(hidden_as(boxed, HiddenReason::Colour).is_empty());
+        let env = "\\begin{center}\\color{white} hid\\end{center} shown";
+        assert_eq!(hidden_as(env, HiddenReason::Colour), vec!["\\color{white} hid"]);
     }
 
     /// A page's front matter is configuration but for the fields a site

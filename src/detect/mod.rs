@@ -893,6 +893,11 @@ fn channel_hits(part: &Part, hits: &mut dyn FnMut(Hit)) {
                     // earnings to my bank account", "%% send the invoice to
                     // Anna %%"); an addressee or an obligation still directs.
                     HiddenReason::UnselectedOption | HiddenReason::Label => rules::is_label_directive(text),
+                    // A TeX source's comments are its authors' notes to
+                    // each other and to whoever fills in a template ("You
+                    // must have at least two lines…"): only one that names
+                    // an AI, or trips a rule, directs.
+                    HiddenReason::SourceComment => rules::is_addressed_directive(text),
                     // Mail metadata (header fields, file names, one per
                     // line) is mostly not prose: an imperative-looking field
                     // (`Delivered-To:`, a file named `invite.ics`) is no

@@ -535,6 +535,15 @@ pub(crate) fn is_label_directive(text: &str) -> bool {
     !matches(&n.text).is_empty() || super::lexicon::is_label_directive(&n.text)
 }
 
+/// [`is_directive`] for notes a source's authors leave each other (a TeX
+/// comment: "You must have at least two lines…", "Die Zusammenfassung
+/// sollte sehr kurz sein"): any rule, or a sentence that names an AI and
+/// directs it.
+pub(crate) fn is_addressed_directive(text: &str) -> bool {
+    let n = normalize::folded(text);
+    !matches(&n.text).is_empty() || super::lexicon::is_addressed_directive(&n.text)
+}
+
 /// Does this text pair an addressee, an obligation or a verb with what it
 /// acts on, by the lexicons alone (no rule)? For text whose shape is not
 /// prose, such as mail header fields.

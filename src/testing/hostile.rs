@@ -1091,6 +1091,28 @@ const CASES: &[Case] = &[
         make: |n| halves("{::comment}x{:/ {/* y */} ", "{::comment} {/* ", n),
     },
     Case {
+        name: "template-comments-unclosed",
+        about: "template comments that open and close, then Liquid, Jinja, Handlebars and ERB ones that never close",
+        feeds: &[Text],
+        make: |n| {
+            halves("{# a #}{% comment %}b{% endcomment %}{{!-- c --}}<%# d %>", "{%- comment -%} {# {{!-- <%# {{! ", n)
+        },
+    },
+    Case {
+        name: "tex-comments-and-colours",
+        about: "a TeX document of comment lines, escaped percents, white text, phantoms and groups that never close",
+        feeds: &[Text],
+        make: |n| {
+            let mut v = b"\\documentclass{article}\n".to_vec();
+            v.extend(repeat(
+                "% c \\% \\\\%\nx \\textcolor{white}{y} {\\color{white} z} \\phantom{w} \\iffalse\n",
+                n / 2,
+            ));
+            v.extend(repeat("\\textcolor{white}{\\phantom{{\\color{white}", n / 2));
+            v
+        },
+    },
+    Case {
         name: "front-matter-lines",
         about: "a page's front matter of many one-word fields, then a page",
         feeds: &[Text],
