@@ -439,6 +439,7 @@ fn text_spans(text: &str) -> Vec<Span> {
     hidden.extend(front_matter(text).into_iter().map(|r| (r, HiddenReason::Label)));
     hidden.extend(markdown_html(text));
     hidden.extend(tex_unseen(text));
+    hidden.extend(markdown_attributes(text));
     hidden.sort_by_key(|r| r.0.start);
     let mut spans = Vec::new();
     let mut at = 0;
@@ -1481,15 +1482,24 @@ fn template_comments(text: &str) -> Vec<std::ops::Range<usize>> {
     // (opening, what must follow it, closing, more that closes it)
     type Follows = fn(&[u8]) -> bool;
     let any: Follows = |_| true;
-    let jinja: Follows = |r| matches!(r.first(), Some(b' ' | b'\t' | b'\n' | b'\r' | b'-'));
+    // Not a heading's or a block's attributes (`{#intro}`, `{#sec:a
+    // .x}`): the first `}` on the line, if any, is the comment's `#}`.
+    let jinja: Follows = |r| {
+        let line = &r[..r.len().min(128)];
+        let line = &line[..memchr::memchr(b'\n', line).unwrap_or(line.len())];
+        memchr::memchr(b'}', line).is_none_or(|k| k > 0 && line[k - 1] == b'#')
+    };
     let bang: Follows = |r| !r.starts_with(b"--");
-    let kinds: [(&str, Follows, &str); 6] = [
+    let kinds: [(&str, Follows, &str); 9] = [
         ("{/*", any, "*/}"),
         ("{::comment}", any, "{:/"),
         ("{#", jinja, "#}"),
-        ("{{!--", any, "--}}"),
+        ("{{!--", any, "--"),
+        ("{{~!--", any, "--"),
         ("{{!", bang, "}}"),
+        ("{{~!", bang, "}}"),
         ("<%#", any, "%>"),
+        ("<%-#", any, "%>"),
     ];
     for (open, follows, close) in kinds {
         let finder = memchr::memmem::Finder::new(open.as_bytes());
@@ -1504,21 +1514,29 @@ fn template_comments(text: &str) -> Vec<std::ops::Range<usize>> {
             }
             let Some(q) = closer.find(&b[body..]) else { break };
             let mut end = body + q + close.len();
-            // `{:/comment}` or `{:/}`.
-            if close == "{:/" {
+            // `{:/comment}` or `{:/}`; Handlebars' `--}}` or `--~}}`.
+            if close == "{:/" || close == "--" {
                 end += b[end..].iter().take(8).position(|&c| c == b'}').map_or(0, |k| k + 1);
+                if close == "--" && b.get(end) == Some(&b'}') {
+                    end += 1;
+                }
             }
             out.push(start..end);
             at = end;
         }
     }
-    // `{% comment %}` (`{%- comment -%}`) to `{% endcomment %}`.
+    // `{% comment %}` (`{%- comment -%}`, `{% comment "note" %}`) to
+    // `{% endcomment %}`; Liquid's `{% # … %}`.
+    let blank = |c: &u8| matches!(c, b'-' | b'~' | b' ' | b'\t' | b'\n' | b'\r');
     let tag = |at: usize, word: &str| -> Option<usize> {
         let r = b[at..].strip_prefix(b"{%")?;
-        let lead = r.iter().take_while(|c| matches!(c, b'-' | b' ' | b'\t')).count();
+        let lead = r.iter().take(16).take_while(|c| blank(c)).count();
         let r = r[lead..].strip_prefix(word.as_bytes())?;
-        let tail = r.iter().take(8).take_while(|c| matches!(c, b'-' | b' ' | b'\t')).count();
-        r[tail..].starts_with(b"%}").then(|| at + 2 + lead + word.len() + tail + 2)
+        if word != "#" && r.first().is_some_and(u8::is_ascii_alphanumeric) {
+            return None;
+        }
+        let tail = memchr::memmem::find(&r[..r.len().min(512)], b"%}")?;
+        Some(at + 2 + lead + word.len() + tail + 2)
     };
     let opener = memchr::memmem::Finder::new(b"{%");
     let mut at = 0;
@@ -1529,6 +1547,11 @@ fn template_comments(text: &str) -> Vec<std::ops::Range<usize>> {
             None => {
                 if let Some(end) = tag(start, "comment") {
                     open = Some(start);
+                    at = end;
+                    continue;
+                }
+                if let Some(end) = tag(start, "#") {
+                    out.push(start..end);
                     at = end;
                     continue;
                 }
@@ -1548,10 +1571,209 @@ fn template_comments(text: &str) -> Vec<std::ops::Range<usize>> {
     out
 }
 
+/// Text Markdown's attribute syntax hides (Pandoc's and Quarto's,
+/// kramdown's, Python-Markdown's and markdown-it's): a fenced div
+/// (`::: {style="display:none"}` to its closing `:::`), a bracketed span
+/// or a link (`[…]{.hidden}`, `[…](…){…}`), a heading's attributes
+/// (`## … {…}`) and a block's (`{: …}` on the line after a paragraph, or
+/// ending its last line). Attributes hide when the element they make
+/// would be hidden in a page: a `style` the HTML renderer reads as
+/// hidden, the `hidden` attribute, or a class that hides in the common
+/// style sheets (`hidden`, `d-none`, `invisible`, `sr-only`,
+/// `visually-hidden`). One pass over the lines; a span's opening bracket
+/// is looked for at most `ATTR_REACH` bytes back.
+fn markdown_attributes(text: &str) -> Vec<(std::ops::Range<usize>, HiddenReason)> {
+    const ATTR_REACH: usize = 512;
+    const HINTS: [&str; 6] = ["style", "hidden", "d-none", "invisible", "sr-only", "visually-hidden"];
+    let mut out = Vec::new();
+    let b = text.as_bytes();
+    if memchr::memchr(b'{', b).is_none() || !HINTS.iter().any(|h| memchr::memmem::find(b, h.as_bytes()).is_some()) {
+        return out;
+    }
+    let mut memo: std::collections::HashMap<String, Option<HiddenReason>> = std::collections::HashMap::new();
+    let mut hides = |attrs: &str| -> Option<HiddenReason> {
+        if !HINTS.iter().any(|h| attrs.contains(h)) {
+            return None;
+        }
+        // Past this many kinds, an attribute list with a hint is taken as
+        // hiding (each is judged by rendering it).
+        if memo.len() >= 1024 && !memo.contains_key(attrs) {
+            return Some(HiddenReason::DisplayNone);
+        }
+        *memo.entry(attrs.to_string()).or_insert_with(|| attributes_hide(attrs))
+    };
+    // Fenced divs open: (start of the line, colons, hiding).
+    let mut divs: Vec<(usize, usize, Option<HiddenReason>)> = Vec::new();
+    // Where the current paragraph began (after a blank line).
+    let mut para = 0;
+    let mut line = 0;
+    while line < b.len() {
+        let end = memchr::memchr(b'\n', &b[line..]).map_or(b.len(), |p| line + p);
+        let l = &text[line..end];
+        let t = l.trim();
+        let lead = line + (l.len() - l.trim_start().len());
+        if t.is_empty() {
+            para = end + 1;
+            line = end + 1;
+            continue;
+        }
+        let colons = t.bytes().take_while(|&c| c == b':').count();
+        if colons >= 3 {
+            let rest = t[colons..].trim();
+            if rest.is_empty() {
+                // A closing fence closes the innermost div.
+                if let Some((start, _, why)) = divs.pop()
+                    && let Some(why) = why
+                {
+                    out.push((start..end, why));
+                }
+            } else {
+                let attrs = rest.strip_prefix('{').and_then(|r| r.strip_suffix('}'));
+                let why = match attrs {
+                    Some(a) => hides(a),
+                    // `::: hidden`: a class alone.
+                    None if !rest.contains(char::is_whitespace) => {
+                        let class = format!(".{rest}");
+                        let class = class.as_str();
+                        if HINTS.iter().any(|h| class.contains(h)) { attributes_hide(class) } else { None }
+                    }
+                    None => None,
+                };
+                divs.push((lead, colons, why));
+            }
+            para = end + 1;
+            line = end + 1;
+            continue;
+        }
+        // A block's attributes on a line of their own (kramdown): the
+        // paragraph before.
+        if let Some(a) = t.strip_prefix("{:").and_then(|r| r.strip_suffix('}')) {
+            if let Some(why) = hides(a)
+                && para < lead
+            {
+                out.push((para..lead, why));
+            }
+            line = end + 1;
+            continue;
+        }
+        // Attributes ending the line: a heading's, or a block's (`{: …}`).
+        if t.ends_with('}')
+            && let Some(open) = t.rfind(" {")
+        {
+            let attrs = &t[open + 2..t.len() - 1];
+            let block = attrs.starts_with(':');
+            if (t.starts_with('#') || block)
+                && let Some(why) = hides(attrs.trim_start_matches(':'))
+            {
+                out.push((if block { para.min(lead) } else { lead }..end, why));
+            }
+        }
+        // Spans and links: `]{…}` or `){…}` on the line.
+        let lb = l.as_bytes();
+        let mut at = 0;
+        while let Some(p) = memchr::memchr(b'{', &lb[at..]) {
+            let brace = at + p;
+            at = brace + 1;
+            if brace == 0 || !matches!(lb[brace - 1], b']' | b')') {
+                continue;
+            }
+            let Some(close) = memchr::memchr(b'}', &lb[brace..]).map(|q| brace + q) else { break };
+            at = close + 1;
+            let Some(why) = hides(l[brace + 1..close].trim_start_matches(':')) else { continue };
+            // The text's `]`: the bracket itself, or the one before a link's `(…)`.
+            let mut right = brace - 1;
+            if lb[right] == b')' {
+                let from = right.saturating_sub(ATTR_REACH);
+                let Some(q) = memchr::memrchr(b'(', &lb[from..right]) else { continue };
+                right = from + q;
+                if right == 0 || lb[right - 1] != b']' {
+                    continue;
+                }
+                right -= 1;
+            }
+            // Its `[`: the nearest one that the brackets between match.
+            let from = right.saturating_sub(ATTR_REACH);
+            let mut depth = 0usize;
+            let mut left = None;
+            for i in (from..right).rev() {
+                match lb[i] {
+                    b']' => depth += 1,
+                    b'[' if depth == 0 => {
+                        left = Some(i);
+                        break;
+                    }
+                    b'[' => depth -= 1,
+                    _ => {}
+                }
+            }
+            if let Some(left) = left {
+                out.push((line + left..line + close + 1, why));
+            }
+        }
+        line = end + 1;
+    }
+    out.sort_by_key(|r| r.0.start);
+    out
+}
+
+/// Would an element with these Markdown attributes (`#id .class key=val
+/// key="v w" bare`) be hidden in a page? Rendered as a `<span>` by the
+/// HTML renderer; the classes of the common style sheets that hide
+/// (`hidden`, `d-none`, `invisible`, `sr-only`, `visually-hidden`) too.
+fn attributes_hide(attrs: &str) -> Option<HiddenReason> {
+    let mut classes = Vec::new();
+    let mut html = String::from("<span");
+    let mut rest = attrs.trim();
+    while !rest.is_empty() {
+        let token_end = {
+            let mut quoted = None;
+            let mut end = rest.len();
+            for (i, c) in rest.char_indices() {
+                match (quoted, c) {
+                    (None, '"' | '\'') => quoted = Some(c),
+                    (Some(q), c) if c == q => quoted = None,
+                    (None, c) if c.is_whitespace() => {
+                        end = i;
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            end
+        };
+        let token = &rest[..token_end];
+        rest = rest[token_end..].trim_start();
+        if let Some(class) = token.strip_prefix('.') {
+            classes.push(class.to_string());
+        } else if let Some(id) = token.strip_prefix('#') {
+            html.push_str(&format!(" id=\"{}\"", id.replace('"', "")));
+        } else if let Some((key, value)) = token.split_once('=') {
+            let value = value.trim_matches(['"', '\'']).replace('"', "&quot;");
+            html.push_str(&format!(" {}=\"{value}\"", key.replace(['"', '<', '>'], "")));
+        } else {
+            html.push(' ');
+            html.push_str(&token.replace(['"', '<', '>', '='], ""));
+        }
+    }
+    for c in &classes {
+        let c = c.to_ascii_lowercase();
+        if matches!(c.as_str(), "hidden" | "d-none" | "invisible") {
+            return Some(HiddenReason::DisplayNone);
+        }
+        if matches!(c.as_str(), "sr-only" | "visually-hidden" | "visuallyhidden") {
+            return Some(HiddenReason::Clip);
+        }
+    }
+    html.push_str(">xq7zv</span>");
+    let r = crate::html::render(html.as_bytes(), 0);
+    r.hidden_text().into_iter().find(|(t, _)| t.contains("xq7zv")).map(|(_, why)| why)
+}
+
 /// Is this text a TeX document: its first line that is not blank or a
 /// comment starts with a command (`\documentclass`, `\section{…}`, a
 /// chapter's file)?
 fn tex_document(text: &str) -> bool {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     text.lines()
         .map(str::trim_start)
         .find(|l| !l.is_empty() && !l.starts_with('%'))
@@ -1565,7 +1787,10 @@ fn tex_document(text: &str) -> bool {
 fn tex_comments(text: &str) -> Vec<std::ops::Range<usize>> {
     let b = text.as_bytes();
     let mut out: Vec<std::ops::Range<usize>> = Vec::new();
-    if memchr::memchr(b'%', b).is_none() && memchr::memmem::find(b, b"\\if").is_none() {
+    if memchr::memchr(b'%', b).is_none()
+        && memchr::memmem::find(b, b"\\if").is_none()
+        && memchr::memmem::find(b, b"comment").is_none()
+    {
         return out;
     }
     for p in memchr::memchr_iter(b'%', b) {
@@ -1593,8 +1818,17 @@ fn tex_comments(text: &str) -> Vec<std::ops::Range<usize>> {
         let mut at = 0;
         while let Some(p) = finder.find(&b[at..]) {
             let start = at + p;
-            let Some(q) = closer.find(&b[start + open.len()..]) else { break };
-            let end = start + open.len() + q + close.len();
+            // The closing command whole (`\\fi`, not `\\fill`).
+            let mut from = start + open.len();
+            let end = loop {
+                let Some(q) = closer.find(&b[from..]) else { break None };
+                let end = from + q + close.len();
+                if !b.get(end).is_some_and(u8::is_ascii_alphabetic) {
+                    break Some(end);
+                }
+                from = end;
+            };
+            let Some(end) = end else { break };
             out.push(start..end);
             at = end;
         }
@@ -1604,33 +1838,28 @@ fn tex_comments(text: &str) -> Vec<std::ops::Range<usize>> {
 }
 
 /// Text TeX typesets in white or not at all, in a TeX document or in a
-/// page's math (`$\color{white}{…}$`): `\textcolor{white}{…}` (and
-/// `[HTML]{FFFFFF}`, `[rgb]{1,1,1}`, `[RGB]{255,255,255}`, `[gray]{1}`),
-/// `\color{white}` to the end of its group, and `\phantom{…}` (`\hphantom`,
-/// `\vphantom`), which keeps a text's room and draws nothing. Each is
-/// looked for from its backslash; a group is read once (what one hides
-/// is not looked in again).
+/// page's math (`$\\color{white}{…}$`): `\\textcolor{C}{…}` (`\\mathcolor`
+/// too) and `\\color{C}` to the end of its group or environment or the
+/// next colour, where `C` is white (`tex_white`: a name, a mix such as
+/// `white!100` or `black!5`, a model's value, or a name the document
+/// defines as white); `\\phantom{…}` (`\\hphantom`, `\\vphantom`), which
+/// keeps a text's room and draws nothing; `\\scalebox{s}{…}` with `s` under
+/// 0.1. TeX lets blanks stand between a command and its arguments. Not
+/// white in a document that paints a background in a colour that is not
+/// white (`\\colorbox`, `\\pagecolor`, table colours, `colback=`,
+/// `backgroundcolor=`, `fill=`, outside comments; or a `beamer` class),
+/// where white is drawn on it. Each command is looked for from its
+/// backslash; what one hides is not looked in again, and every look ahead
+/// is bounded, but a group's end.
 fn tex_unseen(text: &str) -> Vec<(std::ops::Range<usize>, HiddenReason)> {
     let b = text.as_bytes();
     let mut out: Vec<(std::ops::Range<usize>, HiddenReason)> = Vec::new();
-    if memchr::memmem::find(b, b"color").is_none() && memchr::memmem::find(b, b"phantom").is_none() {
+    if memchr::memmem::find(b, b"color").is_none()
+        && memchr::memmem::find(b, b"phantom").is_none()
+        && memchr::memmem::find(b, b"scalebox").is_none()
+    {
         return out;
     }
-    // A document that paints a background anywhere (a title page's box,
-    // a table's row, a slide's theme) may draw white on it: white is read
-    // as hidden only where every page is white.
-    const PAINTERS: [&[u8]; 9] = [
-        b"colorbox",
-        b"pagecolor",
-        b"tcolorbox",
-        b"cellcolor",
-        b"rowcolor",
-        b"columncolor",
-        b"mdframed",
-        b"beamer",
-        b"fill=",
-    ];
-    let painted = PAINTERS.iter().any(|p| memchr::memmem::find(b, p).is_some());
     // The end of the group that starts with `{` at `open` (past its `}`),
     // or the text's end.
     let group_end = |open: usize| -> usize {
@@ -1652,69 +1881,135 @@ fn tex_unseen(text: &str) -> Vec<(std::ops::Range<usize>, HiddenReason)> {
         }
         b.len()
     };
-    // A white colour's argument(s) at `at`: past them, when white.
-    let white = |at: usize| -> Option<usize> {
-        let r = &text[at..];
-        let (model, r, used) = match r.strip_prefix('[') {
-            Some(m) => {
-                let close = m.find(']').filter(|&c| c < 12)?;
-                (&m[..close], &m[close + 1..], close + 2)
+    // Past blanks and one line break, as TeX reads between arguments.
+    let skip_blank = |mut i: usize| {
+        let mut breaks = 0;
+        while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\r' | b'\n') {
+            breaks += usize::from(b[i] == b'\n');
+            if breaks > 1 {
+                break;
             }
-            None => ("", r, 0),
-        };
-        let arg = r.strip_prefix('{')?;
-        let close = arg.find('}').filter(|&c| c < 24)?;
-        let value: String =
-            arg[..close].chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
-        let is_white = match model {
-            "" => value == "white",
-            "html" | "HTML" => value == "ffffff",
-            "rgb" => value == "1,1,1",
-            "RGB" => value == "255,255,255",
-            "gray" => value == "1",
-            _ => false,
-        };
-        is_white.then_some(at + used + 1 + close + 1)
+            i += 1;
+        }
+        i
     };
+    // A command's name at the backslash `at`: (name, where it ends).
+    let name_at = |at: usize| {
+        let end = at + 1 + b[at + 1..].iter().take(32).take_while(|c| c.is_ascii_alphabetic()).count();
+        (&text[at + 1..end], end)
+    };
+    // Colour names the document defines as white.
+    let mut whites: Vec<String> = Vec::new();
+    // Whether a background is painted in a colour that is not white.
+    let mut painted = false;
     let mut at = 0;
     while let Some(p) = memchr::memchr(b'\\', &b[at..]) {
         let start = at + p;
-        let name_end = start + 1 + b[start + 1..].iter().take_while(|c| c.is_ascii_alphabetic()).count();
-        let name = &text[start + 1..name_end];
+        let (name, end) = name_at(start);
+        at = end.max(start + 1);
+        let wanted = matches!(
+            name,
+            "definecolor"
+                | "colorlet"
+                | "colorbox"
+                | "pagecolor"
+                | "cellcolor"
+                | "rowcolor"
+                | "columncolor"
+                | "fcolorbox"
+                | "documentclass"
+        );
+        if !wanted || in_tex_comment(b, start) {
+            continue;
+        }
+        match name {
+            "definecolor" | "colorlet" => {
+                let Some((new_name, after)) = tex_arg(text, skip_blank(end), 64) else { continue };
+                let white = if name == "colorlet" {
+                    tex_arg(text, skip_blank(after), 64).is_some_and(|(v, _)| tex_white(None, v, &whites))
+                } else {
+                    let Some((model, after)) = tex_arg(text, skip_blank(after), 16) else { continue };
+                    tex_arg(text, skip_blank(after), 48).is_some_and(|(v, _)| tex_white(Some(model), v, &whites))
+                };
+                if white {
+                    whites.push(new_name.trim().to_string());
+                }
+            }
+            "colorbox" | "pagecolor" | "cellcolor" | "rowcolor" | "columncolor" | "fcolorbox" => {
+                let mut i = skip_blank(end);
+                if name == "columncolor" || name == "fcolorbox" {
+                    // `\\fcolorbox{frame}{background}`: the second.
+                    if let Some((_, a)) = tex_arg(text, i, 64).filter(|_| name == "fcolorbox") {
+                        i = skip_blank(a);
+                    }
+                }
+                if let Some((model, value, _)) = tex_colour(text, i)
+                    && !tex_white(model, value, &whites)
+                {
+                    painted = true;
+                }
+            }
+            "documentclass" => {
+                let line_end = memchr::memchr(b'\n', &b[end..]).map_or(b.len(), |q| end + q);
+                painted |= text[end..line_end].contains("beamer");
+            }
+            _ => {}
+        }
+    }
+    for key in ["fill=", "colback=", "backgroundcolor="] {
+        for p in memchr::memmem::find_iter(b, key.as_bytes()) {
+            let v_end = b[p + key.len()..].iter().take(48).position(|c| matches!(c, b',' | b']' | b'}' | b' ' | b'\n'));
+            let value = &text[p + key.len()..p + key.len() + v_end.unwrap_or(0)];
+            if !value.is_empty() && !in_tex_comment(b, p) && !tex_white(None, value, &whites) {
+                painted = true;
+            }
+        }
+    }
+    let mut at = 0;
+    while let Some(p) = memchr::memchr(b'\\', &b[at..]) {
+        let start = at + p;
+        let (name, name_end) = name_at(start);
         let found = match name {
-            "textcolor" | "color" if painted => None,
-            "textcolor" => white(name_end)
+            "textcolor" | "mathcolor" if !painted => tex_colour(text, skip_blank(name_end))
+                .filter(|&(m, v, _)| tex_white(m, v, &whites))
+                .map(|(_, _, e)| skip_blank(e))
                 .filter(|&e| b.get(e) == Some(&b'{'))
                 .map(|e| (start..group_end(e), HiddenReason::Colour)),
             // To the end of the group it is in (the first `}` that closes
-            // more than it opened, or an environment's `\end`), another
+            // more than it opened, or an environment's `\\end`), another
             // colour, or the text's end.
-            "color" => white(name_end).map(|e| {
-                let mut depth = 0usize;
-                let mut i = e;
-                while i < b.len() {
-                    match b[i] {
-                        b'\\'
-                            if depth == 0
-                                && [&b"\\end"[..], b"\\color", b"\\normalcolor", b"\\textcolor"]
-                                    .iter()
-                                    .any(|m| b[i..].starts_with(m)) =>
-                        {
-                            break;
+            "color" if !painted => {
+                tex_colour(text, skip_blank(name_end)).filter(|&(m, v, _)| tex_white(m, v, &whites)).map(|(_, _, e)| {
+                    let mut depth = 0usize;
+                    let mut i = e;
+                    while i < b.len() {
+                        match b[i] {
+                            b'\\'
+                                if depth == 0
+                                    && matches!(name_at(i).0, "end" | "color" | "normalcolor" | "textcolor") =>
+                            {
+                                break;
+                            }
+                            b'\\' => i += 1,
+                            b'{' => depth += 1,
+                            b'}' if depth == 0 => break,
+                            b'}' => depth -= 1,
+                            _ => {}
                         }
-                        b'\\' => i += 1,
-                        b'{' => depth += 1,
-                        b'}' if depth == 0 => break,
-                        b'}' => depth -= 1,
-                        _ => {}
+                        i += 1;
                     }
-                    i += 1;
-                }
-                (start..i.min(b.len()), HiddenReason::Colour)
-            }),
-            "phantom" | "hphantom" | "vphantom" => {
-                (b.get(name_end) == Some(&b'{')).then(|| (start..group_end(name_end), HiddenReason::ZeroSize))
+                    (start..i.min(b.len()), HiddenReason::Colour)
+                })
             }
+            "phantom" | "hphantom" | "vphantom" => {
+                let e = skip_blank(name_end);
+                (b.get(e) == Some(&b'{')).then(|| (start..group_end(e), HiddenReason::ZeroSize))
+            }
+            "scalebox" => tex_arg(text, skip_blank(name_end), 16)
+                .filter(|(s, _)| s.trim().parse::<f64>().is_ok_and(|s| s.abs() < 0.1))
+                .map(|(_, e)| skip_blank(e))
+                .filter(|&e| b.get(e) == Some(&b'{'))
+                .map(|e| (start..group_end(e), HiddenReason::Transform)),
             _ => None,
         };
         match found {
@@ -1726,6 +2021,88 @@ fn tex_unseen(text: &str) -> Vec<(std::ops::Range<usize>, HiddenReason)> {
         }
     }
     out
+}
+
+/// Is the byte at `at` inside a TeX comment: a `%` no backslash escapes
+/// before it on its line (the line is looked at back to its start, at
+/// most 256 bytes)?
+fn in_tex_comment(b: &[u8], at: usize) -> bool {
+    let from = at.saturating_sub(256);
+    let line = memchr::memrchr(b'\n', &b[from..at]).map_or(from, |q| from + q + 1);
+    let mut i = line;
+    while i < at {
+        match b[i] {
+            b'\\' => i += 1,
+            b'%' => return true,
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
+/// A braced argument at `at` (`{…}`, at most `most` bytes, no group in
+/// it): its text and where it ends.
+fn tex_arg(text: &str, at: usize, most: usize) -> Option<(&str, usize)> {
+    let b = text.as_bytes();
+    if b.get(at) != Some(&b'{') {
+        return None;
+    }
+    let close = b[at + 1..].iter().take(most).position(|&c| c == b'}' || c == b'{')?;
+    (b[at + 1 + close] == b'}').then(|| (&text[at + 1..at + 1 + close], at + 2 + close))
+}
+
+/// A colour's arguments at `at`: `[model]{value}` or `{value}`, as the
+/// model, the value and where they end.
+fn tex_colour(text: &str, at: usize) -> Option<(Option<&str>, &str, usize)> {
+    let b = text.as_bytes();
+    let (model, at) = if b.get(at) == Some(&b'[') {
+        let close = b[at + 1..].iter().take(16).position(|&c| c == b']')?;
+        (Some(&text[at + 1..at + 1 + close]), at + 2 + close)
+    } else {
+        (None, at)
+    };
+    let at = at + b[at..].iter().take(8).take_while(|c| matches!(c, b' ' | b'\t')).count();
+    let (value, end) = tex_arg(text, at, 64)?;
+    Some((model, value, end))
+}
+
+/// Is this colour white or all but (at least 95% white): a name (`white`,
+/// or one `whites` holds), a mix (`white!100`, `white!95!black`,
+/// `black!5`: a colour mixed with white when no second is named), or a
+/// model's value (`rgb` 1,1,1; `RGB` 255,255,255; `HTML` FFFFFF; `gray`
+/// 1; `Gray` 15; `cmyk` 0,0,0,0; `hsb` any hue, no saturation, full
+/// brightness).
+fn tex_white(model: Option<&str>, value: &str, whites: &[String]) -> bool {
+    let value: String = value.chars().filter(|c| !c.is_whitespace()).collect();
+    let nums = || value.split(',').map(|n| n.parse::<f64>().ok()).collect::<Option<Vec<f64>>>();
+    match model {
+        None | Some("named") => {
+            let mut parts = value.split('!');
+            let first = parts.next().unwrap_or("");
+            let white = |n: &str| n.eq_ignore_ascii_case("white") || whites.iter().any(|w| w == n);
+            match (parts.next().map(|p| p.parse::<f64>()), parts.next()) {
+                (None, _) => white(first),
+                // `c!p`: p% of c in white.
+                (Some(Ok(p)), None) => white(first) || p <= 5.0,
+                // `c!p!d`: p% of c in d.
+                (Some(Ok(p)), Some(second)) => (white(first) && p >= 95.0) || (white(second) && p <= 5.0),
+                _ => false,
+            }
+        }
+        Some("rgb") => nums().is_some_and(|v| v.len() == 3 && v.iter().all(|&x| x >= 0.95)),
+        Some("RGB") => nums().is_some_and(|v| v.len() == 3 && v.iter().all(|&x| x >= 242.0)),
+        Some("HTML") | Some("html") => {
+            value.len() == 6
+                && value.is_ascii()
+                && (0..3).all(|k| u8::from_str_radix(&value[2 * k..2 * k + 2], 16).is_ok_and(|x| x >= 0xF2))
+        }
+        Some("gray") => nums().is_some_and(|v| v.len() == 1 && v[0] >= 0.95),
+        Some("Gray") => nums().is_some_and(|v| v.len() == 1 && v[0] >= 14.0),
+        Some("cmyk") => nums().is_some_and(|v| v.len() == 4 && v.iter().all(|&x| x <= 0.05)),
+        Some("hsb") => nums().is_some_and(|v| v.len() == 3 && v[1] <= 0.05 && v[2] >= 0.95),
+        _ => false,
+    }
 }
 
 /// Comments written between `%%` (Obsidian's, hidden in reading view, and
@@ -2290,6 +2667,43 @@ mod tests {
             ]
         );
         assert!(hidden_as("{% comment %} never closed\n{# x", HiddenReason::Comment).is_empty());
+        // The variants an attacker's review wrote; block attributes stay.
+        let more = "{#Model: x #} {{~!-- a --~}} {{~! b }} <%-# c %> {% comment \"note\" %}d{% endcomment %} {% # e %} {%\ncomment\n%}f{% endcomment %} ## H {#sec:a .x}";
+        assert_eq!(
+            hidden_as(more, HiddenReason::Comment),
+            vec![
+                "{#Model: x #}",
+                "{{~!-- a --~}}",
+                "{{~! b }}",
+                "<%-# c %>",
+                "{% comment \"note\" %}d{% endcomment %}",
+                "{% # e %}",
+                "{%\ncomment\n%}f{% endcomment %}"
+            ]
+        );
+    }
+
+    /// Markdown's attribute syntax hides what a page would hide: a fenced
+    /// div to its closing fence (nested ones matched), a bracketed span or
+    /// a link, a heading, the paragraph a kramdown block list follows; a
+    /// style that hides nothing, or a class that is not a hiding one, does
+    /// not.
+    #[test]
+    fn markdown_attributes_hide_as_a_page_would() {
+        let md = "::: {.hidden}\nouter\n::: note\ninner\n:::\nstill\n:::\n\nseen [a]{style=\"display:none\"} and [b](https://x.test){.sr-only}\n\n## Head {style=\"visibility:hidden\"}\n\npara one\npara two\n{: hidden}\n\n[c]{style=\"color:red\"} [d]{.note} ::: {.callout}\n";
+        let d = hidden_as(md, HiddenReason::DisplayNone);
+        assert_eq!(d, vec!["::: {.hidden}\nouter\n::: note\ninner\n:::\nstill\n:::", "[a]{style=\"display:none\"}"]);
+        assert_eq!(hidden_as(md, HiddenReason::Clip), vec!["[b](https://x.test){.sr-only}"]);
+        assert_eq!(hidden_as(md, HiddenReason::VisibilityHidden), vec!["## Head {style=\"visibility:hidden\"}"]);
+        assert_eq!(hidden_as(md, HiddenReason::HiddenAttribute), vec!["para one\npara two\n"]);
+        let all = Document::load(md.as_bytes().to_vec(), Kind::Text, "t");
+        let shown: String = all.parts[0]
+            .spans
+            .iter()
+            .filter(|s| s.hidden.is_none())
+            .map(|s| &all.parts[0].text[s.range.clone()])
+            .collect();
+        assert!(shown.contains("[c]{style") && shown.contains("[d]{.note}"), "{shown:?}");
     }
 
     /// A TeX document's comments (a run of comment lines as one), its
@@ -2303,6 +2717,17 @@ mod tests {
             vec!["% head", "% note\n% one\n  % two", "\\iffalse\nhid\n\\fi", "\\begin{comment}c\\end{comment}"]
         );
         assert!(hidden_as("I am 100% sure.\n% not TeX\n", HiddenReason::SourceComment).is_empty());
+        // `\\fill` does not close `\\iffalse`; a `comment` environment in a
+        // text with no `%`; a byte order mark before the first command.
+        assert_eq!(
+            hidden_as("\\section{a}\n\\iffalse x \\fill y \\fi z", HiddenReason::SourceComment),
+            vec!["\\iffalse x \\fill y \\fi"]
+        );
+        assert_eq!(
+            hidden_as("\\section{a}\n\\begin{comment}x\\end{comment}", HiddenReason::SourceComment),
+            vec!["\\begin{comment}x\\end{comment}"]
+        );
+        assert_eq!(hidden_as("\u{feff}\\section{a}\n% x", HiddenReason::SourceComment), vec!["% x"]);
     }
 
     /// TeX's white text and phantoms are hidden, in a TeX document or a
@@ -2319,6 +2744,38 @@ mod tests {
         assert!(hidden_as(boxed, HiddenReason::Colour).is_empty());
         let env = "\\begin{center}\\color{white} hid\\end{center} shown";
         assert_eq!(hidden_as(env, HiddenReason::Colour), vec!["\\color{white} hid"]);
+        // What an attacker's review wrote: blanks TeX reads past, white
+        // as a mix or a model's value, a name defined as white, `\\endgraf`
+        // (not `\\end`); a painter's name in a comment paints nothing.
+        for t in [
+            "\\textcolor {white} {x}",
+            "\\textcolor{white}\n{x}",
+            "{\\color {white!100} x}",
+            "\\textcolor{white!95!black}{x}",
+            "\\textcolor{black!5}{x}",
+            "\\textcolor[rgb]{1.0, 1.0, 1.0}{x}",
+            "\\textcolor[gray]{1.0}{x}",
+            "\\textcolor[Gray]{15}{x}",
+            "\\textcolor[cmyk]{0,0,0,0}{x}",
+            "\\textcolor[hsb]{0.3,0,1}{x}",
+            "\\definecolor{bg}{rgb}{1,1,1}\\textcolor{bg}{x}",
+            "\\colorlet{paper}{white}\\textcolor{paper}{x}",
+            "\\mathcolor{white}{x}",
+            "% beamer, \\colorbox{black}\n\\textcolor{white}{x}",
+            "\\colorbox{white}{y} \\textcolor{white}{x}",
+        ] {
+            assert!(hidden_as(t, HiddenReason::Colour).iter().any(|h| h.ends_with("x}") || h.ends_with(" x")), "{t:?}");
+        }
+        assert_eq!(hidden_as("{\\color{white}\\endgraf x}", HiddenReason::Colour), vec!["\\color{white}\\endgraf x"]);
+        assert_eq!(
+            hidden_as("\\scalebox{0.01}{x} \\scalebox{0.5}{y}", HiddenReason::Transform),
+            vec!["\\scalebox{0.01}{x}"]
+        );
+        for t in
+            ["\\textcolor{red!50}{x}", "\\textcolor[rgb]{1,0.5,1}{x}", "\\node[fill=blue!20] {\\textcolor{white}{x}};"]
+        {
+            assert!(hidden_as(t, HiddenReason::Colour).is_empty(), "{t:?}");
+        }
     }
 
     /// A page's front matter is configuration but for the fields a site

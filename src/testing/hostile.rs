@@ -1113,6 +1113,30 @@ const CASES: &[Case] = &[
         },
     },
     Case {
+        name: "tex-colour-arguments-unclosed",
+        about: "TeX colour commands whose arguments never close, and colour definitions, each a look ahead",
+        feeds: &[Text],
+        make: |n| {
+            let mut v = repeat("\\color{\\textcolor[\\textcolor{white} \\scalebox{", n / 2);
+            v.extend(repeat(
+                "\\definecolor{a}{rgb}{1,1,1}\\colorlet{b}{a}\\colorbox{black}{\\color{b}x}{% # {{~!-- ",
+                n / 2,
+            ));
+            v
+        },
+    },
+    Case {
+        name: "markdown-attributes",
+        about: "Markdown attribute lists that hide: spans, links, closing brackets with no opening one, fenced divs that never close",
+        feeds: &[Text],
+        make: |n| {
+            let mut v = repeat("[a]{.hidden} [b](x){style=\"display:none\"} ", n / 3);
+            v.extend(repeat("]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]{.hidden}", n / 3));
+            v.extend(repeat("\n::: {.hidden}\n## h {.sr-only}\n{: hidden}\n", n / 3));
+            v
+        },
+    },
+    Case {
         name: "front-matter-lines",
         about: "a page's front matter of many one-word fields, then a page",
         feeds: &[Text],
