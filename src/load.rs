@@ -1587,7 +1587,13 @@ fn markdown_attributes(text: &str) -> Vec<(std::ops::Range<usize>, HiddenReason)
     const HINTS: [&str; 6] = ["style", "hidden", "d-none", "invisible", "sr-only", "visually-hidden"];
     let mut out = Vec::new();
     let b = text.as_bytes();
-    if memchr::memchr(b'{', b).is_none() || !HINTS.iter().any(|h| memchr::memmem::find(b, h.as_bytes()).is_some()) {
+    // Only where an attribute list may be (most texts with a brace and a
+    // word such as `hidden` have none: the line walk below is skipped).
+    const OPENINGS: [&str; 9] = ["]{", "){", ":::", "{:", "{.", "{#", "{ .", "{style", "{hidden"];
+    if memchr::memchr(b'{', b).is_none()
+        || !OPENINGS.iter().any(|o| memchr::memmem::find(b, o.as_bytes()).is_some())
+        || !HINTS.iter().any(|h| memchr::memmem::find(b, h.as_bytes()).is_some())
+    {
         return out;
     }
     let mut memo: std::collections::HashMap<String, Option<HiddenReason>> = std::collections::HashMap::new();
