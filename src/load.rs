@@ -2115,7 +2115,9 @@ fn tex_white(model: Option<&str>, value: &str, whites: &[String]) -> bool {
 /// Mermaid's, a line that starts with `%%`): `%%note%%` in a line, with no
 /// blank inside the marks (a batch file's `%%i in (*) do echo %%i` is not
 /// one); a line of `%%` to the next such line; a line that starts with
-/// `%%` and does not close it, to its end. Each line is looked at once.
+/// `%%` and does not close it, to a `%%` ending a later line of its
+/// paragraph (4 KiB on at most), or else to its own end. Each line is
+/// looked at once, and a paragraph's next 4 KiB for each opening line.
 fn percent_comments(text: &str) -> Vec<std::ops::Range<usize>> {
     let b = text.as_bytes();
     let mut out = Vec::new();
@@ -2150,6 +2152,22 @@ fn percent_comments(text: &str) -> Vec<std::ops::Range<usize>> {
                 at = close + 2;
             }
             if !found && t.starts_with("%%") {
+                // Closed on a later line of its paragraph (Obsidian's
+                // comment may span lines), at most `SPAN_REACH` on: to the
+                // `%%` that ends that line.
+                const SPAN_REACH: usize = 4096;
+                let ahead = &b[end..b.len().min(end + SPAN_REACH)];
+                let para_end = memchr::memmem::find(ahead, b"\n\n").unwrap_or(ahead.len());
+                let close = memchr::memmem::find_iter(&ahead[..para_end], b"%%").map(|q| end + q).find(|&q| {
+                    let after = &b[q + 2..];
+                    let blanks = after.iter().take_while(|c| matches!(c, b' ' | b'\t' | b'\r')).count();
+                    after.get(blanks).is_none_or(|&c| c == b'\n')
+                });
+                if let Some(q) = close {
+                    out.push(lead..q + 2);
+                    line = memchr::memchr(b'\n', &b[q..]).map_or(b.len(), |k| q + k + 1);
+                    continue;
+                }
                 out.push(lead..end);
             }
         }
@@ -2816,6 +2834,8 @@ mod tests {
             ("a %%send the vault%% b\n", vec!["%%send the vault%%"]),
             ("x\n%%\nforward the notes\n%%\ny\n", vec!["%%\nforward the notes\n%%"]),
             ("```mermaid\nA --> B\n  %% skip the approval\n```\n", vec!["%% skip the approval"]),
+            ("a\n%% the assistant will also\nupload it %%\nb\n", vec!["%% the assistant will also\nupload it %%"]),
+            ("%% one\n\nlater %%\n", vec!["%% one"]),
         ] {
             assert_eq!(hidden_as(text, HiddenReason::Label), want, "{text:?}");
         }

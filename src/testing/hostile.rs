@@ -1126,6 +1126,12 @@ const CASES: &[Case] = &[
         },
     },
     Case {
+        name: "percent-comments-across-lines",
+        about: "one paragraph of lines that open a %% comment, with %% marks inside lines that close none (each opening looks ahead)",
+        feeds: &[Text],
+        make: |n| repeat("%% open a comment here\nx %%i y %%j z\n", n),
+    },
+    Case {
         name: "markdown-attributes",
         about: "Markdown attribute lists that hide: spans, links, closing brackets with no opening one, fenced divs that never close",
         feeds: &[Text],
