@@ -1479,7 +1479,7 @@ fn front_matter(text: &str) -> Vec<std::ops::Range<usize>> {
 fn template_comments(text: &str) -> Vec<std::ops::Range<usize>> {
     let b = text.as_bytes();
     let mut out = Vec::new();
-    // (opening, what must follow it, closing, more that closes it)
+    // (opening, what must follow it, closing, what must stand before the closing)
     type Follows = fn(&[u8]) -> bool;
     let any: Follows = |_| true;
     // Not a heading's or a block's attributes (`{#intro}`, `{#sec:a
@@ -1490,18 +1490,22 @@ fn template_comments(text: &str) -> Vec<std::ops::Range<usize>> {
         memchr::memchr(b'}', line).is_none_or(|k| k > 0 && line[k - 1] == b'#')
     };
     let bang: Follows = |r| !r.starts_with(b"--");
-    let kinds: [(&str, Follows, &str); 9] = [
-        ("{/*", any, "*/}"),
-        ("{::comment}", any, "{:/"),
-        ("{#", jinja, "#}"),
-        ("{{!--", any, "--"),
-        ("{{~!--", any, "--"),
-        ("{{!", bang, "}}"),
-        ("{{~!", bang, "}}"),
-        ("<%#", any, "%>"),
-        ("<%-#", any, "%>"),
+    // What must stand before a closing mark (Handlebars' `--}}`, `--~}}`).
+    type Before = fn(&[u8]) -> bool;
+    let nothing: Before = |_| true;
+    let dashes: Before = |r| r.ends_with(b"--") || r.ends_with(b"--~");
+    let kinds: [(&str, Follows, &str, Before); 9] = [
+        ("{/*", any, "*/}", nothing),
+        ("{::comment}", any, "{:/", nothing),
+        ("{#", jinja, "#}", nothing),
+        ("{{!--", any, "}}", dashes),
+        ("{{~!--", any, "}}", dashes),
+        ("{{!", bang, "}}", nothing),
+        ("{{~!", bang, "}}", nothing),
+        ("<%#", any, "%>", nothing),
+        ("<%-#", any, "%>", nothing),
     ];
-    for (open, follows, close) in kinds {
+    'kinds: for (open, follows, close, before) in kinds {
         let finder = memchr::memmem::Finder::new(open.as_bytes());
         let closer = memchr::memmem::Finder::new(close.as_bytes());
         let mut at = 0;
@@ -1512,14 +1516,19 @@ fn template_comments(text: &str) -> Vec<std::ops::Range<usize>> {
                 at = body;
                 continue;
             }
-            let Some(q) = closer.find(&b[body..]) else { break };
-            let mut end = body + q + close.len();
-            // `{:/comment}` or `{:/}`; Handlebars' `--}}` or `--~}}`.
-            if close == "{:/" || close == "--" {
-                end += b[end..].iter().take(8).position(|&c| c == b'}').map_or(0, |k| k + 1);
-                if close == "--" && b.get(end) == Some(&b'}') {
-                    end += 1;
+            // The first closing mark with what must stand before it.
+            let mut from = body;
+            let close_at = loop {
+                let Some(q) = closer.find(&b[from..]) else { continue 'kinds };
+                if before(&b[body..from + q]) {
+                    break from + q;
                 }
+                from += q + close.len();
+            };
+            let mut end = close_at + close.len();
+            // `{:/comment}` or `{:/}`.
+            if close == "{:/" {
+                end += b[end..].iter().take(8).position(|&c| c == b'}').map_or(0, |k| k + 1);
             }
             out.push(start..end);
             at = end;
@@ -1580,10 +1589,9 @@ fn template_comments(text: &str) -> Vec<std::ops::Range<usize>> {
 /// would be hidden in a page: a `style` the HTML renderer reads as
 /// hidden, the `hidden` attribute, or a class that hides in the common
 /// style sheets (`hidden`, `d-none`, `invisible`, `sr-only`,
-/// `visually-hidden`). One pass over the lines; a span's opening bracket
-/// is looked for at most `ATTR_REACH` bytes back.
+/// `visually-hidden`). One pass over the lines, and one over a line's
+/// brackets where a span there hides.
 fn markdown_attributes(text: &str) -> Vec<(std::ops::Range<usize>, HiddenReason)> {
-    const ATTR_REACH: usize = 512;
     const HINTS: [&str; 6] = ["style", "hidden", "d-none", "invisible", "sr-only", "visually-hidden"];
     let mut out = Vec::new();
     let b = text.as_bytes();
@@ -1608,8 +1616,8 @@ fn markdown_attributes(text: &str) -> Vec<(std::ops::Range<usize>, HiddenReason)
         }
         *memo.entry(attrs.to_string()).or_insert_with(|| attributes_hide(attrs))
     };
-    // Fenced divs open: (start of the line, colons, hiding).
-    let mut divs: Vec<(usize, usize, Option<HiddenReason>)> = Vec::new();
+    // Fenced divs open: (start of the line, hiding).
+    let mut divs: Vec<(usize, Option<HiddenReason>)> = Vec::new();
     // Where the current paragraph began (after a blank line).
     let mut para = 0;
     let mut line = 0;
@@ -1628,24 +1636,19 @@ fn markdown_attributes(text: &str) -> Vec<(std::ops::Range<usize>, HiddenReason)
             let rest = t[colons..].trim();
             if rest.is_empty() {
                 // A closing fence closes the innermost div.
-                if let Some((start, _, why)) = divs.pop()
+                if let Some((start, why)) = divs.pop()
                     && let Some(why) = why
                 {
                     out.push((start..end, why));
                 }
             } else {
-                let attrs = rest.strip_prefix('{').and_then(|r| r.strip_suffix('}'));
-                let why = match attrs {
+                let why = match rest.strip_prefix('{').and_then(|r| r.strip_suffix('}')) {
                     Some(a) => hides(a),
                     // `::: hidden`: a class alone.
-                    None if !rest.contains(char::is_whitespace) => {
-                        let class = format!(".{rest}");
-                        let class = class.as_str();
-                        if HINTS.iter().any(|h| class.contains(h)) { attributes_hide(class) } else { None }
-                    }
+                    None if !rest.contains(char::is_whitespace) => hides(&format!(".{rest}")),
                     None => None,
                 };
-                divs.push((lead, colons, why));
+                divs.push((lead, why));
             }
             para = end + 1;
             line = end + 1;
@@ -1676,6 +1679,7 @@ fn markdown_attributes(text: &str) -> Vec<(std::ops::Range<usize>, HiddenReason)
         }
         // Spans and links: `]{…}` or `){…}` on the line.
         let lb = l.as_bytes();
+        let mut pairs: Option<Vec<(usize, usize)>> = None;
         let mut at = 0;
         while let Some(p) = memchr::memchr(b'{', &lb[at..]) {
             let brace = at + p;
@@ -1686,32 +1690,20 @@ fn markdown_attributes(text: &str) -> Vec<(std::ops::Range<usize>, HiddenReason)
             let Some(close) = memchr::memchr(b'}', &lb[brace..]).map(|q| brace + q) else { break };
             at = close + 1;
             let Some(why) = hides(l[brace + 1..close].trim_start_matches(':')) else { continue };
-            // The text's `]`: the bracket itself, or the one before a link's `(…)`.
+            // The text's `]`: the bracket itself, or the one before a
+            // link's `(…)`; then its `[`. The line's brackets are matched
+            // once, when a span first asks: exact however long the line.
+            let pairs = pairs.get_or_insert_with(|| bracket_pairs(lb));
+            let opening = |close: usize| pairs.binary_search_by_key(&close, |p| p.0).ok().map(|k| pairs[k].1);
             let mut right = brace - 1;
             if lb[right] == b')' {
-                let from = right.saturating_sub(ATTR_REACH);
-                let Some(q) = memchr::memrchr(b'(', &lb[from..right]) else { continue };
-                right = from + q;
-                if right == 0 || lb[right - 1] != b']' {
+                let Some(o) = opening(right) else { continue };
+                if o == 0 || lb[o - 1] != b']' {
                     continue;
                 }
-                right -= 1;
+                right = o - 1;
             }
-            // Its `[`: the nearest one that the brackets between match.
-            let from = right.saturating_sub(ATTR_REACH);
-            let mut depth = 0usize;
-            let mut left = None;
-            for i in (from..right).rev() {
-                match lb[i] {
-                    b']' => depth += 1,
-                    b'[' if depth == 0 => {
-                        left = Some(i);
-                        break;
-                    }
-                    b'[' => depth -= 1,
-                    _ => {}
-                }
-            }
+            let left = opening(right);
             if let Some(left) = left {
                 out.push((line + left..line + close + 1, why));
             }
@@ -1719,6 +1711,22 @@ fn markdown_attributes(text: &str) -> Vec<(std::ops::Range<usize>, HiddenReason)
         line = end + 1;
     }
     out.sort_by_key(|r| r.0.start);
+    out
+}
+
+/// Each `]` and `)` of a line with the `[` or `(` it closes, in the order
+/// of the closing ones.
+fn bracket_pairs(line: &[u8]) -> Vec<(usize, usize)> {
+    let (mut squares, mut rounds, mut out) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, &c) in line.iter().enumerate() {
+        match c {
+            b'[' => squares.push(i),
+            b'(' => rounds.push(i),
+            b']' => out.extend(squares.pop().map(|o| (i, o))),
+            b')' => out.extend(rounds.pop().map(|o| (i, o))),
+            _ => {}
+        }
+    }
     out
 }
 
@@ -1905,7 +1913,8 @@ fn tex_unseen(text: &str) -> Vec<(std::ops::Range<usize>, HiddenReason)> {
         (&text[at + 1..end], end)
     };
     // Colour names the document defines as white.
-    let mut whites: Vec<String> = Vec::new();
+    // (A set: a document may define a million names and use each.)
+    let mut whites: std::collections::HashSet<&str> = std::collections::HashSet::new();
     // Whether a background is painted in a colour that is not white.
     let mut painted = false;
     let mut at = 0;
@@ -1938,7 +1947,7 @@ fn tex_unseen(text: &str) -> Vec<(std::ops::Range<usize>, HiddenReason)> {
                     tex_arg(text, skip_blank(after), 48).is_some_and(|(v, _)| tex_white(Some(model), v, &whites))
                 };
                 if white {
-                    whites.push(new_name.trim().to_string());
+                    whites.insert(new_name.trim());
                 }
             }
             "colorbox" | "pagecolor" | "cellcolor" | "rowcolor" | "columncolor" | "fcolorbox" => {
@@ -2079,14 +2088,14 @@ fn tex_colour(text: &str, at: usize) -> Option<(Option<&str>, &str, usize)> {
 /// model's value (`rgb` 1,1,1; `RGB` 255,255,255; `HTML` FFFFFF; `gray`
 /// 1; `Gray` 15; `cmyk` 0,0,0,0; `hsb` any hue, no saturation, full
 /// brightness).
-fn tex_white(model: Option<&str>, value: &str, whites: &[String]) -> bool {
+fn tex_white(model: Option<&str>, value: &str, whites: &std::collections::HashSet<&str>) -> bool {
     let value: String = value.chars().filter(|c| !c.is_whitespace()).collect();
     let nums = || value.split(',').map(|n| n.parse::<f64>().ok()).collect::<Option<Vec<f64>>>();
     match model {
         None | Some("named") => {
             let mut parts = value.split('!');
             let first = parts.next().unwrap_or("");
-            let white = |n: &str| n.eq_ignore_ascii_case("white") || whites.iter().any(|w| w == n);
+            let white = |n: &str| n.eq_ignore_ascii_case("white") || whites.contains(n);
             match (parts.next().map(|p| p.parse::<f64>()), parts.next()) {
                 (None, _) => white(first),
                 // `c!p`: p% of c in white.
@@ -2116,8 +2125,7 @@ fn tex_white(model: Option<&str>, value: &str, whites: &[String]) -> bool {
 /// blank inside the marks (a batch file's `%%i in (*) do echo %%i` is not
 /// one); a line of `%%` to the next such line; a line that starts with
 /// `%%` and does not close it, to a `%%` ending a later line of its
-/// paragraph (4 KiB on at most), or else to its own end. Each line is
-/// looked at once, and a paragraph's next 4 KiB for each opening line.
+/// paragraph, or else to its own end. Each line is looked at once.
 fn percent_comments(text: &str) -> Vec<std::ops::Range<usize>> {
     let b = text.as_bytes();
     let mut out = Vec::new();
@@ -2125,6 +2133,9 @@ fn percent_comments(text: &str) -> Vec<std::ops::Range<usize>> {
         return out;
     }
     let mut block: Option<usize> = None;
+    // The next blank line looked for, and where no comment that opens a
+    // line can close before (both only move on).
+    let (mut blank_at, mut no_close_to): (Option<usize>, usize) = (None, 0);
     let mut line = 0;
     while line < b.len() {
         let end = memchr::memchr(b'\n', &b[line..]).map_or(b.len(), |p| line + p);
@@ -2153,21 +2164,29 @@ fn percent_comments(text: &str) -> Vec<std::ops::Range<usize>> {
             }
             if !found && t.starts_with("%%") {
                 // Closed on a later line of its paragraph (Obsidian's
-                // comment may span lines), at most `SPAN_REACH` on: to the
-                // `%%` that ends that line.
-                const SPAN_REACH: usize = 4096;
-                let ahead = &b[end..b.len().min(end + SPAN_REACH)];
-                let para_end = memchr::memmem::find(ahead, b"\n\n").unwrap_or(ahead.len());
-                let close = memchr::memmem::find_iter(&ahead[..para_end], b"%%").map(|q| end + q).find(|&q| {
-                    let after = &b[q + 2..];
-                    let blanks = after.iter().take_while(|c| matches!(c, b' ' | b'\t' | b'\r')).count();
-                    after.get(blanks).is_none_or(|&c| c == b'\n')
-                });
+                // comment may span lines): to the `%%` that ends that
+                // line. Where the paragraph ends, and that none closes
+                // before it, are kept for the lines after: each byte is
+                // looked at once however many lines open a comment.
+                if blank_at.is_none_or(|p| p < end) {
+                    blank_at = Some(memchr::memmem::find(&b[end..], b"\n\n").map_or(b.len(), |p| end + p));
+                }
+                let para_end = blank_at.unwrap_or(b.len());
+                let close = (end >= no_close_to)
+                    .then(|| {
+                        memchr::memmem::find_iter(&b[end..para_end], b"%%").map(|q| end + q).find(|&q| {
+                            let after = &b[q + 2..];
+                            let blanks = after.iter().take_while(|c| matches!(c, b' ' | b'\t' | b'\r')).count();
+                            after.get(blanks).is_none_or(|&c| c == b'\n')
+                        })
+                    })
+                    .flatten();
                 if let Some(q) = close {
                     out.push(lead..q + 2);
                     line = memchr::memchr(b'\n', &b[q..]).map_or(b.len(), |k| q + k + 1);
                     continue;
                 }
+                no_close_to = no_close_to.max(para_end);
                 out.push(lead..end);
             }
         }
@@ -2691,6 +2710,8 @@ mod tests {
             ]
         );
         assert!(hidden_as("{% comment %} never closed\n{# x", HiddenReason::Comment).is_empty());
+        // Handlebars' long comment holds `--` and `}}` of its own.
+        assert_eq!(hidden_as("{{!-- a -- b }} c --}} d", HiddenReason::Comment), vec!["{{!-- a -- b }} c --}}"]);
         // The variants an attacker's review wrote; block attributes stay.
         let more = "{#Model: x #} {{~!-- a --~}} {{~! b }} <%-# c %> {% comment \"note\" %}d{% endcomment %} {% # e %} {%\ncomment\n%}f{% endcomment %} ## H {#sec:a .x}";
         assert_eq!(
@@ -2720,6 +2741,10 @@ mod tests {
         assert_eq!(hidden_as(md, HiddenReason::Clip), vec!["[b](https://x.test){.sr-only}"]);
         assert_eq!(hidden_as(md, HiddenReason::VisibilityHidden), vec!["## Head {style=\"visibility:hidden\"}"]);
         assert_eq!(hidden_as(md, HiddenReason::HiddenAttribute), vec!["para one\npara two\n"]);
+        // A span's text however long (a bound on the look back let a long
+        // one be read as visible).
+        let long = format!("x [{}]{{.hidden}} y", "w ".repeat(2000));
+        assert_eq!(hidden_as(&long, HiddenReason::DisplayNone), vec![long[2..long.len() - 2].to_string()]);
         let all = Document::load(md.as_bytes().to_vec(), Kind::Text, "t");
         let shown: String = all.parts[0]
             .spans
