@@ -1126,6 +1126,16 @@ const CASES: &[Case] = &[
         },
     },
     Case {
+        name: "character-names",
+        about: "one long run of character-name escapes, then names that never close, each a look ahead",
+        feeds: &[Text],
+        make: |n| {
+            let mut v = repeat("\\N{LATIN SMALL LETTER A}\\N{SPACE}\" . \"", n / 2);
+            v.extend(repeat("\\N{\\N{LATIN CAPITAL LETTER A", n / 2));
+            v
+        },
+    },
+    Case {
         name: "percent-comments-across-lines",
         about: "one paragraph of lines that open a %% comment, with %% marks inside lines that close none (each opening looks ahead)",
         feeds: &[Text],
