@@ -3603,8 +3603,7 @@ fn char_name_runs(text: &str) -> Vec<(Range<usize>, String)> {
     while let Some(p) = memchr::memmem::find(&b[at..], b"\\N{") {
         let start = at + p;
         let (mut end, mut spelt, mut n) = (start, String::new(), 0usize);
-        loop {
-            let Some(close) = b.get(end + 3..).and_then(|r| r.iter().take(65).position(|&c| c == b'}')) else { break };
+        while let Some(close) = b.get(end + 3..).and_then(|r| r.iter().take(65).position(|&c| c == b'}')) {
             spelt.push(char_named(&text[end + 3..end + 3 + close]).unwrap_or('\u{FFFD}'));
             n += 1;
             end += 3 + close + 1;

@@ -35,6 +35,8 @@ enum Kind {
     Instr,
     Data,
     Bank,
+    Reads,
+    This,
 }
 
 /// How an entry meets the text around it.
@@ -73,7 +75,7 @@ fn fold(s: &str) -> String {
 }
 
 #[cfg(test)]
-fn lists(l: &Lexicon) -> [(Kind, &'static str); 9] {
+fn lists(l: &Lexicon) -> [(Kind, &'static str); 11] {
     [
         (Kind::Address, l.address),
         (Kind::Oblige, l.oblige),
@@ -84,6 +86,8 @@ fn lists(l: &Lexicon) -> [(Kind, &'static str); 9] {
         (Kind::Instr, l.instr),
         (Kind::Data, l.data),
         (Kind::Bank, l.bank),
+        (Kind::Reads, l.reads),
+        (Kind::This, l.this),
     ]
 }
 
@@ -149,7 +153,7 @@ fn folded_entries() -> Vec<(String, Entry)> {
 }
 
 /// In the order of `Kind`'s variants (`kind as usize` indexes it).
-const KINDS: [Kind; 9] = [
+const KINDS: [Kind; 11] = [
     Kind::Address,
     Kind::Oblige,
     Kind::Priority,
@@ -159,6 +163,8 @@ const KINDS: [Kind; 9] = [
     Kind::Instr,
     Kind::Data,
     Kind::Bank,
+    Kind::Reads,
+    Kind::This,
 ];
 const EDGES: [Edge; 3] = [Edge::Open, Edge::Word, Edge::Ascii];
 
@@ -615,8 +621,11 @@ enum Mode {
     /// what it must do (`sentence_overrides`).
     Visible,
     /// Visible text's test for a sentence found by its addressee: only the
-    /// obligation.
+    /// obligation, or the reader of this very text (`reader`).
     VisibleObliged,
+    /// Visible text's test for a sentence whose addressee does not head
+    /// it: only the reader of this very text.
+    VisibleReader,
 }
 
 /// Most bytes of a sentence read on each side of an override verb in
@@ -637,6 +646,8 @@ pub(crate) fn overriding_sentences(
     out: &mut dyn FnMut(std::ops::Range<usize>, VisibleFind),
 ) {
     let mut judged_to = 0;
+    // Where the last sentence read for the reader of this text ends.
+    let mut reader_to = 0;
     let mut verb_free_to = 0;
     let (mut ends_read_to, mut last_end) = (0, None);
     let (mut sentence, mut quotes) = (0..0, Quotes::at(0));
@@ -672,12 +683,15 @@ pub(crate) fn overriding_sentences(
         ends_read_to = ends_read_to.max(m.start());
         // (Every lexicon whose addressee it is: a form may be the Italian
         // `assistente` and hold the German stem `assistent*` too.)
-        let addressee = Some(
-            entries().filter(|e| e.kind == Kind::Address && fits(e)).fold(0u64, |langs, e| langs | lang_bit(e.lang)),
-        )
-        .filter(|&langs| langs != 0)
-        .filter(|_| head_from == 0 || last_end.is_some_and(|e| e >= head_from));
-        if addressee.is_none() && (judged || !verb) {
+        let named =
+            entries().filter(|e| e.kind == Kind::Address && fits(e)).fold(0u64, |langs, e| langs | lang_bit(e.lang));
+        let addressee = Some(named)
+            .filter(|&langs| langs != 0)
+            .filter(|_| head_from == 0 || last_end.is_some_and(|e| e >= head_from));
+        // An addressee inside its sentence may still be the reader of this
+        // very text ("…, että tätä viestiä käsittelevä avustaja liittää…").
+        let inside = named != 0 && addressee.is_none();
+        if addressee.is_none() && (judged || !verb) && !(inside && m.start() >= reader_to) {
             continue;
         }
         // The sentence around the match, at most `VISIBLE_REACH` bytes a
@@ -719,6 +733,17 @@ pub(crate) fn overriding_sentences(
             if directive_in(&text[start..end], mode) {
                 found_to = end;
                 out(start..end, found);
+                continue;
+            }
+        }
+        // Any addressee, heading its sentence or inside it, may be the
+        // reader of this very text ("…, että tätä viestiä käsittelevä
+        // avustaja liittää…"): its sentence read once for that.
+        if named != 0 && m.start() >= reader_to && end - start >= MIN_OBLIGED {
+            reader_to = end.max(m.end());
+            if directive_in(&text[start..end], Mode::VisibleReader) {
+                found_to = end;
+                out(start..end, VisibleFind::Reader);
                 continue;
             }
         }
@@ -836,6 +861,8 @@ pub(crate) enum VisibleFind {
     Heading,
     /// An AI named with an obligation and a verb in one sentence.
     Obliged,
+    /// The AI that reads this very text, singled out (`reader`).
+    Reader,
 }
 
 /// A lexicon's bit in a set of them (`LEXICONS` holds fewer than 64).
@@ -1080,8 +1107,8 @@ fn judge(
     mode: Mode,
     label: bool,
 ) -> bool {
-    if matches!(mode, Mode::Visible | Mode::VisibleObliged) {
-        return sentence_overrides(cur, mode == Mode::VisibleObliged);
+    if matches!(mode, Mode::Visible | Mode::VisibleObliged | Mode::VisibleReader) {
+        return sentence_overrides(cur, mode);
     }
     // A heading is the addressee right before its colon ("Note for AI
     // scheduling assistants:"), or with instructions between ("Agent
@@ -1237,8 +1264,12 @@ fn sentence_is_directive(words: &[Found], label: bool) -> bool {
 /// money, an obligation, a new priority, or an addressee (a name of more
 /// than two letters in any language, or one of its own); or (alone, with
 /// `obliged_only`) an addressee, an obligation and a verb of that language.
-fn sentence_overrides(words: &[Found], obliged_only: bool) -> bool {
+fn sentence_overrides(words: &[Found], mode: Mode) -> bool {
     use Kind::*;
+    if mode == Mode::VisibleReader {
+        return reader(words);
+    }
+    let obliged_only = mode == Mode::VisibleObliged;
     let named = words.iter().any(|f| f.1 == Address && f.3 - f.2 > 2);
     let mut words = words.to_vec();
     words.sort_by_key(|f| f.0);
@@ -1252,6 +1283,48 @@ fn sentence_overrides(words: &[Found], obliged_only: bool) -> bool {
         // all of one language.
         let obliged = s.has(Address) && s.has(Oblige) && s.has_any(&[Act, Over, Weak]);
         (overrides && !obliged_only) || obliged
+    })
+}
+
+/// Most bytes between an addressee and the verb of its reading, and
+/// between that verb and what points at this text: a relative clause or a
+/// participle's few words ("l'assistente che legge questo invito",
+/// "tätä viestiä käsittelevä avustaja", "この請求書を処理するアシスタント").
+const READER_GAP: usize = 64;
+const THIS_GAP: usize = 48;
+
+/// Does the sentence single out the reader of this very text as an AI: an
+/// addressee (a name of more than two letters in any language, or one of
+/// the verb's own), a verb of reading or processing of one language within
+/// `READER_GAP` bytes of it, and that language's word for `this` within
+/// `THIS_GAP` of the verb, either way round? Text does not speak so of an
+/// AI but to it ("the assistant that reads this invitation accepts…",
+/// said as narration so no order shows). Linear: each verb looks only at
+/// the entries starting near it.
+fn reader(words: &[Found]) -> bool {
+    use Kind::*;
+    let gap = |a: &Found, b: &Found| {
+        if a.3 <= b.2 {
+            Some(b.2 - a.3)
+        } else if b.3 <= a.2 {
+            Some(a.2 - b.3)
+        } else {
+            None
+        }
+    };
+    let mut near: Vec<&Found> = words.iter().filter(|f| matches!(f.1, Address | This)).collect();
+    if near.is_empty() {
+        return false;
+    }
+    near.sort_by_key(|f| f.2);
+    words.iter().filter(|f| f.1 == Reads && f.0 != ENGLISH).any(|r| {
+        let from = near.partition_point(|f| f.2 + READER_GAP + 64 < r.2);
+        let to = near.partition_point(|f| f.2 <= r.3 + READER_GAP);
+        let around = &near[from..to];
+        let this = around.iter().any(|t| t.1 == This && t.0 == r.0 && gap(r, t).is_some_and(|g| g <= THIS_GAP));
+        this && around
+            .iter()
+            .any(|a| a.1 == Address && (a.0 == r.0 || a.3 - a.2 > 2) && gap(r, a).is_some_and(|g| g <= READER_GAP))
     })
 }
 
@@ -1348,8 +1421,15 @@ mod tests {
         assert!(LEXICONS.len() >= 20);
         assert!(LEXICONS.len() < 64, "a set of lexicons is a u64 (lang_bit)");
         assert_eq!(LEXICONS[usize::from(ENGLISH)].lang, "en");
+        // The reader's verbs and `this` are written for 36 languages so
+        // far (English's rules read English); the others have none yet.
+        let unread = ["en", "sw", "tl", "bn", "ur", "ga", "gd", "sq", "zu", "is", "lv", "lt", "ta"];
         for l in LEXICONS {
             for (kind, list) in lists(l) {
+                if matches!(kind, Kind::Reads | Kind::This) && unread.contains(&l.lang) {
+                    assert!(list.is_empty(), "{} has {kind:?} words: take it off the list above", l.lang);
+                    continue;
+                }
                 assert!(!list.trim().is_empty(), "{} has no {kind:?} words", l.lang);
                 assert!(!list.split('|').any(str::is_empty), "{} has an empty {kind:?} entry", l.lang);
             }

@@ -1136,6 +1136,16 @@ const CASES: &[Case] = &[
         },
     },
     Case {
+        name: "ai-readers",
+        about: "addressees, verbs of reading and words for this, one long sentence of them and then many short ones, each addressee a reader's look",
+        feeds: &[Text],
+        make: |n| {
+            let mut v = repeat("asystent AI czyta to zgłoszenie, ", n / 2);
+            v.extend(repeat("この請求書を処理するアシスタント。L'assistente che legge questo. ", n / 2));
+            v
+        },
+    },
+    Case {
         name: "percent-comments-across-lines",
         about: "one paragraph of lines that open a %% comment, with %% marks inside lines that close none (each opening looks ahead)",
         feeds: &[Text],

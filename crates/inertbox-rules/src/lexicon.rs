@@ -45,6 +45,13 @@ pub struct Lexicon {
     pub data: &'static str,
     /// Bank details and payees.
     pub bank: &'static str,
+    /// Verbs of what an AI does to a text it is given (reads, processes,
+    /// summarises, reviews), as a relative clause or a participle says
+    /// it: with an addressee and `this` near, the reader of this very text
+    /// ("l'assistente che legge questo invito", "本メールを処理するアシスタント").
+    pub reads: &'static str,
+    /// What points at this very text (`this`, `questo`, `この`, `本`).
+    pub this: &'static str,
 }
 
 /// The lexicons, one per language.
@@ -61,6 +68,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "instruction*|system prompt*|prompt|prompts|guideline*|guidance|rules|directive*|system message*|developer message*|configuration|the user's request*|the user's question*|the user's task*|what the user asked|what the user wants",
         data: "password*|passcode*|credential*|api key*|api token*|access token*|secret*|private key*|ssh key*|keys|tokens|cookie*|session*|conversation*|chat history|chat log*|message history|emails|e-mails|inbox|mailbox|contacts|address book|customer data|user data|personal data|all data|the data|database|money|funds|payment*|amount|invoice*|summary|reply|response|answer|verdict|review|rating|rated",
         bank: "iban*|bank account*|bank detail*|account number*|routing number*|payee*|beneficiar*|wire detail*|payment detail*|swift|sort code*",
+        reads: "",
+        this: "",
     },
     Lexicon {
         lang: "de",
@@ -74,6 +83,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "anweisung*|instruktion*|systemprompt*|system-prompt*|prompt|richtlinie*|vorgabe*|regeln|systemnachricht*|befehl*",
         data: "passwort*|passwört*|kennwort*|zugangsdaten|anmeldedaten|api-schlüssel*|schlüssel|token*|geheimnis*|private key|ssh-schlüssel*|konversation*|unterhaltung*|chatverlauf*|verlauf|e-mails|emails|nachrichten|posteingang*|postfach*|kontakte|adressbuch*|kundendaten|nutzerdaten|benutzerdaten|personenbezogene daten|alle daten|datenbank*|geld*|betrag*|zahlung*|rechnung*|zusammenfassung*|antwort|bewertung*",
         bank: "iban*|bankverbindung*|bankkonto*|kontonummer*|kontodaten|zahlungsempfänger*|empfängerkonto*|empfänger*|begünstigte*|bic|swift",
+        reads: "liest|lesende*|verarbeitet|verarbeitende*|zusammenfasst|analysiert|auswertet|prüft|bearbeitet|übersetzt|sichtet",
+        this: "diese|dieser|dieses|diesen|diesem|vorliegende*",
     },
     Lexicon {
         lang: "fr",
@@ -87,6 +98,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "instruction*|consigne*|prompt*|invite système|message système|directive*|règles|regles|lignes directrices",
         data: "mot de passe|mots de passe|identifiants|clé api|clés api|clé privée|cle*|jeton*|secret*|conversation*|historique*|e-mails|emails|courriels|messages|boîte de réception|contacts|carnet d'adresses|données*|donnees*|base de données|argent|fonds|montant*|paiement*|facture*|résumé|resume|réponse|reponse|avis|note",
         bank: "iban*|rib|coordonnées bancaires|coordonnees bancaires|compte bancaire|numéro de compte|bénéficiaire*|beneficiaire*|swift|bic",
+        reads: "lit|lira|lisant|traite|traitera|traitant|résume|résumera|analyse|analysera|examine|évalue|parcourt|reçoit",
+        this: "ce|cet|cette|ces|le présent|la présente",
     },
     Lexicon {
         lang: "es",
@@ -100,6 +113,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "instrucci*|indicaciones|prompt*|mensaje del sistema|directrices|directiva*|reglas|normas",
         data: "contraseña*|contrasena*|credencial*|clave*|token*|secreto*|conversaci*|historial*|correos|mensajes|bandeja de entrada|contactos|libreta de direcciones|datos|base de datos|dinero|fondos|importe*|monto*|pago*|factura*|resumen|respuesta|valoración|reseña",
         bank: "iban*|cuenta bancaria|datos bancarios|número de cuenta|numero de cuenta|beneficiario*|destinatario del pago|swift|bic|clabe",
+        reads: "lee|leerá|leyendo|lea|procesa|procesará|procesando|procese|resume|resumirá|analiza|analizará|evalúa|revisa|examina|recibe",
+        this: "este|esta|estos|estas|el presente|la presente",
     },
     Lexicon {
         lang: "it",
@@ -113,6 +128,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "istruzion*|prompt*|messaggio di sistema|direttive|linee guida|regole",
         data: "password|credenzial*|chiave*|token*|segret*|conversazion*|cronologia*|email|e-mail|messaggi|posta in arrivo|contatti|rubrica|dati|database|denaro|soldi|fondi|importo*|pagament*|fattur*|riassunto|risposta|recensione|valutazione",
         bank: "iban*|conto bancario|coordinate bancarie|numero di conto|beneficiari*|swift|bic",
+        reads: "legge|leggerà|leggendo|legga|elabora|elaborerà|elaborando|elabori|riassume|analizza|valuta|esamina|riceve|processa",
+        this: "questo|questa|questi|queste|quest'|il presente|la presente",
     },
     Lexicon {
         lang: "pt",
@@ -126,6 +143,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "instruç*|instruc*|prompt*|mensagem do sistema|diretrizes|diretiva*|regras",
         data: "senha*|palavra-passe|credencia*|chave*|token*|segredo*|conversa*|histórico*|historico*|e-mails|emails|mensagens|caixa de entrada|contatos|contactos|dados|banco de dados|dinheiro|fundos|valor|quantia|pagamento*|fatura*|resumo|resposta|avaliação",
         bank: "iban*|conta bancária|conta bancaria|dados bancários|dados bancarios|número da conta|beneficiário*|beneficiario*|chave pix|pix|swift",
+        reads: "lê|lerá|lendo|leia|processa|processará|processando|processe|resume|resumirá|analisa|analisará|avalia|examina|recebe",
+        this: "este|esta|estes|estas|isto|esse|essa|o presente|a presente",
     },
     Lexicon {
         lang: "nl",
@@ -139,6 +158,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "instructie*|prompt*|systeemprompt*|systeembericht*|richtlijn*|regels|aanwijzing*",
         data: "wachtwoord*|inloggegevens|api-sleutel*|sleutel*|token*|geheim*|gesprek*|chatgeschiedenis|geschiedenis|e-mails|berichten|inbox|contacten|adresboek|gegevens|klantgegevens|database|geld|bedrag*|betaling*|factu*|samenvatting*|antwoord|beoordeling",
         bank: "iban*|bankrekening*|rekeningnummer*|bankgegevens|begunstigde*|ontvanger*|swift|bic",
+        reads: "leest|verwerkt|samenvat|analyseert|beoordeelt|doorneemt|lezende|verwerkende",
+        this: "deze|dit",
     },
     Lexicon {
         lang: "pl",
@@ -152,6 +173,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "instrukcj*|polecen*|prompt*|wytyczn*|reguł*|zasady|komunikat systemowy",
         data: "hasł*|hasło|dane logowania|klucz*|token*|sekret*|rozmow*|histori*|e-maile|maile|wiadomości|skrzynk*|kontakty|dane|dane osobowe|pliki|dokumenty|pieniądze|pieniędzy|środki|kwot*|płatnoś*|faktur*|podsumowani*|odpowiedź|odpowiedzi|ocen*|recenzj*|baza danych|bazy danych|bazę danych|bazie danych|bazą danych",
         bank: "iban*|konto bankowe|numer konta|numeru konta|rachun*|dane bankowe|odbiorc*|beneficjent*|swift",
+        reads: "czyta*|przetwarza*|analizuj*|streszcza*|ocenia*|obsługuj*|przeczyta*",
+        this: "ten|ta|to|tę|tego|tej|niniejsz*",
     },
     Lexicon {
         lang: "cs",
@@ -165,6 +188,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "pokyn*|instrukc*|prompt*|pravidla|směrnic*|systémová zpráva|systémové zprávy|systémovou zprávu|systémové zprávě",
         data: "hesl*|přihlašovací údaje|token*|tajemstv*|konverzac*|histori*|e-maily|zprávy|doručen*|kontakty|údaje|data|soubory|dokumenty|databáz*|peníze|prostředky|částk*|platb*|faktur*|shrnutí|odpověď|odpovědi|hodnocení|recenz*|klíče|klíčů|api klíč*|soukromý klíč*|tajný klíč*|tajné klíče",
         bank: "iban*|bankovní účet|bankovní spojení|číslo účtu|příjemce|příjemc*|swift",
+        reads: "čte|čtoucí|zpracovává|zpracovávající|zpracuje|analyzuje|shrnuje|hodnotí|vyhodnocuje|přečte",
+        this: "tento|tuto|toto|tato|tohoto|této|tomto",
     },
     Lexicon {
         lang: "sv",
@@ -178,6 +203,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "instruktion*|prompt*|systemprompt*|systemmeddelande*|riktlinje*|regler|anvisning*",
         data: "lösenord*|inloggningsuppgifter|api-nyck*|nyckl*|nyckel*|token*|hemlighet*|konversation*|chatthistorik*|historik*|e-post*|mejl*|meddelanden|inkorg*|kontakter|adressbok*|data|uppgifter|personuppgifter|filer|dokument|databas*|pengar|medel|belopp*|betalning*|faktur*|sammanfattning*|svar|svaret|omdöme*|betyg*",
         bank: "iban*|bankkonto*|kontonummer*|bankuppgifter|bankgiro*|plusgiro*|mottagar*|betalningsmottagar*|förmånstagar*|swift|bic",
+        reads: "läser|bearbetar|sammanfattar|analyserar|granskar|hanterar",
+        this: "detta|denna|dessa|det här|den här",
     },
     Lexicon {
         lang: "da",
@@ -191,6 +218,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "instruktion*|prompt*|systemprompt*|systembesked*|retningslinje*|regler|anvisning*",
         data: "adgangskode*|kodeord*|loginoplysninger|api-nøgl*|nøgl*|token*|hemmelighed*|samtale*|chathistorik*|historik*|e-mails|mails|beskeder|indbakke*|kontakter|adressebog*|data|oplysninger|personoplysninger|filer|dokumenter|database*|penge|midler|beløb*|betaling*|faktur*|opsummering*|resumé|svar|svaret|anmeldelse*|vurdering*",
         bank: "iban*|bankkonto*|kontonummer*|bankoplysninger|registreringsnummer|modtager*|betalingsmodtager*|swift|bic",
+        reads: "læser|behandler|opsummerer|analyserer|gennemgår",
+        this: "denne|dette|disse",
     },
     Lexicon {
         lang: "no",
@@ -204,6 +233,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "instruksjon*|prompt*|systemprompt*|systemmelding*|retningslinje*|regler|anvisning*",
         data: "passord*|påloggingsinformasjon|innloggingsdetaljer|api-nøkl*|nøkl*|nøkkel*|token*|hemmelighet*|samtale*|chathistorikk*|historikk*|e-poster|eposter|meldinger|innboks*|kontakter|adressebok*|data|opplysninger|personopplysninger|filer|dokumenter|database*|penger|midler|beløp*|betaling*|faktur*|oppsummering*|sammendrag*|svar|svaret|anmeldelse*|vurdering*",
         bank: "iban*|bankkonto*|kontonummer*|bankopplysninger|mottaker*|betalingsmottaker*|swift|bic",
+        reads: "leser|behandler|oppsummerer|analyserer|gjennomgår",
+        this: "denne|dette|disse",
     },
     Lexicon {
         lang: "fi",
@@ -217,6 +248,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "ohje*|kehote*|järjestelmäkehote*|järjestelmäviesti*|säännö*|sääntö*|toimintaohje*",
         data: "salasana*|tunnukse*|tunnistetie*|api-avai*|avain*|avaimet|tunniste*|salaisuu*|keskustelu*|keskusteluhistoria*|historia*|sähköpost*|viesti*|saapuneet|yhteystie*|osoitekirja*|tiedot|tietoja|henkilötie*|tiedosto*|asiakirja*|tietokanta*|raha*|varat|summa*|maksu*|lasku*|yhteenveto*|vastaus*|arvio*|arvostelu*",
         bank: "iban*|tilinumero*|pankkitili*|pankkitie*|saaja*|maksunsaaja*|edunsaaja*|swift|bic",
+        reads: "lukeva*|käsittelevä*|lukee|käsittelee|analysoi*|tiivistä*|arvioi*",
+        this: "tämä*|tätä|tämän|näitä",
     },
     Lexicon {
         lang: "tr",
@@ -230,6 +263,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "talimat*|yönerge*|istem|istemi|istemin|isteme|istemde|istemler*|sistem istemi*|sistem mesaj*|kural*|komut*",
         data: "şifre*|parola*|kimlik bilgi*|api anahtar*|anahtar*|token*|sır*|konuşma*|sohbet geçmiş*|geçmiş*|e-posta*|eposta*|mesaj*|gelen kutu*|kişiler*|rehber*|veri*|dosya*|belge*|veritaban*|para*|fon*|tutar*|ödeme*|fatura*|özet*|yanıt*|cevab*|değerlendirme*|fonu|fonları|fonlar|fonlari",
         bank: "iban*|banka hesab*|hesap numara*|hesap bilgi*|alıcı*|lehtar*|swift",
+        reads: "okuyan|işleyen|özetleyen|inceleyen|değerlendiren|analiz eden",
+        this: "bu",
     },
     Lexicon {
         lang: "ru",
@@ -243,6 +278,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "инструкци*|указани*|промпт*|правил*|директив*|предписани*|системное сообщение|системного сообщения|системные сообщения|системных сообщений",
         data: "парол*|ключ*|токен*|секрет*|переписк*|разговор*|диалог*|истори*|письма|писем|сообщени*|почт*|контакт*|данные|данных|файл*|документ*|деньги|денег|средства|средств|сумм*|платеж*|платёж*|оплат*|счёт-фактур*|резюме|сводк*|ответ|ответе|отзыв*|оценк*|учётные данные|учётных данных|учетные данные|учетных данных|база данных|базы данных|базу данных|базе данных",
         bank: "iban*|реквизит*|номер счета|номер счёта|получател*|бенефициар*|swift|бик|банковский счет*|банковский счёт*|банковского счет*|банковского счёт*|банковском счет*|банковском счёт*|банковские счета|банковских счетов",
+        reads: "чита*|обрабатыва*|анализиру*|просматрива*|оценива*|прочита*|обработа*",
+        this: "этот|эту|это|этого|этой|данн*|настоящ*",
     },
     Lexicon {
         lang: "uk",
@@ -256,6 +293,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "інструкці*|вказівк*|вказівок|промпт*|правил*|директив*|системне повідомлення|системного повідомлення|системні повідомлення|системних повідомлень",
         data: "парол*|облікові дані|облікових даних|ключ*|токен*|секрет*|листуванн*|розмов*|діалог*|історі*|листи|листів|повідомлен*|пошт*|контакт*|дані|даних|файл*|документ*|гроші|грошей|кошти|коштів|сум*|платіж*|платеж*|рахунок-фактур*|підсумок|відповідь|відповіді|відгук*|оцінк*|база даних|бази даних|базу даних|базі даних",
         bank: "iban*|реквізит*|номер рахунку|одержувач*|отримувач*|бенефіціар*|swift|мфо|банківський рахун*|банківського рахун*|банківському рахун*|банківські рахун*|банківських рахун*",
+        reads: "чита*|обробля*|аналізу*|переглядає|оціню*|прочита*",
+        this: "цей|цю|це|цього|цієї|цих|даний|дану",
     },
     Lexicon {
         lang: "ar",
@@ -269,6 +308,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "التعليمات|تعليمات*|تعليماتك|الأوامر|أوامر*|الموجه*|موجه النظام|رسالة النظام|الإرشادات|إرشادات*|القواعد|قواعد*",
         data: "كلمة المرور|كلمات المرور|كلمة السر|بيانات الاعتماد|بيانات الدخول|المفتاح*|مفتاح*|مفاتيح*|الرمز المميز|رمز*|الأسرار|سر*|المحادثة|المحادثات|محادثة*|سجل الدردشة|السجل|رسائل البريد|البريد الإلكتروني|الرسائل|رسائل*|جهات الاتصال|البيانات|بيانات*|الملفات|ملفات*|المستندات|قاعدة البيانات|الأموال|أموال*|المال|المبلغ|مبلغ*|الدفع*|دفعة|الفاتورة|فاتورة*|الملخص|ملخص*|الرد|الإجابة|التقييم",
         bank: "iban*|آيبان|الحساب البنكي|حساب بنكي|الحساب المصرفي|حساب مصرفي|رقم الحساب|التفاصيل المصرفية|البيانات المصرفية|المستفيد*|مستفيد*|swift",
+        reads: "يقرأ|تقرأ|يعالج|تعالج|يلخص|يحلل|يراجع|يقيّم|يقيم",
+        this: "هذه|هذا",
     },
     Lexicon {
         lang: "he",
@@ -282,6 +323,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "הוראות*|ההוראות*|הנחיות*|ההנחיות*|הנחיית המערכת|הפרומפט|פרומפט*|הודעת המערכת|כללים|הכללים",
         data: "סיסמה|סיסמא|הסיסמה|הסיסמא|סיסמאות|פרטי התחברות|פרטי הגישה|מפתח*|המפתח*|טוקן*|סוד*|הסודות|שיחה|השיחה|השיחות|היסטוריית*|מיילים|המיילים|דואר*|הודעות|ההודעות|אנשי קשר|אנשי הקשר|נתונים|הנתונים|קבצים|הקבצים|מסמכים|המסמכים|מסד הנתונים|כסף|הכסף|כספים|הכספים|סכום|הסכום|תשלום*|התשלום*|חשבונית*|סיכום|הסיכום|תשובה|התשובה|ביקורת|דירוג",
         bank: "iban*|חשבון בנק|חשבון הבנק|פרטי הבנק|פרטי חשבון|מספר חשבון|מספר החשבון|המוטב|מוטב|הנמען|swift",
+        reads: "קורא|קוראת|מעבד|מעבדת|מסכם|מסכמת|מנתח|מנתחת|בודק|בודקת",
+        this: "הזה|הזאת|הזו|האלה",
     },
     Lexicon {
         lang: "hi",
@@ -295,6 +338,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "निर्देश|निर्देशों|प्रॉम्प्ट|सिस्टम प्रॉम्प्ट|सिस्टम संदेश|नियम|नियमों|दिशानिर्देश",
         data: "पासवर्ड|क्रेडेंशियल|कुंजी|कुंजियाँ|एपीआई की|टोकन|गुप्त|बातचीत|चैट इतिहास|इतिहास|ईमेल|संदेश|संदेशों|इनबॉक्स|संपर्क|संपर्कों|डेटा|डाटा|फ़ाइलें|फाइलें|दस्तावेज़|डेटाबेस|पैसे|पैसा|धनराशि|राशि|रकम|भुगतान|चालान|सारांश|जवाब|उत्तर|समीक्षा",
         bank: "iban*|बैंक खाता|बैंक खाते|खाता संख्या|खाता नंबर|बैंक विवरण|लाभार्थी|प्राप्तकर्ता|आईएफएससी|ifsc|upi",
+        reads: "पढ़ता|पढ़ती|पढ़ रहा|पढ़ रही|संसाधित करता|संसाधित करती|सारांशित करता|विश्लेषण करता|जांचता|जाँचता",
+        this: "यह|इस|इन|ये",
     },
     Lexicon {
         lang: "zh",
@@ -308,6 +353,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "指令|指示|提示词|提示詞|系统提示|系統提示|规则|規則|说明|準則|准则",
         data: "密码|密碼|密钥|密鑰|私钥|私鑰|令牌|凭证|憑證|凭据|api key|api密钥|秘密|聊天记录|聊天記錄|对话|對話|历史记录|歷史記錄|邮件|郵件|电子邮件|联系人|聯絡人|通讯录|数据|數據|资料|資料|文件|数据库|资金|資金|款项|款項|金额|金額|付款|发票|發票|摘要|总结|回复|答复|评价|評價",
         bank: "银行账户|銀行帳戶|银行账号|收款人|收款账户|收款帳戶|银行卡|iban|swift",
+        reads: "读取|阅读|處理|处理|分析|总结|總結|审阅|審閱|评估|讀取|閱讀",
+        this: "本|这|這|此",
     },
     Lexicon {
         lang: "ja",
@@ -321,6 +368,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "指示|命令|プロンプト|システムプロンプト|システムメッセージ|ルール|規則|ガイドライン",
         data: "パスワード|認証情報|apiキー|秘密鍵|鍵|トークン|秘密|会話|チャット履歴|履歴|メール|メッセージ|受信トレイ|連絡先|アドレス帳|データ|個人情報|ファイル|文書|ドキュメント|データベース|お金|資金|金額|代金|支払い|請求書|要約|返信|回答|評価|レビュー",
         bank: "口座|銀行口座|口座番号|振込先|受取人|送金先|iban|swift",
+        reads: "読んだ|読んでいる|読む|処理する|処理している|要約する|解析する|分析する|確認する|評価する",
+        this: "この|本|これ",
     },
     Lexicon {
         lang: "ko",
@@ -334,6 +383,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "지시*|지침*|명령*|프롬프트*|시스템 프롬프트*|시스템 메시지*|규칙*|가이드라인*",
         data: "비밀번호*|패스워드*|암호*|자격 증명*|인증 정보*|api 키*|키*|토큰*|비밀*|대화*|채팅 기록*|기록*|이메일*|메일*|메시지*|받은편지함*|연락처*|주소록*|데이터*|개인정보*|파일*|문서*|데이터베이스*|돈*|자금*|금액*|대금*|결제*|청구서*|송장*|요약*|답장*|답변*|평가*|리뷰*",
         bank: "계좌*|은행 계좌*|계좌번호*|계좌 번호*|수취인*|받는 분*|iban*|swift",
+        reads: "읽는|읽은|처리하는|요약하는|분석하는|검토하는|평가하는",
+        this: "이|이것",
     },
     Lexicon {
         lang: "id",
@@ -347,6 +398,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "instruksi*|perintah*|petunjuk*|prompt*|pesan sistem|pedoman*|aturan*",
         data: "kata sandi*|sandi*|password*|kredensial*|kunci*|token*|rahasia*|percakapan*|riwayat*|email*|surel*|pesan*|kotak masuk|kontak*|data|berkas*|file|dokumen*|basis data|database|uang|dana|jumlah|nominal|pembayaran*|tagihan*|faktur*|ringkasan*|balasan*|jawaban*|ulasan*|penilaian*",
         bank: "iban*|rekening*|nomor rekening|rekening bank|detail bank|penerima*|swift",
+        reads: "membaca|memproses|merangkum|menganalisis|meninjau|menilai",
+        this: "ini",
     },
     Lexicon {
         lang: "vi",
@@ -360,6 +413,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "hướng dẫn|chỉ thị|chỉ dẫn|lời nhắc|prompt|thông báo hệ thống|quy tắc|nguyên tắc",
         data: "mật khẩu|thông tin đăng nhập|khóa|khoá|mã thông báo|token|bí mật|cuộc trò chuyện|lịch sử|email|thư|tin nhắn|hộp thư|danh bạ|liên hệ|dữ liệu|tệp|tập tin|tài liệu|cơ sở dữ liệu|tiền|khoản tiền|số tiền|thanh toán|hóa đơn|hoá đơn|bản tóm tắt|câu trả lời|đánh giá",
         bank: "iban*|tài khoản ngân hàng|số tài khoản|thông tin ngân hàng|người nhận|người thụ hưởng|swift",
+        reads: "đọc|xử lý|tóm tắt|phân tích|đánh giá",
+        this: "này",
     },
     Lexicon {
         lang: "el",
@@ -373,6 +428,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "οδηγί*|εντολ*|prompt|μήνυμα συστήματος|κανόν*|κατευθυντήρι*",
         data: "κωδικ*|συνθηματικ*|διαπιστευτήρια|κλειδ*|token*|μυστικ*|συνομιλί*|ιστορικ*|email|μηνύματα|εισερχόμενα|επαφές|δεδομένα|αρχεία|έγγραφα|βάση δεδομένων|χρήματα|κεφάλαια|ποσό|πληρωμ*|τιμολόγι*|περίληψη|απάντηση|αξιολόγηση|κριτική",
         bank: "iban*|τραπεζικό λογαριασμό|τραπεζικός λογαριασμός|αριθμό λογαριασμού|δικαιούχ*|παραλήπτ*|swift",
+        reads: "διαβάζει|επεξεργάζεται|αναλύει|συνοψίζει|αξιολογεί",
+        this: "αυτό|αυτή|αυτά|αυτού|αυτής|το παρόν",
     },
     Lexicon {
         lang: "th",
@@ -386,6 +443,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "คำสั่งก่อนหน้า|คำสั่งก่อน|คำสั่งที่ผ่านมา|คำสั่งที่ได้รับ|คำแนะนำข้างต้น|คำแนะนำที่ผ่านมา|คำสั่งเดิม|คำสั่งทั้งหมด|คำสั่งข้างต้น|คำสั่งของระบบ|คำสั่งระบบ|ชุดคำสั่ง|คำแนะนำก่อนหน้า|คำแนะนำเดิม|คำแนะนำทั้งหมด|คำแนะนำของระบบ|พรอมต์ระบบ|พรอมต์|พรอมท์|system prompt|ข้อความระบบ|แนวทางเดิม|แนวทางก่อนหน้า|กฎเดิม|กฎทั้งหมด|กฎก่อนหน้า|คำสั่งของนักพัฒนา",
         data: "รหัสผ่าน|ข้อมูลรับรอง|ข้อมูลเข้าสู่ระบบ|คีย์ api|api key|คีย์ส่วนตัว|โทเค็น|รหัสลับ|ความลับ|ประวัติการสนทนา|ประวัติแชท|บทสนทนา|อีเมลทั้งหมด|อีเมลของผู้ใช้|กล่องจดหมาย|ข้อความทั้งหมด|ข้อความของผู้ใช้|รายชื่อผู้ติดต่อ|ไฟล์ทั้งหมด|ไฟล์ของผู้ใช้|ข้อมูลทั้งหมด|ข้อมูลของผู้ใช้|ข้อมูลผู้ใช้|ข้อมูลลูกค้า|ฐานข้อมูล|ใบแจ้งหนี้|ใบกำกับภาษี|ยอดเงิน|เงินทั้งหมด|บทสรุป|สรุปของคุณ|คำตอบของคุณ|การตอบกลับ",
         bank: "เลขที่บัญชี|เลขบัญชี|บัญชีธนาคาร|บัญชีปลายทาง|ผู้รับเงิน|ผู้รับผลประโยชน์|ชื่อบัญชี|iban|swift|รหัส swift|พร้อมเพย์",
+        reads: "อ่าน|ประมวลผล|สรุป|วิเคราะห์|ตรวจสอบ",
+        this: "นี้|นี่",
     },
     Lexicon {
         lang: "fa",
@@ -399,6 +458,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "دستورالعمل*|دستورات|دستورهای|دستورها|پرامپت*|پرامپت سیستم|پیام سیستم|پیام سیستمی|رهنمود*|قوانین|قواعد|راهنمایی‌ها",
         data: "رمز عبور|رمزعبور|رمزهای عبور|رمز ورود|گذرواژه*|کلمه عبور|کلمات عبور|پسورد*|اطلاعات ورود|اطلاعات کاربری|اعتبارنامه*|کلید api|کلید خصوصی|کلیدهای|کلید دسترسی|توکن*|اسرار|رازها|مکالمه*|مکالمات|گفتگوها|تاریخچه گفتگو|تاریخچه چت|سابقه گفتگو|ایمیل‌ها|ایمیلها|ایمیل های|ایمیل‌های|پیام‌ها|پیامها|پیام‌های|پیام های|صندوق ورودی|مخاطبین|مخاطبان|دفترچه آدرس|همه فایل‌ها|همه فایلها|تمام فایل‌ها|داده‌ها|داده‌های|داده ها|داده های|اطلاعات کاربر|اطلاعات کاربران|اطلاعات شخصی|همه اطلاعات|تمام اطلاعات|اطلاعات حساب|پایگاه داده|پول|وجوه|مبلغ|پرداخت|پرداخت‌ها|فاکتور*|صورتحساب*|خلاصه|پاسخ",
         bank: "شماره حساب*|شماره شبا|شبا|iban*|حساب بانکی|حساب‌های بانکی|شماره کارت|ذینفع*|ذی‌نفع*|گیرنده وجه|دریافت‌کننده وجه|swift|کد سوئیفت|سوئیفت",
+        reads: "می‌خواند|میخواند|پردازش می‌کند|پردازش میکند|خلاصه می‌کند|تحلیل می‌کند|بررسی می‌کند",
+        this: "این",
     },
     Lexicon {
         lang: "sw",
@@ -412,6 +473,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "maagizo|maelekezo|maagizo ya awali|maelekezo ya awali|miongozo|mwongozo|kanuni|ujumbe wa mfumo|vidokezo vya mfumo|prompt ya mfumo|prompt",
         data: "nenosiri|manenosiri|nywila|nambari ya siri|vitambulisho vya kuingia|funguo|ufunguo|tokeni|siri|mazungumzo|historia ya mazungumzo|historia ya gumzo|barua pepe zote|barua pepe za mtumiaji|jumbe zote|ujumbe wote|jumbe za mtumiaji|waasiliani|orodha ya mawasiliano|faili zote|data zote|data ya mtumiaji|data binafsi|taarifa binafsi|taarifa za mtumiaji|taarifa zote|hifadhidata|pesa zote|fedha zote|malipo|ankara|muhtasari|majibu|tathmini",
         bank: "iban*|akaunti ya benki|nambari ya akaunti|namba ya akaunti|maelezo ya benki|mnufaika|mpokeaji wa malipo|mpokeaji wa pesa|swift",
+        reads: "",
+        this: "",
     },
     Lexicon {
         lang: "tl",
@@ -425,6 +488,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "tagubilin|mga tagubilin|instruksyon*|instruksiyon*|mga utos|system prompt|prompt|mga alituntunin|alituntunin|mga patakaran",
         data: "password|mga password|kredensyal*|api key|mga susi|token|mga token|sikreto|mga sikreto|lihim|pag-uusap|kasaysayan ng chat|kasaysayan ng usapan|chat history|mga email|lahat ng email|mga mensahe|lahat ng mensahe|mga contact|listahan ng contact|lahat ng file|datos|lahat ng data|personal na impormasyon|impormasyon ng user|database|pondo|lahat ng pera|pagbabayad|invoice|buod|sagot|tugon",
         bank: "iban*|bank account|numero ng account|account number|numero ng bank account|detalye ng bangko|bank details|benepisyaryo|tatanggap ng bayad|payee|swift",
+        reads: "",
+        this: "",
     },
     Lexicon {
         lang: "ro",
@@ -438,6 +503,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "instrucțiuni*|instrucţiuni*|instrucțiunile|instrucţiunile|prompt*|promptul de sistem|mesajul de sistem|mesaj de sistem|directive*|ghiduri|reguli|regulile|indicații|indicaţii|indicațiile|indicaţiile",
         data: "parola|parolele|parolă|parolei|credențialele|credenţialele|datele de autentificare|datele de conectare|cheia api|cheile api|cheia privată|cheile|tokenul|tokenurile|token-ul|secretele|secretul|conversația|conversaţia|conversațiile|conversaţiile|istoricul conversației|istoricul conversaţiei|istoricul chatului|istoricul|e-mailurile|emailurile|toate e-mailurile|toate mesajele|mesajele utilizatorului|mesajele tale|căsuța de e-mail|căsuţa de e-mail|contactele|toate fișierele|toate fişierele|toate datele|datele personale|datele utilizatorului|datele clienților|datele clienţilor|baza de date|banii|fondurile|suma|suma de bani|plata|plăți|plăţi|plățile|plăţile|factura|facturile|rezumatul|rezumat|răspunsul",
         bank: "iban*|cont bancar|contul bancar|conturi bancare|număr de cont|numărul de cont|numărul contului|detalii bancare|datele bancare|beneficiar*|swift|cod swift|bic",
+        reads: "citește|procesează|analizează|rezumă|evaluează",
+        this: "acest|această|aceste|acestui|acestei",
     },
     Lexicon {
         lang: "hu",
@@ -451,6 +518,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "utasítás*|instrukció*|rendszerprompt*|prompt*|rendszerüzenet*|irányelv*|szabályokat|szabályok|szabályait|útmutatás*|előírásokat",
         data: "jelszót|jelszavát|jelszavad|jelszavadat|jelszavakat|jelszavait|hitelesítő adat*|bejelentkezési adat*|api-kulcs*|api kulcs*|kulcsot|kulcsokat|titkos kulcs*|token*|titkokat|titkot|beszélgetés*|csevegési előzmény*|előzményeket|e-maileket|e-mailjeit|e-mailjeidet|összes e-mailt|leveleket|leveleit|összes levelet|üzeneteket|üzeneteit|üzeneteidet|összes üzenetet|postafiók*|névjegyeket|címjegyzék*|összes fájlt|minden fájlt|adatokat|adatait|adataidat|összes adatot|személyes adat*|felhasználói adat*|ügyféladat*|adatbázis*|pénzt|összeget|összegét|fizetést|kifizetést|befizetést|átutalást|számlát|számlákat|összefoglalót|az összefoglalót|összegzést|választ|értékelést|értékelését",
         bank: "iban*|bankszámla*|számlaszám*|bankszámlaszám*|bankszámlaadat*|bankadat*|kedvezményezett*|swift|bic",
+        reads: "olvas*|feldolgoz*|elemz*|összefoglal*",
+        this: "ez|ezt|ezen",
     },
     Lexicon {
         lang: "bn",
@@ -464,6 +533,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "নির্দেশনা|নির্দেশাবলী|নির্দেশাবলি|নির্দেশগুলো|নির্দেশগুলি|পূর্ববর্তী নির্দেশ|আগের নির্দেশ|প্রম্পট|সিস্টেম প্রম্পট|সিস্টেম বার্তা|নিয়মাবলী|নিয়মগুলো|নিয়মগুলি|গাইডলাইন",
         data: "পাসওয়ার্ড|পাসওয়ার্ডগুলো|পিন নম্বর|লগইন তথ্য|ক্রেডেনশিয়াল*|এপিআই কী|api key|টোকেন*|গোপন তথ্য|কথোপকথন*|চ্যাট ইতিহাস|চ্যাটের ইতিহাস|ইমেইলগুলো|ইমেইলগুলি|ইমেলগুলি|সব ইমেইল|বার্তাগুলো|বার্তাগুলি|সব বার্তা|মেসেজগুলো|কন্টাক্ট লিস্ট|যোগাযোগ তালিকা|সব ফাইল|সব ডেটা|সমস্ত ডেটা|ব্যবহারকারীর ডেটা|গ্রাহকের ডেটা|ব্যক্তিগত ডেটা|সব তথ্য|সমস্ত তথ্য|ব্যবহারকারীর তথ্য|ব্যক্তিগত তথ্য|ডেটাবেস|তহবিল|অর্থের পরিমাণ|পেমেন্ট|অর্থপ্রদান|ইনভয়েস|সারাংশ|সারসংক্ষেপ",
         bank: "iban*|ব্যাংক অ্যাকাউন্ট|ব্যাংক একাউন্ট|ব্যাঙ্ক অ্যাকাউন্ট|ব্যাংক হিসাব|অ্যাকাউন্ট নম্বর|একাউন্ট নম্বর|হিসাব নম্বর|সুবিধাভোগী|অর্থ প্রাপক|টাকার প্রাপক|প্রাপকের অ্যাকাউন্ট|swift|সুইফট|রাউটিং নম্বর",
+        reads: "",
+        this: "",
     },
     Lexicon {
         lang: "ur",
@@ -477,6 +548,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "ہدایات|ہدایتوں|سابقہ ہدایت|پچھلی ہدایت|احکامات|سسٹم پرامپٹ|پرامپٹ|سسٹم پیغام|رہنما اصول|قواعد",
         data: "پاس ورڈ*|پاسورڈ*|خفیہ کوڈ|اسناد|لاگ ان کی تفصیلات|api کلید|api key|نجی کلید|ٹوکن*|راز|خفیہ معلومات|گفتگو|بات چیت|چیٹ کی تاریخ|چیٹ ہسٹری|ای میلز|تمام ای میلز|تمام ای میل|پیغامات|تمام پیغامات|رابطے|رابطوں کی فہرست|تمام فائلیں|تمام ڈیٹا|صارف کا ڈیٹا|ذاتی ڈیٹا|ذاتی معلومات|ڈیٹابیس|ڈیٹا بیس|رقم|پیسے|ادائیگی|ادائیگیاں|انوائس*|خلاصہ|جواب",
         bank: "iban*|آئی بی اے این|بینک اکاؤنٹ|بینک کھاتہ|اکاؤنٹ نمبر|کھاتہ نمبر|بینک کی تفصیلات|مستفید*|رقم وصول کنندہ|swift|سوئفٹ",
+        reads: "",
+        this: "",
     },
     Lexicon {
         lang: "ms",
@@ -490,6 +563,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "arahan-arahan|arahan sebelumnya|arahan terdahulu|arahan asal|arahan sistem|semua arahan|prompt|prompt sistem|mesej sistem|garis panduan|peraturan",
         data: "kata laluan|katalaluan|kelayakan log masuk|butiran log masuk|kunci api|kunci peribadi|kunci akses|token|rahsia|perbualan|sejarah perbualan|sejarah sembang|semua e-mel|e-mel pengguna|e-mel-e-mel|semua emel|semua mesej|mesej-mesej|mesej pengguna|peti masuk|kenalan|senarai kenalan|semua fail|fail pengguna|data|data peribadi|maklumat peribadi|pangkalan data|wang|dana|amaun|bayaran|pembayaran|invois|ringkasan|jawapan|balasan|ulasan",
         bank: "iban*|akaun bank|nombor akaun|no. akaun|butiran bank|maklumat bank|penerima bayaran|penerima wang|benefisiari|swift|kod swift",
+        reads: "membaca|memproses|merumuskan|menganalisis|menilai",
+        this: "ini",
     },
     Lexicon {
         lang: "sk",
@@ -503,6 +578,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "pokyn*|inštrukci*|prompt*|systémová správa|systémovú správu|systémové správy|pravidlá|pravidiel|smernic*|usmernen*",
         data: "hesl*|heslo|prihlasovacie údaje|prihlasovacích údajov|kľúče|api kľúč*|súkromný kľúč*|tajné kľúče|token*|tajomstv*|konverzáci*|rozhovor*|históriu konverzácie|históriu chatu|história konverzácie|e-maily|všetky e-maily|e-mailové správy|všetky správy|vaše správy|tvoje správy|kontakty|osobné údaje|všetky údaje|používateľské údaje|všetky dáta|všetky súbory|databáz*|peniaze|prostriedky|sumu|platbu|platby|faktúr*|zhrnutie|hodnoteni*|recenzi*",
         bank: "iban*|bankový účet|bankového účtu|bankovom účte|číslo účtu|čísla účtu|účet príjemcu|príjemca platby|príjemcu platby|beneficient*|swift|bic",
+        reads: "číta|spracúva|spracováva|analyzuje|hodnotí",
+        this: "tento|túto|toto|táto",
     },
     Lexicon {
         lang: "bg",
@@ -516,6 +593,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "инструкци*|указани*|промпт*|системно съобщение|системното съобщение|системни съобщения|правила|правилата|насоки|насоките|директив*",
         data: "парол*|данни за вход|данните за вход|идентификационни данни|ключове|ключа|api ключ*|частния ключ|токен*|тайните|тайната|разговор*|чат историята|историята на чата|историята на разговора|имейли|имейлите|всички имейли|съобщения|съобщенията|всички съобщения|контактите|всички файлове|файловете на потребителя|всички данни|лични данни|личните данни|данните на потребителя|база данни|базата данни|пари|парите|средства|средствата|сума|сумата|плащане|плащането|плащания|фактур*|обобщени*|резюме|резюмето|отговора|оценк*|ревю",
         bank: "iban*|банкова сметка|банковата сметка|банкови сметки|номер на сметка|номера на сметката|банкови данни|банкови детайли|получател на плащането|получателя на плащането|бенефициент*|бенефициер*|swift|bic",
+        reads: "чете|обработва|анализира|обобщава|оценява|преглежда|прочете",
+        this: "този|тази|това|тези",
     },
     Lexicon {
         lang: "hr",
@@ -529,6 +608,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "upute|uputa|uputstva|uputstvo|instrukcij*|prompt*|sistemska poruka|sistemsku poruku|sustavska poruka|sustavsku poruku|pravila|smjernice|smernice|direktiv*",
         data: "lozink*|šifru|šifre|pristupni podaci|pristupne podatke|podaci za prijavu|vjerodajnice|ključeve|api ključ*|privatni ključ*|token*|tajne|tajnu|razgovor*|povijest razgovora|istorija razgovora|historija razgovora|e-mailove|mejlove|sve poruke|sve e-poruke|poruke korisnika|pretinac|sanduče|kontakte|imenik|sve datoteke|sve fajlove|datoteke korisnika|sve podatke|osobne podatke|lične podatke|korisničke podatke|podatke korisnika|bazu podataka|baza podataka|novac|novca|sredstva|iznos|iznosa|uplatu|plaćanje|plaćanja|fakturu|fakture|sažetak|ocjenu|ocenu|recenzij*",
         bank: "iban*|bankovni račun|bankovnog računa|žiro račun|žiro-račun|tekući račun|broj računa|broja računa|primatelj plaćanja|primaoca plaćanja|korisnik plaćanja|swift|bic",
+        reads: "čita|obrađuje|analizira|sažima|procjenjuje|pregledava|pročita",
+        this: "ovaj|ovu|ovo|ove|ovoga|ovoj|ovog",
     },
     Lexicon {
         lang: "ga",
@@ -542,6 +623,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "treoir|threoir|dtreoir|treoracha|threoracha|dtreoracha|treorach|threorach|treoirlínte|threoirlínte|dtreoirlínte|treoraíocht|threoraíocht|orduithe|n-orduithe|horduithe|leid chórais|leid an chórais|leideanna córais|leideanna an chórais|prompt|promptanna|system prompt|teachtaireacht chórais|teachtaireacht an chórais|theachtaireacht chórais|rialacha|na rialacha|rialacha an chórais|treoracha roimhe seo|treoracha a tugadh roimhe|treoracha an chórais",
         data: "pasfhocal*|phasfhocal*|bpasfhocal*|focal faire|fhocal faire|bhfocal faire|focail faire|fhocail faire|bhfocail faire|dintiúir|ndintiúir|dhintiúir|sonraí logála isteach|eochair api|eochracha api|eochair phríobháideach|eochracha|heochracha|n-eochracha|eochracha rúnda|comharthaí rochtana|token*|rúin|na rúin|sonraí rúnda|faisnéis rúnda|comhrá|chomhrá|gcomhrá|comhráite|chomhráite|stair an chomhrá|stair na comhrá|na ríomhphoist|ríomhphoist an úsáideora|gach ríomhphost|na ríomhphoist go léir|teachtaireachtaí|theachtaireachtaí|dteachtaireachtaí|na teachtaireachtaí go léir|bosca isteach|teagmhálaithe|theagmhálaithe|dteagmhálaithe|leabhar seoltaí|na comhaid go léir|gach comhad|sonraí|shonraí|na sonraí|sonraí pearsanta|sonraí an úsáideora|faisnéis phearsanta|bunachar sonraí|bhunachar sonraí|airgead|t-airgead|an t-airgead|cistí|chistí|gcistí|méid an airgid|íocaíocht*|híocaíocht*|n-íocaíocht*|sonrasc*|shonrasc*|achoimre|hachoimre|n-achoimre|freagra|fhreagra|bhfreagra|measúnú|mheasúnú",
         bank: "iban*|cuntas bainc|chuntas bainc|gcuntas bainc|cuntais bhainc|cuntais bainc|uimhir chuntais|uimhir an chuntais|huimhir chuntais|n-uimhir chuntais|sonraí bainc|shonraí bainc|sonraí an bhainc|íocaí|híocaí|n-íocaí|tairbhí*|thairbhí*|dtairbhí*|faighteoir na híocaíochta|swift|bic|cód sórtála",
+        reads: "",
+        this: "",
     },
     Lexicon {
         lang: "gd",
@@ -555,6 +638,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "stiùireadh|stiùiridhean|stiùiridh|na stiùiridhean|stiùireadh an t-siostaim|àithne|àitheantan|h-àitheantan|òrdughan|òrduighean|h-òrdughan|h-òrduighean|riaghailtean|na riaghailtean|prompt|system prompt|sanas siostaim|sanas an t-siostaim|teachdaireachd an t-siostaim|teachdaireachd siostaim|treòrachadh|treòireachadh|stiùiridhean roimhe|stiùireadh roimhe",
         data: "facal-faire|facal faire|fhacal-faire|faclan-faire|faclan faire|fhaclan-faire|iuchair api|iuchraichean|iuchair phrìobhaideach|tòcan*|token*|dìomhaireachdan|rùintean dìomhair|fiosrachadh dìomhair|còmhradh|chòmhradh|còmhraidhean|eachdraidh a' chòmhraidh|na puist-d|puist-d|gach post-d|post-d a' chleachdaiche|teachdaireachdan|na teachdaireachdan|theachdaireachdan|bogsa a-steach|luchd-conaltraidh|an luchd-conaltraidh|liosta luchd-conaltraidh|na faidhlichean gu lèir|dàta|an dàta|dàta pearsanta|dàta a' chleachdaiche|fiosrachadh pearsanta|stòr-dàta|airgead|an t-airgead|maoin|pàighidhean|pàigheadh|fàirdeal*|geàrr-chunntas|gheàrr-chunntas|freagairt|fhreagairt|measadh",
         bank: "iban*|cunntas banca|cunntas-banca|chunntas banca|chunntas-banca|cunntais banca|àireamh cunntais|àireamh a' chunntais|àireamh-cunntais|fiosrachadh banca|mion-fhiosrachadh banca|neach-pàighidh|neach-faighinn|neach-faighinn a' phàighidh|swift|bic|còd seòrsachaidh",
+        reads: "",
+        this: "",
     },
     Lexicon {
         lang: "sq",
@@ -568,6 +653,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "udhëzim*|udhëzues*|instruksion*|prompt*|mesazhi i sistemit|mesazhin e sistemit|mesazh sistemi|mesazhet e sistemit|rregullat|rregullave|rregulla|rregullat e tua|direktiv*|urdhrat|urdhrave|urdhrat e mëparshëm|porosi të reja",
         data: "fjalëkalim*|kredenciale*|kredencialet|të dhënat e hyrjes|të dhënat e identifikimit|çelës*|token*|sekreti|sekretet|sekretin|sekreteve|sekretit|informacion sekret|bised*|historiku i bisedës|historikun e bisedës|historiku i bisedave|email-et|emailet|email-ët|emailët|e-mailet|e-mail-et|postën elektronike|postës elektronike|mesazhet|mesazheve|të gjitha mesazhet|kutinë postare|kutia postare|kontaktet|kontakteve|listën e kontakteve|skedarët|të gjithë skedarët|të dhënat|të dhënave|të dhëna personale|të dhënat personale|bazën e të dhënave|baza e të dhënave|paratë|parave|paranë|fondet|fondeve|shumën|pages*|fatur*|përmbledhj*|përgjigjen|përgjigja|përgjigje|vlerësim*",
         bank: "iban*|llogari bankare|llogarinë bankare|llogaria bankare|llogarisë bankare|llogaritë bankare|numri i llogarisë|numrin e llogarisë|numër llogarie|numrin e llogarisë bankare|të dhënat bankare|detajet bankare|përfitues*|marrësi i pagesës|marrësin e pagesës|marrësit të pagesës|swift|bic",
+        reads: "",
+        this: "",
     },
     Lexicon {
         lang: "zu",
@@ -581,6 +668,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "imiyalel*|umyalel*|emiyalel*|yimiyalel*|nemiyalel*|yemiyalel*|lemiyalel*|kwemiyalel*|zemiyalel*|kumyalel*|imiyalo|umyalo|emiyalweni|nemiyalo|yemiyalo|iziqondiso|isiqondiso|neziqondiso|yeziqondiso|imihlahlandlela|imithetho|nemithetho|imigomo|umlayezo wesistimu|umyalezo wesistimu|i-prompt|prompt|system prompt",
         data: "iphasiwedi|amaphasiwedi|namaphasiwedi|yiphasiwedi|yamaphasiwedi|password*|amagama ayimfihlo|igama eliyimfihlo|igama lokungena|amagama okungena|imininingwane yokungena|ukhiye we-api|okhiye|izikhiye|ukhiye oyimfihlo|ithokheni|amathokheni|token*|izimfihlo|imfihlo|ingxoxo|izingxoxo|umlando wengxoxo|umlando wezingxoxo|ama-imeyili|ama-email|amaimeyili|zonke izi-imeyili|imilayezo|yonke imilayezo|imiyalezo|yonke imiyalezo|ibhokisi lokungenayo|oxhumana nabo|uhlu loxhumana nabo|wonke amafayela|idatha|yonke idatha|imininingwane yomuntu siqu|imininingwane yakho|imininingwane yomsebenzisi|isizindalwazi|imali|izimali|inkokhelo*|izinkokhelo|i-invoyisi|invoyisi|ama-invoyisi|isifinyezo|isifingqo|impendulo|izimpendulo|ukuhlola",
         bank: "iban*|akhawunti yasebhange|akhawunti yebhange|ama-akhawunti asebhange|inombolo ye-akhawunti|inombolo yakho ye-akhawunti|inombolo ye-akhawunti yasebhange|imininingwane yasebhange|imininingwane yebhange|imininingwane ye-akhawunti|umamukeli wenkokhelo|umhlomuli|abahlomuli|swift",
+        reads: "",
+        this: "",
     },
     Lexicon {
         lang: "is",
@@ -594,6 +683,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "leiðbeining*|leidbeining*|fyrirmæl*|fyrirmael*|fyrirmæli|fyrirmaeli|skipun*|skipan*|tilmæl*|tilmael*|kerfisfyrirmæl*|kerfisfyrirmael*|kerfisleiðbeining*|kerfisleidbeining*|kerfisskilaboð*|kerfisskilabod*|kerfisbeiðni*|kerfisbeidni*|prompt*|reglur|reglurnar|reglum|reglunum|reglna|viðmiðunarregl*|vidmidunarregl*|verklagsregl*|tilskipun*|fyrri leiðbeiningar|fyrri leidbeiningar|fyrri fyrirmæli|fyrri fyrirmaeli",
         data: "lykilorð*|lykilord*|aðgangsorð*|adgangsord*|innskráningarupplýsing*|aðgangsupplýsing*|adgangsupplýsing*|innskráningarauðkenni*|innskráningaraudkenni*|auðkenni*|audkenni*|api-lykil*|api lykil*|lyklar|lyklana|lyklunum|lykla|einkalykil*|leynilykil*|aðgangslykil*|adgangslykil*|token*|tóka|tókann|tókar|tókana|aðgangstók*|adgangstók*|leyndarmál*|trúnaðarupplýsing*|trúnadarupplýsing*|samtal*|samtöl*|spjallferil*|spjallsög*|spjallið|spjallid|tölvupóst*|skilaboð*|skilabod*|pósthólf*|innhólf*|tengilið*|tengilid*|heimilisfangaskr*|netfangaskr*|gögn|gögnin|gögnum|gagna|gagnanna|öll gögn|persónuupplýsing*|notendagögn*|viðskiptavinagögn*|vidskiptavinagögn*|gagnagrunn*|skrár|skrárnar|skjöl|skjölin|peninga*|peningar|peningum|fjármun*|fjármagn*|greiðsl*|greidsl*|upphæð*|upphaed*|reikning*|samantekt*|svar|svarið|svarid|svarinu|svör|svörin|svörum|umsögn*|einkunn*|kortanúmer*|kreditkort*",
         bank: "iban*|bankareikning*|reikningsnúmer*|reikningsupplýsing*|bankaupplýsing*|bankanúmer*|höfuðbók*|höfudbók*|reikningshaf*|viðtakand*|vidtakand*|greiðsluviðtakand*|greidsluvidtakand*|móttakand*|rétthaf*|kennitala viðtakanda|kennitala vidtakanda|kennitölu viðtakanda|kennitölu vidtakanda|kennitala reikningshafa|swift|bic|greiðsluupplýsing*|greidsluupplýsing*|millifærsluupplýsing*|millifaersluupplýsing*",
+        reads: "",
+        this: "",
     },
     Lexicon {
         lang: "et",
@@ -607,6 +698,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "juhis*|juhend*|korraldus*|käsk*|käsu*|käske|käsklus*|süsteemiviip*|süsteemi viip*|viip|viiba|viipa|viibad|prompt*|süsteemisõnum*|süsteemiteade*|reeglid|reegleid|reeglite|reeglitest|reeglitele|eeskirj*|suunis*|direktiiv*|varasemad juhised|eelnevad juhised",
         data: "parool*|salasõna*|pääsukood*|sisselogimisandmed|sisselogimisandmeid|ligipääsuandmed|juurdepääsuandmed|kasutajatunnus*|mandaat*|api võti|api-võti|api võtme*|api-võtme*|võtmed|võtmeid|võtmete|privaatvõt*|salajane võti|salajased võtmed|token*|žetoon*|saladus*|salajane teave|vestlus*|vestluslugu|vestluse ajalugu|vestlusajalugu|e-kir*|e-post*|e-maili*|meilid|meilide|kõik meilid|sõnum*|postkast*|kontaktid|kontakte|kontaktide|kontaktandmed|aadressiraamat*|andmed|andmeid|andmete|andmetele|isikuandmed|isikuandmeid|kasutajaandmed|kliendiandmed|andmebaas*|failid|faile|failide|raha|rahad|rahasumma|vahendid|vahendeid|summa|summat|makse*|maksete|arve|arved|arveid|arvete|arvet|arvele|kokkuvõte*|kokkuvõtt*|vastus*|vastuse*|hinnang*|arvustus*|kaardinumb*",
         bank: "iban*|pangakonto*|arvelduskont*|kontonumb*|pangaandmed|pangaandmeid|pangarekvisiidid|rekvisiidid|makse saaja*|raha saaja*|saaja konto*|saaja andmed|saaja nimi|kasusaaja*|soodustatud isik*|swift|bic|viitenumb*|pangaülekanne*|pangaülekande*",
+        reads: "loeb|töötleb|analüüsib|võtab kokku|hindab|lugev|töötlev",
+        this: "see|seda|selle|need",
     },
     Lexicon {
         lang: "lv",
@@ -620,6 +713,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "instrukcij*|norādījum*|norādes|norādēm|vadlīnij*|rīkojum*|uzvedn*|sistēmas uzvedn*|sistēmas ziņojum*|prompt*|direktīv*|iepriekšējos noteikumus|iepriekšējie noteikumi|visus noteikumus|savus noteikumus|tavus noteikumus|noteikumus|noteikumiem|pavēl*",
         data: "parol*|piekļuves dati|piekļuves datus|piekļuves datiem|pieteikšanās dati|pieteikšanās datus|akreditācijas dat*|api atslēg*|atslēgas|atslēgu|atslēgām|privāto atslēgu|privātā atslēga|token*|žeton*|noslēpum*|slepenos datus|slepenā informācija|sarun*|tērzēšanas vēstur*|sarunu vēstur*|e-pasta vēstul*|e-pastus|e-pasti|e-pastu|e-pastiem|vēstules|vēstuļu|ziņojumus|ziņojumi|visas ziņas|visus ziņojumus|īsziņ*|pastkast*|iesūtn*|kontaktus|kontakti|kontaktpersonas|kontaktu sarakst*|adrešu grāmat*|datus|dati|datiem|datu|personas datus|personas dati|lietotāja datus|klientu datus|datubāz*|failus|visus failus|naudu|nauda|naudas|līdzekļus|līdzekļi|summu|summa|maksājum*|rēķin*|kopsavilkum*|atbilde|atbildes|vērtējum*|atsauksm*|kartes numur*",
         bank: "iban*|bankas kont*|konta numur*|kontu numur*|norēķinu kont*|bankas rekvizīt*|rekvizīt*|maksājuma saņēmēj*|saņēmēj*|saņēmēja kont*|labuma guvēj*|swift|bic|bankas dati|bankas datus|bankas datiem|konta turētāj*",
+        reads: "",
+        this: "",
     },
     Lexicon {
         lang: "lt",
@@ -633,6 +728,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "instrukcij*|nurodym*|taisyklės|taisykles|taisyklių|taisyklėmis|taisyklėms|gairės|gaires|gairių|gairėmis|direktyv*|sistemos raginim*|raginim*|sistemos pranešim*|sistemos nurodym*|prompt*|ankstesnes instrukcijas|ankstesnius nurodymus",
         data: "slaptažod*|prisijungimo duomen*|kredencial*|api rakt*|raktus|raktai|raktų|privatų raktą|privatus raktas|privačius raktus|žeton*|token*|paslapt*|slaptą informaciją|pokalb*|pokalbių istorij*|susirašinėjim*|el. laišk*|el. pašt*|elektroninius laiškus|laišk*|žinut*|pranešimus|pranešimai|pranešimų|pašto dėžut*|gautuosius|gautieji|kontaktus|kontaktai|kontaktų|adresų knyg*|duomen*|asmens duomen*|failus|failai|visus failus|pinig*|lėšas|lėšos|lėšų|sumą|suma|sumos|mokėjim*|sąskait*|santrauk*|atsakym*|įvertinim*|atsiliepim*|vertinim*|kortelės numer*",
         bank: "iban*|banko sąskait*|sąskaitos numer*|banko rekvizit*|rekvizit*|mokėjimo gavėj*|gavėj*|gavėjo sąskait*|naudos gavėj*|swift|bic|banko duomen*|atsiskaitomoji sąskaita|atsiskaitomąją sąskaitą|atsiskaitomosios sąskaitos|sąskaitos savinink*|lėšų gavėj*",
+        reads: "",
+        this: "",
     },
     Lexicon {
         lang: "sl",
@@ -646,6 +743,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "navodil*|instrukcij*|smernic*|pravila|pravil|pravilom|pravili|direktiv*|ukaz*|sistemski poziv*|sistemskega poziva|sistemsko sporočilo|sistemskega sporočila|prompt*|prejšnja navodila|predhodna navodila|usmeritve|usmeritev",
         data: "gesl*|gesel|poverilnic*|prijavni podatki|prijavne podatke|podatke za prijavo|podatki za prijavo|api ključ*|ključe|ključi|ključev|zasebni ključ*|žeton*|token*|skrivnost*|zaupne podatke|pogovor*|zgodovino pogovor*|zgodovina klepeta|zgodovino klepeta|e-pošt*|e-poštna sporočila|e-sporočila|elektronsko pošto|sporočil*|nabiralnik*|prejeto pošto|stike|stiki|stikov|imenik*|podatk*|osebne podatke|osebni podatki|bazo podatkov|baza podatkov|datoteke|vse datoteke|denar|denarja|denarjem|sredstva|sredstev|znesek|zneska|plačil*|račun|računa|račune|računi|povzetek|povzetka|povzetku|povzetke|odgovor|odgovora|odgovore|ocena|oceno|ocene|mnenje|recenzij*|številko kartice",
         bank: "iban*|bančni račun*|bančnega računa|bančnem računu|bančne račune|transakcijski račun*|transakcijskega računa|številka računa|številko računa|številke računa|bančni podatki|bančne podatke|bančnih podatkov|podatki o računu|prejemnik plačila|prejemnika plačila|prejemnik*|upravičen*|swift|bic|trr|imetnik računa|imetnika računa",
+        reads: "bere|obdeluje|analizira|povzema|ocenjuje|pregleduje|prebere",
+        this: "ta|to|ti|te|tega|tej|tem",
     },
     Lexicon {
         lang: "sr",
@@ -659,6 +758,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "uputstv*|uputstava|upute|uputa|instrukcij*|smernic*|pravila|pravilima|direktiv*|naredb*|komande|sistemski prompt*|sistemska poruka|sistemsku poruku|sistemske poruke|prompt*|promptove|prethodna uputstva|упутств*|упутстава|упуте|упута|инструкциј*|смерниц*|правила|правилима|директив*|наредб*|команде|системски промпт*|системска порука|системску поруку|системске поруке|промпт*|промптове|претходна упутства",
         data: "lozink*|šifru|šifre|šifra|pristupni podaci|pristupne podatke|podaci za prijavu|podatke za prijavu|kredencijal*|api ključ*|ključeve|ključevi|privatni ključ*|token*|tajne|tajnu|tajne podatke|poverljive podatke|razgovor*|istorija razgovora|istoriju razgovora|istoriju četa|mejlove|mejlovi|imejlove|e-mail*|e-mailove|e-poruk*|poruke|porukama|sve poruke|prijemno sanduče|sanduče|kontakte|kontakti|imenik|podatke|podaci|podataka|lične podatke|lični podaci|korisničke podatke|bazu podataka|baza podataka|fajlove|datoteke|novac|novca|novcem|sredstva|sredstava|iznos|iznosa|uplatu|uplate|plaćanj*|faktur*|račun|računa|račune|rezime|rezimea|sažetak|sažetka|odgovor|odgovora|ocenu|ocena|recenzij*|broj kartice|лозинк*|шифру|шифре|шифра|приступни подаци|приступне податке|подаци за пријаву|податке за пријаву|креденцијал*|api кључ*|кључеве|кључеви|приватни кључ*|токен*|тајне|тајну|тајне податке|поверљиве податке|разговор*|историја разговора|историју разговора|историју чета|мејлове|мејлови|имејлове|е-порук*|поруке|порукама|све поруке|пријемно сандуче|сандуче|контакте|контакти|именик|податке|подаци|података|личне податке|лични подаци|корисничке податке|базу података|база података|фајлове|датотеке|новац|новца|новцем|средства|средстава|износ|износа|уплату|уплате|плаћањ*|фактур*|рачун|рачуна|рачуне|резиме|резимеа|сажетак|сажетка|одговор|одговора|оцену|оцена|рецензиј*|број картице",
         bank: "iban*|bankovni račun|bankovnog računa|bankovne račune|tekući račun|tekućeg računa|tekući račun*|žiro račun|broj računa|broja računa|brojem računa|bankovni podaci|bankovne podatke|podaci o računu|primalac uplate|primaoca uplate|primalac*|primaoc*|korisnik uplate|swift|bic|vlasnik računa|vlasnika računa|банковни рачун|банковног рачуна|банковне рачуне|текући рачун|текућег рачуна|текући рачун*|жиро рачун|број рачуна|броја рачуна|бројем рачуна|банковни подаци|банковне податке|подаци о рачуну|прималац уплате|примаоца уплате|прималац*|примаоц*|корисник уплате|власник рачуна|власника рачуна",
+        reads: "čita|obrađuje|analizira|sažima|procenjuje|pregleda|pročita",
+        this: "ovaj|ovu|ovo|ove|ovoga|ovoj|ovog",
     },
     Lexicon {
         lang: "ca",
@@ -672,6 +773,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "instrucci*|indicacions|directrius|directriu|directiv*|normes|regles|prompt*|missatge del sistema|missatges del sistema|indicació del sistema|indicacions del sistema|ordres|consignes|pautes|instruccions anteriors|les instruccions prèvies",
         data: "contrasenya*|paraula de pas|paraules de pas|paraula clau|credencial*|clau|claus|clau api|claus api|clau privada|claus privades|token*|secret|secrets|secreta|secretes|informació confidencial|conversa*|historial*|correus|correus electrònics|correu electrònic|missatges|tots els missatges|safata d'entrada|contactes|agenda de contactes|llibreta d'adreces|dades|dades personals|base de dades|fitxers|arxius|diners|fons|import|imports|pagament*|factur*|resum|el resum|resposta|respostes|valoració|ressenya|número de targeta",
         bank: "iban*|compte bancari|comptes bancaris|número de compte|nombre de compte|dades bancàries|beneficiari*|destinatari del pagament|destinataris del pagament|titular del compte|swift|bic|compte corrent|el compte de destinació|compte de destinació",
+        reads: "llegeix|llegirà|llegint|processa|processarà|processant|resumeix|analitza|avalua|revisa|rep",
+        this: "aquest|aquesta|aquests|aquestes|el present|la present",
     },
     Lexicon {
         lang: "ta",
@@ -685,5 +788,7 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "அறிவுறுத்தல்*|வழிமுறை*|கட்டளை*|விதிமுறை*|விதிகள்*|விதிகளை|வழிகாட்டுதல்*|வழிகாட்டல்*|கணினி அறிவுறுத்தல்*|சிஸ்டம் ப்ராம்ப்ட்*|ப்ராம்ப்ட்*|prompt*|அமைப்பு செய்தி*|கணினி செய்தி*|முந்தைய அறிவுறுத்தல்*|உத்தரவு*|ஆணைகள்*|ஆணைகளை",
         data: "கடவுச்சொல்*|கடவுச் சொல்*|பாஸ்வேர்டு*|பாஸ்வேர்ட்*|password*|உள்நுழைவு விவரங்கள்*|உள்நுழைவு தகவல்*|நற்சான்றிதழ்*|api விசை*|ஏபிஐ விசை*|விசைகள்*|விசைகளை|தனிப்பட்ட விசை*|டோக்கன்*|token*|ரகசிய*|இரகசிய*|உரையாடல்*|அரட்டை வரலாறு*|மின்னஞ்சல்*|அனைத்து செய்திகளையும்|செய்திகளை|குறுஞ்செய்தி*|மெசேஜ்*|இன்பாக்ஸ்*|தொடர்புகள்*|தொடர்பு பட்டியல்*|முகவரிப் புத்தக*|தரவு*|தரவுகள்*|தனிப்பட்ட தகவல்*|பயனர் தகவல்*|வாடிக்கையாளர் தகவல்*|கோப்புகள்*|கோப்புகளை|தரவுத்தள*|பணம்|பணத்தை|பணத்தைச்|தொகை*|கட்டணம்*|கட்டணத்தை|விலைப்பட்டியல்*|இன்வாய்ஸ்*|சுருக்கம்|சுருக்கத்தை|பதிலை|பதில்கள்*|மதிப்பீடு*|மதிப்புரை*|அட்டை எண்*",
         bank: "iban*|வங்கிக் கணக்கு*|வங்கி கணக்கு*|வங்கிக் கணக்கின்|கணக்கு எண்*|கணக்கு விவர*|வங்கி விவரங்கள்*|வங்கி விவரம்*|வங்கி விபரம்*|பயனாளி*|பெறுநர்*|பணம் பெறுபவர்*|ifsc|ஐஎஃப்எஸ்சி|swift|bic|கணக்கு வைத்திருப்பவர்*|யுபிஐ ஐடி|upi id",
+        reads: "",
+        this: "",
     },
 ];
