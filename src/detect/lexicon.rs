@@ -1108,7 +1108,7 @@ fn judge(
     label: bool,
 ) -> bool {
     if matches!(mode, Mode::Visible | Mode::VisibleObliged | Mode::VisibleReader) {
-        return sentence_overrides(cur, mode);
+        return sentence_overrides(text, cur, mode);
     }
     // A heading is the addressee right before its colon ("Note for AI
     // scheduling assistants:"), or with instructions between ("Agent
@@ -1264,10 +1264,10 @@ fn sentence_is_directive(words: &[Found], label: bool) -> bool {
 /// money, an obligation, a new priority, or an addressee (a name of more
 /// than two letters in any language, or one of its own); or (alone, with
 /// `obliged_only`) an addressee, an obligation and a verb of that language.
-fn sentence_overrides(words: &[Found], mode: Mode) -> bool {
+fn sentence_overrides(text: &str, words: &[Found], mode: Mode) -> bool {
     use Kind::*;
     if mode == Mode::VisibleReader {
-        return reader(words);
+        return reader(text, words);
     }
     let obliged_only = mode == Mode::VisibleObliged;
     let named = words.iter().any(|f| f.1 == Address && f.3 - f.2 > 2);
@@ -1299,9 +1299,10 @@ const THIS_GAP: usize = 48;
 /// `READER_GAP` bytes of it, and that language's word for `this` within
 /// `THIS_GAP` of the verb, either way round? Text does not speak so of an
 /// AI but to it ("the assistant that reads this invitation accepts…",
-/// said as narration so no order shows). Linear: each verb looks only at
-/// the entries starting near it.
-fn reader(words: &[Found]) -> bool {
+/// said as narration so no order shows), when the sentence also asks for
+/// something ([`asks`]). Linear: each verb looks only at the entries
+/// starting near it.
+fn reader(text: &str, words: &[Found]) -> bool {
     use Kind::*;
     let gap = |a: &Found, b: &Found| {
         if a.3 <= b.2 {
@@ -1322,10 +1323,130 @@ fn reader(words: &[Found]) -> bool {
         let to = near.partition_point(|f| f.2 <= r.3 + READER_GAP);
         let around = &near[from..to];
         let this = around.iter().any(|t| t.1 == This && t.0 == r.0 && gap(r, t).is_some_and(|g| g <= THIS_GAP));
+        // A two-letter name (`ai`, `ia`) is a word of many languages
+        // (Vietnamese "who", Portuguese "was going", a Finnish
+        // interjection); written in Latin letters amid Han, kana or
+        // Hangul it is the AI.
+        let unspaced = HAN_KANA_HANGUL & lang_bit(r.0) != 0;
+        let named = |a: &&Found| a.3 - a.2 > 2 || unspaced;
         this && around
             .iter()
-            .any(|a| a.1 == Address && (a.0 == r.0 || a.3 - a.2 > 2) && gap(r, a).is_some_and(|g| g <= READER_GAP))
+            .any(|a| a.1 == Address && named(a) && !owned(text, a) && gap(r, a).is_some_and(|g| g <= READER_GAP))
+            && asks(words, r.0)
     })
+}
+
+/// Is the addressee the writer's own ("our assistant reads this email and
+/// suggests a reply", `Asisten AI kami`, `asistanımız`, `我们的AI助手`)?
+/// A product's page says what its AI does; an injection speaks of the
+/// reader's. (Folded text: lower case.)
+fn owned(text: &str, a: &Found) -> bool {
+    const BEFORE: &[&str] = &[
+        "our ",
+        "unser",
+        "notre ",
+        "nos ",
+        "nostro ",
+        "nostra ",
+        "nostri ",
+        "nuestro ",
+        "nuestra ",
+        "nuestros ",
+        "nosso ",
+        "nossa ",
+        "onze ",
+        "ons ",
+        "vores ",
+        "vår ",
+        "vårt ",
+        "våra ",
+        "nasz",
+        "náš ",
+        "naše ",
+        "našeho ",
+        "наш",
+        "naš",
+        "meidän ",
+        "我们的",
+        "我們的",
+        "हमारा ",
+        "हमारी ",
+        "हमारे ",
+        "私たちの",
+        "弊社の",
+        "当社の",
+        "당사의",
+        "우리 ",
+        "мой ",
+        "my ",
+        "mein",
+        "mon ",
+        "ma ",
+        "mio ",
+        "mia ",
+        "mi ",
+        "meu ",
+        "minha ",
+        "mijn ",
+    ];
+    const AFTER: &[&str] = &[
+        " kami",
+        " kita",
+        " của chúng tôi",
+        " của tôi",
+        "ımız",
+        "imiz",
+        "umuz",
+        "ümüz",
+        "ım ",
+        "im ",
+        " saya",
+        " ku ",
+    ];
+    // Within a few words before it (`unser KI-Assistent`, `我们的AI助手`),
+    // or after it (`Asisten AI kami`), a possessive word, whole.
+    let near = &text[text.floor_char_boundary(a.2.saturating_sub(32))..a.2];
+    let after = &text[a.3..text.ceil_char_boundary((a.3 + 24).min(text.len()))];
+    // An entry with a space after it is a whole word, one without a stem
+    // (`unser` in `unsere`); a suffix after has no space before it
+    // (`asistanımız`).
+    let whole = |hay: &str, p: &str, left: bool| {
+        let (word, right) = (p.trim(), p.ends_with(' '));
+        hay.match_indices(word).any(|(i, _)| {
+            let l = !left || hay[..i].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
+            let r = !right || hay[i + word.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric());
+            l && r
+        })
+    };
+    BEFORE.iter().any(|p| whole(near, p, p.is_ascii() || p.ends_with(' ')))
+        || AFTER.iter().any(|p| whole(after, p, p.starts_with(' ')) || text[a.2..a.3].ends_with(p.trim()))
+}
+
+/// The lexicons of Chinese, Japanese and Korean, as a set (`lang_bit`).
+const HAN_KANA_HANGUL: u64 = {
+    let lexicons = inertbox_rules::lexicon::LEXICONS;
+    let (mut set, mut i) = (0u64, 0);
+    while i < lexicons.len() {
+        let l = lexicons[i].lang.as_bytes();
+        if l.len() == 2 && matches!((l[0], l[1]), (b'z', b'h') | (b'j', b'a') | (b'k', b'o')) {
+            set |= 1 << i;
+        }
+        i += 1;
+    }
+    set
+};
+
+/// Does the sentence, in lexicon `lang`, ask for something beyond being
+/// read: an obligation, a new priority, instructions set aside, or an act
+/// on data, money or instructions? Product pages, privacy notices and news
+/// say what an AI does with a text ("the assistant that reads this email
+/// suggests a reply", "the model that processes this data stores none of
+/// it"); an injection narrated as what the reader does has it do more.
+fn asks(words: &[Found], lang: u8) -> bool {
+    use Kind::*;
+    let mine: Vec<Found> = words.iter().filter(|f| f.0 == lang).copied().collect();
+    let s = Spans::of(&mine);
+    s.has_any(&[Oblige, Priority, Over]) || (s.has_any(&[Act, Weak]) && s.has_any(&[Data, Bank, Instr]))
 }
 
 /// Per kind, the earliest end and the latest start of a sentence's words

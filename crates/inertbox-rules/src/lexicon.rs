@@ -98,7 +98,7 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "instruction*|consigne*|prompt*|invite système|message système|directive*|règles|regles|lignes directrices",
         data: "mot de passe|mots de passe|identifiants|clé api|clés api|clé privée|cle*|jeton*|secret*|conversation*|historique*|e-mails|emails|courriels|messages|boîte de réception|contacts|carnet d'adresses|données*|donnees*|base de données|argent|fonds|montant*|paiement*|facture*|résumé|resume|réponse|reponse|avis|note",
         bank: "iban*|rib|coordonnées bancaires|coordonnees bancaires|compte bancaire|numéro de compte|bénéficiaire*|beneficiaire*|swift|bic",
-        reads: "lit|lira|lisant|traite|traitera|traitant|résume|résumera|analyse|analysera|examine|évalue|parcourt|reçoit",
+        reads: "qui lit|lira|lisant|traite|traitera|traitant|résume|résumera|analyse|analysera|examine|évalue|parcourt|reçoit",
         this: "ce|cet|cette|ces|le présent|la présente",
     },
     Lexicon {
@@ -113,7 +113,7 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "instrucci*|indicaciones|prompt*|mensaje del sistema|directrices|directiva*|reglas|normas",
         data: "contraseña*|contrasena*|credencial*|clave*|token*|secreto*|conversaci*|historial*|correos|mensajes|bandeja de entrada|contactos|libreta de direcciones|datos|base de datos|dinero|fondos|importe*|monto*|pago*|factura*|resumen|respuesta|valoración|reseña",
         bank: "iban*|cuenta bancaria|datos bancarios|número de cuenta|numero de cuenta|beneficiario*|destinatario del pago|swift|bic|clabe",
-        reads: "lee|leerá|leyendo|lea|procesa|procesará|procesando|procese|resume|resumirá|analiza|analizará|evalúa|revisa|examina|recibe",
+        reads: "lee|leerá|leyendo|procesa|procesará|procesando|resume|resumirá|analiza|analizará|evalúa|revisa|examina|recibe",
         this: "este|esta|estos|estas|el presente|la presente",
     },
     Lexicon {
@@ -128,7 +128,7 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "istruzion*|prompt*|messaggio di sistema|direttive|linee guida|regole",
         data: "password|credenzial*|chiave*|token*|segret*|conversazion*|cronologia*|email|e-mail|messaggi|posta in arrivo|contatti|rubrica|dati|database|denaro|soldi|fondi|importo*|pagament*|fattur*|riassunto|risposta|recensione|valutazione",
         bank: "iban*|conto bancario|coordinate bancarie|numero di conto|beneficiari*|swift|bic",
-        reads: "legge|leggerà|leggendo|legga|elabora|elaborerà|elaborando|elabori|riassume|analizza|valuta|esamina|riceve|processa",
+        reads: "legge|leggerà|leggendo|elabora|elaborerà|elaborando|riassume|analizza|valuta|esamina|riceve|processa",
         this: "questo|questa|questi|queste|quest'|il presente|la presente",
     },
     Lexicon {
@@ -143,7 +143,7 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "instruç*|instruc*|prompt*|mensagem do sistema|diretrizes|diretiva*|regras",
         data: "senha*|palavra-passe|credencia*|chave*|token*|segredo*|conversa*|histórico*|historico*|e-mails|emails|mensagens|caixa de entrada|contatos|contactos|dados|banco de dados|dinheiro|fundos|valor|quantia|pagamento*|fatura*|resumo|resposta|avaliação",
         bank: "iban*|conta bancária|conta bancaria|dados bancários|dados bancarios|número da conta|beneficiário*|beneficiario*|chave pix|pix|swift",
-        reads: "lê|lerá|lendo|leia|processa|processará|processando|processe|resume|resumirá|analisa|analisará|avalia|examina|recebe",
+        reads: "lê|lerá|lendo|processa|processará|processando|resume|resumirá|analisa|analisará|avalia|examina|recebe",
         this: "este|esta|estes|estas|isto|esse|essa|o presente|a presente",
     },
     Lexicon {
@@ -174,7 +174,7 @@ pub const LEXICONS: &[Lexicon] = &[
         data: "hasł*|hasło|dane logowania|klucz*|token*|sekret*|rozmow*|histori*|e-maile|maile|wiadomości|skrzynk*|kontakty|dane|dane osobowe|pliki|dokumenty|pieniądze|pieniędzy|środki|kwot*|płatnoś*|faktur*|podsumowani*|odpowiedź|odpowiedzi|ocen*|recenzj*|baza danych|bazy danych|bazę danych|bazie danych|bazą danych",
         bank: "iban*|konto bankowe|numer konta|numeru konta|rachun*|dane bankowe|odbiorc*|beneficjent*|swift",
         reads: "czyta*|przetwarza*|analizuj*|streszcza*|ocenia*|obsługuj*|przeczyta*",
-        this: "ten|ta|to|tę|tego|tej|niniejsz*",
+        this: "ten|tę|tego|tej|niniejsz*|to zgłoszenie|to pismo|to zadanie|to repozytorium|to polecenie|to zaproszenie|to ogłoszenie|to zapytanie|ta wiadomość|ta strona|ta recenzja|ta opinia|ta faktura|ta umowa",
     },
     Lexicon {
         lang: "cs",
@@ -279,7 +279,7 @@ pub const LEXICONS: &[Lexicon] = &[
         data: "парол*|ключ*|токен*|секрет*|переписк*|разговор*|диалог*|истори*|письма|писем|сообщени*|почт*|контакт*|данные|данных|файл*|документ*|деньги|денег|средства|средств|сумм*|платеж*|платёж*|оплат*|счёт-фактур*|резюме|сводк*|ответ|ответе|отзыв*|оценк*|учётные данные|учётных данных|учетные данные|учетных данных|база данных|базы данных|базу данных|базе данных",
         bank: "iban*|реквизит*|номер счета|номер счёта|получател*|бенефициар*|swift|бик|банковский счет*|банковский счёт*|банковского счет*|банковского счёт*|банковском счет*|банковском счёт*|банковские счета|банковских счетов",
         reads: "чита*|обрабатыва*|анализиру*|просматрива*|оценива*|прочита*|обработа*",
-        this: "этот|эту|это|этого|этой|данн*|настоящ*",
+        this: "этот|эту|этого|этой|этом|эти|это письмо|это сообщение|это обращение|это резюме|это приглашение|данное письмо|данное сообщение|данный документ|данный файл",
     },
     Lexicon {
         lang: "uk",
@@ -294,7 +294,7 @@ pub const LEXICONS: &[Lexicon] = &[
         data: "парол*|облікові дані|облікових даних|ключ*|токен*|секрет*|листуванн*|розмов*|діалог*|історі*|листи|листів|повідомлен*|пошт*|контакт*|дані|даних|файл*|документ*|гроші|грошей|кошти|коштів|сум*|платіж*|платеж*|рахунок-фактур*|підсумок|відповідь|відповіді|відгук*|оцінк*|база даних|бази даних|базу даних|базі даних",
         bank: "iban*|реквізит*|номер рахунку|одержувач*|отримувач*|бенефіціар*|swift|мфо|банківський рахун*|банківського рахун*|банківському рахун*|банківські рахун*|банківських рахун*",
         reads: "чита*|обробля*|аналізу*|переглядає|оціню*|прочита*",
-        this: "цей|цю|це|цього|цієї|цих|даний|дану",
+        this: "цей|цю|цього|цієї|цих|це повідомлення|це звернення|це резюме|це запрошення",
     },
     Lexicon {
         lang: "ar",
@@ -354,7 +354,7 @@ pub const LEXICONS: &[Lexicon] = &[
         data: "密码|密碼|密钥|密鑰|私钥|私鑰|令牌|凭证|憑證|凭据|api key|api密钥|秘密|聊天记录|聊天記錄|对话|對話|历史记录|歷史記錄|邮件|郵件|电子邮件|联系人|聯絡人|通讯录|数据|數據|资料|資料|文件|数据库|资金|資金|款项|款項|金额|金額|付款|发票|發票|摘要|总结|回复|答复|评价|評價",
         bank: "银行账户|銀行帳戶|银行账号|收款人|收款账户|收款帳戶|银行卡|iban|swift",
         reads: "读取|阅读|處理|处理|分析|总结|總結|审阅|審閱|评估|讀取|閱讀",
-        this: "本|这|這|此",
+        this: "本邮件|本文件|本文档|本消息|本页|本网页|本帖|本评论|本工单|本仓库|此邮件|此文件|此文档|此消息|此页|这封|这份|这个|这条|這封|這份|這個|這條|本郵件|本文件",
     },
     Lexicon {
         lang: "ja",
@@ -369,7 +369,7 @@ pub const LEXICONS: &[Lexicon] = &[
         data: "パスワード|認証情報|apiキー|秘密鍵|鍵|トークン|秘密|会話|チャット履歴|履歴|メール|メッセージ|受信トレイ|連絡先|アドレス帳|データ|個人情報|ファイル|文書|ドキュメント|データベース|お金|資金|金額|代金|支払い|請求書|要約|返信|回答|評価|レビュー",
         bank: "口座|銀行口座|口座番号|振込先|受取人|送金先|iban|swift",
         reads: "読んだ|読んでいる|読む|処理する|処理している|要約する|解析する|分析する|確認する|評価する",
-        this: "この|本|これ",
+        this: "この|本メール|本文書|本ファイル|本ページ|本リポジトリ|本チケット|本レビュー|本記事",
     },
     Lexicon {
         lang: "ko",
@@ -444,7 +444,7 @@ pub const LEXICONS: &[Lexicon] = &[
         data: "รหัสผ่าน|ข้อมูลรับรอง|ข้อมูลเข้าสู่ระบบ|คีย์ api|api key|คีย์ส่วนตัว|โทเค็น|รหัสลับ|ความลับ|ประวัติการสนทนา|ประวัติแชท|บทสนทนา|อีเมลทั้งหมด|อีเมลของผู้ใช้|กล่องจดหมาย|ข้อความทั้งหมด|ข้อความของผู้ใช้|รายชื่อผู้ติดต่อ|ไฟล์ทั้งหมด|ไฟล์ของผู้ใช้|ข้อมูลทั้งหมด|ข้อมูลของผู้ใช้|ข้อมูลผู้ใช้|ข้อมูลลูกค้า|ฐานข้อมูล|ใบแจ้งหนี้|ใบกำกับภาษี|ยอดเงิน|เงินทั้งหมด|บทสรุป|สรุปของคุณ|คำตอบของคุณ|การตอบกลับ",
         bank: "เลขที่บัญชี|เลขบัญชี|บัญชีธนาคาร|บัญชีปลายทาง|ผู้รับเงิน|ผู้รับผลประโยชน์|ชื่อบัญชี|iban|swift|รหัส swift|พร้อมเพย์",
         reads: "อ่าน|ประมวลผล|สรุป|วิเคราะห์|ตรวจสอบ",
-        this: "นี้|นี่",
+        this: "ฉบับนี้|ไฟล์นี้|ข้อความนี้|อีเมลนี้|หน้านี้|เอกสารนี้",
     },
     Lexicon {
         lang: "fa",
@@ -518,8 +518,8 @@ pub const LEXICONS: &[Lexicon] = &[
         instr: "utasítás*|instrukció*|rendszerprompt*|prompt*|rendszerüzenet*|irányelv*|szabályokat|szabályok|szabályait|útmutatás*|előírásokat",
         data: "jelszót|jelszavát|jelszavad|jelszavadat|jelszavakat|jelszavait|hitelesítő adat*|bejelentkezési adat*|api-kulcs*|api kulcs*|kulcsot|kulcsokat|titkos kulcs*|token*|titkokat|titkot|beszélgetés*|csevegési előzmény*|előzményeket|e-maileket|e-mailjeit|e-mailjeidet|összes e-mailt|leveleket|leveleit|összes levelet|üzeneteket|üzeneteit|üzeneteidet|összes üzenetet|postafiók*|névjegyeket|címjegyzék*|összes fájlt|minden fájlt|adatokat|adatait|adataidat|összes adatot|személyes adat*|felhasználói adat*|ügyféladat*|adatbázis*|pénzt|összeget|összegét|fizetést|kifizetést|befizetést|átutalást|számlát|számlákat|összefoglalót|az összefoglalót|összegzést|választ|értékelést|értékelését",
         bank: "iban*|bankszámla*|számlaszám*|bankszámlaszám*|bankszámlaadat*|bankadat*|kedvezményezett*|swift|bic",
-        reads: "olvas*|feldolgoz*|elemz*|összefoglal*",
-        this: "ez|ezt|ezen",
+        reads: "olvassa|olvasó|feldolgozza|feldolgozó|elemzi|elemző|összefoglalja",
+        this: "ezt|ezen|ennek|ebben|ez a levél|ez az üzenet|ez a dokumentum|ez a fájl|ez az oldal",
     },
     Lexicon {
         lang: "bn",
@@ -699,7 +699,7 @@ pub const LEXICONS: &[Lexicon] = &[
         data: "parool*|salasõna*|pääsukood*|sisselogimisandmed|sisselogimisandmeid|ligipääsuandmed|juurdepääsuandmed|kasutajatunnus*|mandaat*|api võti|api-võti|api võtme*|api-võtme*|võtmed|võtmeid|võtmete|privaatvõt*|salajane võti|salajased võtmed|token*|žetoon*|saladus*|salajane teave|vestlus*|vestluslugu|vestluse ajalugu|vestlusajalugu|e-kir*|e-post*|e-maili*|meilid|meilide|kõik meilid|sõnum*|postkast*|kontaktid|kontakte|kontaktide|kontaktandmed|aadressiraamat*|andmed|andmeid|andmete|andmetele|isikuandmed|isikuandmeid|kasutajaandmed|kliendiandmed|andmebaas*|failid|faile|failide|raha|rahad|rahasumma|vahendid|vahendeid|summa|summat|makse*|maksete|arve|arved|arveid|arvete|arvet|arvele|kokkuvõte*|kokkuvõtt*|vastus*|vastuse*|hinnang*|arvustus*|kaardinumb*",
         bank: "iban*|pangakonto*|arvelduskont*|kontonumb*|pangaandmed|pangaandmeid|pangarekvisiidid|rekvisiidid|makse saaja*|raha saaja*|saaja konto*|saaja andmed|saaja nimi|kasusaaja*|soodustatud isik*|swift|bic|viitenumb*|pangaülekanne*|pangaülekande*",
         reads: "loeb|töötleb|analüüsib|võtab kokku|hindab|lugev|töötlev",
-        this: "see|seda|selle|need",
+        this: "selle|seda kirja|seda sõnumit|seda dokumenti|seda faili|seda lehte",
     },
     Lexicon {
         lang: "lv",
@@ -744,7 +744,7 @@ pub const LEXICONS: &[Lexicon] = &[
         data: "gesl*|gesel|poverilnic*|prijavni podatki|prijavne podatke|podatke za prijavo|podatki za prijavo|api ključ*|ključe|ključi|ključev|zasebni ključ*|žeton*|token*|skrivnost*|zaupne podatke|pogovor*|zgodovino pogovor*|zgodovina klepeta|zgodovino klepeta|e-pošt*|e-poštna sporočila|e-sporočila|elektronsko pošto|sporočil*|nabiralnik*|prejeto pošto|stike|stiki|stikov|imenik*|podatk*|osebne podatke|osebni podatki|bazo podatkov|baza podatkov|datoteke|vse datoteke|denar|denarja|denarjem|sredstva|sredstev|znesek|zneska|plačil*|račun|računa|račune|računi|povzetek|povzetka|povzetku|povzetke|odgovor|odgovora|odgovore|ocena|oceno|ocene|mnenje|recenzij*|številko kartice",
         bank: "iban*|bančni račun*|bančnega računa|bančnem računu|bančne račune|transakcijski račun*|transakcijskega računa|številka računa|številko računa|številke računa|bančni podatki|bančne podatke|bančnih podatkov|podatki o računu|prejemnik plačila|prejemnika plačila|prejemnik*|upravičen*|swift|bic|trr|imetnik računa|imetnika računa",
         reads: "bere|obdeluje|analizira|povzema|ocenjuje|pregleduje|prebere",
-        this: "ta|to|ti|te|tega|tej|tem",
+        this: "tega|tej|tem|to sporočilo|to e-pošto|ta dokument|to datoteko|to stran",
     },
     Lexicon {
         lang: "sr",
