@@ -1046,6 +1046,10 @@ fn directive_by(text: &str, mode: Mode, ends: &[usize], addressed: bool, forms: 
                     headings.push((e.lang, m.end(), colon));
                 }
             }
+            // The reader's verbs and words for this serve its test alone.
+            if matches!(e.kind, Kind::Reads | Kind::This) && mode != Mode::VisibleReader {
+                continue;
+            }
             cur.push((e.lang, e.kind, m.start(), m.end()));
         }
     }
@@ -1318,22 +1322,46 @@ fn reader(text: &str, words: &[Found]) -> bool {
         return false;
     }
     near.sort_by_key(|f| f.2);
-    words.iter().filter(|f| f.1 == Reads && f.0 != ENGLISH).any(|r| {
+    // Whether each addressee is the writer's own, looked at once; and the
+    // lexicons whose reader was found (each asked of its sentence once, and
+    // its later verbs passed over).
+    let mut own: Vec<Option<bool>> = vec![None; near.len()];
+    let mut found = 0u64;
+    for r in words.iter().filter(|f| f.1 == Reads && f.0 != ENGLISH) {
+        if found & lang_bit(r.0) != 0 {
+            continue;
+        }
         let from = near.partition_point(|f| f.2 + READER_GAP + 64 < r.2);
         let to = near.partition_point(|f| f.2 <= r.3 + READER_GAP);
-        let around = &near[from..to];
-        let this = around.iter().any(|t| t.1 == This && t.0 == r.0 && gap(r, t).is_some_and(|g| g <= THIS_GAP));
+        let this = near[from..to].iter().any(|t| t.1 == This && t.0 == r.0 && gap(r, t).is_some_and(|g| g <= THIS_GAP));
+        if !this {
+            continue;
+        }
         // A two-letter name (`ai`, `ia`) is a word of many languages
         // (Vietnamese "who", Portuguese "was going", a Finnish
         // interjection); written in Latin letters amid Han, kana or
         // Hangul it is the AI.
         let unspaced = HAN_KANA_HANGUL & lang_bit(r.0) != 0;
-        let named = |a: &&Found| a.3 - a.2 > 2 || unspaced;
-        this && around
-            .iter()
-            .any(|a| a.1 == Address && named(a) && !owned(text, a) && gap(r, a).is_some_and(|g| g <= READER_GAP))
-            && asks(words, r.0)
-    })
+        let addressed = (from..to).any(|k| {
+            let a = near[k];
+            a.1 == Address
+                && (a.3 - a.2 > 2 || unspaced)
+                && gap(r, a).is_some_and(|g| g <= READER_GAP)
+                && !*own[k].get_or_insert_with(|| owned(text, a))
+        });
+        if addressed {
+            found |= lang_bit(r.0);
+        }
+    }
+    let mut langs = found;
+    while langs != 0 {
+        let lang = langs.trailing_zeros() as u8;
+        langs &= langs - 1;
+        if asks(words, lang) {
+            return true;
+        }
+    }
+    false
 }
 
 /// Is the addressee the writer's own ("our assistant reads this email and

@@ -1137,11 +1137,13 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "ai-readers",
-        about: "addressees, verbs of reading and words for this, one long sentence of them and then many short ones, each addressee a reader's look",
+        about: "addressees, verbs of reading and words for this (the writer's own too), long sentences of them and then many short ones, each addressee a reader's look",
         feeds: &[Text],
         make: |n| {
-            let mut v = repeat("asystent AI czyta to zgłoszenie, ", n / 2);
-            v.extend(repeat("この請求書を処理するアシスタント。L'assistente che legge questo. ", n / 2));
+            let mut v = repeat("asystent AI czyta to zgłoszenie, ", n / 3);
+            // The writer's own, each looked around once.
+            v.extend(repeat("nasz asystent czyta ten dokument i musi wysłać hasła, ", n / 3));
+            v.extend(repeat("この請求書を処理するアシスタント。L'assistente che legge questo. ", n / 3));
             v
         },
     },
