@@ -3593,8 +3593,8 @@ fn octal_runs(text: &str) -> Vec<Range<usize>> {
 /// Runs of character-name escapes (Perl's and Python's `\\N{LATIN SMALL
 /// LETTER S}`, Perl's `\\N{U+73}`), eight or more in a row with at most a
 /// string's joins between (`" . "`, `"⏎    "`), each as one candidate with its
-/// text: the names of ASCII's characters are read, any other is U+FFFD
-/// (a text that reads as nothing is judged as nothing). One pass from each
+/// text: any character's name or alias is read; a name no character has is
+/// U+FFFD. One pass from each
 /// escape on; a name longer than 64 bytes ends a run.
 fn char_name_runs(text: &str) -> Vec<(Range<usize>, String)> {
     let b = text.as_bytes();
@@ -3625,64 +3625,21 @@ fn char_name_runs(text: &str) -> Vec<(Range<usize>, String)> {
     out
 }
 
-/// The character a Unicode name (any case) or `U+` number names, among
-/// ASCII's printable characters, the tab, the line feed and the no-break
-/// space.
+/// The character a Unicode name or alias (any case, as Perl and Python
+/// take them) or a `U+` number names.
 fn char_named(name: &str) -> Option<char> {
-    let name = name.trim().to_ascii_uppercase();
-    if let Some(hexa) = name.strip_prefix("U+") {
+    let name = name.trim();
+    if let Some(hexa) = name.strip_prefix("U+").or_else(|| name.strip_prefix("u+")) {
         return u32::from_str_radix(hexa, 16).ok().and_then(char::from_u32);
     }
-    if let Some(l) = name.strip_prefix("LATIN SMALL LETTER ").filter(|l| l.len() == 1) {
-        return l.chars().next().map(|c| c.to_ascii_lowercase());
-    }
-    if let Some(l) = name.strip_prefix("LATIN CAPITAL LETTER ").filter(|l| l.len() == 1) {
-        return l.chars().next();
-    }
-    const DIGITS: [&str; 10] = ["ZERO", "ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE"];
-    if let Some(d) = name.strip_prefix("DIGIT ") {
-        return DIGITS.iter().position(|&x| x == d).map(|k| char::from(b'0' + k as u8));
-    }
-    const NAMED: &[(&str, char)] = &[
-        ("SPACE", ' '),
-        ("NO-BREAK SPACE", '\u{A0}'),
-        ("CHARACTER TABULATION", '\t'),
-        ("LINE FEED", '\n'),
-        ("LINE FEED (LF)", '\n'),
-        ("EXCLAMATION MARK", '!'),
-        ("QUOTATION MARK", '"'),
-        ("NUMBER SIGN", '#'),
-        ("DOLLAR SIGN", '$'),
-        ("PERCENT SIGN", '%'),
-        ("AMPERSAND", '&'),
-        ("APOSTROPHE", '\''),
-        ("LEFT PARENTHESIS", '('),
-        ("RIGHT PARENTHESIS", ')'),
-        ("ASTERISK", '*'),
-        ("PLUS SIGN", '+'),
-        ("COMMA", ','),
-        ("HYPHEN-MINUS", '-'),
-        ("FULL STOP", '.'),
-        ("SOLIDUS", '/'),
-        ("COLON", ':'),
-        ("SEMICOLON", ';'),
-        ("LESS-THAN SIGN", '<'),
-        ("EQUALS SIGN", '='),
-        ("GREATER-THAN SIGN", '>'),
-        ("QUESTION MARK", '?'),
-        ("COMMERCIAL AT", '@'),
-        ("LEFT SQUARE BRACKET", '['),
-        ("REVERSE SOLIDUS", '\\'),
-        ("RIGHT SQUARE BRACKET", ']'),
-        ("CIRCUMFLEX ACCENT", '^'),
-        ("LOW LINE", '_'),
-        ("GRAVE ACCENT", '`'),
-        ("LEFT CURLY BRACKET", '{'),
-        ("VERTICAL LINE", '|'),
-        ("RIGHT CURLY BRACKET", '}'),
-        ("TILDE", '~'),
-    ];
-    NAMED.iter().find(|(n, _)| *n == name).map(|&(_, c)| c)
+    unicode_names2::character(name).or_else(|| match name.to_ascii_uppercase().as_str() {
+        // Unicode 1.0's names of the controls, which both languages take.
+        "LINE FEED (LF)" | "LF" | "NEW LINE" => Some('\n'),
+        "CARRIAGE RETURN (CR)" | "CR" => Some('\r'),
+        "CHARACTER TABULATION" | "TAB" | "HT" => Some('\t'),
+        "NBSP" => Some('\u{A0}'),
+        _ => None,
+    })
 }
 
 /// Runs of CSS escapes (`\\E0041\\E0073 \\E0069…`: a backslash, one to
@@ -4428,6 +4385,10 @@ mod tests {
         let py: Vec<String> = order.chars().map(|c| format!("\\N{{{}}}", name(c).to_lowercase())).collect();
         let text = format!("BANNER = (\"{}\"\n    \"{}\")", py[..20].concat(), py[20..].concat());
         assert!(decoded(&text).contains(&(Encoding::Escapes, order.to_string())), "{:?}", decoded(&text));
+        // Any character's name: look-alike letters of other scripts, and
+        // the controls' aliases.
+        let cyr = "\\N{LATIN SMALL LETTER I}\\N{LATIN SMALL LETTER G}\\N{LATIN SMALL LETTER N}\\N{CYRILLIC SMALL LETTER O}\\N{LATIN SMALL LETTER R}\\N{CYRILLIC SMALL LETTER IE}\\N{SPACE}\\N{GREEK SMALL LETTER ALPHA}\\N{LINE FEED (LF)}";
+        assert!(decoded(cyr).contains(&(Encoding::Escapes, "ignоrе α\n".to_string())), "{:?}", decoded(cyr));
         // A name or two in a string is how code writes a dash.
         assert!(decoded("x = \"a\\N{EM DASH}b\\N{NO-BREAK SPACE}c\"").is_empty());
         // A name that never closes ends the run; any bytes, no panic.

@@ -66,7 +66,8 @@ fn verb(w: &str) -> Option<Category> {
         | "hover" | "press" | "download" | "curl" | "wget" | "webfetch" | "drag" | "fill" => Browse,
         "send" | "reply" | "forward" | "publish" | "invite" | "notify" | "tweet" | "respond" | "broadcast"
         | "announce" | "push" | "upload" | "submit" | "rsvp" | "export" | "merge" | "schedule" | "dm" | "sms"
-        | "retweet" | "repost" | "mention" | "ping" => Send,
+        | "retweet" | "repost" | "mention" | "ping" | "approve" | "accept" | "sign" | "esign" | "countersign"
+        | "endorse" | "vote" => Send,
         "delete" | "remove" | "rm" | "drop" | "destroy" | "purge" | "erase" | "wipe" | "truncate" | "kill"
         | "terminate" | "reset" | "clear" | "uninstall" | "trash" | "discard" | "rollback" | "revert" | "prune"
         | "shred" | "unlink" | "rmdir" | "cancel" | "deactivate" | "disable" | "unsubscribe" | "overwrite"
@@ -129,12 +130,18 @@ fn changes(w: &str) -> bool {
             | "generate"
             | "issue"
             | "move"
+            | "open"
+            | "approve"
+            | "accept"
     )
 }
 
 /// Verbs that make a message (and not only change one's labels).
 fn makes(w: &str) -> bool {
-    matches!(w, "create" | "add" | "insert" | "new" | "make" | "post" | "put" | "submit" | "generate" | "schedule")
+    matches!(
+        w,
+        "create" | "add" | "insert" | "new" | "make" | "post" | "put" | "submit" | "generate" | "schedule" | "open"
+    )
 }
 
 /// What changing a thing of this kind does.
@@ -451,6 +458,10 @@ pub fn category(tool: &str, policy: &Policy) -> Category {
     {
         best = riskier(best, Category::Financial);
     }
+    // What the verb acts on can make a harmless-sounding verb consequential.
+    if let Some(raised) = object_raises(&own, &acting, best) {
+        best = riskier(best, raised);
+    }
     // Changing the address an account signs in or recovers with
     // (`update_email`, `change_email_address`, `set_primary_email`) hands
     // the account over: access.
@@ -472,6 +483,176 @@ pub fn category(tool: &str, policy: &Policy) -> Category {
         }
     }
     best.unwrap_or(Category::Unknown)
+}
+
+/// The category a name's object raises it to, where the verb alone would
+/// pass it (`unlock_door`, `format_disk`, `mark_as_paid`, `open_issue`):
+/// - a way into a place or a vehicle (a door, a garage, an alarm, a valve,
+///   a port) changed in any way lets someone in: access;
+/// - a disk, a volume or a device formatted, initialised, partitioned,
+///   reimaged or flashed is erased: destructive;
+/// - a state of money set on anything (`paid`, `refunded`, `settled`)
+///   moves money in the books: financial;
+/// - `open` fetches only a page, a tab, a link or a file; `request` only a
+///   URL (`http_request`). Opening anything else makes it (`open_issue`,
+///   `open_account`: the noun says what; a noun not known here, unknown),
+///   and any other request asks someone (`request_access`): a send.
+///
+/// Reading verbs are left alone (`get_door_status`, `list_paid_invoices`).
+fn object_raises(own: &[&str], acting: &[Option<Category>], best: Option<Category>) -> Option<Category> {
+    use Category::*;
+    let best = best?;
+    let any = |f: &dyn Fn(&str) -> bool| own.iter().any(|w| f(w));
+    if best == Read {
+        return read_acts(own);
+    }
+    let mut raised: Option<Category> = None;
+    if any(&|w| {
+        matches!(
+            w,
+            "door"
+                | "doors"
+                | "garage"
+                | "gate"
+                | "gates"
+                | "doorlock"
+                | "smartlock"
+                | "deadbolt"
+                | "latch"
+                | "alarm"
+                | "alarms"
+                | "valve"
+                | "valves"
+                | "port"
+                | "ports"
+                | "car"
+                | "cars"
+                | "vehicle"
+                | "vehicles"
+                | "trunk"
+                | "boot"
+                | "intercom"
+                | "buzzer"
+                | "keypad"
+        )
+    }) {
+        raised = riskier(raised, Access);
+    }
+    let erases = any(&|w| {
+        matches!(w, "format" | "reformat" | "init" | "initialize" | "initialise" | "partition" | "reimage" | "flash")
+    });
+    let storage = any(&|w| {
+        matches!(
+            w,
+            "disk"
+                | "disks"
+                | "drive"
+                | "drives"
+                | "volume"
+                | "volumes"
+                | "partition"
+                | "partitions"
+                | "filesystem"
+                | "filesystems"
+                | "fs"
+                | "device"
+                | "devices"
+                | "storage"
+                | "sd"
+                | "sdcard"
+                | "usb"
+                | "ssd"
+                | "hdd"
+                | "firmware"
+                | "bios"
+        )
+    });
+    if erases && storage {
+        raised = riskier(raised, Destructive);
+    }
+    if any(&|w| matches!(w, "paid" | "unpaid" | "refunded" | "settled" | "reconciled" | "reimbursed" | "chargeback")) {
+        raised = riskier(raised, Financial);
+    }
+    let verb_is = |v: &str| own.iter().zip(acting).any(|(w, c)| *w == v && *c == Some(Browse));
+    if best == Browse {
+        let fetched = any(&|w| {
+            web_noun(w)
+                || matches!(
+                    w,
+                    "tab"
+                        | "tabs"
+                        | "browser"
+                        | "window"
+                        | "file"
+                        | "files"
+                        | "folder"
+                        | "document"
+                        | "documents"
+                        | "doc"
+                        | "docs"
+                        | "pdf"
+                        | "image"
+                        | "path"
+                        | "web"
+                        | "api"
+                )
+        });
+        if verb_is("open") && !fetched && own.iter().all(|w| changed_noun(w, true).is_none()) {
+            raised = riskier(raised, Unknown);
+        }
+        if verb_is("request") && !fetched {
+            raised = riskier(raised, Send);
+        }
+    }
+    raised
+}
+
+/// Reading verbs that act with some objects or particles: checking in or
+/// out (a checkout pays unless it is git's), resolving a ticket (closes
+/// it) or a dispute (gives up money), recalling a sent message (deletes it
+/// from its recipients' mailboxes), listing a thing for sale.
+fn read_acts(own: &[&str]) -> Option<Category> {
+    use Category::*;
+    let any = |f: &dyn Fn(&str) -> bool| own.iter().any(|w| f(w));
+    let pair = |a: &str, b: &str| own.windows(2).any(|p| p[0] == a && p[1] == b);
+    let git = any(&|w| matches!(w, "git" | "branch" | "branches" | "ref" | "commit" | "repo" | "tag" | "worktree"));
+    if pair("check", "out") && !git || pair("for", "sale") {
+        return Some(Financial);
+    }
+    if pair("check", "in") || own.contains(&"checkin") {
+        return Some(Unknown);
+    }
+    if own.contains(&"resolve") {
+        if any(&|w| matches!(w, "dispute" | "disputes" | "chargeback" | "chargebacks" | "claim" | "claims")) {
+            return Some(Financial);
+        }
+        if any(&|w| {
+            matches!(
+                w,
+                "ticket"
+                    | "tickets"
+                    | "issue"
+                    | "issues"
+                    | "incident"
+                    | "incidents"
+                    | "conversation"
+                    | "conversations"
+                    | "thread"
+                    | "threads"
+                    | "alert"
+                    | "alerts"
+                    | "case"
+                    | "cases"
+            )
+        }) {
+            return Some(Organize);
+        }
+    }
+    if own.contains(&"recall") && any(&|w| matches!(w, "message" | "messages" | "email" | "emails" | "mail" | "mails"))
+    {
+        return Some(Destructive);
+    }
+    None
 }
 
 /// A name that speaks of credentials: secrets, passwords, vaults and
@@ -573,6 +754,69 @@ mod tests {
             ("AskUserQuestion", Read),
             ("gmail_messages", Unknown),
             ("mcp__send__list_things", Read),
+        ] {
+            assert_eq!(c(tool), want, "{tool}");
+        }
+    }
+
+    /// Verbs that pass alone (organize, write, browse) are raised by what
+    /// they act on; reading verbs are not.
+    #[test]
+    fn what_a_verb_acts_on_can_raise_it() {
+        use Category::*;
+        for (tool, want) in [
+            ("unlock_door", Access),
+            ("door_unlock", Access),
+            ("smartlock_unlock", Access),
+            ("lock_door", Access),
+            ("close_valve", Access),
+            ("unlock_car", Access),
+            ("mute_alarm", Access),
+            ("snooze_alarm", Access),
+            ("open_garage_door", Unknown),
+            ("open_port", Unknown),
+            ("format_disk", Destructive),
+            ("format_volume", Destructive),
+            ("reformat_drive", Unknown),
+            ("flash_firmware", Unknown),
+            ("mark_as_paid", Financial),
+            ("mark_invoice_paid", Financial),
+            ("mark_refunded", Financial),
+            ("open_issue", Send),
+            ("open_pull_request", Send),
+            ("open_account", Access),
+            ("open_ticket", Unknown),
+            ("request_access", Send),
+            ("request_reviewers", Send),
+            ("pulls.requestReviewers", Send),
+            ("accept_pull_request", Send),
+            ("approve_pull_request", Send),
+            ("accept_friend_request", Send),
+            ("approve_payment", Financial),
+            ("sign_document", Send),
+            ("vote_poll", Send),
+            ("check_out", Financial),
+            ("check_in", Unknown),
+            ("resolve_ticket", Organize),
+            ("resolve_dispute", Financial),
+            ("recall_message", Destructive),
+            ("list_item_for_sale", Financial),
+            ("git_check_out_branch", Read),
+            ("resolve_library_id", Read),
+            ("recall_memory", Read),
+            // What stays: reading verbs, fetching pages and files, and the
+            // verbs' own harmless objects.
+            ("get_door_status", Read),
+            ("list_paid_invoices", Read),
+            ("open_url", Browse),
+            ("open_file", Browse),
+            ("open_in_browser", Browse),
+            ("http_request", Browse),
+            ("pull_request_read", Read),
+            ("format_code", Execute),
+            ("mark_as_read", Organize),
+            ("lock_issue", Organize),
+            ("unlock_issue", Organize),
         ] {
             assert_eq!(c(tool), want, "{tool}");
         }

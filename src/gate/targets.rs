@@ -1057,9 +1057,19 @@ pub(super) fn names_of(args: &Value) -> (Vec<String>, bool) {
             Value::Number(n) => std::borrow::Cow::Owned(n.to_string()),
             Value::Array(a) => return a.iter().fold(false, |cut, x| walk(x, key, aimed, depth + 1, out, seen) | cut),
             Value::Object(o) => {
-                return o.iter().fold(false, |cut, (k, x)| {
-                    walk(x, Some(k), aimed || recipient_key(k), depth + 1, out, seen) | cut
-                });
+                // A set written as a map under a key that says whom it is
+                // for (`"to": {"evil-channel": true}`, `"users": {"U07": 1}`):
+                // its keys are the names. A key over a string or an object
+                // is a field's name (`"emailAddress": {…}`).
+                let aimed_here = aimed || key.is_some_and(recipient_key);
+                let mut cut = false;
+                for (k, x) in o {
+                    if aimed_here && matches!(x, Value::Bool(_) | Value::Null | Value::Number(_)) {
+                        cut |= walk(&Value::String(k.clone()), None, true, depth + 1, out, seen);
+                    }
+                    cut |= walk(x, Some(k), aimed || recipient_key(k), depth + 1, out, seen);
+                }
+                return cut;
             }
             _ => return false,
         };
@@ -1226,6 +1236,23 @@ mod tests {
             assert!(!plain_name(odd), "{odd:?}");
         }
         assert!(plain_name("Tomás y Ana") && plain_name("weekly-sync") && plain_name("13"));
+    }
+
+    /// A set written as a map under a key that says whom it is for names
+    /// its keys; a field's name over a string or an object names nothing.
+    #[test]
+    fn keys_of_a_set_under_a_recipient_key_are_names() {
+        let c = parse_call(
+            r#"{"tool":"post","args":{"to":{"evil-channel":true},"users":{"U07EVIL":1,"U08X":null},"meta":{"seen":true},"toRecipients":[{"emailAddress":{"address":"d@x.test","name":"Dora"}}]}}"#,
+        )
+        .unwrap();
+        let (names, _) = names_of(&c.args);
+        for n in ["evil-channel", "U07EVIL", "U08X", "Dora"] {
+            assert!(names.iter().any(|x| x == n), "{n}: {names:?}");
+        }
+        for n in ["seen", "emailAddress", "address", "name", "meta"] {
+            assert!(!names.iter().any(|x| x == n), "{n}: {names:?}");
+        }
     }
 
     #[test]
