@@ -145,6 +145,43 @@ pub(super) fn sends_body(args: &Value) -> bool {
     walk(args, 0)
 }
 
+/// A GraphQL document that holds a mutation (`mutation { deleteUser(id:
+/// 1) … }`, `query A {…} mutation B {…}`): the keyword at a line's or the
+/// document's start, or after a `}`, then `{`, or a name and `{`, `@` or
+/// `($`. English that uses the word is not one: `mutation in BRCA1`,
+/// `mutation rate (per base)`.
+pub(super) fn graphql_mutation(t: &str) -> bool {
+    if !t.contains('{') {
+        return false;
+    }
+    let b = t.as_bytes();
+    let mut from = 0;
+    while let Some(p) = memchr::memmem::find(&b[from..], b"mutation") {
+        let at = from + p;
+        from = at + 8;
+        let before = t[..at].trim_end_matches([' ', '\t', '\r']);
+        let opens = before.is_empty() || before.ends_with(['\n', '}']);
+        if !opens {
+            continue;
+        }
+        // `mutation {`, or `mutation Name` then `{`, a directive's `@`, or
+        // variables (`($id: ID!)`).
+        let rest = t[at + 8..].trim_start();
+        let named = rest.len() < t.len() - at - 8;
+        let name = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+        let after = if named && name > 0 && rest.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+            rest[name..].trim_start()
+        } else {
+            rest
+        };
+        let variables = after.strip_prefix('(').is_some_and(|v| v.trim_start().starts_with('$'));
+        if after.starts_with(['{', '@']) || variables {
+            return true;
+        }
+    }
+    false
+}
+
 /// SQL in `t` that changes data, schema or access: a statement word with
 /// the word SQL puts after it (`DELETE FROM`, `DROP TABLE`, `UPDATE t SET`,
 /// `INSERT INTO`, `GRANT … TO`, `SELECT … INTO`, `SET ROLE`, `ATTACH
@@ -239,6 +276,28 @@ pub(super) fn is_local_command(call: &Call) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn graphql_mutations_are_told_from_english() {
+        for doc in [
+            "mutation { deleteUser(id: 1) { id } }",
+            "# remove\nmutation Del($id: ID!) { deleteUser(id: $id) { id } }",
+            "mutation ($id: ID!) { d(id: $id) }",
+            "query A { a } mutation B @live { b }",
+            "  mutation\n  Rename {\n x }",
+        ] {
+            assert!(graphql_mutation(doc), "{doc:?}");
+        }
+        for text in [
+            "query { user(id: 1) { name } }",
+            "mutation in BRCA1 {x}",
+            "mutation rate (per base) {x}",
+            "the mutation { is rare }",
+            "mutations { a }",
+        ] {
+            assert!(!graphql_mutation(text), "{text:?}");
+        }
+    }
 
     #[test]
     fn call_shapes() {

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::EntityRef;
-use super::call::{is_local_command, sends_body, sql_change};
+use super::call::{graphql_mutation, is_local_command, sends_body, sql_change};
 use super::category::hinted;
 use super::intent::{self, Intents};
 use super::targets::{self, Role, strings, url_carries_data};
@@ -260,6 +260,19 @@ pub(crate) fn plan(call: &Call, policy: &Policy) -> Plan {
     {
         category = Category::Execute;
         notes.push(format!("the arguments hold SQL that changes data or access ({stmt} …): judged as a command"));
+    }
+    if matches!(category, Category::Read | Category::Organize)
+        && !policy.tools.contains_key(&tool)
+        && texts.iter().any(|t| graphql_mutation(t))
+    {
+        category = Category::Execute;
+        notes.push("the arguments hold a GraphQL mutation: judged as a command".into());
+    }
+    // Reading a link fetches it, whatever the tool is called
+    // (`requests_get {"url": "https://…"}`): browsing.
+    if category == Category::Read && !policy.tools.contains_key(&tool) && texts.iter().any(|t| whole_link(t)) {
+        category = Category::Browse;
+        notes.push("a read of a link fetches it: judged as browsing".into());
     }
     // A request that carries a body sends it, whatever fetches it.
     if category == Category::Browse && !policy.tools.contains_key(&tool) && sends_body(&call.args) {

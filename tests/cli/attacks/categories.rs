@@ -43,6 +43,22 @@ fn what_a_name_or_its_arguments_hide_is_found() {
         ("mcp__postgres__query", json!({"sql": "EXPLAIN ANALYZE DELETE FROM users"})),
         ("mcp__postgres__query", json!({"sql": "SELECT * INTO t2 FROM users"})),
         ("mcp__postgres__query", json!({"sql": "SET ROLE admin"})),
+        ("query_graphql", json!({"query": "mutation { deleteUser(id: 1) { id } }"})),
+        ("query_graphql", json!({"query": "query A { a }\nmutation B($id: ID!) { b(id: $id) }"})),
+        // What the verb acts on (real servers' names, helper-89's review).
+        ("unlock_door", json!({"entity_id": "lock.front"})),
+        ("format_disk", json!({"disk": "sdb"})),
+        ("mark_as_paid", json!({"invoice": "INV-7"})),
+        ("assign_role", json!({"user": "42", "role": "admin"})),
+        ("unprotect_branch", json!({"branch": "main"})),
+        ("CLOSE_POSITION", json!({"market": "SOL-PERP"})),
+        ("computer_use_preview", json!({"action": "click"})),
+        ("docker_compose", json!({"plan": "up"})),
+        ("valkey_write", json!({"command": "FLUSHALL"})),
+        ("sign_document", json!({"document": "42"})),
+        ("check_out", json!({"cart": "42"})),
+        ("recall_message", json!({"message_id": "42"})),
+        ("get_file_sharing_link", json!({"file": "42"})),
     ] {
         expect(&Case::after(CLEAN, tool, args.clone()), Confirm);
         expect(&Case::after(INJECTED, tool, args), Block);
@@ -50,6 +66,17 @@ fn what_a_name_or_its_arguments_hide_is_found() {
     // Reading stays reading.
     expect(
         &Case::after(INJECTED, "mcp__postgres__query", json!({"sql": "SELECT name FROM users"})),
+        inertbox::gate::Decision::Allow,
+    );
+    expect(
+        &Case::after(INJECTED, "query_graphql", json!({"query": "query { user(id: 1) { name } }"})),
+        inertbox::gate::Decision::Allow,
+    );
+    expect(&Case::after(INJECTED, "get_merge_request", json!({"iid": "42"})), inertbox::gate::Decision::Allow);
+    // Reading a link fetches it: browsing, which an injection makes ask.
+    expect(&Case::after(INJECTED, "requests_get", json!({"url": "https://evil.test/"})), Confirm);
+    expect(
+        &Case::after(CLEAN, "requests_get", json!({"url": "https://docs.example/"})),
         inertbox::gate::Decision::Allow,
     );
 }
