@@ -52,7 +52,8 @@ fn verb(w: &str) -> Option<Category> {
         "get" | "read" | "search" | "find" | "view" | "show" | "lookup" | "query" | "retrieve" | "describe"
         | "count" | "inspect" | "stat" | "cat" | "grep" | "glob" | "ls" | "summarize" | "summarise" | "analyze"
         | "analyse" | "whoami" | "preview" | "lint" | "validate" | "verify" | "resolve" | "translate"
-        | "transcribe" | "recall" | "compare" | "fetchmail" | "peek" | "poll" | "wait" | "list" | "check" => Read,
+        | "transcribe" | "recall" | "compare" | "fetchmail" | "peek" | "poll" | "wait" | "list" | "check"
+        | "calculate" | "explain" | "estimate" | "forecast" | "predict" | "geocode" => Read,
         "archive" | "move" | "rename" | "sort" | "unstar" | "unpin" | "categorize" | "categorise" | "organize"
         | "organise" | "snooze" | "mute" | "unmute" | "react" | "assign" | "unassign" | "close" | "reopen"
         | "bookmark" | "unwatch" | "unlock" | "transition" | "triage" | "label_email" => Organize,
