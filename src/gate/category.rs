@@ -53,7 +53,7 @@ fn verb(w: &str) -> Option<Category> {
         | "count" | "inspect" | "stat" | "cat" | "grep" | "glob" | "ls" | "summarize" | "summarise" | "analyze"
         | "analyse" | "whoami" | "preview" | "lint" | "validate" | "verify" | "resolve" | "translate"
         | "transcribe" | "recall" | "compare" | "fetchmail" | "peek" | "poll" | "wait" | "list" | "check"
-        | "calculate" | "explain" | "estimate" | "forecast" | "predict" | "geocode" => Read,
+        | "calculate" | "explain" | "forecast" | "predict" | "geocode" => Read,
         "archive" | "move" | "rename" | "sort" | "unstar" | "unpin" | "categorize" | "categorise" | "organize"
         | "organise" | "snooze" | "mute" | "unmute" | "react" | "assign" | "unassign" | "close" | "reopen"
         | "bookmark" | "unwatch" | "unlock" | "transition" | "triage" | "label_email" => Organize,
@@ -82,6 +82,24 @@ fn verb(w: &str) -> Option<Category> {
         | "invoke" | "trigger" | "dispatch" | "start" | "restart" | "provision" | "evaluate" => Execute,
         _ => return None,
     })
+}
+
+/// A verb written in the third person (`SLACK_REVOKES_A_TOKEN`,
+/// `SUPABASE_DISABLES_PREVIEW_BRANCHING`): what the verb does, only when
+/// that is consequential (a plural noun such as `news` or `bookmarks` never
+/// lowers an unknown name to a write).
+fn inflected(w: &str) -> Option<Category> {
+    let stems = [
+        w.strip_suffix("ies").map(|s| format!("{s}y")),
+        w.strip_suffix("es").map(str::to_string),
+        w.strip_suffix('s').map(str::to_string),
+    ];
+    use Category::*;
+    stems
+        .into_iter()
+        .flatten()
+        .filter(|s| s.len() >= 3)
+        .find_map(|s| verb(&s).filter(|c| matches!(c, Send | Execute | Access | Financial | Destructive)))
 }
 
 /// Words that are verbs before any other verb and nouns after one
@@ -367,6 +385,10 @@ pub fn category(tool: &str, policy: &Policy) -> Category {
         read_later[i] = later;
         later = if matches!(*w, "and" | "then") { false } else { later || verb(w) == Some(Category::Read) };
     }
+    // Where the first verb in its plain form stands: a verb in the third
+    // person counts only before it (`SLACK_REVOKES_A_TOKEN`, not the
+    // plural noun of `STRIPE_LIST_CHARGES`).
+    let first_verb = own.iter().position(|w| verb(w).is_some());
     let mut seen = false;
     let acting: Vec<Option<Category>> = own
         .iter()
@@ -376,10 +398,16 @@ pub fn category(tool: &str, policy: &Policy) -> Category {
                 seen = false;
                 return None;
             }
-            let c = verb(w).or_else(|| match leading_verb(w) {
-                _ if seen => None,
-                Some(c) if c != Category::Organize && read_later[i] => None,
-                c => c,
+            // After a preposition a word is a noun (`power_off_by_tag`,
+            // `send_to_list`).
+            let after_preposition = i > 0
+                && matches!(own[i - 1], "by" | "from" | "with" | "for" | "in" | "on" | "to" | "of" | "via" | "into");
+            let c = verb(w).or_else(|| inflected(w).filter(|_| first_verb.is_none_or(|p| i < p))).or_else(|| {
+                match leading_verb(w) {
+                    _ if seen || after_preposition => None,
+                    Some(c) if c != Category::Organize && read_later[i] => None,
+                    c => c,
+                }
             });
             seen |= c.is_some();
             c
@@ -394,7 +422,12 @@ pub fn category(tool: &str, policy: &Policy) -> Category {
     let reads_first = own.first().is_some_and(|w| verb(w) == Some(Category::Read) && *w != "resolve")
         && !own.iter().any(|w| matches!(*w, "and" | "then" | "or"));
     let acting: Vec<Option<Category>> = if reads_first {
-        acting.iter().enumerate().map(|(i, c)| if i == 0 { *c } else { None }).collect()
+        // Money words still act (`get_buy_listing_transaction` buys).
+        acting
+            .iter()
+            .enumerate()
+            .map(|(i, c)| if i == 0 || *c == Some(Category::Financial) { *c } else { None })
+            .collect()
     } else {
         acting
     };
@@ -619,6 +652,14 @@ fn object_raises(own: &[&str], acting: &[Option<Category>], best: Option<Categor
                 | "policies"
                 | "acl"
                 | "acls"
+                | "guest"
+                | "guests"
+                | "collaboration"
+                | "collaborations"
+                | "enrollment"
+                | "enrollments"
+                | "membership"
+                | "memberships"
         )
     });
     if guards && verb_of(&["assign", "replace", "set", "apply", "attach", "unassign", "move", "change"])
@@ -914,10 +955,20 @@ mod tests {
             ("list_merge_requests", Read),
             ("get_default_sign_in_page", Read),
             ("get_run_details", Read),
-            ("get_refund", Read),
+            // Money words act even after a reading verb: a read of one asks.
+            ("get_refund", Financial),
             ("get_image_set", Read),
             ("wait_for_new_message", Read),
             ("get_or_create_user", Access),
+            ("get_buy_listing_transaction", Financial),
+            ("SLACK_REVOKES_A_TOKEN", Access),
+            ("SUPABASE_DISABLES_PREVIEW_BRANCHING", Destructive),
+            ("droplet_power_off_by_tag", Unknown),
+            ("REPAIRSHOPR_POST_ESTIMATE", Send),
+            ("mailing_lists", Unknown),
+            ("STRIPE_LIST_CHARGES", Read),
+            ("BingNewsSearchUrl", Browse),
+            ("TWITTER_BOOKMARKS_BY_USER", Unknown),
             ("compose_email", Draft),
             ("container_file_write", Write),
             // What stays: reading verbs, fetching pages and files, and the
