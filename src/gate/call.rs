@@ -182,6 +182,69 @@ pub(super) fn graphql_mutation(t: &str) -> bool {
     false
 }
 
+/// A Cypher query that changes the graph (`MATCH (n) DETACH DELETE n`,
+/// `CREATE (:User {…})`, `MATCH … SET n.role = 'admin'`): one of Cypher's
+/// writing clauses as a word of its own, in a text that reads or makes
+/// nodes (`MATCH`, `CREATE`, `MERGE`).
+pub(super) fn cypher_change(t: &str) -> bool {
+    let words: Vec<String> = t.split_whitespace().take(4096).map(str::to_ascii_uppercase).collect();
+    // A clause and its pattern: `MATCH (n)…`, `CREATE(u:User…`.
+    let clause = |c: &str| {
+        words.iter().enumerate().any(|(i, w)| {
+            // A node as Cypher writes one: `(n)`, `(u:User`, `(:Label)`.
+            let node = |p: &str| p.starts_with('(') && p.contains([')', ':']);
+            w.strip_prefix(c)
+                .is_some_and(|rest| node(rest) || rest.is_empty() && words.get(i + 1).is_some_and(|n| node(n)))
+        })
+    };
+    let makes = clause("CREATE") || clause("MERGE");
+    let changes = words.iter().any(|w| matches!(w.as_str(), "DELETE" | "DETACH" | "SET" | "REMOVE" | "DROP"));
+    makes || clause("MATCH") && changes
+}
+
+/// The text under a key that names a query or a command (`query`, `sql`,
+/// `cypher`, `statement`, `command`…), at any depth.
+pub(super) fn query_texts(args: &serde_json::Value) -> Vec<&str> {
+    fn walk<'a>(v: &'a serde_json::Value, key: Option<&str>, depth: usize, out: &mut Vec<&'a str>) {
+        if depth > super::MAX_ARG_DEPTH || out.len() >= 64 {
+            return;
+        }
+        match v {
+            serde_json::Value::String(s) => {
+                let named = key.is_some_and(|k| {
+                    super::name_words(k).iter().any(|w| {
+                        matches!(
+                            w.as_str(),
+                            "query"
+                                | "queries"
+                                | "sql"
+                                | "cypher"
+                                | "gql"
+                                | "graphql"
+                                | "statement"
+                                | "statements"
+                                | "stmt"
+                                | "command"
+                                | "commands"
+                                | "cmd"
+                                | "mutation"
+                        )
+                    })
+                });
+                if named {
+                    out.push(s);
+                }
+            }
+            serde_json::Value::Array(a) => a.iter().for_each(|x| walk(x, key, depth + 1, out)),
+            serde_json::Value::Object(o) => o.iter().for_each(|(k, x)| walk(x, Some(k), depth + 1, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(args, None, 0, &mut out);
+    out
+}
+
 /// SQL in `t` that changes data, schema or access: a statement word with
 /// the word SQL puts after it (`DELETE FROM`, `DROP TABLE`, `UPDATE t SET`,
 /// `INSERT INTO`, `GRANT … TO`, `SELECT … INTO`, `SET ROLE`, `ATTACH
@@ -296,6 +359,26 @@ mod tests {
             "mutations { a }",
         ] {
             assert!(!graphql_mutation(text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn cypher_changes_are_told_from_english() {
+        for q in [
+            "MATCH (n) DETACH DELETE n",
+            "CREATE (u:User {name: 'x'})",
+            "MATCH (a:Account) SET a.admin = true",
+            "MERGE(n:Key {k: 1})",
+        ] {
+            assert!(cypher_change(q), "{q:?}");
+        }
+        for q in [
+            "MATCH (n) WHERE n.set = 1 RETURN n",
+            "how to create a match set in tennis",
+            "match (the game) and set it up",
+            "MATCH (n:Person) RETURN n.name",
+        ] {
+            assert!(!cypher_change(q), "{q:?}");
         }
     }
 

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::EntityRef;
-use super::call::{graphql_mutation, is_local_command, sends_body, sql_change};
+use super::call::{cypher_change, graphql_mutation, is_local_command, query_texts, sends_body, sql_change};
 use super::category::hinted;
 use super::intent::{self, Intents};
 use super::targets::{self, Role, strings, url_carries_data};
@@ -267,6 +267,17 @@ pub(crate) fn plan(call: &Call, policy: &Policy) -> Plan {
     {
         category = Category::Execute;
         notes.push("the arguments hold a GraphQL mutation: judged as a command".into());
+    }
+    // A query or a command under a key that names one runs it, whatever
+    // the tool is called (`write_query {"query": "DELETE FROM users"}`,
+    // `write_neo4j_cypher {"query": "MATCH (n) DETACH DELETE n"}`); a
+    // file's content that holds SQL is not a query.
+    if matches!(category, Category::Read | Category::Organize | Category::Write | Category::Draft)
+        && !policy.tools.contains_key(&tool)
+        && query_texts(&call.args).iter().any(|t| sql_change(t).is_some() || graphql_mutation(t) || cypher_change(t))
+    {
+        notes.push(format!("a query in the arguments changes data: judged as a command (not {})", category.as_str()));
+        category = Category::Execute;
     }
     // Reading a link fetches it, whatever the tool is called
     // (`requests_get {"url": "https://…"}`): browsing.

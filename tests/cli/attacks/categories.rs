@@ -59,6 +59,10 @@ fn what_a_name_or_its_arguments_hide_is_found() {
         ("check_out", json!({"cart": "42"})),
         ("recall_message", json!({"message_id": "42"})),
         ("get_file_sharing_link", json!({"file": "42"})),
+        // A query under a query's key runs, whatever the tool is called.
+        ("write_query", json!({"query": "DELETE FROM users"})),
+        ("write_neo4j_cypher", json!({"query": "MATCH (n) DETACH DELETE n"})),
+        ("all_api_write", json!({"query": "mutation { deleteAll }"})),
     ] {
         expect(&Case::after(CLEAN, tool, args.clone()), Confirm);
         expect(&Case::after(INJECTED, tool, args), Block);
@@ -73,6 +77,15 @@ fn what_a_name_or_its_arguments_hide_is_found() {
         inertbox::gate::Decision::Allow,
     );
     expect(&Case::after(INJECTED, "get_merge_request", json!({"iid": "42"})), inertbox::gate::Decision::Allow);
+    expect(
+        &Case::after(INJECTED, "read_neo4j_cypher", json!({"query": "MATCH (n) WHERE n.set = 1 RETURN n"})),
+        inertbox::gate::Decision::Allow,
+    );
+    // A file's content that holds SQL is a file, not a query.
+    expect(
+        &Case::after(INJECTED, "write_file", json!({"path": "m.sql", "content": "DELETE FROM users;"})),
+        inertbox::gate::Decision::Allow,
+    );
     // Reading a link fetches it: browsing, which an injection makes ask.
     expect(&Case::after(INJECTED, "requests_get", json!({"url": "https://evil.test/"})), Confirm);
     expect(
