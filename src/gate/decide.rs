@@ -281,7 +281,7 @@ pub(crate) fn plan(call: &Call, policy: &Policy) -> Plan {
     }
     // Reading a link fetches it, whatever the tool is called
     // (`requests_get {"url": "https://…"}`): browsing.
-    if category == Category::Read && !policy.tools.contains_key(&tool) && texts.iter().any(|t| whole_link(t)) {
+    if category == Category::Read && !policy.tools.contains_key(&tool) && texts.iter().any(|t| web_link(t)) {
         category = Category::Browse;
         notes.push("a read of a link fetches it: judged as browsing".into());
     }
@@ -700,6 +700,14 @@ fn opens_to_anyone(args: &serde_json::Value) -> bool {
 }
 
 /// A whole value that is a link or a remote store (no spaces in it).
+/// A whole argument that is a link a web client fetches (`http`, `https`,
+/// `ftp`, `ws`, `wss`; not an MCP resource's `docs://…` or a file).
+fn web_link(t: &str) -> bool {
+    let t = t.trim();
+    let scheme = t.split_once("://").map(|(s, _)| s.to_ascii_lowercase());
+    !t.contains(char::is_whitespace) && matches!(scheme.as_deref(), Some("http" | "https" | "ftp" | "ws" | "wss"))
+}
+
 fn whole_link(t: &str) -> bool {
     let t = t.trim();
     !t.contains(char::is_whitespace) && remote_path(t)

@@ -92,4 +92,9 @@ fn what_a_name_or_its_arguments_hide_is_found() {
         &Case::after(CLEAN, "requests_get", json!({"url": "https://docs.example/"})),
         inertbox::gate::Decision::Allow,
     );
+    // An MCP resource's URI is no web link.
+    expect(
+        &Case::after(INJECTED, "ReadMcpResourceTool", json!({"server": "docs", "uri": "docs://readme"})),
+        inertbox::gate::Decision::Allow,
+    );
 }
