@@ -187,7 +187,7 @@ pub(super) fn graphql_mutation(t: &str) -> bool {
 /// writing clauses as a word of its own, in a text that reads or makes
 /// nodes (`MATCH`, `CREATE`, `MERGE`).
 pub(super) fn cypher_change(t: &str) -> bool {
-    let words: Vec<String> = t.split_whitespace().take(4096).map(str::to_ascii_uppercase).collect();
+    let words: Vec<String> = t.split_whitespace().map(str::to_ascii_uppercase).collect();
     // A clause and its pattern: `MATCH (n)…`, `CREATE(u:User…`.
     let clause = |c: &str| {
         words.iter().enumerate().any(|(i, w)| {
@@ -205,43 +205,43 @@ pub(super) fn cypher_change(t: &str) -> bool {
 /// The text under a key that names a query or a command (`query`, `sql`,
 /// `cypher`, `statement`, `command`…), at any depth.
 pub(super) fn query_texts(args: &serde_json::Value) -> Vec<&str> {
-    fn walk<'a>(v: &'a serde_json::Value, key: Option<&str>, depth: usize, out: &mut Vec<&'a str>) {
-        if depth > super::MAX_ARG_DEPTH || out.len() >= 64 {
+    // Whether a key names a query: read once per key, not once per value
+    // under it.
+    fn names_query(k: &str) -> bool {
+        super::name_words(k).iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "query"
+                    | "queries"
+                    | "sql"
+                    | "cypher"
+                    | "gql"
+                    | "graphql"
+                    | "statement"
+                    | "statements"
+                    | "stmt"
+                    | "command"
+                    | "commands"
+                    | "cmd"
+                    | "mutation"
+            )
+        })
+    }
+    fn walk<'a>(v: &'a serde_json::Value, named: bool, depth: usize, out: &mut Vec<&'a str>) {
+        // Past the depth the walk stops, as `strings` does (which the
+        // targets flag as unread).
+        if depth > super::MAX_ARG_DEPTH {
             return;
         }
         match v {
-            serde_json::Value::String(s) => {
-                let named = key.is_some_and(|k| {
-                    super::name_words(k).iter().any(|w| {
-                        matches!(
-                            w.as_str(),
-                            "query"
-                                | "queries"
-                                | "sql"
-                                | "cypher"
-                                | "gql"
-                                | "graphql"
-                                | "statement"
-                                | "statements"
-                                | "stmt"
-                                | "command"
-                                | "commands"
-                                | "cmd"
-                                | "mutation"
-                        )
-                    })
-                });
-                if named {
-                    out.push(s);
-                }
-            }
-            serde_json::Value::Array(a) => a.iter().for_each(|x| walk(x, key, depth + 1, out)),
-            serde_json::Value::Object(o) => o.iter().for_each(|(k, x)| walk(x, Some(k), depth + 1, out)),
+            serde_json::Value::String(s) if named => out.push(s),
+            serde_json::Value::Array(a) => a.iter().for_each(|x| walk(x, named, depth + 1, out)),
+            serde_json::Value::Object(o) => o.iter().for_each(|(k, x)| walk(x, names_query(k), depth + 1, out)),
             _ => {}
         }
     }
     let mut out = Vec::new();
-    walk(args, None, 0, &mut out);
+    walk(args, false, 0, &mut out);
     out
 }
 
@@ -372,6 +372,14 @@ mod tests {
         ] {
             assert!(cypher_change(q), "{q:?}");
         }
+        // No limit lets a change through: thousands of words before it, or
+        // the query under the hundredth key that names one.
+        assert!(cypher_change(&format!("MATCH (n) WHERE {} DETACH DELETE n", "n.x = 1 AND ".repeat(5000))));
+        let mut many: serde_json::Map<String, serde_json::Value> =
+            (0..100).map(|i| (format!("query_{i:03}"), "MATCH (n) RETURN n".into())).collect();
+        many.insert("query_999".into(), "MATCH (n) DETACH DELETE n".into());
+        let args = serde_json::Value::Object(many);
+        assert!(query_texts(&args).iter().any(|t| cypher_change(t)));
         for q in [
             "MATCH (n) WHERE n.set = 1 RETURN n",
             "how to create a match set in tennis",

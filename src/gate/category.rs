@@ -496,13 +496,14 @@ pub fn category(tool: &str, policy: &Policy) -> Category {
     {
         best = riskier(best, Category::Access);
     }
-    // A checkout pays, unless the name is git's (`git_checkout`,
-    // `checkout_branch`); a gift, a voucher or a tip is money too.
+    // A checkout pays (`checkout`, `check_out`), unless the name is git's
+    // (`git_checkout`, `checkout_branch`); a gift, a voucher or a tip is
+    // money too.
     let git = own
         .iter()
         .any(|w| matches!(*w, "git" | "branch" | "branches" | "ref" | "commit" | "repo" | "tag" | "worktree"));
-    if (own.contains(&"checkout") && !git)
-        || own.iter().any(|w| matches!(*w, "gift" | "gifts" | "giftcard" | "voucher" | "vouchers"))
+    let checks_out = own.contains(&"checkout") || own.windows(2).any(|p| p == ["check", "out"]);
+    if (checks_out && !git) || own.iter().any(|w| matches!(*w, "gift" | "gifts" | "giftcard" | "voucher" | "vouchers"))
     {
         best = riskier(best, Category::Financial);
     }
@@ -702,7 +703,6 @@ fn object_raises(own: &[&str], acting: &[Option<Category>], best: Option<Categor
     {
         raised = riskier(raised, Unknown);
     }
-    let verb_is = |v: &str| own.iter().zip(acting).any(|(w, c)| *w == v && *c == Some(Browse));
     if best == Browse {
         let fetched = any(&|w| {
             web_noun(w)
@@ -726,26 +726,25 @@ fn object_raises(own: &[&str], acting: &[Option<Category>], best: Option<Categor
                         | "api"
                 )
         });
-        if verb_is("open") && !fetched && own.iter().all(|w| changed_noun(w, true).is_none()) {
+        if verb_of(&["open"]) && !fetched && own.iter().all(|w| changed_noun(w, true).is_none()) {
             raised = riskier(raised, Unknown);
         }
-        if verb_is("request") && !fetched {
+        if verb_of(&["request"]) && !fetched {
             raised = riskier(raised, Send);
         }
     }
     raised
 }
 
-/// Reading verbs that act with some objects or particles: checking in or
-/// out (a checkout pays unless it is git's), resolving a ticket (closes
+/// Reading verbs that act with some objects or particles: checking in
+/// (checking out is a checkout, in `category`), resolving a ticket (closes
 /// it) or a dispute (gives up money), recalling a sent message (deletes it
 /// from its recipients' mailboxes), listing a thing for sale.
 fn read_acts(own: &[&str]) -> Option<Category> {
     use Category::*;
     let any = |f: &dyn Fn(&str) -> bool| own.iter().any(|w| f(w));
     let pair = |a: &str, b: &str| own.windows(2).any(|p| p[0] == a && p[1] == b);
-    let git = any(&|w| matches!(w, "git" | "branch" | "branches" | "ref" | "commit" | "repo" | "tag" | "worktree"));
-    if pair("check", "out") && !git || pair("for", "sale") {
+    if pair("for", "sale") {
         return Some(Financial);
     }
     if pair("check", "in") || own.contains(&"checkin") {

@@ -252,32 +252,28 @@ pub(crate) fn plan(call: &Call, policy: &Policy) -> Plan {
     if tool_folded {
         notes.insert(0, format!("look-alike letters in the tool name were read as Latin: {:?} → {tool:?}", call.tool));
     }
-    // SQL that changes data or access runs it, whatever the tool is called
-    // (`mcp__postgres__query {"sql": "DROP TABLE users"}`).
-    if matches!(category, Category::Read | Category::Organize)
-        && !policy.tools.contains_key(&tool)
-        && let Some(stmt) = texts.iter().find_map(|t| sql_change(t))
-    {
-        category = Category::Execute;
-        notes.push(format!("the arguments hold SQL that changes data or access ({stmt} …): judged as a command"));
-    }
-    if matches!(category, Category::Read | Category::Organize)
-        && !policy.tools.contains_key(&tool)
-        && texts.iter().any(|t| graphql_mutation(t))
-    {
-        category = Category::Execute;
-        notes.push("the arguments hold a GraphQL mutation: judged as a command".into());
-    }
-    // A query or a command under a key that names one runs it, whatever
-    // the tool is called (`write_query {"query": "DELETE FROM users"}`,
-    // `write_neo4j_cypher {"query": "MATCH (n) DETACH DELETE n"}`); a
-    // file's content that holds SQL is not a query.
-    if matches!(category, Category::Read | Category::Organize | Category::Write | Category::Draft)
-        && !policy.tools.contains_key(&tool)
-        && query_texts(&call.args).iter().any(|t| sql_change(t).is_some() || graphql_mutation(t) || cypher_change(t))
-    {
-        notes.push(format!("a query in the arguments changes data: judged as a command (not {})", category.as_str()));
-        category = Category::Execute;
+    // A query that changes data runs it, whatever the tool is called: in
+    // any argument of a read or an organize call (`mcp__postgres__query
+    // {"sql": "DROP TABLE users"}`), and under a key that names a query or
+    // a command in a write or a draft (`write_query {"query": "DELETE FROM
+    // users"}`; a file's content that holds SQL is a file, not a query).
+    // SQL, a GraphQL mutation, or Cypher's writing clauses.
+    if !policy.tools.contains_key(&tool) {
+        let looked: Vec<&str> = match category {
+            Category::Read | Category::Organize => texts.iter().map(String::as_str).collect(),
+            Category::Write | Category::Draft => query_texts(&call.args),
+            _ => Vec::new(),
+        };
+        let change = looked.iter().find_map(|t| {
+            sql_change(t)
+                .map(|stmt| format!("SQL that changes data or access ({stmt} …)"))
+                .or_else(|| graphql_mutation(t).then(|| "a GraphQL mutation".to_string()))
+                .or_else(|| cypher_change(t).then(|| "Cypher that changes the graph".to_string()))
+        });
+        if let Some(what) = change {
+            notes.push(format!("the arguments hold {what}: judged as a command (not {})", category.as_str()));
+            category = Category::Execute;
+        }
     }
     // Reading a link fetches it, whatever the tool is called
     // (`requests_get {"url": "https://…"}`): browsing.

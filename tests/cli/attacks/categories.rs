@@ -67,34 +67,23 @@ fn what_a_name_or_its_arguments_hide_is_found() {
         expect(&Case::after(CLEAN, tool, args.clone()), Confirm);
         expect(&Case::after(INJECTED, tool, args), Block);
     }
-    // Reading stays reading.
-    expect(
-        &Case::after(INJECTED, "mcp__postgres__query", json!({"sql": "SELECT name FROM users"})),
-        inertbox::gate::Decision::Allow,
-    );
-    expect(
-        &Case::after(INJECTED, "query_graphql", json!({"query": "query { user(id: 1) { name } }"})),
-        inertbox::gate::Decision::Allow,
-    );
-    expect(&Case::after(INJECTED, "get_merge_request", json!({"iid": "42"})), inertbox::gate::Decision::Allow);
-    expect(
-        &Case::after(INJECTED, "read_neo4j_cypher", json!({"query": "MATCH (n) WHERE n.set = 1 RETURN n"})),
-        inertbox::gate::Decision::Allow,
-    );
-    // A file's content that holds SQL is a file, not a query.
-    expect(
-        &Case::after(INJECTED, "write_file", json!({"path": "m.sql", "content": "DELETE FROM users;"})),
-        inertbox::gate::Decision::Allow,
-    );
+    // Reading stays reading, even after an injection: queries that only
+    // read, names that open with a reading verb, a file's content that
+    // holds SQL (a file, not a query), an MCP resource's URI (no web link).
+    for (tool, args) in [
+        ("mcp__postgres__query", json!({"sql": "SELECT name FROM users"})),
+        ("query_graphql", json!({"query": "query { user(id: 1) { name } }"})),
+        ("get_merge_request", json!({"iid": "42"})),
+        ("read_neo4j_cypher", json!({"query": "MATCH (n) WHERE n.set = 1 RETURN n"})),
+        ("write_file", json!({"path": "m.sql", "content": "DELETE FROM users;"})),
+        ("ReadMcpResourceTool", json!({"server": "docs", "uri": "docs://readme"})),
+    ] {
+        expect(&Case::after(INJECTED, tool, args), inertbox::gate::Decision::Allow);
+    }
     // Reading a link fetches it: browsing, which an injection makes ask.
     expect(&Case::after(INJECTED, "requests_get", json!({"url": "https://evil.test/"})), Confirm);
     expect(
         &Case::after(CLEAN, "requests_get", json!({"url": "https://docs.example/"})),
-        inertbox::gate::Decision::Allow,
-    );
-    // An MCP resource's URI is no web link.
-    expect(
-        &Case::after(INJECTED, "ReadMcpResourceTool", json!({"server": "docs", "uri": "docs://readme"})),
         inertbox::gate::Decision::Allow,
     );
 }
