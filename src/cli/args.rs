@@ -123,7 +123,8 @@ pub enum Cmd {
             user's latest request asks for that kind of action ('pay the bill in bill.txt') and clean \
             content gave the account, an address whose mailbox starts with a name the user typed, a \
             name reads of two sources give, or an object a tool's JSON answer listed (for a forward, a \
-            share or an access call whose recipients the user typed), with no look-alike of it read \
+            share or an access call whose recipients the user typed, or for a booking), with no \
+            look-alike of it read \
             (docs/gate.md); a write into a folder only the content named, a write that puts a link or \
             address only content from afar mentioned (not the agent's reads of the user's files) into a \
             file that did not hold it, a payment of a sum the request \

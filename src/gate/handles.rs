@@ -428,17 +428,50 @@ fn role_key(key: &str) -> bool {
     })
 }
 
+/// A word for what people write about things (`reviews`, `comments`,
+/// `messages`): under a key of it, what writers call themselves or title
+/// their text is no object an answer lists, and a tool named with it
+/// lists only by its map's keys (`decide::writings_tool`).
+pub(super) fn writing_word(w: &str) -> bool {
+    matches!(
+        w,
+        "review"
+            | "reviews"
+            | "comment"
+            | "comments"
+            | "post"
+            | "posts"
+            | "message"
+            | "messages"
+            | "replies"
+            | "feedback"
+            | "note"
+            | "notes"
+            | "testimonials"
+            | "thread"
+            | "threads"
+    )
+}
+
+/// A key whose items people wrote ([`writing_word`]).
+fn writing_key(key: &str) -> bool {
+    name_words(key).last().is_some_and(|w| writing_word(w))
+}
+
 /// The names a tool's JSON answer gives its objects, one record each
 /// (records end with U+001E, which a session file keeps unescaped):
 /// `+idents name` for an object that is one of the answer's items (the
 /// answer itself, its list's items, or under one key of it: `{"members":
 /// [...]}`, `{"channel": {...}}`; never below a key of someone who wrote or
-/// is on a thing, `from`, `attendees`, or of a map the content's writer
-/// keyed), whose id or address a call may aim at; `-idents name` for every
-/// other object that bears a name, at any depth (a namesake there still
-/// makes a name ambiguous). `idents` are the object's id (`id`, its one own
-/// `…_id`, else its `login`) and its own address (`email`; only for a
-/// person's name, not a `title`), comma-joined, or `?` for none; the name
+/// is on a thing, `from`, `attendees`, or of what people wrote, `reviews`,
+/// `comments`, or of a map the content's writer keyed), whose id or address a call may aim at; `=name` for such an
+/// item with neither; `*name` for each key with a blank in it of an answer
+/// that is a map (`{"Maison Verlaine": …}`: a name, not a field's);
+/// `-idents name` for every other object that bears a name, at any depth
+/// (a namesake there still makes a name ambiguous).
+/// `idents` are the object's id (`id`, its one own `…_id`, else its
+/// `login`) and its own address (`email`; only for a person's name, not a
+/// `title`), comma-joined, or `?` for none; the name
 /// as words ([`super::words`], no end spaces), from a name key, a nested
 /// `profile` or `name` object's, or `first_name` and `last_name` joined.
 /// Past [`MAX_NAMED_BYTES`] a last line `!` says the list was cut.
@@ -540,9 +573,14 @@ pub(super) fn named_in(v: &Value) -> Option<String> {
                 out.push_str("!\u{1e}");
                 return false;
             }
-            out.push(if item && ids != "?" { '+' } else { '-' });
-            out.push_str(&ids);
-            out.push(' ');
+            // An item with no id is listed by its name alone (`=name`).
+            if item && ids == "?" {
+                out.push('=');
+            } else {
+                out.push(if item { '+' } else { '-' });
+                out.push_str(&ids);
+                out.push(' ');
+            }
             out.push_str(&name);
             out.push('\u{1e}');
         }
@@ -561,13 +599,37 @@ pub(super) fn named_in(v: &Value) -> Option<String> {
                     && o.iter().all(|(k, x)| {
                         k == "profile"
                             || k == "name"
-                            || walk(x, keys + 1, aside || role_key(k) || written_keys(k), depth + 1, out)
+                            || walk(
+                                x,
+                                keys + 1,
+                                aside || role_key(k) || written_keys(k) || writing_key(k),
+                                depth + 1,
+                                out,
+                            )
                     })
             }
             _ => true,
         }
     }
     let mut out = String::new();
+    // An answer that is a map of names (`{"Maison Verlaine": "Rating:
+    // 4.7 …"}`) lists an object under each: a key with a blank in it is a
+    // name, not a field's.
+    if let Value::Object(o) = v {
+        for k in o.keys().filter(|k| k.trim().contains(char::is_whitespace)) {
+            let name = super::targets::fold_name(k);
+            if name.is_empty() || name.len() > super::targets::MAX_NAME_BYTES {
+                continue;
+            }
+            if out.len() + name.len() + 4 > MAX_NAMED_BYTES {
+                out.push_str("!\u{1e}");
+                return Some(out);
+            }
+            out.push('*');
+            out.push_str(&name);
+            out.push('\u{1e}');
+        }
+    }
     walk(v, 0, false, 0, &mut out);
     (!out.is_empty()).then_some(out)
 }

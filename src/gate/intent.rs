@@ -842,6 +842,9 @@ fn read_sentence(
                     }
                     if matches!(w, "book" | "reserve") {
                         cats.0 |= BOOKING;
+                        // A sum the booking's sentence writes bounds its
+                        // price ("book it, up to 600 EUR").
+                        sentence_pays |= granted;
                     }
                 }
             }

@@ -65,6 +65,15 @@ pub(crate) struct Wanted {
     /// Name targets as a tool's answer may give them an id (lower case,
     /// one token): looked for in reads' named ids ([`super::handles::named_in`]).
     pub(crate) ids: std::collections::HashMap<String, Vec<u32>>,
+    /// The call books: its name targets are looked for among what reads'
+    /// JSON answers list ([`super::decide::NamedIds`]).
+    pub(crate) booking: bool,
+    /// A booking's name targets, folded as reads' names are
+    /// ([`super::targets::fold_name`]).
+    pub(crate) listed_names: std::collections::HashMap<String, Vec<u32>>,
+    /// What a booking books (`hotel`, `restaurant`): only a read of a tool
+    /// that speaks of one lists it ([`super::decide::booked_things`]).
+    pub(crate) booked_things: Vec<String>,
     /// The call writes: which reads named a target from afar is wanted
     /// ([`super::project_read`]).
     pub(crate) writes: bool,
@@ -250,9 +259,24 @@ impl Wanted {
             twinned,
             handles: Default::default(),
             ids,
+            booking: false,
+            listed_names: Default::default(),
+            booked_things: Vec::new(),
             writes: false,
             place: None,
         }
+    }
+
+    /// Keep a booking's name targets, folded, to be looked for among the
+    /// names reads' answers give their objects; true.
+    pub(crate) fn with_listed_names(&mut self, found: &[(TargetKind, String)]) -> bool {
+        for (i, (k, v)) in found.iter().enumerate() {
+            let name = super::targets::fold_name(v);
+            if *k == TargetKind::Name && !name.is_empty() && name.len() <= super::targets::MAX_NAME_BYTES {
+                self.listed_names.entry(name).or_default().push(i as u32);
+            }
+        }
+        true
     }
 
     /// Mark the name targets that are among a call's handles (lower case).
