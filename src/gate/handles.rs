@@ -447,15 +447,31 @@ pub(super) fn writing_word(w: &str) -> bool {
             | "feedback"
             | "note"
             | "notes"
+            | "testimonial"
             | "testimonials"
             | "thread"
             | "threads"
+            | "tip"
+            | "tips"
+            | "photo"
+            | "photos"
+            | "question"
+            | "questions"
+            | "answer"
+            | "answers"
+            | "discussion"
+            | "discussions"
+            | "forum"
+            | "mention"
+            | "mentions"
+            | "reply"
     )
 }
 
-/// A key whose items people wrote ([`writing_word`]).
+/// A key whose items people wrote ([`writing_word`], any word of it:
+/// `reviews_list`).
 fn writing_key(key: &str) -> bool {
-    name_words(key).last().is_some_and(|w| writing_word(w))
+    name_words(key).iter().any(|w| writing_word(w))
 }
 
 /// The names a tool's JSON answer gives its objects, one record each
@@ -613,10 +629,18 @@ pub(super) fn named_in(v: &Value) -> Option<String> {
     }
     let mut out = String::new();
     // An answer that is a map of names (`{"Maison Verlaine": "Rating:
-    // 4.7 …"}`) lists an object under each: a key with a blank in it is a
-    // name, not a field's.
+    // 4.7 …"}`, `{"Miznon": …}`) lists an object under each: a key with a
+    // blank or a letter past ASCII in it, or one capital then small
+    // letters, is a name, not a field's (`status`, `ResponseMetadata`).
+    let named_key = |k: &str| {
+        let k = k.trim();
+        let mut chars = k.chars();
+        k.contains(char::is_whitespace)
+            || k.chars().any(|c| c.is_alphabetic() && !c.is_ascii())
+            || (chars.next().is_some_and(|c| c.is_ascii_uppercase()) && chars.all(|c| c.is_ascii_lowercase()))
+    };
     if let Value::Object(o) = v {
-        for k in o.keys().filter(|k| k.trim().contains(char::is_whitespace)) {
+        for k in o.keys().filter(|k| named_key(k)) {
             let name = super::targets::fold_name(k);
             if name.is_empty() || name.len() > super::targets::MAX_NAME_BYTES {
                 continue;

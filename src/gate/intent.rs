@@ -502,6 +502,103 @@ fn proper_names(text: &str) -> Vec<String> {
 /// payment of a sum past them, a deletion of a term past them, asks).
 const MAX_KEPT: usize = 64;
 
+/// A word that may follow a verb of booking: what is booked, whom for, or
+/// which ("book a table", "book it for me", "book the cheapest").
+fn booked_word(w: &str) -> bool {
+    matches!(
+        w,
+        "a" | "an"
+            | "the"
+            | "it"
+            | "them"
+            | "me"
+            | "us"
+            | "him"
+            | "her"
+            | "this"
+            | "that"
+            | "these"
+            | "those"
+            | "my"
+            | "our"
+            | "your"
+            | "his"
+            | "their"
+            | "one"
+            | "two"
+            | "three"
+            | "four"
+            | "five"
+            | "six"
+            | "some"
+            | "another"
+            | "any"
+            | "both"
+            | "for"
+            | "at"
+            | "in"
+            | "on"
+            | "with"
+            | "from"
+            | "whichever"
+            | "whatever"
+            | "cheapest"
+            | "best"
+            | "top"
+            | "first"
+            | "earliest"
+            | "latest"
+            | "next"
+            | "same"
+            | "ticket"
+            | "tickets"
+            | "seat"
+            | "seats"
+            | "table"
+            | "tables"
+            | "room"
+            | "rooms"
+            | "flight"
+            | "flights"
+            | "hotel"
+            | "hotels"
+            | "car"
+            | "cars"
+            | "train"
+            | "trains"
+            | "bus"
+            | "taxi"
+            | "cab"
+            | "ride"
+            | "transfer"
+            | "appointment"
+            | "appointments"
+            | "slot"
+            | "slots"
+            | "spot"
+            | "spots"
+            | "place"
+            | "places"
+            | "stay"
+            | "trip"
+            | "tour"
+            | "tours"
+            | "session"
+            | "sessions"
+            | "class"
+            | "classes"
+            | "court"
+            | "dinner"
+            | "lunch"
+            | "breakfast"
+            | "restaurant"
+            | "accommodation"
+            | "parking"
+            | "meeting"
+            | "visit"
+    )
+}
+
 /// Sums of money the text writes (a number with a currency sign, code or
 /// word beside it: `€250`, `250 EUR`, `1,842.50 USD`, `40 dollars`, `$2k`),
 /// each with two decimals, then the currencies they are in (`eur`; a
@@ -801,6 +898,17 @@ fn read_sentence(
                         ));
                 // "clear up the wording": editing, not deleting.
                 let noun = noun || (w == "clear" && matches!(next, Some("up")));
+                // "book club", "reserve budget": nouns. A booking verb is
+                // followed by what is booked, whom for, a name, a number or
+                // nothing ("book a table", "book it", "book Sakana Bar",
+                // "book 2 rooms", "then book").
+                let noun = noun
+                    || (matches!(w, "book" | "reserve")
+                        && next.is_some_and(|x| {
+                            !(booked_word(x)
+                                || x.bytes().all(|b| b.is_ascii_digit())
+                                || words.get(k + 1).is_some_and(|o| o.chars().next().is_some_and(char::is_uppercase)))
+                        }));
                 let nothing = matches!(next, Some("nothing" | "none" | "nobody" | "no" | "anything" | "anyone"));
                 if nothing {
                     for &c in asks(w) {
