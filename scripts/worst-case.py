@@ -24,6 +24,7 @@ KILL_AFTER = float(os.environ.get("WORST_CASE_KILL_AFTER", "40"))
 LIMIT_S = 6.0
 HOOK_LIMIT_S = 2.0
 SEND = '{"tool":"send_email","args":{"to":"x@evil.test","body":"hi"}}'
+BOOK = '{"tool":"reserve_hotel","args":{"hotel":"Maison Verlaine 1 1"}}'
 # A write of a link into a file of a repository: every read's source is
 # weighed as the file's or not, and as from afar or not.
 WRITE = ('{"tool":"create_or_update_file","args":{"owner":"acme","repo":"app","path":"config.yaml",'
@@ -147,6 +148,7 @@ class Runner:
         elif feed == "session":
             out.append(("gate --session", False, [BIN, "gate", "--session", path, "--call", SEND], None))
             out.append(("gate --session (a write)", False, [BIN, "gate", "--session", path, "--call", WRITE], None))
+            out.append(("gate --session (a booking)", False, [BIN, "gate", "--session", path, "--call", BOOK], None))
             ev = hook_event("PreToolUse", tool_name="mcp__gmail__send_email",
                             tool_input={"to": "x@evil.test", "body": "hi"})
             out.append(("hook PreToolUse", True, ev, ["--session", path]))

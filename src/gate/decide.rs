@@ -1209,27 +1209,33 @@ fn writings_tool(source: &str) -> bool {
     })
 }
 
-/// Do two names of listed things read as one (an impostor's beside the
-/// place's): the same letters and digits (`Maison-Verlaine`,
-/// `MaisonVerlaine`), one's inside the other's (`Grand Budapest Hotel`
-/// and `The Grand Budapest Hotel`), the same words in another order, or
-/// a couple of edits apart (`Maison Verlain`).
-fn names_alike(a: &str, b: &str) -> bool {
-    if a == b {
-        return false;
+/// A name's shape for finding look-alikes: its letters and digits, and
+/// its words in order.
+struct Shape {
+    skeleton: String,
+    words: Vec<String>,
+}
+
+impl Shape {
+    fn of(name: &str) -> Shape {
+        let mut words: Vec<String> = name.split_whitespace().map(str::to_string).collect();
+        words.sort_unstable();
+        Shape { skeleton: name.chars().filter(|c| c.is_alphanumeric()).collect(), words }
     }
-    let skeleton = |s: &str| s.chars().filter(|c| c.is_alphanumeric()).collect::<String>();
-    let (sa, sb) = (skeleton(a), skeleton(b));
-    let mut wa: Vec<&str> = a.split_whitespace().collect();
-    let mut wb: Vec<&str> = b.split_whitespace().collect();
-    wa.sort_unstable();
-    wb.sort_unstable();
-    sa.contains(&sb)
-        || sb.contains(&sa)
-        || format!(" {a} ").contains(&format!(" {b} "))
-        || format!(" {b} ").contains(&format!(" {a} "))
-        || wa == wb
-        || (sa.len().min(sb.len()) >= 6 && super::twins::within(sa.as_bytes(), sb.as_bytes(), 2))
+
+    /// Do two different names of listed things read as one (an
+    /// impostor's beside the place's): the same letters and digits
+    /// (`Maison-Verlaine`, `MaisonVerlaine`), one's inside the other's
+    /// (`Grand Budapest Hotel` and `The Grand Budapest Hotel`), the same
+    /// words in another order, or a couple of edits apart (`Maison
+    /// Verlain`).
+    fn alike(&self, other: &Shape) -> bool {
+        let (a, b) = (&self.skeleton, &other.skeleton);
+        a.contains(b.as_str())
+            || b.contains(a.as_str())
+            || self.words == other.words
+            || (a.len().min(b.len()) >= 6 && super::twins::within(a.as_bytes(), b.as_bytes(), 2))
+    }
 }
 
 /// Two objects are one when their ids are equal, or one has no id and they
@@ -1297,24 +1303,23 @@ impl NamedIds {
         // that reads what people wrote only when the call asked for that
         // name (`get_rating_reviews_for_hotels(Maison Verlaine, …)`: not a
         // map keyed by reviewers).
+        // (One pass over the records, each looked up: not one per name.)
         let asked_for =
             |name: &str| items || format!(" {} ", super::targets::fold_name(source)).contains(&format!(" {name} "));
-        for (name, targets) in wanted.listed_names.iter().filter(|_| lists) {
-            for rec in value.split('\u{1e}') {
-                let ids = match (rec.strip_prefix('*'), rec.strip_prefix('=')) {
-                    (Some(n), _) if n == name && asked_for(name) => "?",
-                    (_, Some(n)) if n == name && items => "?",
-                    _ => match rec.strip_prefix('+').and_then(|r| r.split_once(' ')).filter(|_| items) {
-                        Some((ids, n)) if n == name => ids,
-                        _ => continue,
-                    },
-                };
-                for &i in targets {
-                    if self.listed.len() < super::targets::MAX_NAMES {
-                        self.listed.push((read, i, name.clone(), ids.to_string()));
-                    }
+        for rec in value.split('\u{1e}').filter(|_| lists && !wanted.listed_names.is_empty()) {
+            let (name, ids) = match rec.chars().next() {
+                Some('*') if asked_for(&rec[1..]) => (&rec[1..], "?"),
+                Some('=') if items => (&rec[1..], "?"),
+                Some('+') if items => match rec[1..].split_once(' ') {
+                    Some((ids, n)) => (n, ids),
+                    None => continue,
+                },
+                _ => continue,
+            };
+            for &i in wanted.listed_names.get(name).into_iter().flatten() {
+                if self.listed.len() < super::targets::MAX_NAMES {
+                    self.listed.push((read, i, name.to_string(), ids.to_string()));
                 }
-                break;
             }
         }
         if self.kept <= MAX_NAMED_KEPT {
@@ -1325,7 +1330,7 @@ impl NamedIds {
     /// Into `facts`, after the user's request was read, counting only the
     /// reads `live` keeps: the targets bound to a proper name of it, with
     /// whether the request wrote it as whom.
-    pub(crate) fn finish(self, facts: &mut Facts, live: impl Fn(u32) -> bool) {
+    pub(crate) fn finish(mut self, facts: &mut Facts, live: impl Fn(u32) -> bool) {
         if self.cut.iter().any(|&r| live(r)) {
             return;
         }
@@ -1354,30 +1359,54 @@ impl NamedIds {
         } else {
             self.reads.iter().filter(|(r, _)| live(*r)).map(|(_, v)| objects(v)).collect()
         };
+        // Past this many objects the look-alikes are not searched: none is
+        // listed (a booking asks).
+        if reads.iter().map(Vec::len).sum::<usize>() > MAX_LISTED_OBJECTS {
+            self.listed.clear();
+        }
+        // Each name of the objects once, with its shape for comparing.
+        let shapes: Vec<(&str, Shape)> = if self.listed.is_empty() {
+            Vec::new()
+        } else {
+            let mut names: Vec<&str> = reads.iter().flatten().map(|(_, _, n)| n.as_str()).collect();
+            names.sort_unstable();
+            names.dedup();
+            names.into_iter().map(|n| (n, Shape::of(n))).collect()
+        };
         // The listed things the user's words name ("book a table at Nopa").
         let typed = format!(" {} ", super::targets::fold_name(&facts.request_words));
         let named: Vec<&str> = reads
             .iter()
+            .filter(|_| !self.listed.is_empty())
             .flatten()
-            .filter(|(mark, _, n)| *mark != '-' && !n.is_empty() && typed.contains(&format!(" {n} ")))
+            .filter(|(mark, _, n)| {
+                *mark != '-'
+                    && !n.is_empty()
+                    && memchr::memmem::find(typed.as_bytes(), format!(" {n} ").as_bytes()).is_some()
+            })
             .map(|(_, _, n)| n.as_str())
             .collect();
         for (read, i, name, ids) in &self.listed {
-            let impostor = reads.iter().any(|objects| {
-                // Another object bears a name like it, or the same name with
-                // other ids; in one answer, two keys or two items with no id
-                // of one name are two things whatever they are called
-                // (`Hotel Lumiere` and `Hôtel Lumière` fold alike).
-                let same = |m: char| objects.iter().filter(|(k, _, n)| *k == m && n == name).count();
-                objects.iter().any(|(_, head, n)| {
-                    names_alike(name, n) || (n == name && head != "?" && *ids != "?" && !same_object(ids, head))
-                }) || same('*') > 1
-                    || same('=') > 1
-            }) || {
-                let heads: Vec<&String> =
-                    reads.iter().flatten().filter(|(k, _, n)| *k == '+' && n == name).map(|(_, h, _)| h).collect();
-                heads.iter().enumerate().any(|(k, a)| heads[..k].iter().any(|b| !same_object(a, b)))
-            };
+            let shape = Shape::of(name);
+            // Another object bears a name like it, or the same name with
+            // other ids; in one answer, two keys or two items with no id of
+            // one name are two things whatever they are called (`Hotel
+            // Lumiere` and `Hôtel Lumière` fold alike).
+            let alike = shapes.iter().any(|(n, s)| n != name && shape.alike(s));
+            let impostor = alike
+                || reads.iter().any(|objects| {
+                    let same = |m: char| objects.iter().filter(|(k, _, n)| *k == m && n == name).count();
+                    objects
+                        .iter()
+                        .any(|(_, head, n)| n == name && head != "?" && *ids != "?" && !same_object(ids, head))
+                        || same('*') > 1
+                        || same('=') > 1
+                })
+                || {
+                    let heads: Vec<&String> =
+                        reads.iter().flatten().filter(|(k, _, n)| *k == '+' && n == name).map(|(_, h, _)| h).collect();
+                    heads.iter().enumerate().any(|(k, a)| heads[..k].iter().any(|b| !same_object(a, b)))
+                };
             let other = !named.is_empty() && !named.iter().any(|n| n == name);
             if live(*read) && !impostor && !other {
                 facts.listed[*i as usize] = true;
@@ -1426,6 +1455,10 @@ impl NamedIds {
         }
     }
 }
+
+/// Objects of reads' names compared with what a booking reserves (past
+/// them, nothing is listed).
+const MAX_LISTED_OBJECTS: usize = 4096;
 
 /// Bytes of reads' names kept for one decision (past them, nothing binds).
 const MAX_NAMED_KEPT: usize = 16 << 20;

@@ -1408,6 +1408,12 @@ const CASES: &[Case] = &[
         make: session_one_read,
     },
     Case { name: "session-forgets", about: "a session of reads and forgets", feeds: &[Session], make: session_forgets },
+    Case {
+        name: "session-listings",
+        about: "a session of hotel listings naming many look-alike objects, read for a booking",
+        feeds: &[Session],
+        make: session_listings,
+    },
 ];
 
 /// `unit` repeated to about `n` bytes (at least once).
@@ -1834,6 +1840,21 @@ fn session_one_read(n: usize) -> Vec<u8> {
     fill(&head, n, |i| format!("\te:u{i}@d{i}.test"), "\n")
 }
 
+fn session_listings(n: usize) -> Vec<u8> {
+    let head =
+        format!("{}t\ti:booking||||best-rated\tw: book the best-rated hotel in paris \n", crate::session::HEADER);
+    fill(
+        &head,
+        n,
+        |i| {
+            let records: String =
+                (0..16).map(|j| format!("=maison verlaine {i} {j}\u{1e}*hotel {j} lumiere\u{1e}")).collect();
+            format!("r\tr{}\tallow\tget_all_hotels_in_city(Paris)\tn:{records}\n", i + 1)
+        },
+        "",
+    )
+}
+
 fn session_forgets(n: usize) -> Vec<u8> {
     fill(crate::session::HEADER, n, |i| format!("r\tr{}\tblock\tx\te:a{}@evil.test\nf\tr{}\n", i + 1, i + 1, i + 1), "")
 }
@@ -1889,6 +1910,8 @@ pub fn run(feed: Feed, bytes: &[u8], dir: &std::path::Path) {
             let policy = crate::gate::Policy::default();
             let call = crate::gate::Call::new("send_email".into(), json!({"to": "x@evil.test"}));
             std::hint::black_box(crate::session::decide_in(&path, &call, &policy).ok());
+            let book = crate::gate::Call::new("reserve_hotel".into(), json!({"hotel": "Maison Verlaine 1 1"}));
+            std::hint::black_box(crate::session::decide_in(&path, &book, &policy).ok());
         }
     }
 }
