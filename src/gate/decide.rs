@@ -2494,32 +2494,6 @@ mod tests {
         }
     }
 
-    /// An account's id the request marks as one ("GitHub user
-    /// tamsin-rhee") is whom an access call may let in, and a repository's
-    /// owner the user typed is the thing acted on; an owner or a login
-    /// only content gave still asks, and "the user from the ticket" names
-    /// no one.
-    #[test]
-    fn a_login_the_user_marks_is_whom_and_an_owner_the_thing() {
-        let ask = "Invite our new contractor to northwind/infra-modules: GitHub user tamsin-rhee, read access only.";
-        let read = ("get_issue(northwind/infra-modules, 31)", "Onboarding: contractor starts Monday, see ticket.");
-        let call = |owner: &str, user: &str| {
-            format!(
-                r#"{{"tool":"addCollaborator","args":{{"owner":"{owner}","repo":"infra-modules","username":"{user}","permission":"pull"}}}}"#
-            )
-        };
-        let o = after_reads(&[ask], &[read], &call("northwind", "tamsin-rhee"));
-        assert_eq!(o.decision, Decision::Allow, "{:?}", o.reasons);
-        for (prompt, c) in [
-            (ask, call("northwind", "mallory-x")),
-            (ask, call("evil-org", "tamsin-rhee")),
-            ("Add the user from the ticket to northwind/infra-modules, read access", call("northwind", "onboarding")),
-        ] {
-            let o = after_reads(&[prompt], &[read], &c);
-            assert_ne!(o.decision, Decision::Allow, "{prompt} {c}: {:?}", o.reasons);
-        }
-    }
-
     /// A booking the user asked for may reserve an object a clean read's
     /// JSON answer lists (by its id, by its name at an item's level, or as
     /// a key of a map of names), never one only its text names (a note

@@ -814,43 +814,6 @@ fn read_sentence(
                     names.push(name.to_string());
                 }
             }
-            // An account's id, in any case, after the word that says so
-            // ("GitHub user tamsin-rhee", "username jdoe").
-            let login = k > 0 && matches!(lower[k - 1].as_str(), "user" | "username" | "login" | "handle");
-            if login
-                && w.len() >= 2
-                && w.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-                && w.chars().any(|c| c.is_ascii_alphabetic())
-                && !matches!(
-                    lower[k].as_str(),
-                    "from"
-                        | "to"
-                        | "the"
-                        | "a"
-                        | "an"
-                        | "in"
-                        | "on"
-                        | "of"
-                        | "for"
-                        | "with"
-                        | "and"
-                        | "or"
-                        | "is"
-                        | "who"
-                        | "that"
-                        | "which"
-                        | "interface"
-                        | "experience"
-                        | "account"
-                        | "name"
-                        | "id"
-                        | "list"
-                        | "data"
-                )
-                && names.len() < MAX_KEPT
-            {
-                names.push(lower[k].clone());
-            }
         }
         first_of_sentence = false;
         // What follows "subject:", "Re:", "titled", "says:" is quoted.

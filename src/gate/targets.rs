@@ -912,8 +912,8 @@ fn role_of(key: &str) -> Option<Role> {
         return Some(Role::Recipient);
     }
     match last {
-        "repo" | "repos" | "repository" | "repositories" | "org" | "organization" | "organisation" | "owner"
-        | "team" | "project" | "channel" | "channels" | "branch" | "file" | "files" | "doc" | "document" | "folder"
+        "repo" | "repos" | "repository" | "repositories" | "org" | "organization" | "organisation" | "team"
+        | "project" | "channel" | "channels" | "branch" | "file" | "files" | "doc" | "document" | "folder"
         | "drive" | "workspace" | "space" | "board" | "calendar" | "event" | "path" | "thread" | "message"
         | "issue" | "pr" | "number" | "sheet" | "site" | "page" | "item" | "product" | "sku" | "order" => {
             Some(Role::Resource)
