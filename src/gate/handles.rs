@@ -453,6 +453,21 @@ pub(super) fn writing_word(w: &str) -> bool {
             | "threads"
             | "tip"
             | "tips"
+            | "rating"
+            | "ratings"
+            | "story"
+            | "stories"
+            | "news"
+            | "article"
+            | "articles"
+            | "blog"
+            | "qa"
+            | "q"
+            | "faq"
+            | "recommendation"
+            | "recommendations"
+            | "wishlist"
+            | "wishlists"
             | "photo"
             | "photos"
             | "question"
@@ -639,8 +654,26 @@ pub(super) fn named_in(v: &Value) -> Option<String> {
             || k.chars().any(|c| c.is_alphabetic() && !c.is_ascii())
             || (chars.next().is_some_and(|c| c.is_ascii_uppercase()) && chars.all(|c| c.is_ascii_lowercase()))
     };
+    // A value that says nothing is there (`null`, `"not found"`, `[]`)
+    // is an echo of what was asked, not an object.
+    let nothing = |x: &Value| match x {
+        Value::Null => true,
+        Value::String(t) => {
+            let t = t.trim().to_lowercase();
+            t.is_empty()
+                || t.contains("not found")
+                || t.contains("no such")
+                || t.contains("unknown")
+                || t.contains("n/a")
+                || t.contains("error")
+                || (t.starts_with("no ") && t.contains("found"))
+        }
+        Value::Array(a) => a.is_empty(),
+        Value::Object(m) => m.is_empty(),
+        _ => false,
+    };
     if let Value::Object(o) = v {
-        for k in o.keys().filter(|k| named_key(k)) {
+        for k in o.iter().filter(|(k, x)| named_key(k) && !nothing(x)).map(|(k, _)| k) {
             let name = super::targets::fold_name(k);
             if name.is_empty() || name.len() > super::targets::MAX_NAME_BYTES {
                 continue;
