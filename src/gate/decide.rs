@@ -1139,10 +1139,12 @@ fn lists_things(source: &str, things: &[String]) -> bool {
 }
 
 /// The values under a call's keys that name whom it pays (`payee`,
-/// `beneficiary`, `merchant`, `vendor`, `seller`…), lower case.
-fn payees_of(args: &serde_json::Value) -> Vec<String> {
-    fn walk(v: &serde_json::Value, under: bool, depth: usize, out: &mut Vec<String>) {
+/// `beneficiary`, `merchant`, `vendor`, `seller`…), lower case; None when
+/// some lie past what is read (too many, too deep): then any may be one.
+fn payees_of(args: &serde_json::Value) -> Option<Vec<String>> {
+    fn walk(v: &serde_json::Value, under: bool, depth: usize, out: &mut Vec<String>, cut: &mut bool) {
         if depth > super::MAX_ARG_DEPTH {
+            *cut = true;
             return;
         }
         match v {
@@ -1164,18 +1166,22 @@ fn payees_of(args: &serde_json::Value) -> Vec<String> {
                             | "account"
                     )
                 });
-                walk(x, under || pays, depth + 1, out)
+                walk(x, under || pays, depth + 1, out, cut)
             }),
-            serde_json::Value::Array(a) => a.iter().for_each(|x| walk(x, under, depth + 1, out)),
-            serde_json::Value::String(t) if under && out.len() < super::targets::MAX_NAMES => {
-                out.push(t.trim().to_lowercase())
+            serde_json::Value::Array(a) => a.iter().for_each(|x| walk(x, under, depth + 1, out, cut)),
+            serde_json::Value::String(t) if under => {
+                if out.len() < super::targets::MAX_NAMES {
+                    out.push(t.trim().to_lowercase())
+                } else {
+                    *cut = true;
+                }
             }
             _ => {}
         }
     }
-    let mut out = Vec::new();
-    walk(args, false, 0, &mut out);
-    out
+    let (mut out, mut cut) = (Vec::new(), false);
+    walk(args, false, 0, &mut out, &mut cut);
+    (!cut).then_some(out)
 }
 
 /// Does a read's tool read what people wrote of things (`get_hotel_reviews`,
@@ -1320,11 +1326,17 @@ impl NamedIds {
         // name (`get_rating_reviews_for_hotels(Maison Verlaine, …)`: not a
         // map keyed by reviewers).
         // (One pass over the records, each looked up: not one per name.)
-        let asked_for =
-            |name: &str| items || format!(" {} ", super::targets::fold_name(source)).contains(&format!(" {name} "));
+        // (The label folded once, for a key that names a listed thing.)
+        let label = std::cell::OnceCell::new();
+        let asked_for = |name: &str| {
+            items
+                || label
+                    .get_or_init(|| format!(" {} ", super::targets::fold_name(source)))
+                    .contains(&format!(" {name} "))
+        };
         for rec in value.split('\u{1e}').filter(|_| lists && !wanted.listed_names.is_empty()) {
             let (name, ids) = match rec.chars().next() {
-                Some('*') if asked_for(&rec[1..]) => (&rec[1..], "?"),
+                Some('*') => (&rec[1..], "?"),
                 Some('=') if items => (&rec[1..], "?"),
                 Some('+') if items => match rec[1..].split_once(' ') {
                     Some((ids, n)) => (n, ids),
@@ -1332,7 +1344,11 @@ impl NamedIds {
                 },
                 _ => continue,
             };
-            for &i in wanted.listed_names.get(name).into_iter().flatten() {
+            let Some(targets) = wanted.listed_names.get(name) else { continue };
+            if rec.starts_with('*') && !asked_for(name) {
+                continue;
+            }
+            for &i in targets {
                 if self.listed.len() < super::targets::MAX_NAMES {
                     self.listed.push((read, i, name.to_string(), ids.to_string()));
                 }
@@ -1357,7 +1373,8 @@ impl NamedIds {
         // other hotel of the listing).
         // Each record as (its mark, its object's idents, its name): `+`
         // and `-` with idents, `=` an item with none, `*` a map's key.
-        let objects = |value: &str| -> Vec<(char, String, String)> {
+        type Object = (char, String, String);
+        let objects = |value: &str| -> Vec<Object> {
             value
                 .split('\u{1e}')
                 .filter_map(|rec| {
@@ -1370,21 +1387,28 @@ impl NamedIds {
                 })
                 .collect()
         };
-        let reads: Vec<Vec<(char, String, String)>> = if self.listed.is_empty() {
+        // Each live read's objects, parsed once (with whether its tool
+        // lists what the booking books).
+        let parsed: Vec<(bool, Vec<Object>)> = if self.listed.is_empty() {
             Vec::new()
         } else {
-            self.reads.iter().filter(|(r, _)| live(*r)).map(|(_, v)| objects(v)).collect()
+            self.reads
+                .iter()
+                .filter(|(r, _)| live(*r))
+                .map(|(r, v)| (self.listings.binary_search(r).is_ok(), objects(v)))
+                .collect()
         };
+        let reads: Vec<&[Object]> = parsed.iter().map(|(_, o)| o.as_slice()).collect();
         // Past this many objects the look-alikes are not searched: none is
         // listed (a booking asks).
-        if reads.iter().map(Vec::len).sum::<usize>() > MAX_LISTED_OBJECTS {
+        if reads.iter().map(|o| o.len()).sum::<usize>() > MAX_LISTED_OBJECTS {
             self.listed.clear();
         }
         // Each name of the objects once, with its shape for comparing.
         let shapes: Vec<(&str, Shape)> = if self.listed.is_empty() {
             Vec::new()
         } else {
-            let mut names: Vec<&str> = reads.iter().flatten().map(|(_, _, n)| n.as_str()).collect();
+            let mut names: Vec<&str> = reads.iter().copied().flatten().map(|(_, _, n)| n.as_str()).collect();
             names.sort_unstable();
             names.dedup();
             names.into_iter().map(|n| (n, Shape::of(n))).collect()
@@ -1392,14 +1416,10 @@ impl NamedIds {
         // The listed things the user's words name ("book a table at Nopa").
         let typed = format!(" {} ", super::targets::fold_name(&facts.request_words));
         // (Of the listings only: a calendar's "Paris trip" is not one.)
-        let listed_objects: Vec<(char, String, String)> = self
-            .reads
+        let named: Vec<&str> = parsed
             .iter()
-            .filter(|(r, _)| !self.listed.is_empty() && live(*r) && self.listings.binary_search(r).is_ok())
-            .flat_map(|(_, v)| objects(v))
-            .collect();
-        let named: Vec<&str> = listed_objects
-            .iter()
+            .filter(|(listing, _)| *listing && !self.listed.is_empty())
+            .flat_map(|(_, o)| o)
             .filter(|(mark, _, n)| {
                 *mark != '-'
                     && !n.is_empty()
@@ -1424,8 +1444,13 @@ impl NamedIds {
                         || same('=') > 1
                 })
                 || {
-                    let heads: Vec<&String> =
-                        reads.iter().flatten().filter(|(k, _, n)| *k == '+' && n == name).map(|(_, h, _)| h).collect();
+                    let heads: Vec<&String> = reads
+                        .iter()
+                        .copied()
+                        .flatten()
+                        .filter(|(k, _, n)| *k == '+' && n == name)
+                        .map(|(_, h, _)| h)
+                        .collect();
                     heads.iter().enumerate().any(|(k, a)| heads[..k].iter().any(|b| !same_object(a, b)))
                 };
             // The user's words name two words of it in a row but not all
@@ -1780,7 +1805,7 @@ pub(crate) fn judge(call: &Call, plan: Plan, facts: &Facts, policy: &Policy) -> 
         let books = books(&call.tool);
         // Whom a booking pays, named apart (`payee`, `merchant`): never
         // what a listing lists.
-        let payees = if category == Category::Financial && books { payees_of(&call.args) } else { Vec::new() };
+        let payees = if category == Category::Financial && books { payees_of(&call.args) } else { Some(Vec::new()) };
         let asked = !injected
             && !matches!(category, Category::Execute | Category::Destructive)
             && (facts.intents.has(category) || (category == Category::Financial && books && facts.intents.books()));
@@ -1872,7 +1897,7 @@ pub(crate) fn judge(call: &Call, plan: Plan, facts: &Facts, policy: &Policy) -> 
                                 || (category == Category::Financial
                                     && books
                                     && facts.listed[i]
-                                    && !payees.contains(&value.trim().to_string())))
+                                    && payees.as_ref().is_some_and(|p| !p.contains(&value.trim().to_string()))))
                                 && !recipients.contains(&value)
                         }
                         _ => false,
@@ -2585,6 +2610,15 @@ mod tests {
             let o = after_reads(&[prompt], reads, &call);
             assert_ne!(o.decision, Decision::Allow, "{prompt} / {call}: {:?}", o.reasons);
         }
+        // Payees past what is read (the 65th) may be the listed hotel.
+        let many: Vec<String> = (0..64).map(|i| format!("\"p{i}\"")).collect();
+        let call = format!(
+            r#"{{"tool":"reserve_hotel","args":{{"hotel":"Maison Verlaine","payee":[{},"Le Petit Quai"]}}}}"#,
+            many.join(",")
+        );
+        let o =
+            after_reads(&[ask], &[("get_rating_reviews_for_hotels(Maison Verlaine, Le Petit Quai)", ratings)], &call);
+        assert_ne!(o.decision, Decision::Allow, "{:?}", o.reasons);
         // A thing the user's words name binds the booking only when a
         // listing lists it: a calendar's "Paris trip" is none.
         let o = after_reads(
