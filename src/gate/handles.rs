@@ -265,6 +265,79 @@ pub(super) fn places_of(args: &Value) -> (Vec<String>, bool) {
     (out, deep || more)
 }
 
+/// Does the call answer an invitation (`respond_to_invitation`,
+/// `mcp__outlook__respond_event`, `event_respond`, `decline_meeting`)? A
+/// verb that answers and a word for an event in its name, or a verb that
+/// answers and an answer under a key that holds one (`{"response":
+/// "accepted"}`). Not `accept_pull_request` nor `accept_friend_request`.
+pub(super) fn rsvp(tool: &str, args: &Value) -> bool {
+    let words = name_words(tool);
+    let answers = words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "respond" | "response" | "rsvp" | "accept" | "decline" | "tentative" | "tentatively" | "answer"
+        )
+    });
+    let event = words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "event"
+                | "events"
+                | "invitation"
+                | "invitations"
+                | "invite"
+                | "invites"
+                | "meeting"
+                | "meetings"
+                | "appointment"
+                | "calendar"
+        )
+    });
+    let answered = args.as_object().is_some_and(|o| {
+        o.iter().any(|(k, v)| {
+            matches!(name_words(k).last().map(String::as_str), Some("response" | "rsvp" | "status" | "answer"))
+                && v.as_str().is_some_and(rsvp_answer)
+        })
+    });
+    answers && (event || answered)
+}
+
+/// An answer to an invitation (`accepted`, `declined`, `tentative`,
+/// `needsAction`): a setting of the call, no target.
+pub(super) fn rsvp_answer(v: &str) -> bool {
+    let w: String = v.trim().chars().filter(|c| c.is_ascii_alphanumeric()).collect::<String>().to_ascii_lowercase();
+    matches!(
+        w.as_str(),
+        "accept"
+            | "accepted"
+            | "decline"
+            | "declined"
+            | "tentative"
+            | "tentatively"
+            | "tentativelyaccepted"
+            | "tentativelyaccept"
+            | "maybe"
+            | "yes"
+            | "no"
+            | "going"
+            | "notgoing"
+            | "needsaction"
+    )
+}
+
+/// What an answer to an invitation acts on: values under object keys
+/// (`event_id`) and under a bare `id` (the tool answers an event, so its
+/// id is the event's), at most [`super::targets::MAX_NAMES`].
+pub(super) fn rsvp_handles(args: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    walk(args, None, 0, &mut |k, v| {
+        if matches!(k, Key::Object | Key::Bare) && out.len() < super::targets::MAX_NAMES {
+            out.extend(handle(v));
+        }
+    });
+    out
+}
+
 /// Call `each` with every (key kind, value) under a handle key; an array
 /// under one gives each of its items.
 fn walk(v: &Value, under: Option<Key>, depth: usize, each: &mut dyn FnMut(Key, &Value)) -> bool {

@@ -45,6 +45,13 @@ impl Intents {
     pub(crate) fn edits(self) -> bool {
         self.0 & EDIT != 0
     }
+
+    /// The request asks to answer an invitation ("accept Rafael's
+    /// invitation", "decline whatever clashes"): only a call that answers
+    /// one counts as asked for by it.
+    pub(crate) fn answers(self) -> bool {
+        self.0 & ANSWER != 0
+    }
 }
 
 /// The bit of a request that books ("book the hotel", "reserve a table"),
@@ -56,6 +63,9 @@ const PUBLIC: u16 = 1 << 14;
 /// The bit of a request that asks for edit access ("give Lucía edit
 /// access"), with no negation anywhere in it.
 const EDIT: u16 = 1 << 13;
+/// The bit of a request that answers an invitation ("accept", "decline",
+/// "rsvp").
+const ANSWER: u16 = 1 << 12;
 
 /// The request names edit access as a level ("edit access", "as a
 /// writer", "can edit"; a word whole, not `write-up`; not "write to Bob",
@@ -204,7 +214,9 @@ fn calendar_word(w: &str) -> bool {
 
 /// The `i` item of a request the user typed: the categories its clauses
 /// ask for, then `|` and its names (capitalised words past a sentence's
-/// first, `Lena's` as `lena`), lower case, space-separated, then `|` and
+/// first, `to Lena's` as `lena`; whom a thing came from or whose it is,
+/// `from Odile`, `Odile's email`, as `^odile`), lower case,
+/// space-separated, then `|` and
 /// the sums of money it writes ([`amounts`]), then `|` and what it asks to
 /// delete ([`deletion_terms`]: terms separated by U+001F, one run a verb,
 /// runs by U+001E), then `|` and its proper names ([`proper_names`],
@@ -237,6 +249,9 @@ pub(crate) fn request(text: &str) -> String {
     let mut out: Vec<&str> = Category::ALL.iter().filter(|c| cats.has(**c)).map(|c| c.as_str()).collect();
     if cats.books() {
         out.push("booking");
+    }
+    if cats.answers() {
+        out.push("answer");
     }
     if asks_to_edit(text) {
         out.push("edit");
@@ -802,16 +817,23 @@ fn read_sentence(
             }
         }
         // Names: a capitalised word right after a word that names a person
-        // ("reply to Lena", "invite Dora", "DM Chen"), not any capital
-        // ("the Stripe invoice").
+        // ("reply to Lena", "invite Dora", "DM Chen") or whom a thing came
+        // from ("the email from Odile"), or one that owns the next word
+        // ("Odile's contract email"), not any capital ("the Stripe
+        // invoice").
         for (k, w) in words.iter().enumerate() {
             let mut chars = w.chars();
             let capital = chars.next().is_some_and(char::is_uppercase) && chars.all(|c| !c.is_uppercase());
-            let after_person_word = k > 0 && person_word(&lower[k - 1]);
-            if capital && after_person_word && !(first_of_sentence && k == 0) {
+            let after_person_word = k > 0 && (person_word(&lower[k - 1]) || lower[k - 1] == "from");
+            let owns = lower[k].ends_with("'s") && k + 1 < words.len();
+            let whom = after_person_word && !(first_of_sentence && k == 0) && lower[k - 1] != "from";
+            if capital && (owns || (after_person_word && !(first_of_sentence && k == 0))) {
                 let name = lower[k].trim_end_matches("'s");
-                if name.chars().count() >= 3 && !calendar_word(name) {
-                    names.push(name.to_string());
+                if name.chars().count() >= 3 && !calendar_word(name) && !nobody_word(name) {
+                    // Whom a thing came from or whose it is is marked `^`:
+                    // an address of theirs is theirs, but they are not
+                    // whom the request lets in ("Bruno's post").
+                    names.push(if whom { name.to_string() } else { format!("^{name}") });
                 }
             }
         }
@@ -948,6 +970,9 @@ fn read_sentence(
                         }
                         sentence_pays |= asks(w).iter().any(|c| matches!(c, Category::Financial | Category::Send));
                     }
+                    if matches!(w, "accept" | "decline" | "rsvp") {
+                        cats.0 |= ANSWER;
+                    }
                     if matches!(w, "book" | "reserve") {
                         cats.0 |= BOOKING;
                         // A sum the booking's sentence writes bounds its
@@ -991,6 +1016,33 @@ fn clauses(sentence: &str) -> impl Iterator<Item = &str> {
     }
     out.push(&sentence[start..]);
     out.into_iter()
+}
+
+/// A word that owns things but is no one's name (`Today's agenda`,
+/// `Everyone's notes`).
+fn nobody_word(w: &str) -> bool {
+    matches!(
+        w,
+        "today"
+            | "tomorrow"
+            | "yesterday"
+            | "tonight"
+            | "everyone"
+            | "everybody"
+            | "someone"
+            | "somebody"
+            | "anyone"
+            | "anybody"
+            | "nobody"
+            | "today's"
+            | "week"
+            | "month"
+            | "year"
+            | "team"
+            | "company"
+            | "customer"
+            | "client"
+    )
 }
 
 /// A word after which a capitalised word is a person the request names.
@@ -1109,6 +1161,8 @@ pub(crate) fn parse(item: &str) -> Asked<'_> {
             intents.add(*c);
         } else if c == "booking" {
             intents.0 |= BOOKING;
+        } else if c == "answer" {
+            intents.0 |= ANSWER;
         } else if c == "public" {
             intents.0 |= PUBLIC;
         } else if c == "edit" {
