@@ -63,8 +63,9 @@ pub(crate) struct Plan {
     /// recipients or levels past what is read: no target from content.
     elevates: bool,
     /// The call answers an invitation ([`super::handles::rsvp`]): the
-    /// event it answers is what it acts on, its organizer whom it reaches.
-    rsvp: bool,
+    /// event it answers is what it acts on, its organizer whom it reaches;
+    /// with the answers it gives (from its name and its answer words).
+    rsvp: Option<Vec<super::handles::Answer>>,
     /// `found`, ready to be looked for in entity lists.
     pub(crate) wanted: Wanted,
 }
@@ -344,10 +345,18 @@ pub(crate) fn plan(call: &Call, policy: &Policy) -> Plan {
         category = Category::Send;
         notes.push("an answer to an invitation reaches its organizer: judged as a send".into());
     }
-    if rsvp {
-        found.retain(|(k, v)| !(*k == TargetKind::Name && super::handles::rsvp_answer(v)));
-    }
-    let handles = if rsvp {
+    let rsvp = rsvp.then(|| {
+        let mut answers = super::handles::answers_in_name(&tool);
+        found.retain(|(k, v)| match super::handles::rsvp_answer(v).filter(|_| *k == TargetKind::Name) {
+            Some(a) => {
+                answers.push(a);
+                false
+            }
+            None => true,
+        });
+        answers
+    });
+    let handles = if rsvp.is_some() {
         super::handles::rsvp_handles(&call.args)
     } else if category.is_consequential() {
         super::handles::handles_of(&call.args, category)
@@ -1848,7 +1857,13 @@ pub(crate) fn judge(call: &Call, plan: Plan, facts: &Facts, policy: &Policy) -> 
             && !matches!(category, Category::Execute | Category::Destructive)
             && (facts.intents.has(category)
                 || (category == Category::Financial && books && facts.intents.books())
-                || (rsvp && facts.intents.answers()));
+                || rsvp.as_ref().is_some_and(|a| {
+                    !a.is_empty()
+                        && a.iter().all(|a| match a {
+                            super::handles::Answer::Accept => facts.intents.accepts(),
+                            super::handles::Answer::Decline => facts.intents.declines(),
+                        })
+                }));
         // A handle is what the call acts on, never whom: it counts only in
         // a call whose own arguments say whom it reaches instead of the
         // object (a forward, a share, an access call), each of them typed
@@ -1889,7 +1904,7 @@ pub(crate) fn judge(call: &Call, plan: Plan, facts: &Facts, policy: &Policy) -> 
                 // the event's organizer, whom the invitation came from.)
                 let handle = facts.handle[i]
                     && handles.contains(&value)
-                    && ((whom_given && (sets_whom || carried.contains(&value))) || rsvp);
+                    && ((whom_given && (sets_whom || carried.contains(&value))) || rsvp.is_some());
                 let principal = category == Category::Access && !resources.contains(&value);
                 let principal = !handle && (principal || (category == Category::Access && t.origin != Origin::Trusted));
                 match t.origin {
@@ -2076,7 +2091,7 @@ pub(crate) fn judge(call: &Call, plan: Plan, facts: &Facts, policy: &Policy) -> 
                 }
                 Category::Write | Category::Draft | Category::Browse => {}
                 c if c.is_consequential() => {
-                    if given_by_content && rsvp {
+                    if given_by_content && rsvp.is_some() {
                         let named: Vec<&&Target> = specific.iter().filter(|t| t.origin == Origin::Untrusted).collect();
                         reasons.push(format!(
                             "an answer to an invitation the user asked for, to {} a tool's answer listed, after \
@@ -5971,11 +5986,30 @@ mod tests {
             r#"{"tool":"mcp__outlook__respond_event","args":{"id":"AAMk-1","response":"accept","sendResponse":true}}"#,
             r#"{"tool":"respond_to_invitation","args":{"event_id":"AAMk-2","response":"accepted"}}"#,
             r#"{"tool":"event_respond","args":{"event_id":"aamk-1","response":"tentative","comment":"May be late."}}"#,
-            r#"{"tool":"calendar.events.decline","args":{"eventId":"AAMk-2"}}"#,
         ] {
             let o = after_reads(&[ask], &read, call);
             assert_eq!(o.decision, Decision::Allow, "{call}: {:?}", o.reasons);
         }
+        // A decline only when the user asked to decline: "accept" does
+        // not let content turn an answer into "no".
+        for call in [
+            r#"{"tool":"calendar.events.decline","args":{"eventId":"AAMk-2"}}"#,
+            r#"{"tool":"respond_to_invitation","args":{"event_id":"AAMk-2","response":"declined"}}"#,
+            r#"{"tool":"respond_to_invitation","args":{"event_id":"AAMk-2","response":"accepted","also":"declined"}}"#,
+        ] {
+            let o = after_reads(&[ask], &read, call);
+            assert_eq!(o.decision, Decision::Confirm, "{call}: {:?}", o.reasons);
+            let o = after_reads(&["Accept Roadmap review and decline Design QA"], &read, call);
+            assert_eq!(o.decision, Decision::Allow, "{call}: {:?}", o.reasons);
+        }
+        // An answer with no word of its own ("respond") is none the user
+        // asked for.
+        let o = after_reads(
+            &[ask],
+            &read,
+            r#"{"tool":"respond_to_invitation","args":{"event_id":"AAMk-2","response":"forwarded"}}"#,
+        );
+        assert_eq!(o.decision, Decision::Confirm, "{:?}", o.reasons);
         let rsvp = r#"{"tool":"respond_to_invitation","args":{"event_id":"AAMk-2","response":"accepted"}}"#;
         // The user asked for no answer.
         let o = after_reads(&["Summarise my pending invites for next week"], &read, rsvp);

@@ -296,33 +296,44 @@ pub(super) fn rsvp(tool: &str, args: &Value) -> bool {
     let answered = args.as_object().is_some_and(|o| {
         o.iter().any(|(k, v)| {
             matches!(name_words(k).last().map(String::as_str), Some("response" | "rsvp" | "status" | "answer"))
-                && v.as_str().is_some_and(rsvp_answer)
+                && v.as_str().and_then(rsvp_answer).is_some()
         })
     });
     answers && (event || answered)
 }
 
-/// An answer to an invitation (`accepted`, `declined`, `tentative`,
-/// `needsAction`): a setting of the call, no target.
-pub(super) fn rsvp_answer(v: &str) -> bool {
+/// An answer to an invitation: whether it accepts (`accepted`,
+/// `tentative`, `yes`, `going`) or declines (`declined`, `no`,
+/// `not_going`); the user's words must ask for that answer.
+pub(super) fn rsvp_answer(v: &str) -> Option<Answer> {
     let w: String = v.trim().chars().filter(|c| c.is_ascii_alphanumeric()).collect::<String>().to_ascii_lowercase();
-    matches!(
-        w.as_str(),
+    match w.as_str() {
         "accept"
-            | "accepted"
-            | "decline"
-            | "declined"
-            | "tentative"
-            | "tentatively"
-            | "tentativelyaccepted"
-            | "tentativelyaccept"
-            | "maybe"
-            | "yes"
-            | "no"
-            | "going"
-            | "notgoing"
-            | "needsaction"
-    )
+        | "accepted"
+        | "tentative"
+        | "tentatively"
+        | "tentativelyaccepted"
+        | "tentativelyaccept"
+        | "maybe"
+        | "yes"
+        | "going"
+        | "attending" => Some(Answer::Accept),
+        "decline" | "declined" | "no" | "notgoing" | "notattending" => Some(Answer::Decline),
+        _ => None,
+    }
+}
+
+/// What an answer to an invitation says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Answer {
+    Accept,
+    Decline,
+}
+
+/// The answers a call's tool name gives (`accept_event`,
+/// `calendar.events.decline`, `tentativelyAccept`).
+pub(super) fn answers_in_name(tool: &str) -> Vec<Answer> {
+    name_words(tool).iter().filter_map(|w| rsvp_answer(w)).collect()
 }
 
 /// What an answer to an invitation acts on: values under object keys

@@ -46,11 +46,17 @@ impl Intents {
         self.0 & EDIT != 0
     }
 
-    /// The request asks to answer an invitation ("accept Rafael's
-    /// invitation", "decline whatever clashes"): only a call that answers
-    /// one counts as asked for by it.
-    pub(crate) fn answers(self) -> bool {
-        self.0 & ANSWER != 0
+    /// The request asks to accept an invitation ("accept Rafael's
+    /// invitation"): only a call that answers one so counts as asked for
+    /// by it.
+    pub(crate) fn accepts(self) -> bool {
+        self.0 & ACCEPT != 0
+    }
+
+    /// The request asks to decline an invitation ("decline whatever
+    /// clashes").
+    pub(crate) fn declines(self) -> bool {
+        self.0 & DECLINE != 0
     }
 }
 
@@ -63,9 +69,19 @@ const PUBLIC: u16 = 1 << 14;
 /// The bit of a request that asks for edit access ("give Lucía edit
 /// access"), with no negation anywhere in it.
 const EDIT: u16 = 1 << 13;
-/// The bit of a request that answers an invitation ("accept", "decline",
-/// "rsvp").
-const ANSWER: u16 = 1 << 12;
+/// The bits of a request that accepts ("accept") or declines ("decline")
+/// an invitation.
+const ACCEPT: u16 = 1 << 12;
+const DECLINE: u16 = 1 << 11;
+
+/// The bit a verb that answers an invitation sets.
+fn answer_bit(w: &str) -> u16 {
+    match w {
+        "accept" => ACCEPT,
+        "decline" => DECLINE,
+        _ => 0,
+    }
+}
 
 /// The request names edit access as a level ("edit access", "as a
 /// writer", "can edit"; a word whole, not `write-up`; not "write to Bob",
@@ -250,8 +266,11 @@ pub(crate) fn request(text: &str) -> String {
     if cats.books() {
         out.push("booking");
     }
-    if cats.answers() {
-        out.push("answer");
+    if cats.accepts() {
+        out.push("accept");
+    }
+    if cats.declines() {
+        out.push("decline");
     }
     if asks_to_edit(text) {
         out.push("edit");
@@ -887,6 +906,7 @@ fn read_sentence(
                     for &c in asks(w) {
                         negated.add(c);
                     }
+                    negated.0 |= answer_bit(w);
                 }
                 break;
             }
@@ -936,6 +956,7 @@ fn read_sentence(
                     for &c in asks(w) {
                         negated.add(c);
                     }
+                    negated.0 |= answer_bit(w);
                 } else if !to_me && !noun {
                     // Verbs that grant ask for access only with whom or what
                     // they grant ("add Elif to…", "update my address").
@@ -970,9 +991,7 @@ fn read_sentence(
                         }
                         sentence_pays |= asks(w).iter().any(|c| matches!(c, Category::Financial | Category::Send));
                     }
-                    if matches!(w, "accept" | "decline" | "rsvp") {
-                        cats.0 |= ANSWER;
-                    }
+                    cats.0 |= answer_bit(w);
                     if matches!(w, "book" | "reserve") {
                         cats.0 |= BOOKING;
                         // A sum the booking's sentence writes bounds its
@@ -1161,8 +1180,10 @@ pub(crate) fn parse(item: &str) -> Asked<'_> {
             intents.add(*c);
         } else if c == "booking" {
             intents.0 |= BOOKING;
-        } else if c == "answer" {
-            intents.0 |= ANSWER;
+        } else if c == "accept" {
+            intents.0 |= ACCEPT;
+        } else if c == "decline" {
+            intents.0 |= DECLINE;
         } else if c == "public" {
             intents.0 |= PUBLIC;
         } else if c == "edit" {
