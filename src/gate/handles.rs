@@ -267,39 +267,107 @@ pub(super) fn places_of(args: &Value) -> (Vec<String>, bool) {
 
 /// Does the call answer an invitation (`respond_to_invitation`,
 /// `mcp__outlook__respond_event`, `event_respond`, `decline_meeting`)? A
-/// verb that answers and a word for an event in its name, or a verb that
-/// answers and an answer under a key that holds one (`{"response":
-/// "accepted"}`). Not `accept_pull_request` nor `accept_friend_request`.
+/// verb that answers and a word for an event in its name, and no other
+/// word there (not `respond_to_event_share`, `respond_to_calendar_request`,
+/// `accept_connect_invite`, `respond_to_incident_event`; a server's name,
+/// `mcp__outlook__`, is not the tool's); its arguments only the event's
+/// id, the answer, the calendar and flags ([`rsvp_args`]): no comment, no
+/// one else, nothing nested.
 pub(super) fn rsvp(tool: &str, args: &Value) -> bool {
     let words = name_words(tool);
-    let answers = words.iter().any(|w| {
-        matches!(
-            w.as_str(),
-            "respond" | "response" | "rsvp" | "accept" | "decline" | "tentative" | "tentatively" | "answer"
-        )
+    let own: Vec<&str> = words.iter().map(String::as_str).filter(|w| !w.starts_with('@') && *w != "mcp").collect();
+    let answers = own
+        .iter()
+        .any(|w| matches!(*w, "respond" | "rsvp" | "accept" | "decline" | "tentative" | "tentatively" | "answer"));
+    let event = own.iter().any(|w| event_word(w));
+    let plain = own.iter().all(|w| {
+        event_word(w)
+            || matches!(
+                *w,
+                "respond"
+                    | "response"
+                    | "rsvp"
+                    | "accept"
+                    | "decline"
+                    | "tentative"
+                    | "tentatively"
+                    | "answer"
+                    | "to"
+                    | "an"
+                    | "a"
+                    | "the"
+                    | "my"
+                    | "calendar"
+                    | "calendars"
+            )
     });
-    let event = words.iter().any(|w| {
-        matches!(
-            w.as_str(),
-            "event"
-                | "events"
-                | "invitation"
-                | "invitations"
-                | "invite"
-                | "invites"
-                | "meeting"
-                | "meetings"
-                | "appointment"
-                | "calendar"
-        )
-    });
-    let answered = args.as_object().is_some_and(|o| {
-        o.iter().any(|(k, v)| {
-            matches!(name_words(k).last().map(String::as_str), Some("response" | "rsvp" | "status" | "answer"))
-                && v.as_str().and_then(rsvp_answer).is_some()
+    answers && event && plain && rsvp_args(args)
+}
+
+/// A word for an event one is invited to.
+fn event_word(w: &str) -> bool {
+    matches!(
+        w,
+        "event"
+            | "events"
+            | "invitation"
+            | "invitations"
+            | "invite"
+            | "invites"
+            | "meeting"
+            | "meetings"
+            | "appointment"
+    )
+}
+
+/// An answer's arguments: at its top level only the event's id
+/// ([`rsvp_id_key`]), the answer (`response`, `rsvp`, `status`), the
+/// calendar (`calendarId`) as one token, flags and numbers
+/// (`sendResponse`, `sendUpdates: "all"`: one word).
+fn rsvp_args(args: &Value) -> bool {
+    let Some(o) = args.as_object() else { return false };
+    o.iter().all(|(k, v)| match v {
+        Value::Bool(_) | Value::Number(_) | Value::Null => true,
+        Value::String(t) => {
+            let words = name_words(k);
+            let words: Vec<&str> = words.iter().map(String::as_str).collect();
+            rsvp_id_key(k)
+                || (matches!(words.last(), Some(&("response" | "rsvp" | "status" | "answer")))
+                    && rsvp_answer(t).is_some())
+                || (matches!(words.as_slice(), ["calendar"] | ["calendar", "id"]) && handle(v).is_some())
+                || (words.iter().any(|w| matches!(*w, "send" | "notify" | "updates" | "notifications"))
+                    && t.len() <= 16
+                    && t.chars().all(|c| c.is_ascii_alphabetic()))
+        }
+        _ => false,
+    })
+}
+
+/// An answer's settings (lower case): its calendar (`primary`) and whom
+/// the service tells (`sendUpdates: "all"`), values [`rsvp_args`] lets
+/// through that are no target.
+pub(super) fn rsvp_settings(args: &Value) -> Vec<String> {
+    args.as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(k, _)| {
+            let words = name_words(k);
+            matches!(words.iter().map(String::as_str).collect::<Vec<_>>().as_slice(), ["calendar"] | ["calendar", "id"])
+                || words.iter().any(|w| matches!(w.as_str(), "send" | "notify" | "updates" | "notifications"))
         })
-    });
-    answers && (event || answered)
+        .filter_map(|(_, v)| v.as_str().map(|t| t.trim().to_lowercase()))
+        .collect()
+}
+
+/// A top-level key that holds the answered event's id: `id`, `event_id`,
+/// `eventId`, `invitation_id`, `meeting_id`.
+fn rsvp_id_key(key: &str) -> bool {
+    let words = name_words(key);
+    match words.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+        ["id"] => true,
+        [e, "id"] => event_word(e),
+        _ => false,
+    }
 }
 
 /// An answer to an invitation: whether it accepts (`accepted`,
@@ -336,17 +404,16 @@ pub(super) fn answers_in_name(tool: &str) -> Vec<Answer> {
     name_words(tool).iter().filter_map(|w| rsvp_answer(w)).collect()
 }
 
-/// What an answer to an invitation acts on: values under object keys
-/// (`event_id`) and under a bare `id` (the tool answers an event, so its
-/// id is the event's), at most [`super::targets::MAX_NAMES`].
+/// What an answer to an invitation acts on: the value under its
+/// top-level event key ([`rsvp_id_key`]).
 pub(super) fn rsvp_handles(args: &Value) -> Vec<String> {
-    let mut out = Vec::new();
-    walk(args, None, 0, &mut |k, v| {
-        if matches!(k, Key::Object | Key::Bare) && out.len() < super::targets::MAX_NAMES {
-            out.extend(handle(v));
-        }
-    });
-    out
+    args.as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(k, _)| rsvp_id_key(k))
+        .filter_map(|(_, v)| handle(v))
+        .take(super::targets::MAX_NAMES)
+        .collect()
 }
 
 /// Call `each` with every (key kind, value) under a handle key; an array
@@ -711,6 +778,7 @@ pub(super) fn named_in(v: &Value) -> Option<String> {
             Value::Array(a) => a.iter().all(|x| walk(x, keys, aside, depth + 1, out)),
             Value::Object(o) => {
                 object(o, keys <= 1 && !aside, out)
+                    && o.iter().all(|(k, x)| !from_key(k) || senders(x, depth, out))
                     && o.iter().all(|(k, x)| {
                         k == "profile"
                             || k == "name"
@@ -773,6 +841,39 @@ pub(super) fn named_in(v: &Value) -> Option<String> {
     }
     walk(v, 0, false, 0, &mut out);
     (!out.is_empty()).then_some(out)
+}
+
+/// A key whose value is whom a message or an invitation came from
+/// (`from`, `sender`, `organizer`): the service's record of it.
+fn from_key(key: &str) -> bool {
+    name_words(key).last().is_some_and(|w| matches!(w.as_str(), "from" | "sender" | "organizer" | "organiser"))
+}
+
+/// `^address` records for the addresses under a [`from_key`]: a string's
+/// (`"Helen Marsh <ar@corvid.example>"`: the one in angle brackets), or an
+/// object's strings a level or two down (`{"emailAddress": {"address":
+/// …}}`). False once [`MAX_NAMED_BYTES`] is passed (the list is cut).
+fn senders(v: &Value, depth: usize, out: &mut String) -> bool {
+    if depth > super::MAX_ARG_DEPTH {
+        return true;
+    }
+    match v {
+        Value::String(t) => {
+            for a in super::ledger::addresses(std::slice::from_ref(t)) {
+                if out.len() + a.len() + 4 > MAX_NAMED_BYTES {
+                    out.push_str("!\u{1e}");
+                    return false;
+                }
+                out.push('^');
+                out.push_str(&a);
+                out.push('\u{1e}');
+            }
+            true
+        }
+        Value::Object(o) => o.values().all(|x| senders(x, depth + 1, out)),
+        Value::Array(a) => a.iter().all(|x| senders(x, depth + 1, out)),
+        _ => true,
+    }
 }
 
 /// The names a read's visible text mentions, one line `~name` each: every
