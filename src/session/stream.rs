@@ -268,7 +268,7 @@ impl Records for Tally<'_> {
                 self.source_place = gate::reads_place(&source, &self.wanted.place);
             }
             self.source_text.clear();
-            if !self.wanted.ids.is_empty() {
+            if !self.wanted.ids.is_empty() || self.wanted.booking {
                 self.source_text.push_str(&unescape(source));
             }
         }
@@ -291,7 +291,9 @@ impl Records for Tally<'_> {
                     self.kept.extend(hits[at..].iter().map(|h| (read, h.1.clone())));
                 }
                 self.content.see(wanted, &e, read, self.source_hash, self.source_service);
-                if e.kind == crate::document::EntityKind::Named && !wanted.ids.is_empty() {
+                // (As in memory: a booking walks the names for what
+                // listings list even when it has no id to look for.)
+                if e.kind == crate::document::EntityKind::Named && (!wanted.ids.is_empty() || wanted.booking) {
                     self.named.see(wanted, read, &self.source_text, &e.value);
                 }
             }
@@ -546,6 +548,48 @@ mod tests {
         f.forget("r2");
         check(&f, rsvp, Confirm);
         check(&f, reply, Confirm);
+    }
+
+    /// A booking of what a listing lists decides alike from a file and in
+    /// memory (its hotel's name, with a blank, is no id to look for).
+    #[test]
+    fn bookings_of_listed_things_decide_alike_in_a_file() {
+        use crate::gate::Decision::{Allow, Confirm};
+        let dir = tempfile::tempdir().unwrap();
+        let policy = Policy::default();
+        let path = dir.path().join("s");
+        let call = crate::gate::parse_call(
+            r#"{"tool":"reserve_hotel","args":{"hotel":"Maison Verlaine","start_day":"2024-09-10","end_day":"2024-09-13"}}"#,
+        )
+        .unwrap();
+        let check = |f: &SessionFile, want| {
+            std::fs::write(&path, f.text()).unwrap();
+            let o = decide_in(&path, &call, &policy).unwrap();
+            assert_eq!(o, decide(&call, f, &policy));
+            assert_eq!(o.decision, want, "{:?}", o.reasons);
+        };
+        let mut f = fresh();
+        f.trust_text("Book the best-rated hotel in Paris for 10 to 13 September");
+        let ratings = r#"{"Maison Verlaine": "Rating: 4.7", "Le Petit Quai": "Rating: 4.1"}"#;
+        let doc = crate::document::Document::load(
+            ratings.as_bytes().to_vec(),
+            crate::document::Kind::Auto,
+            "get_rating_reviews_for_hotels(Maison Verlaine, Le Petit Quai)",
+        );
+        let report = crate::detect::scan(&doc, &crate::detect::Options::default());
+        f.add_report(&report, false, false);
+        check(&f, Allow);
+        // Forgotten, with a page that names the hotel in its text only.
+        let page = "Paris on a budget: readers rate Maison Verlaine 4.9.";
+        let doc = crate::document::Document::load(
+            page.as_bytes().to_vec(),
+            crate::document::Kind::Auto,
+            "web_search(hotels)",
+        );
+        f.add_report(&crate::detect::scan(&doc, &crate::detect::Options::default()), false, false);
+        check(&f, Allow);
+        f.forget("r1");
+        check(&f, Confirm);
     }
 
     /// A last record cut off by a crash (no line end) is dropped and counted
