@@ -276,6 +276,38 @@ pub(super) fn places_of(args: &Value) -> (Vec<String>, bool) {
 pub(super) fn rsvp(tool: &str, args: &Value) -> bool {
     let words = name_words(tool);
     let own: Vec<&str> = words.iter().map(String::as_str).filter(|w| !w.starts_with('@') && *w != "mcp").collect();
+    // An MCP server's words are a calendar's or a mail service's
+    // (`mcp__outlook__`, `mcp__google_calendar__`), not `mcp__github__`
+    // or `mcp__slack_connect__`, whose invitations let people in.
+    let server = words.iter().filter_map(|w| w.strip_prefix('@')).all(|w| {
+        matches!(
+            w,
+            "calendar"
+                | "calendars"
+                | "gcal"
+                | "google"
+                | "gsuite"
+                | "workspace"
+                | "outlook"
+                | "office"
+                | "office365"
+                | "o365"
+                | "ms365"
+                | "microsoft"
+                | "msgraph"
+                | "graph"
+                | "exchange"
+                | "caldav"
+                | "ical"
+                | "icloud"
+                | "fastmail"
+                | "gmail"
+                | "mail"
+                | "email"
+                | "zoho"
+                | "proton"
+        )
+    });
     let answers = own
         .iter()
         .any(|w| matches!(*w, "respond" | "rsvp" | "accept" | "decline" | "tentative" | "tentatively" | "answer"));
@@ -301,7 +333,7 @@ pub(super) fn rsvp(tool: &str, args: &Value) -> bool {
                     | "calendars"
             )
     });
-    answers && event && plain && rsvp_args(args)
+    answers && event && plain && server && rsvp_args(args)
 }
 
 /// A word for an event one is invited to.
@@ -334,28 +366,36 @@ fn rsvp_args(args: &Value) -> bool {
             rsvp_id_key(k)
                 || (matches!(words.last(), Some(&("response" | "rsvp" | "status" | "answer")))
                     && rsvp_answer(t).is_some())
-                || (matches!(words.as_slice(), ["calendar"] | ["calendar", "id"]) && handle(v).is_some())
-                || (words.iter().any(|w| matches!(*w, "send" | "notify" | "updates" | "notifications"))
-                    && t.len() <= 16
-                    && t.chars().all(|c| c.is_ascii_alphabetic()))
+                || rsvp_setting(&words, t)
         }
         _ => false,
     })
 }
 
-/// An answer's settings (lower case): its calendar (`primary`) and whom
-/// the service tells (`sendUpdates: "all"`), values [`rsvp_args`] lets
-/// through that are no target.
+/// A setting of an answer, from a service's fixed set: the user's own
+/// calendar (`calendarId: "primary"`) and whom the service tells
+/// (`sendUpdates: "all"`, `"none"`, `"externalOnly"`); never a name.
+fn rsvp_setting(key: &[&str], value: &str) -> bool {
+    let v = value.trim().to_ascii_lowercase();
+    match key {
+        ["calendar"] | ["calendar", "id"] => matches!(v.as_str(), "primary" | "default"),
+        _ if key.iter().any(|w| matches!(*w, "send" | "notify" | "updates" | "notifications")) => {
+            matches!(v.as_str(), "all" | "none" | "externalonly" | "external" | "internal" | "true" | "false")
+        }
+        _ => false,
+    }
+}
+
+/// An answer's settings (lower case, [`rsvp_setting`]): no targets.
 pub(super) fn rsvp_settings(args: &Value) -> Vec<String> {
     args.as_object()
         .into_iter()
         .flatten()
-        .filter(|(k, _)| {
+        .filter_map(|(k, v)| {
             let words = name_words(k);
-            matches!(words.iter().map(String::as_str).collect::<Vec<_>>().as_slice(), ["calendar"] | ["calendar", "id"])
-                || words.iter().any(|w| matches!(w.as_str(), "send" | "notify" | "updates" | "notifications"))
+            let words: Vec<&str> = words.iter().map(String::as_str).collect();
+            v.as_str().filter(|t| rsvp_setting(&words, t)).map(|t| t.trim().to_lowercase())
         })
-        .filter_map(|(_, v)| v.as_str().map(|t| t.trim().to_lowercase()))
         .collect()
 }
 
@@ -778,7 +818,7 @@ pub(super) fn named_in(v: &Value) -> Option<String> {
             Value::Array(a) => a.iter().all(|x| walk(x, keys, aside, depth + 1, out)),
             Value::Object(o) => {
                 object(o, keys <= 1 && !aside, out)
-                    && o.iter().all(|(k, x)| !from_key(k) || senders(x, depth, out))
+                    && (keys > 1 || aside || o.iter().all(|(k, x)| !from_key(k) || senders(x, 0, out)))
                     && o.iter().all(|(k, x)| {
                         k == "profile"
                             || k == "name"
@@ -843,37 +883,59 @@ pub(super) fn named_in(v: &Value) -> Option<String> {
     (!out.is_empty()).then_some(out)
 }
 
-/// A key whose value is whom a message or an invitation came from
-/// (`from`, `sender`, `organizer`): the service's record of it.
+/// A key whose value is whom a message or an invitation came from:
+/// `from`, `sender`, `organizer` themselves (not `forwarded_from`,
+/// `Reply from`).
 fn from_key(key: &str) -> bool {
-    name_words(key).last().is_some_and(|w| matches!(w.as_str(), "from" | "sender" | "organizer" | "organiser"))
+    matches!(name_words(key).as_slice(), [w] if matches!(w.as_str(), "from" | "sender" | "organizer" | "organiser"))
 }
 
-/// `^address` records for the addresses under a [`from_key`]: a string's
-/// (`"Helen Marsh <ar@corvid.example>"`: the one in angle brackets), or an
-/// object's strings a level or two down (`{"emailAddress": {"address":
-/// …}}`). False once [`MAX_NAMED_BYTES`] is passed (the list is cut).
+/// A `^address` record for the address under a [`from_key`], at an
+/// object's own level ([`named_in`]'s items): a string that is an address,
+/// or a display form whose angle brackets hold one (`Helen Marsh
+/// <ar@corvid.example>`), or such a string under an address key of the
+/// object there (`{"email": …}`, `{"emailAddress": {"address": …}}`);
+/// never a display name (`"name": "odile@…"` is what the sender chose to
+/// be called). False once [`MAX_NAMED_BYTES`] is passed (the list is cut).
 fn senders(v: &Value, depth: usize, out: &mut String) -> bool {
-    if depth > super::MAX_ARG_DEPTH {
-        return true;
-    }
-    match v {
-        Value::String(t) => {
-            for a in super::ledger::addresses(std::slice::from_ref(t)) {
-                if out.len() + a.len() + 4 > MAX_NAMED_BYTES {
-                    out.push_str("!\u{1e}");
-                    return false;
+    let address = |t: &str| -> Option<String> {
+        let t = t.trim();
+        let inner = match (t.rfind('<'), t.rfind('>')) {
+            (Some(open), Some(close)) if open < close && close + 1 == t.len() => &t[open + 1..close],
+            (None, None) => t,
+            _ => return None,
+        };
+        let inner = inner.trim();
+        let whole = super::targets::emails_in(inner).first().is_some_and(|m| m.start == 0 && m.end == inner.len());
+        whole.then(|| inner.to_lowercase())
+    };
+    let found = match v {
+        Value::String(t) => address(t),
+        Value::Object(o) if depth < 3 => {
+            return o.iter().all(|(k, x)| {
+                let words = name_words(k);
+                let key = words.iter().map(String::as_str).collect::<Vec<_>>();
+                match (key.as_slice(), x) {
+                    (["email" | "address" | "mail"] | ["email", "address"], Value::String(_)) => {
+                        senders(x, depth + 1, out)
+                    }
+                    (["email", "address"] | ["user"], Value::Object(_)) => senders(x, depth + 1, out),
+                    _ => true,
                 }
-                out.push('^');
-                out.push_str(&a);
-                out.push('\u{1e}');
-            }
-            true
+            });
         }
-        Value::Object(o) => o.values().all(|x| senders(x, depth + 1, out)),
-        Value::Array(a) => a.iter().all(|x| senders(x, depth + 1, out)),
-        _ => true,
+        _ => None,
+    };
+    if let Some(a) = found {
+        if out.len() + a.len() + 4 > MAX_NAMED_BYTES {
+            out.push_str("!\u{1e}");
+            return false;
+        }
+        out.push('^');
+        out.push_str(&a);
+        out.push('\u{1e}');
     }
+    true
 }
 
 /// The names a read's visible text mentions, one line `~name` each: every

@@ -74,6 +74,25 @@ const EDIT: u16 = 1 << 13;
 const ACCEPT: u16 = 1 << 12;
 const DECLINE: u16 = 1 << 11;
 
+/// A word for an invitation or the meeting it is to.
+fn invitation_word(w: &str) -> bool {
+    let w = w.trim_end_matches("'s");
+    matches!(
+        w,
+        "invite"
+            | "invites"
+            | "invitation"
+            | "invitations"
+            | "meeting"
+            | "meetings"
+            | "event"
+            | "events"
+            | "appointment"
+            | "appointments"
+            | "rsvp"
+    )
+}
+
 /// The bit a verb that answers an invitation sets.
 fn answer_bit(w: &str) -> u16 {
     match w {
@@ -262,6 +281,23 @@ pub(crate) fn request(text: &str) -> String {
         read_sentence(sentence, b == b'?', &mut cats, &mut negated, &mut names, &mut sums);
     }
     cats.0 &= !negated.0;
+    // Whom a thing came from is whom a send may reach only when the
+    // request answers back: "reply", "respond", or a verb that sends
+    // followed by "him", "her", "them" ("Odile's email: reply…", "email
+    // him that…"); "summarise Bruno's email and send it to the team" does
+    // not send to Bruno.
+    let lower_words: Vec<String> =
+        text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
+    let answers_back = lower_words.windows(2).any(|p| {
+        matches!(p[0].as_str(), "reply" | "respond" | "answer")
+            || (matches!(
+                p[0].as_str(),
+                "email" | "mail" | "message" | "tell" | "text" | "dm" | "ping" | "write" | "send" | "thank"
+            ) && matches!(p[1].as_str(), "him" | "her" | "them"))
+    }) || lower_words.last().is_some_and(|w| matches!(w.as_str(), "reply" | "respond"));
+    if !answers_back {
+        names.retain(|n| !n.starts_with('^'));
+    }
     let mut out: Vec<&str> = Category::ALL.iter().filter(|c| cats.has(**c)).map(|c| c.as_str()).collect();
     if cats.books() {
         out.push("booking");
@@ -814,6 +850,10 @@ fn read_sentence(
 ) {
     // Clauses: split at commas, colons, parentheses and dashes; words within.
     let mut first_of_sentence = true;
+    // The sentence names an invitation (a verb that answers may point back
+    // at it: "decline whatever else clashes").
+    let sentence_invites =
+        sentence.split(|c: char| !(c.is_alphanumeric() || c == '\'')).any(|w| invitation_word(&w.to_lowercase()));
     let mut sentence_negated = false;
     let mut asks_anything = !question;
     let mut after_label = false;
@@ -991,7 +1031,28 @@ fn read_sentence(
                         }
                         sentence_pays |= asks(w).iter().any(|c| matches!(c, Category::Financial | Category::Send));
                     }
-                    cats.0 |= answer_bit(w);
+                    // An answer to an invitation: the verb's run names one
+                    // ("accept Rafael's invitation"), or points back at one
+                    // the sentence names ("…invite, and decline whatever
+                    // else clashes"); not "decline the connection
+                    // request", "accept the quote".
+                    let run_end = lower[k + 1..].iter().position(|x| joins(x)).map_or(lower.len(), |p| k + 1 + p);
+                    let run = &lower[k + 1..run_end];
+                    let pointing = match run {
+                        [x, ..]
+                            if matches!(
+                                x.as_str(),
+                                "whatever" | "everything" | "anything" | "it" | "them" | "both"
+                            ) =>
+                        {
+                            true
+                        }
+                        [x, y, ..] => x == "the" && matches!(y.as_str(), "rest" | "others" | "other"),
+                        _ => false,
+                    };
+                    if run.iter().any(|x| invitation_word(x)) || (pointing && sentence_invites) {
+                        cats.0 |= answer_bit(w);
+                    }
                     if matches!(w, "book" | "reserve") {
                         cats.0 |= BOOKING;
                         // A sum the booking's sentence writes bounds its

@@ -261,7 +261,7 @@ impl Records for Tally<'_> {
         if let Some(sp) = self.source.take() {
             let source = &text[sp.start as usize..sp.end as usize];
             self.source_hash = gate::source_hash(source);
-            self.source_service = self.wanted.rsvp && gate::service_answer(&unescape(source), false);
+            self.source_service = self.wanted.rsvp && gate::mail_or_calendar_answer(&unescape(source));
             if self.wanted.writes {
                 let source = unescape(source);
                 self.source_afar = !gate::project_read(&source);
