@@ -359,7 +359,15 @@ fn event_word(w: &str) -> bool {
 fn rsvp_args(args: &Value) -> bool {
     let Some(o) = args.as_object() else { return false };
     o.iter().all(|(k, v)| match v {
-        Value::Bool(_) | Value::Number(_) | Value::Null => true,
+        // Flags only of whom the service tells (`sendResponse`,
+        // `notify`): not `share_my_calendar_with_organizer: true`.
+        Value::Bool(_) | Value::Null => name_words(k).iter().all(|w| {
+            matches!(
+                w.as_str(),
+                "send" | "response" | "notify" | "updates" | "notifications" | "attendees" | "organizer"
+            )
+        }),
+        Value::Number(_) => false,
         Value::String(t) => {
             let words = name_words(k);
             let words: Vec<&str> = words.iter().map(String::as_str).collect();

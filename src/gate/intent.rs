@@ -281,23 +281,6 @@ pub(crate) fn request(text: &str) -> String {
         read_sentence(sentence, b == b'?', &mut cats, &mut negated, &mut names, &mut sums);
     }
     cats.0 &= !negated.0;
-    // Whom a thing came from is whom a send may reach only when the
-    // request answers back: "reply", "respond", or a verb that sends
-    // followed by "him", "her", "them" ("Odile's email: reply…", "email
-    // him that…"); "summarise Bruno's email and send it to the team" does
-    // not send to Bruno.
-    let lower_words: Vec<String> =
-        text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
-    let answers_back = lower_words.windows(2).any(|p| {
-        matches!(p[0].as_str(), "reply" | "respond" | "answer")
-            || (matches!(
-                p[0].as_str(),
-                "email" | "mail" | "message" | "tell" | "text" | "dm" | "ping" | "write" | "send" | "thank"
-            ) && matches!(p[1].as_str(), "him" | "her" | "them"))
-    }) || lower_words.last().is_some_and(|w| matches!(w.as_str(), "reply" | "respond"));
-    if !answers_back {
-        names.retain(|n| !n.starts_with('^'));
-    }
     let mut out: Vec<&str> = Category::ALL.iter().filter(|c| cats.has(**c)).map(|c| c.as_str()).collect();
     if cats.books() {
         out.push("booking");
@@ -850,6 +833,13 @@ fn read_sentence(
 ) {
     // Clauses: split at commas, colons, parentheses and dashes; words within.
     let mut first_of_sentence = true;
+    // Whom a thing came from or whose it is (`^odile`), kept only when the
+    // sentence answers back (a clause's verb "reply" or "respond", or
+    // "email him", "tell her") and names no one else as whom ("Reply to
+    // Chidi with the date from Bruno's email" sends nothing to Bruno).
+    let mut owners: Vec<String> = Vec::new();
+    let mut sentence_whom = false;
+    let mut answers_back = false;
     // The sentence names an invitation (a verb that answers may point back
     // at it: "decline whatever else clashes").
     let sentence_invites =
@@ -892,7 +882,12 @@ fn read_sentence(
                     // Whom a thing came from or whose it is is marked `^`:
                     // an address of theirs is theirs, but they are not
                     // whom the request lets in ("Bruno's post").
-                    names.push(if whom { name.to_string() } else { format!("^{name}") });
+                    if whom {
+                        names.push(name.to_string());
+                        sentence_whom = true;
+                    } else if owners.len() < MAX_KEPT {
+                        owners.push(format!("^{name}"));
+                    }
                 }
             }
         }
@@ -1039,20 +1034,47 @@ fn read_sentence(
                     let run_end = lower[k + 1..].iter().position(|x| joins(x)).map_or(lower.len(), |p| k + 1 + p);
                     let run = &lower[k + 1..run_end];
                     let pointing = match run {
-                        [x, ..]
-                            if matches!(
-                                x.as_str(),
-                                "whatever" | "everything" | "anything" | "it" | "them" | "both"
-                            ) =>
-                        {
-                            true
-                        }
+                        [x, ..] if matches!(x.as_str(), "whatever" | "everything" | "anything") => true,
                         [x, y, ..] => x == "the" && matches!(y.as_str(), "rest" | "others" | "other"),
                         _ => false,
                     };
-                    if run.iter().any(|x| invitation_word(x)) || (pointing && sentence_invites) {
+                    // The invitation is what the verb acts on: among its
+                    // first four words, before any preposition ("decline
+                    // the caterer's quote for the team event" answers none).
+                    let object = run
+                        .iter()
+                        .take(4)
+                        .take_while(|x| {
+                            !matches!(
+                                x.as_str(),
+                                "for"
+                                    | "to"
+                                    | "of"
+                                    | "from"
+                                    | "about"
+                                    | "on"
+                                    | "in"
+                                    | "with"
+                                    | "after"
+                                    | "before"
+                                    | "at"
+                                    | "by"
+                                    | "if"
+                                    | "that"
+                                    | "which"
+                                    | "who"
+                            )
+                        })
+                        .any(|x| invitation_word(x));
+                    if object || (pointing && sentence_invites) {
                         cats.0 |= answer_bit(w);
                     }
+                    // Answering back: "reply", "respond", "email him".
+                    answers_back |= matches!(w, "reply" | "respond")
+                        || (matches!(
+                            w,
+                            "email" | "mail" | "message" | "tell" | "text" | "dm" | "ping" | "write" | "thank"
+                        ) && matches!(next, Some("him" | "her")));
                     if matches!(w, "book" | "reserve") {
                         cats.0 |= BOOKING;
                         // A sum the booking's sentence writes bounds its
@@ -1065,6 +1087,13 @@ fn read_sentence(
             match lower[k.min(lower.len())..].iter().position(|w| joins(w)) {
                 Some(p) => at = k + p + 1,
                 None => break,
+            }
+        }
+    }
+    if answers_back && !sentence_whom {
+        for o in owners {
+            if !names.contains(&o) {
+                names.push(o);
             }
         }
     }
