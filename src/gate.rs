@@ -23,8 +23,7 @@ mod wanted;
 pub use call::{Call, Hints, call_from_value, call_label, parse_call};
 pub use category::{category, name_words};
 pub(crate) use decide::{
-    ContentNotes, Facts, NamedIds, TrustNotes, facts, judge, mail_or_calendar_answer, plan, project_read, reads_place,
-    source_hash,
+    ContentNotes, Facts, NamedIds, TrustNotes, facts, judge, plan, project_read, reads_place, source_hash,
 };
 pub use decide::{Outcome, decide, summary};
 pub use ledger::{EntityRef, History, Journal, Ledger, ReadEntry, Recorder, addresses, declared_sender};

@@ -45,19 +45,6 @@ impl Intents {
     pub(crate) fn edits(self) -> bool {
         self.0 & EDIT != 0
     }
-
-    /// The request asks to accept an invitation ("accept Rafael's
-    /// invitation"): only a call that answers one so counts as asked for
-    /// by it.
-    pub(crate) fn accepts(self) -> bool {
-        self.0 & ACCEPT != 0
-    }
-
-    /// The request asks to decline an invitation ("decline whatever
-    /// clashes").
-    pub(crate) fn declines(self) -> bool {
-        self.0 & DECLINE != 0
-    }
 }
 
 /// The bit of a request that books ("book the hotel", "reserve a table"),
@@ -69,38 +56,6 @@ const PUBLIC: u16 = 1 << 14;
 /// The bit of a request that asks for edit access ("give Lucía edit
 /// access"), with no negation anywhere in it.
 const EDIT: u16 = 1 << 13;
-/// The bits of a request that accepts ("accept") or declines ("decline")
-/// an invitation.
-const ACCEPT: u16 = 1 << 12;
-const DECLINE: u16 = 1 << 11;
-
-/// A word for an invitation or the meeting it is to.
-fn invitation_word(w: &str) -> bool {
-    let w = w.trim_end_matches("'s");
-    matches!(
-        w,
-        "invite"
-            | "invites"
-            | "invitation"
-            | "invitations"
-            | "meeting"
-            | "meetings"
-            | "event"
-            | "events"
-            | "appointment"
-            | "appointments"
-            | "rsvp"
-    )
-}
-
-/// The bit a verb that answers an invitation sets.
-fn answer_bit(w: &str) -> u16 {
-    match w {
-        "accept" => ACCEPT,
-        "decline" => DECLINE,
-        _ => 0,
-    }
-}
 
 /// The request names edit access as a level ("edit access", "as a
 /// writer", "can edit"; a word whole, not `write-up`; not "write to Bob",
@@ -249,9 +204,7 @@ fn calendar_word(w: &str) -> bool {
 
 /// The `i` item of a request the user typed: the categories its clauses
 /// ask for, then `|` and its names (capitalised words past a sentence's
-/// first, `to Lena's` as `lena`; whom a thing came from or whose it is,
-/// `from Odile`, `Odile's email`, as `^odile`), lower case,
-/// space-separated, then `|` and
+/// first, `Lena's` as `lena`), lower case, space-separated, then `|` and
 /// the sums of money it writes ([`amounts`]), then `|` and what it asks to
 /// delete ([`deletion_terms`]: terms separated by U+001F, one run a verb,
 /// runs by U+001E), then `|` and its proper names ([`proper_names`],
@@ -284,12 +237,6 @@ pub(crate) fn request(text: &str) -> String {
     let mut out: Vec<&str> = Category::ALL.iter().filter(|c| cats.has(**c)).map(|c| c.as_str()).collect();
     if cats.books() {
         out.push("booking");
-    }
-    if cats.accepts() {
-        out.push("accept");
-    }
-    if cats.declines() {
-        out.push("decline");
     }
     if asks_to_edit(text) {
         out.push("edit");
@@ -833,17 +780,6 @@ fn read_sentence(
 ) {
     // Clauses: split at commas, colons, parentheses and dashes; words within.
     let mut first_of_sentence = true;
-    // Whom a thing came from or whose it is (`^odile`), kept only when the
-    // sentence answers back (a clause's verb "reply" or "respond", or
-    // "email him", "tell her") and names no one else as whom ("Reply to
-    // Chidi with the date from Bruno's email" sends nothing to Bruno).
-    let mut owners: Vec<String> = Vec::new();
-    let mut sentence_whom = false;
-    let mut answers_back = false;
-    // The sentence names an invitation (a verb that answers may point back
-    // at it: "decline whatever else clashes").
-    let sentence_invites =
-        sentence.split(|c: char| !(c.is_alphanumeric() || c == '\'')).any(|w| invitation_word(&w.to_lowercase()));
     let mut sentence_negated = false;
     let mut asks_anything = !question;
     let mut after_label = false;
@@ -866,28 +802,16 @@ fn read_sentence(
             }
         }
         // Names: a capitalised word right after a word that names a person
-        // ("reply to Lena", "invite Dora", "DM Chen") or whom a thing came
-        // from ("the email from Odile"), or one that owns the next word
-        // ("Odile's contract email"), not any capital ("the Stripe
-        // invoice").
+        // ("reply to Lena", "invite Dora", "DM Chen"), not any capital
+        // ("the Stripe invoice").
         for (k, w) in words.iter().enumerate() {
             let mut chars = w.chars();
             let capital = chars.next().is_some_and(char::is_uppercase) && chars.all(|c| !c.is_uppercase());
-            let after_person_word = k > 0 && (person_word(&lower[k - 1]) || lower[k - 1] == "from");
-            let owns = lower[k].ends_with("'s") && k + 1 < words.len();
-            let whom = after_person_word && !(first_of_sentence && k == 0) && lower[k - 1] != "from";
-            if capital && (owns || (after_person_word && !(first_of_sentence && k == 0))) {
+            let after_person_word = k > 0 && person_word(&lower[k - 1]);
+            if capital && after_person_word && !(first_of_sentence && k == 0) {
                 let name = lower[k].trim_end_matches("'s");
-                if name.chars().count() >= 3 && !calendar_word(name) && !nobody_word(name) {
-                    // Whom a thing came from or whose it is is marked `^`:
-                    // an address of theirs is theirs, but they are not
-                    // whom the request lets in ("Bruno's post").
-                    if whom {
-                        names.push(name.to_string());
-                        sentence_whom = true;
-                    } else if owners.len() < MAX_KEPT {
-                        owners.push(format!("^{name}"));
-                    }
+                if name.chars().count() >= 3 && !calendar_word(name) {
+                    names.push(name.to_string());
                 }
             }
         }
@@ -941,7 +865,6 @@ fn read_sentence(
                     for &c in asks(w) {
                         negated.add(c);
                     }
-                    negated.0 |= answer_bit(w);
                 }
                 break;
             }
@@ -991,7 +914,6 @@ fn read_sentence(
                     for &c in asks(w) {
                         negated.add(c);
                     }
-                    negated.0 |= answer_bit(w);
                 } else if !to_me && !noun {
                     // Verbs that grant ask for access only with whom or what
                     // they grant ("add Elif to…", "update my address").
@@ -1026,55 +948,6 @@ fn read_sentence(
                         }
                         sentence_pays |= asks(w).iter().any(|c| matches!(c, Category::Financial | Category::Send));
                     }
-                    // An answer to an invitation: the verb's run names one
-                    // ("accept Rafael's invitation"), or points back at one
-                    // the sentence names ("…invite, and decline whatever
-                    // else clashes"); not "decline the connection
-                    // request", "accept the quote".
-                    let run_end = lower[k + 1..].iter().position(|x| joins(x)).map_or(lower.len(), |p| k + 1 + p);
-                    let run = &lower[k + 1..run_end];
-                    let pointing = match run {
-                        [x, ..] if matches!(x.as_str(), "whatever" | "everything" | "anything") => true,
-                        [x, y, ..] => x == "the" && matches!(y.as_str(), "rest" | "others" | "other"),
-                        _ => false,
-                    };
-                    // The invitation is what the verb acts on: among its
-                    // first four words, before any preposition ("decline
-                    // the caterer's quote for the team event" answers none).
-                    let object = run
-                        .iter()
-                        .take(4)
-                        .take_while(|x| {
-                            !matches!(
-                                x.as_str(),
-                                "for"
-                                    | "to"
-                                    | "of"
-                                    | "from"
-                                    | "about"
-                                    | "on"
-                                    | "in"
-                                    | "with"
-                                    | "after"
-                                    | "before"
-                                    | "at"
-                                    | "by"
-                                    | "if"
-                                    | "that"
-                                    | "which"
-                                    | "who"
-                            )
-                        })
-                        .any(|x| invitation_word(x));
-                    if object || (pointing && sentence_invites) {
-                        cats.0 |= answer_bit(w);
-                    }
-                    // Answering back: "reply", "respond", "email him".
-                    answers_back |= matches!(w, "reply" | "respond")
-                        || (matches!(
-                            w,
-                            "email" | "mail" | "message" | "tell" | "text" | "dm" | "ping" | "write" | "thank"
-                        ) && matches!(next, Some("him" | "her")));
                     if matches!(w, "book" | "reserve") {
                         cats.0 |= BOOKING;
                         // A sum the booking's sentence writes bounds its
@@ -1087,13 +960,6 @@ fn read_sentence(
             match lower[k.min(lower.len())..].iter().position(|w| joins(w)) {
                 Some(p) => at = k + p + 1,
                 None => break,
-            }
-        }
-    }
-    if answers_back && !sentence_whom {
-        for o in owners {
-            if !names.contains(&o) {
-                names.push(o);
             }
         }
     }
@@ -1125,33 +991,6 @@ fn clauses(sentence: &str) -> impl Iterator<Item = &str> {
     }
     out.push(&sentence[start..]);
     out.into_iter()
-}
-
-/// A word that owns things but is no one's name (`Today's agenda`,
-/// `Everyone's notes`).
-fn nobody_word(w: &str) -> bool {
-    matches!(
-        w,
-        "today"
-            | "tomorrow"
-            | "yesterday"
-            | "tonight"
-            | "everyone"
-            | "everybody"
-            | "someone"
-            | "somebody"
-            | "anyone"
-            | "anybody"
-            | "nobody"
-            | "today's"
-            | "week"
-            | "month"
-            | "year"
-            | "team"
-            | "company"
-            | "customer"
-            | "client"
-    )
 }
 
 /// A word after which a capitalised word is a person the request names.
@@ -1270,10 +1109,6 @@ pub(crate) fn parse(item: &str) -> Asked<'_> {
             intents.add(*c);
         } else if c == "booking" {
             intents.0 |= BOOKING;
-        } else if c == "accept" {
-            intents.0 |= ACCEPT;
-        } else if c == "decline" {
-            intents.0 |= DECLINE;
         } else if c == "public" {
             intents.0 |= PUBLIC;
         } else if c == "edit" {

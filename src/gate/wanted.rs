@@ -68,10 +68,6 @@ pub(crate) struct Wanted {
     /// The call books: its name targets are looked for among what reads'
     /// JSON answers list ([`super::decide::NamedIds`]).
     pub(crate) booking: bool,
-    /// The call answers an invitation: its event's id counts only from a
-    /// service's answer ([`super::decide::service_record`]), not a page's
-    /// or a file's JSON.
-    pub(crate) rsvp: bool,
     /// A booking's name targets, folded as reads' names are
     /// ([`super::targets::fold_name`]).
     pub(crate) listed_names: std::collections::HashMap<String, Vec<u32>>,
@@ -264,7 +260,6 @@ impl Wanted {
             handles: Default::default(),
             ids,
             booking: false,
-            rsvp: false,
             listed_names: Default::default(),
             booked_things: Vec::new(),
             writes: false,

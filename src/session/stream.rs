@@ -176,9 +176,6 @@ struct Tally<'p> {
     /// For a write: the latest read is from afar
     /// ([`gate::project_read`]), and the slots such reads mention.
     source_afar: bool,
-    /// The read is a service's answer (for a call that answers an
-    /// invitation only).
-    source_service: bool,
     afar: Vec<(u32, Range<u32>)>,
     /// The latest read is of the file the write writes
     /// ([`gate::reads_place`]), and the slots such reads mention.
@@ -202,7 +199,6 @@ impl<'p> Tally<'p> {
             source_hash: 0,
             source_text: String::new(),
             source_afar: false,
-            source_service: false,
             afar: Vec::new(),
             source_place: false,
             kept: Vec::new(),
@@ -261,7 +257,6 @@ impl Records for Tally<'_> {
         if let Some(sp) = self.source.take() {
             let source = &text[sp.start as usize..sp.end as usize];
             self.source_hash = gate::source_hash(source);
-            self.source_service = self.wanted.rsvp && gate::mail_or_calendar_answer(&unescape(source));
             if self.wanted.writes {
                 let source = unescape(source);
                 self.source_afar = !gate::project_read(&source);
@@ -290,7 +285,7 @@ impl Records for Tally<'_> {
                 if self.source_place {
                     self.kept.extend(hits[at..].iter().map(|h| (read, h.1.clone())));
                 }
-                self.content.see(wanted, &e, read, self.source_hash, self.source_service);
+                self.content.see(wanted, &e, read, self.source_hash);
                 // (As in memory: a booking walks the names for what
                 // listings list even when it has no id to look for.)
                 if e.kind == crate::document::EntityKind::Named && (!wanted.ids.is_empty() || wanted.booking) {
@@ -509,45 +504,6 @@ mod tests {
         check(&g, own, Allow);
         g.add_read("WebFetch(https://x.test)", Verdict::Allow, vec![ent(EntityKind::Url, own, false)], Vec::new());
         check(&g, own, Confirm);
-    }
-
-    /// An answer to a listed invitation and a send to whom a mail came
-    /// from decide alike from a file and in memory: the event's id from a
-    /// service's answer and the `^address` of a `from` run, a page's JSON
-    /// gives neither, and forgetting the read takes them back.
-    #[test]
-    fn invitations_and_senders_decide_alike_in_a_file() {
-        use crate::gate::Decision::{Allow, Confirm};
-        let dir = tempfile::tempdir().unwrap();
-        let policy = Policy::default();
-        let path = dir.path().join("s");
-        let read = |f: &mut SessionFile, source: &str, text: &str| {
-            let doc = crate::document::Document::load(text.as_bytes().to_vec(), crate::document::Kind::Auto, source);
-            let report = crate::detect::scan(&doc, &crate::detect::Options::default());
-            f.add_report(&report, false, false);
-        };
-        let check = |f: &SessionFile, call: &str, want| {
-            std::fs::write(&path, f.text()).unwrap();
-            let call = crate::gate::parse_call(call).unwrap();
-            let o = decide_in(&path, &call, &policy).unwrap();
-            assert_eq!(o, decide(&call, f, &policy));
-            assert_eq!(o.decision, want, "{:?}", o.reasons);
-        };
-        let rsvp = r#"{"tool":"respond_to_invitation","args":{"event_id":"ev-3390","response":"accepted"}}"#;
-        let reply =
-            r#"{"tool":"send_email","args":{"to":["rafael.quintero@lumacorp.example"],"body":"Vegetarian, thanks."}}"#;
-        let mail = r#"{"id": "m-7120", "from": "rafael.quintero@lumacorp.example", "subject": "Invitation: Supplier dinner", "body": "Hi Maya, dinner on Thursday at 19:30. Best, Rafael", "invite": {"event_id": "ev-3390", "rsvp": "needs_action"}}"#;
-        let mut f = fresh();
-        f.trust_text("Accept Rafael's invitation to the supplier dinner and email him that I'm vegetarian.");
-        read(&mut f, "fetch_url(https://dinner.example/invite.json)", mail);
-        check(&f, rsvp, Confirm);
-        check(&f, reply, Confirm);
-        read(&mut f, "get_email(supplier dinner)", mail);
-        check(&f, rsvp, Allow);
-        check(&f, reply, Allow);
-        f.forget("r2");
-        check(&f, rsvp, Confirm);
-        check(&f, reply, Confirm);
     }
 
     /// A booking of what a listing lists decides alike from a file and in
