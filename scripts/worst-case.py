@@ -25,6 +25,7 @@ LIMIT_S = 6.0
 HOOK_LIMIT_S = 2.0
 SEND = '{"tool":"send_email","args":{"to":"x@evil.test","body":"hi"}}'
 BOOK = '{"tool":"reserve_hotel","args":{"hotel":"Maison Verlaine 1 1"}}'
+BOOK_ONE = '{"tool":"reserve_hotel","args":{"hotel":"Maison Verlaine"}}'
 # A write of a link into a file of a repository: every read's source is
 # weighed as the file's or not, and as from afar or not.
 WRITE = ('{"tool":"create_or_update_file","args":{"owner":"acme","repo":"app","path":"config.yaml",'
@@ -149,6 +150,7 @@ class Runner:
             out.append(("gate --session", False, [BIN, "gate", "--session", path, "--call", SEND], None))
             out.append(("gate --session (a write)", False, [BIN, "gate", "--session", path, "--call", WRITE], None))
             out.append(("gate --session (a booking)", False, [BIN, "gate", "--session", path, "--call", BOOK], None))
+            out.append(("gate --session (a booking of one name)", False, [BIN, "gate", "--session", path, "--call", BOOK_ONE], None))
             ev = hook_event("PreToolUse", tool_name="mcp__gmail__send_email",
                             tool_input={"to": "x@evil.test", "body": "hi"})
             out.append(("hook PreToolUse", True, ev, ["--session", path]))

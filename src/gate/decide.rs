@@ -1444,14 +1444,22 @@ impl NamedIds {
                         || same('=') > 1
                 })
                 || {
-                    let heads: Vec<&String> = reads
+                    // Each object's idents once: the same id listed again
+                    // is no second object, and thousands of copies of it
+                    // cost one comparison, not one per pair. Past
+                    // `MAX_DISTINCT_HEADS` different idents the name is
+                    // an impostor's (fail closed).
+                    let mut heads: Vec<&String> = reads
                         .iter()
                         .copied()
                         .flatten()
                         .filter(|(k, _, n)| *k == '+' && n == name)
                         .map(|(_, h, _)| h)
                         .collect();
-                    heads.iter().enumerate().any(|(k, a)| heads[..k].iter().any(|b| !same_object(a, b)))
+                    heads.sort_unstable();
+                    heads.dedup();
+                    heads.len() > MAX_DISTINCT_HEADS
+                        || heads.iter().enumerate().any(|(k, a)| heads[..k].iter().any(|b| !same_object(a, b)))
                 };
             // The user's words name two words of it in a row but not all
             // of it ("Book Maison Verlaine", `Maison Verlaine Opera`): a
@@ -1513,6 +1521,10 @@ impl NamedIds {
 /// Objects of reads' names compared with what a booking reserves (past
 /// them, nothing is listed).
 const MAX_LISTED_OBJECTS: usize = 4096;
+
+/// Different idents of objects bearing a listed thing's name compared
+/// pairwise (past them, the name counts as an impostor's).
+const MAX_DISTINCT_HEADS: usize = 64;
 
 /// Bytes of reads' names kept for one decision (past them, nothing binds).
 const MAX_NAMED_KEPT: usize = 16 << 20;

@@ -1409,6 +1409,12 @@ const CASES: &[Case] = &[
     },
     Case { name: "session-forgets", about: "a session of reads and forgets", feeds: &[Session], make: session_forgets },
     Case {
+        name: "session-one-name",
+        about: "a session whose listings give one hotel's name and id four thousand times, read for a booking",
+        feeds: &[Session],
+        make: session_one_name,
+    },
+    Case {
         name: "session-listings",
         about: "a session of hotel listings naming many look-alike objects, read for a booking",
         feeds: &[Session],
@@ -1855,6 +1861,21 @@ fn session_listings(n: usize) -> Vec<u8> {
     )
 }
 
+/// Listings that give one object, by one name and one id, just under the
+/// 4,096 objects a booking compares (each copy was once compared with
+/// every other: 9 s for a booking), then reads of nothing.
+fn session_one_name(n: usize) -> Vec<u8> {
+    let mut head =
+        format!("{}t\ti:booking||||best-rated\tw: book the best-rated hotel in paris \n", crate::session::HEADER);
+    let records = "+h-1 maison verlaine\u{1e}".repeat(150);
+    // (Half the bytes at most: a small size gets fewer listings.)
+    for r in 0..(n / 2 / 3300).clamp(1, 27) {
+        head.push_str(&format!("r\tr{}\tallow\tget_all_hotels_in_city(Paris)\tn:{records}\n", r + 1));
+    }
+    let first = head.matches("\nr\t").count() + 1;
+    fill(&head, n, |i| format!("r\tr{}\tallow\tx\te:u{i}@d{i}.test\n", i + first), "")
+}
+
 fn session_forgets(n: usize) -> Vec<u8> {
     fill(crate::session::HEADER, n, |i| format!("r\tr{}\tblock\tx\te:a{}@evil.test\nf\tr{}\n", i + 1, i + 1, i + 1), "")
 }
@@ -1911,6 +1932,8 @@ pub fn run(feed: Feed, bytes: &[u8], dir: &std::path::Path) {
             let call = crate::gate::Call::new("send_email".into(), json!({"to": "x@evil.test"}));
             std::hint::black_box(crate::session::decide_in(&path, &call, &policy).ok());
             let book = crate::gate::Call::new("reserve_hotel".into(), json!({"hotel": "Maison Verlaine 1 1"}));
+            std::hint::black_box(crate::session::decide_in(&path, &book, &policy).ok());
+            let book = crate::gate::Call::new("reserve_hotel".into(), json!({"hotel": "Maison Verlaine"}));
             std::hint::black_box(crate::session::decide_in(&path, &book, &policy).ok());
         }
     }
