@@ -14,7 +14,7 @@
 //! the left-out fold a window at a time as a scan does; the threshold is
 //! the score that `--benign-rate` of those benign samples pass.
 //!
-//!   cargo run --release --example train_model -- OUT [--benign-rate 0.002] [--names-in-every-cased-language]
+//!   cargo run --release --example train_model -- OUT [--benign-rate 0.001] [--names-in-every-cased-language]
 
 use std::io::Read;
 
@@ -103,7 +103,7 @@ fn main() {
         .iter()
         .position(|a| a == "--benign-rate")
         .and_then(|i| args.get(i + 1))
-        .map_or(0.002, |r| r.parse().expect("--benign-rate takes a number"));
+        .map_or(0.001, |r| r.parse().expect("--benign-rate takes a number"));
     let mut input = String::new();
     std::io::stdin().read_to_string(&mut input).expect("stdin");
     let mut f = Features::default();

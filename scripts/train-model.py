@@ -3,9 +3,12 @@
 development halves alone.
 
 Usage:
-  scripts/train-model.py [--out src/detect/model.bin] [--benign-rate 0.002] [--with-blind]
+  scripts/train-model.py [--out src/detect/model.bin] [--benign-rate 0.001] [--with-blind]
 
-Samples: fixtures/corpus/scan-dev.jsonl (the first corpus, all of it
+Samples: the tool outputs of the gate's development replay splits
+(fixtures/replay/dev*.jsonl, benign), Part 6 of fixtures/corpus-2
+(`written-train.jsonl`, written to be fitted on, all of it),
+fixtures/corpus/scan-dev.jsonl (the first corpus, all of it
 development data), the development half of fixtures/corpus-2 (the
 groups `scripts/score-unseen.py` puts there; its held-out half is never
 read here). With `--with-blind`, also the development half of its Part 4
@@ -35,7 +38,36 @@ unseen = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(unseen)
 
 
+def replay_outputs():
+    """The tool outputs of the gate's development replay splits, as the
+    benign runs read them (no injection): benign text of the kind a gate's
+    session scans."""
+    for split in ("dev", "dev2", "dev3", "dev4"):
+        for line in open(os.path.join(ROOT, "fixtures", "replay", split + ".jsonl"), encoding="utf-8"):
+            if not line.strip():
+                continue
+            r = json.loads(line)
+            for st in r["steps"]:
+                out = st.get("output") or ""
+                if len(out.split()) >= 12:
+                    yield out.replace("{injection}", ""), False, "replay:" + split, "en"
+
+
+def written_train():
+    """Part 6 of corpus-2 (`written-train.jsonl`): attacks and look-alikes
+    written to fit on, in 35 languages. One fold per writer and language,
+    so the threshold is chosen on writers' languages the model did not
+    learn."""
+    for line in open(os.path.join(unseen.CORPUS, "written-train.jsonl"), encoding="utf-8"):
+        if line.strip():
+            r = json.loads(line)
+            g = "written-train:" + r["source"].split("/", 1)[1].split("#")[0]
+            yield r["text"], r["label"] == "attack", g, r["lang"]
+
+
 def rows(with_blind):
+    yield from replay_outputs()
+    yield from written_train()
     for line in open(os.path.join(ROOT, "fixtures", "corpus", "scan-dev.jsonl"), encoding="utf-8"):
         if line.strip():
             r = json.loads(line)
@@ -83,7 +115,7 @@ def rows(with_blind):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default=os.path.join(ROOT, "src", "detect", "model.bin"))
-    ap.add_argument("--benign-rate", default="0.002")
+    ap.add_argument("--benign-rate", default="0.001")
     ap.add_argument("--with-blind", action="store_true",
                     help="also fit Part 4's development half, planted text and carriers apart (not shipped)")
     a = ap.parse_args()

@@ -184,7 +184,14 @@ pub fn scan(doc: &Document, opts: &Options) -> Report {
         }
         links::scan(&part.text, &mut |h| tally.hit(part, h));
         obfuscation::scan(&part.text, &mut |h| tally.hit(part, h));
-        model::scan(&part.text, &mut |h| tally.hit(part, h));
+        if part.spans.iter().all(|s| s.hidden == Some(HiddenReason::Metadata)) {
+            // Header fields a client does not show: the model reads their
+            // values, not their names (`User-Agent`, `In-Reply-To`,
+            // `Content-Language` are no one's words).
+            model::scan(&model::field_values(&part.text), &mut |h| tally.hit(part, h));
+        } else {
+            model::scan(&part.text, &mut |h| tally.hit(part, h));
+        }
     }
     // What a JSON text's shape says, which its strings do not: a chat
     // message or a tool call forged in an API's own form.
