@@ -126,7 +126,7 @@ pub fn words(text: &str, mut f: impl FnMut(u32, Range<usize>)) {
     // were planted in (`2024`, `06`), not words.
     let mut digits = false;
     // The words of the run of text between white space being read, given
-    // to `f` when it ends unless it named a place (`names_a_place`).
+    // to `f` when it ends unless it names a place (`place`, below).
     let mut run: Vec<(u32, Range<usize>)> = Vec::new();
     let mut place = false;
     let alnum = |k: usize| b.get(k).is_some_and(u8::is_ascii_alphanumeric);
