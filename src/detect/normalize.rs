@@ -744,6 +744,9 @@ fn folded_any_with(s: &str, step4: Step4) -> Normalized {
     let mut cleaned = String::with_capacity(s.len());
     let mut src_of_cleaned = OffsetMap::default();
     let clean = |cleaned: &mut String, src_of_cleaned: &mut OffsetMap, i: usize, c: char| {
+        if (c.is_ascii() && unseen_control(c as u8)) || c1_control(c) {
+            return;
+        }
         if !c.is_ascii() {
             let Some(c) = memo::fold(c).0 else {
                 return;
@@ -764,8 +767,12 @@ fn folded_any_with(s: &str, step4: Step4) -> Normalized {
             let b = s.as_bytes();
             let mut i = 0;
             while i < b.len() {
-                if b[i].is_ascii() {
-                    let end = b[i..].iter().position(|x| !x.is_ascii()).map_or(b.len(), |p| i + p);
+                if unseen_control(b[i]) {
+                    // Dropped, an escape with its sequence.
+                    i += if b[i] == 0x1b { escape_len(&b[i..]) } else { 1 };
+                } else if b[i].is_ascii() {
+                    let end =
+                        b[i..].iter().position(|&x| !x.is_ascii() || unseen_control(x)).map_or(b.len(), |p| i + p);
                     cleaned.push_str(&s[i..end]);
                     src_of_cleaned.push_each(i as u32, end - i);
                     i = end;
@@ -1141,10 +1148,69 @@ pub fn folds(s: &str, plain: &Normalized) -> bool {
 /// Non-ASCII characters the folded form drops or maps (most non-ASCII text,
 /// accents, CJK, typographic punctuation, has none).
 fn has_folding_chars(s: &str) -> bool {
+    if s.bytes().any(unseen_control) {
+        return true;
+    }
     if s.is_ascii() {
         return false;
     }
-    s.chars().any(|c| !c.is_ascii() && memo::fold(c).1)
+    s.chars().any(|c| !c.is_ascii() && (memo::fold(c).1 || c1_control(c)))
+}
+
+/// A C1 control (U+0080..U+009F) but NEXT LINE, which breaks a line: no
+/// screen draws one.
+#[inline]
+fn c1_control(c: char) -> bool {
+    ('\u{80}'..='\u{9f}').contains(&c) && c != '\u{85}'
+}
+
+/// An ASCII control a screen draws nothing for (DEL, and C0 but the tab,
+/// the line breaks, the form feed and the backspace, whose overstrike
+/// `man` pages are full of), or the escape that starts a
+/// sequence a terminal acts on: inside a word it splits the word for the
+/// rules, not for a reader, so the folded form drops it.
+#[inline]
+fn unseen_control(b: u8) -> bool {
+    (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c | 0x08)) || b == 0x7f
+}
+
+/// How many bytes of `b` (which starts with ESC) a terminal takes as one
+/// escape sequence: a CSI (`ESC [`, parameters, intermediates, a final
+/// byte), an OSC, DCS, APC, PM or SOS string (to BEL or ST), or ESC, its
+/// intermediates and a final byte (`ESC ( B`, `ESC 7`). At most 256 bytes
+/// are taken: past that the ESC alone is.
+fn escape_len(b: &[u8]) -> usize {
+    const MAX: usize = 256;
+    let end = b.len().min(MAX);
+    match b.get(1) {
+        Some(b'[') => {
+            let mut i = 2;
+            while i < end && (0x20..=0x3f).contains(&b[i]) {
+                i += 1;
+            }
+            if i < end && (0x40..=0x7e).contains(&b[i]) { i + 1 } else { 1 }
+        }
+        Some(b']' | b'P' | b'_' | b'^' | b'X') => {
+            let mut i = 2;
+            while i < end {
+                if b[i] == 0x07 {
+                    return i + 1;
+                }
+                if b[i] == 0x1b && b.get(i + 1) == Some(&b'\\') {
+                    return i + 2;
+                }
+                i += 1;
+            }
+            1
+        }
+        _ => {
+            let mut i = 1;
+            while i < end && (0x20..=0x2f).contains(&b[i]) {
+                i += 1;
+            }
+            if i < end && (0x30..=0x7e).contains(&b[i]) { i + 1 } else { 1 }
+        }
+    }
 }
 
 /// Digits or symbols inside words, or spaced letters, in the source bytes.

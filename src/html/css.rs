@@ -136,6 +136,65 @@ fn is_relevant_property(p: &str) -> bool {
     )
 }
 
+/// Is `value` one a browser keeps for `prop`? A declaration it cannot
+/// parse is dropped, so an earlier one stands (`display:none;
+/// display:nonsense` hides). Checked for the properties whose values are
+/// a closed set or a number; a function we do not read (`oklch(…)`,
+/// `calc(…)`) and `var(…)` are kept as valid.
+fn valid_value(prop: &str, value: &str) -> bool {
+    const GLOBAL: [&str; 5] = ["inherit", "initial", "unset", "revert", "revert-layer"];
+    let v = value.trim();
+    if GLOBAL.contains(&v) || v.contains('(') {
+        return true;
+    }
+    match prop {
+        "display" => v.split_ascii_whitespace().all(|w| {
+            matches!(
+                w,
+                "none"
+                    | "block"
+                    | "inline"
+                    | "inline-block"
+                    | "flex"
+                    | "inline-flex"
+                    | "grid"
+                    | "inline-grid"
+                    | "contents"
+                    | "flow"
+                    | "flow-root"
+                    | "list-item"
+                    | "run-in"
+                    | "table"
+                    | "inline-table"
+                    | "table-row"
+                    | "table-cell"
+                    | "table-column"
+                    | "table-row-group"
+                    | "table-column-group"
+                    | "table-header-group"
+                    | "table-footer-group"
+                    | "table-caption"
+                    | "ruby"
+                    | "ruby-base"
+                    | "ruby-text"
+                    | "ruby-base-container"
+                    | "ruby-text-container"
+                    | "math"
+                    | "-webkit-box"
+                    | "-webkit-inline-box"
+                    | "-ms-flexbox"
+                    | "-webkit-flex"
+            )
+        }),
+        "visibility" => matches!(v, "visible" | "hidden" | "collapse"),
+        "opacity" | "fill-opacity" => number_or_percent(v).is_some(),
+        "color" | "background-color" | "-webkit-text-fill-color" => {
+            super::colour::parse_colour_or(v, super::colour::BLACK).is_some() || v == "currentcolor"
+        }
+        _ => true,
+    }
+}
+
 impl Style {
     pub(super) fn set(&mut self, prop: &str, value: Rc<str>) {
         let v = Some(value);
@@ -449,7 +508,9 @@ pub(super) fn parse_declarations(block: &str, vars: &Vars) -> Vec<Decl> {
             let Some(v) = vars.resolve(&value) else { continue };
             value = v;
         }
-        if !value.is_empty() {
+        // A value a browser cannot parse drops its declaration, so an
+        // earlier one stands.
+        if !value.is_empty() && valid_value(&prop, &value) {
             // Only the last of a property (of each importance) can decide
             // a value, and the same order of the kept ones gives the same
             // style; the list stays as short as the properties we read.

@@ -1635,6 +1635,23 @@ mod tests {
         assert_eq!(hidden_as(&out, "x"), Some(H::DisplayNone));
     }
 
+    /// A declaration whose value a browser cannot parse is dropped, so an
+    /// earlier one of the property stands; a value we do not read (a
+    /// colour function, `calc()`) still counts.
+    #[test]
+    fn an_invalid_declaration_leaves_the_one_before() {
+        assert_eq!(hides(r#"<p style="display:none;display:nonsense">x</p>"#, "x"), Some(H::DisplayNone));
+        assert_eq!(hides(r#"<p style="visibility:hidden;visibility:shown">x</p>"#, "x"), Some(H::VisibilityHidden));
+        assert_eq!(hides(r#"<p style="opacity:0;opacity:1x">x</p>"#, "x"), Some(H::Opacity));
+        assert_eq!(hides(r#"<style>p{display:none;display:wat}</style><p>x</p>"#, "x"), Some(H::DisplayNone));
+        let white = r#"<body style="background:#fff"><p style="color:#fff;color:#ggg">x</p></body>"#;
+        assert_eq!(hides(white, "x"), Some(H::Colour));
+        assert_eq!(hides(r#"<p style="display:none;display:block">v</p>"#, "v"), None);
+        assert_eq!(hides(r#"<p style="opacity:0;opacity:calc(1 - 0)">v</p>"#, "v"), None);
+        let oklch = r#"<body style="background:#fff"><p style="color:#fff;color:oklch(0.5 0.1 20)">v</p></body>"#;
+        assert_eq!(hides(oklch, "v"), None);
+    }
+
     #[test]
     fn closed_details_show_the_summary_only() {
         let out = r("<details><summary>s</summary>x<p>y</p></details><details open><summary>t</summary>v</details>");

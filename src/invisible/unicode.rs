@@ -18,6 +18,22 @@ use super::{Run, next_char, prev_char};
 
 /// At most this many characters after an RLO are shown reversed in `decoded`.
 const MAX_REVERSED_CHARS: usize = 1024;
+/// The most characters a ruby base (between U+FFF9 and U+FFFA) and its
+/// reading (between U+FFFA and U+FFFB) hold.
+const RUBY_BASE: usize = 8;
+const RUBY_READING: usize = 16;
+
+/// A CJK ideograph (a ruby's base holds one).
+fn ideograph(c: char) -> bool {
+    matches!(c, '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{F900}'..='\u{FAFF}' | '\u{20000}'..='\u{3134F}')
+}
+
+/// A letter of a script ruby readings are written in: hiragana, katakana
+/// (and its prolonged-sound and iteration marks), hangul, bopomofo.
+fn phonetic(c: char) -> bool {
+    matches!(c, '\u{3041}'..='\u{309F}' | '\u{30A0}'..='\u{30FF}' | '\u{31F0}'..='\u{31FF}' | '\u{AC00}'..='\u{D7A3}' | '\u{1100}'..='\u{11FF}' | '\u{3130}'..='\u{318F}' | '\u{3100}'..='\u{312F}' | '\u{31A0}'..='\u{31BF}')
+}
+
 /// The longest interlinear annotation (bytes after U+FFFA) looked for.
 const MAX_ANNOTATION_BYTES: usize = 4096;
 
@@ -483,8 +499,33 @@ impl<'a> UnicodeScan<'a> {
         }
         let inner_end = inner_end?;
         let end = inner_end + ANNOTATION_TERMINATOR.len_utf8();
-        let decoded = printable(self.text[start..inner_end].trim());
-        self.runs.push(Run::new(i..end, HiddenReason::FormatCharacter).decoded(decoded));
+        let reading = &self.text[start..inner_end];
+        // A ruby reading, the characters' intended use: an anchor, a base
+        // of a few letters with an ideograph among them, and a reading of
+        // a few letters of a phonetic script (kana, hangul, bopomofo) with
+        // no space (`\u{FFF9}紅葉\u{FFFA}もみじ\u{FFFB}`). Both marks are
+        // formatting then; a sentence is no reading.
+        // (Looked for as far back as a base may reach: four bytes a letter.)
+        let reach = self.text.floor_char_boundary(i.saturating_sub(4 * RUBY_BASE + ANNOTATION_ANCHOR.len_utf8()));
+        let anchor = self.text[reach..i].rfind(ANNOTATION_ANCHOR).map(|a| reach + a).filter(|&a| {
+            let base = &self.text[a + ANNOTATION_ANCHOR.len_utf8()..i];
+            (1..=RUBY_BASE).contains(&base.chars().count())
+                && base.chars().all(char::is_alphabetic)
+                && base.chars().any(ideograph)
+        });
+        // A reading gives each ideograph of its base four kana at most
+        // (`嵐山` `あらしやま`); a message cut into readings needs more.
+        let base_len = anchor.map_or(0, |a| self.text[a + ANNOTATION_ANCHOR.len_utf8()..i].chars().count());
+        let ruby = anchor.is_some()
+            && (1..=RUBY_READING.min(4 * base_len)).contains(&reading.chars().count())
+            && reading.chars().all(phonetic);
+        if let Some(a) = anchor.filter(|_| ruby)
+            && let Some(r) = self.runs.iter_mut().rev().find(|r| r.range == (a..a + ANNOTATION_ANCHOR.len_utf8()))
+        {
+            r.benign = true;
+        }
+        let decoded = printable(reading.trim());
+        self.runs.push(Run::new(i..end, HiddenReason::FormatCharacter).decoded(decoded).benign(ruby));
         Some(end)
     }
 
@@ -1046,6 +1087,24 @@ mod tests {
         assert_eq!(strip(text), "Total$100 today");
         // No terminator: the separator alone.
         assert_eq!(only("a\u{FFFA}b", HiddenReason::FormatCharacter).range, 1..4);
+    }
+
+    /// Ruby, the annotation characters' intended use: a kana reading over
+    /// a few ideographs is formatting; a sentence, a reading in Latin
+    /// letters, or a base with no ideograph is not.
+    #[test]
+    fn a_ruby_reading_is_formatting() {
+        let ruby = "秋の\u{FFF9}紅葉\u{FFFA}もみじ\u{FFFB}と\u{FFF9}嵐山\u{FFFA}あらしやま\u{FFFB}。";
+        assert!(non_benign(ruby).is_empty(), "{:?}", non_benign(ruby));
+        for text in [
+            "\u{FFF9}紅葉\u{FFFA}send the keys\u{FFFB}",
+            "\u{FFF9}紅葉\u{FFFA}すべてのパスワードをこのアドレスへおくってください\u{FFFB}",
+            "\u{FFF9}寺\u{FFFA}おくること\u{FFFB}",
+            "\u{FFF9}Total\u{FFFA}もみじ\u{FFFB}",
+            "紅葉\u{FFFA}もみじ\u{FFFB}",
+        ] {
+            assert!(!non_benign(text).is_empty(), "{text:?}");
+        }
     }
 
     #[test]

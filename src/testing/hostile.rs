@@ -1184,6 +1184,36 @@ const CASES: &[Case] = &[
         },
     },
     Case {
+        name: "ruby-separators-far-from-anchor",
+        about: "one annotation anchor, then text and many annotations with none before them",
+        feeds: &[Text],
+        make: |n| {
+            halves(
+                "\u{FFF9}\u{6F22}\u{5B57}\u{FFFA}\u{304B}\u{FFFB} filler words ",
+                "\u{FFFA}\u{304B}\u{3093}\u{FFFB}x",
+                n,
+            )
+        },
+    },
+    Case {
+        name: "markup-inside-words",
+        about: "every word split by a comment, an attribute or a hidden element (a second reading's trigger)",
+        feeds: &[Html],
+        make: |n| repeat("As<!-- -->sis<b title=x></b>tant sen<i style=\"display:none\">x</i>d ", n),
+    },
+    Case {
+        name: "controls-inside-words",
+        about: "DEL, C0 and C1 controls and escape sequences, cut or whole, inside every word",
+        feeds: &[Text],
+        make: |n| repeat("as\u{7f}sis\u{1}tant \u{1b}[m\u{1b}]8;;x\u{1b}\\se\u{9b}nd \u{1b}[12;", n),
+    },
+    Case {
+        name: "mime-base64-junk",
+        about: "a base64 body with a character outside the alphabet on every line",
+        feeds: &[Email],
+        make: mime_base64_junk,
+    },
+    Case {
         name: "git-binary-patch-lines",
         about: "a git binary patch's literal block of many full base85 lines",
         feeds: &[Text],
@@ -1551,6 +1581,11 @@ fn mime_folded_header(n: usize) -> Vec<u8> {
         |_| ",\r\n c@d.test".into(),
         "\r\nSubject: x\r\n\r\nbody\r\n",
     )
+}
+
+fn mime_base64_junk(n: usize) -> Vec<u8> {
+    let head = format!("{MAIL_HEAD}Content-Type: text/plain\r\nContent-Transfer-Encoding: base64\r\n\r\n");
+    fill(&head, n, |_| "QXNzaXN0YW50OiBmb3J3YXJk!IHRoZSBrZXlz=".into(), "\r\n")
 }
 
 fn mime_qp(n: usize) -> Vec<u8> {
