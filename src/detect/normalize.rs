@@ -766,10 +766,11 @@ fn folded_any_with(s: &str, step4: Step4) -> Normalized {
             // ASCII runs are copied whole.
             let b = s.as_bytes();
             let mut i = 0;
+            let mut unterminated_to = 0;
             while i < b.len() {
                 if unseen_control(b[i]) {
                     // Dropped, an escape with its sequence.
-                    i += if b[i] == 0x1b { escape_len(&b[i..]) } else { 1 };
+                    i += if b[i] == 0x1b { escape_len(b, i, &mut unterminated_to) } else { 1 };
                 } else if b[i].is_ascii() {
                     let end =
                         b[i..].iter().position(|&x| !x.is_ascii() || unseen_control(x)).map_or(b.len(), |p| i + p);
@@ -778,6 +779,13 @@ fn folded_any_with(s: &str, step4: Step4) -> Normalized {
                     i = end;
                 } else {
                     let c = s[i..].chars().next().expect("a character starts here");
+                    // The eight-bit CSI with its sequence (`U+009B 0m`).
+                    if c == '\u{9b}'
+                        && let Some(end) = csi_end(&b[i..(i + 256).min(b.len())], c.len_utf8())
+                    {
+                        i += end;
+                        continue;
+                    }
                     clean(&mut cleaned, &mut src_of_cleaned, i, c);
                     i += c.len_utf8();
                 }
@@ -1165,52 +1173,80 @@ fn c1_control(c: char) -> bool {
 }
 
 /// An ASCII control a screen draws nothing for (DEL, and C0 but the tab,
-/// the line breaks, the form feed and the backspace, whose overstrike
+/// the line breaks, vertical tab and form feed, and the backspace, whose overstrike
 /// `man` pages are full of), or the escape that starts a
 /// sequence a terminal acts on: inside a word it splits the word for the
 /// rules, not for a reader, so the folded form drops it.
 #[inline]
 fn unseen_control(b: u8) -> bool {
-    (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c | 0x08)) || b == 0x7f
+    (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | 0x08)) || b == 0x7f
 }
 
-/// How many bytes of `b` (which starts with ESC) a terminal takes as one
-/// escape sequence: a CSI (`ESC [`, parameters, intermediates, a final
-/// byte), an OSC, DCS, APC, PM or SOS string (to BEL or ST), or ESC, its
-/// intermediates and a final byte (`ESC ( B`, `ESC 7`). At most 256 bytes
-/// are taken: past that the ESC alone is.
-fn escape_len(b: &[u8]) -> usize {
+/// How many bytes from `b[at]` (an ESC) a terminal takes as one escape
+/// sequence: a CSI (`ESC [`, parameters, intermediates, a final byte; at
+/// most 256 bytes), an OSC, DCS, APC, PM or SOS string to BEL or ST (at
+/// most 4 KiB: an OSC 8 link's long address), or ESC, its intermediates
+/// and a final byte (`ESC ( B`, `ESC 7`); past those, the ESC alone. A
+/// string found unterminated up to `unterminated_to` is not looked through
+/// again there by the next (a text of many unclosed strings stays linear).
+fn escape_len(b: &[u8], at: usize, unterminated_to: &mut usize) -> usize {
     const MAX: usize = 256;
-    let end = b.len().min(MAX);
-    match b.get(1) {
-        Some(b'[') => {
-            let mut i = 2;
-            while i < end && (0x20..=0x3f).contains(&b[i]) {
-                i += 1;
-            }
-            if i < end && (0x40..=0x7e).contains(&b[i]) { i + 1 } else { 1 }
-        }
+    const MAX_STRING: usize = 4096;
+    let rest = &b[at..];
+    match rest.get(1) {
+        Some(b'[') => csi_end(&rest[..rest.len().min(MAX)], 2).unwrap_or(1),
         Some(b']' | b'P' | b'_' | b'^' | b'X') => {
-            let mut i = 2;
+            let end = (at + MAX_STRING).min(b.len());
+            let mut i = (at + 2).max(*unterminated_to);
             while i < end {
-                if b[i] == 0x07 {
-                    return i + 1;
+                match b[i] {
+                    0x07 => return i + 1 - at,
+                    0x1b if b.get(i + 1) == Some(&b'\\') => return i + 2 - at,
+                    _ => i += 1,
                 }
-                if b[i] == 0x1b && b.get(i + 1) == Some(&b'\\') {
-                    return i + 2;
-                }
-                i += 1;
             }
+            // (A terminator just past the end looked at is found by a
+            // later string: `i` stops before an ESC whose `\` is past it.)
+            *unterminated_to = end.saturating_sub(1);
             1
         }
         _ => {
+            let end = rest.len().min(MAX);
             let mut i = 1;
-            while i < end && (0x20..=0x2f).contains(&b[i]) {
+            while i < end && (0x20..=0x2f).contains(&rest[i]) {
                 i += 1;
             }
-            if i < end && (0x30..=0x7e).contains(&b[i]) { i + 1 } else { 1 }
+            if i < end && (0x30..=0x7e).contains(&rest[i]) { i + 1 } else { 1 }
         }
     }
+}
+
+/// How many bytes at the start of `s` the folded form drops as controls
+/// (DEL, C0 and C1 controls, escape sequences): a finding starts past
+/// them, on what a reader sees.
+pub(crate) fn unseen_lead(s: &str) -> usize {
+    let b = s.as_bytes();
+    let (mut i, mut unterminated_to) = (0, 0);
+    while i < b.len() {
+        if unseen_control(b[i]) {
+            i += if b[i] == 0x1b { escape_len(b, i, &mut unterminated_to) } else { 1 };
+        } else if let Some(c) = s[i..].chars().next().filter(|&c| c1_control(c)) {
+            i += c.len_utf8();
+        } else {
+            break;
+        }
+    }
+    i
+}
+
+/// Where a control sequence whose parameters start at `from` ends:
+/// parameters and intermediates, then a final byte; None without one.
+fn csi_end(b: &[u8], from: usize) -> Option<usize> {
+    let mut i = from;
+    while i < b.len() && (0x20..=0x3f).contains(&b[i]) {
+        i += 1;
+    }
+    (i < b.len() && (0x40..=0x7e).contains(&b[i])).then_some(i + 1)
 }
 
 /// Digits or symbols inside words, or spaced letters, in the source bytes.

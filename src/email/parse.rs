@@ -885,8 +885,9 @@ fn utf7_body(message: &Message<'_>, part: &MessagePart<'_>) -> Option<String> {
 
 /// A base64 part mail-parser could not decode (a character outside the
 /// alphabet, `!` or a no-break space among the lines), decoded as RFC 2045
-/// asks a reader to: characters outside the alphabet are skipped, `=`
-/// ends the data. Python's `email` and other clients read it so, and a
+/// asks a reader to: characters outside the alphabet are skipped (`=`
+/// ends a group, and a group after it is read as mail-parser reads a
+/// padded body). Python's `email` and other clients read it so, and a
 /// model is shown what they show; mail-parser keeps the part's raw bytes,
 /// whose base64 the payload reader then takes for noise.
 fn lenient_base64_body(message: &Message<'_>, part: &MessagePart<'_>) -> Option<String> {

@@ -148,6 +148,11 @@ fn valid_value(prop: &str, value: &str) -> bool {
         return true;
     }
     match prop {
+        // (One keyword, or an outer and an inner display: `none` and
+        // `contents` stand alone.)
+        "display" if v.split_ascii_whitespace().nth(1).is_some() && (v.contains("none") || v.contains("contents")) => {
+            false
+        }
         "display" => v.split_ascii_whitespace().all(|w| {
             matches!(
                 w,
@@ -182,14 +187,19 @@ fn valid_value(prop: &str, value: &str) -> bool {
                     | "math"
                     | "-webkit-box"
                     | "-webkit-inline-box"
-                    | "-ms-flexbox"
                     | "-webkit-flex"
+                    | "-webkit-inline-flex"
+                    | "-moz-box"
+                    | "-moz-inline-box"
             )
         }),
         "visibility" => matches!(v, "visible" | "hidden" | "collapse"),
         "opacity" | "fill-opacity" => number_or_percent(v).is_some(),
+        // A word is a colour we may not know (`canvastext`, a system
+        // colour); a malformed hex colour is none.
         "color" | "background-color" | "-webkit-text-fill-color" => {
-            super::colour::parse_colour_or(v, super::colour::BLACK).is_some() || v == "currentcolor"
+            super::colour::parse_colour_or(v, super::colour::BLACK).is_some()
+                || v.bytes().all(|c| c.is_ascii_alphabetic())
         }
         _ => true,
     }

@@ -1647,6 +1647,10 @@ mod tests {
         let white = r#"<body style="background:#fff"><p style="color:#fff;color:#ggg">x</p></body>"#;
         assert_eq!(hides(white, "x"), Some(H::Colour));
         assert_eq!(hides(r#"<p style="display:none;display:block">v</p>"#, "v"), None);
+        assert_eq!(hides(r#"<p style="display:none;display:block none">x</p>"#, "x"), Some(H::DisplayNone));
+        assert_eq!(hides(r#"<p style="display:none;display:-webkit-inline-flex">v</p>"#, "v"), None);
+        let system = r#"<body style="background:#fff"><p style="color:#fff;color:canvastext">v</p></body>"#;
+        assert_eq!(hides(system, "v"), None);
         assert_eq!(hides(r#"<p style="opacity:0;opacity:calc(1 - 0)">v</p>"#, "v"), None);
         let oklch = r#"<body style="background:#fff"><p style="color:#fff;color:oklch(0.5 0.1 20)">v</p></body>"#;
         assert_eq!(hides(oklch, "v"), None);

@@ -514,10 +514,13 @@ impl<'a> UnicodeScan<'a> {
                 && base.chars().any(ideograph)
         });
         // A reading gives each ideograph of its base four kana at most
-        // (`嵐山` `あらしやま`); a message cut into readings needs more.
+        // (`嵐山` `あらしやま`), one hangul syllable; a message cut into
+        // readings needs more.
         let base_len = anchor.map_or(0, |a| self.text[a + ANNOTATION_ANCHOR.len_utf8()..i].chars().count());
+        // (Hangul reads a hanja as one syllable.)
+        let per_letter = if reading.chars().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c)) { 1 } else { 4 };
         let ruby = anchor.is_some()
-            && (1..=RUBY_READING.min(4 * base_len)).contains(&reading.chars().count())
+            && (1..=RUBY_READING.min(per_letter * base_len)).contains(&reading.chars().count())
             && reading.chars().all(phonetic);
         if let Some(a) = anchor.filter(|_| ruby)
             && let Some(r) = self.runs.iter_mut().rev().find(|r| r.range == (a..a + ANNOTATION_ANCHOR.len_utf8()))
