@@ -12,7 +12,7 @@ use crate::patterns;
 use crate::prebuilt::{self, Matcher};
 use base64::Engine as _;
 
-use super::normalize::{alphabetic, alphanumeric};
+use super::normalize::{Class, alphabetic, alphanumeric, class};
 use super::{Code, Hit, Severity, rules};
 
 /// Layers of encoding followed (base64 inside hex inside percent…).
@@ -430,26 +430,23 @@ pub struct Decoded {
 /// Is this mostly readable text (letters, spaces, punctuation), as an
 /// injected instruction would be, rather than binary or random bytes?
 fn readable(s: &str) -> bool {
-    let n = s.chars().count();
-    if n < 8 {
-        return false;
+    let (mut n, mut printable, mut letters, mut spaces, mut unspaced) = (0usize, 0usize, 0usize, 0usize, 0usize);
+    for c in s.chars() {
+        n += 1;
+        printable += usize::from(!c.is_control() || matches!(c, '\n' | '\t' | '\r'));
+        spaces += usize::from(c.is_whitespace());
+        if c.is_ascii() {
+            letters += usize::from(c.is_ascii_alphabetic());
+            continue;
+        }
+        // A word's marks are of it (Thai's tone marks, Devanagari's
+        // virama); Han, kana, Thai and the like write a sentence with no
+        // space.
+        let k = class(c);
+        letters += usize::from(k.is(Class::ALPHABETIC | Class::MARK));
+        unspaced += usize::from(k.is(Class::ALPHABETIC) && u32::from(c) >= 0x0E00);
     }
-    let printable = s.chars().filter(|c| !c.is_control() || *c == '\n' || *c == '\t' || *c == '\r').count();
-    // (A word's marks are of it: Thai's tone marks, Devanagari's virama.)
-    let letters = s
-        .chars()
-        .filter(|&c| {
-            alphabetic(c)
-                || (!c.is_ascii() && {
-                    use unicode_properties::{GeneralCategoryGroup, UnicodeGeneralCategory};
-                    c.general_category_group() == GeneralCategoryGroup::Mark
-                })
-        })
-        .count();
-    let spaces = s.chars().filter(|c| c.is_whitespace()).count();
-    // Han, kana, Thai and the like write a sentence with no space.
-    let unspaced = s.chars().filter(|&c| alphabetic(c) && u32::from(c) >= 0x0E00).count();
-    printable * 100 >= n * 95 && letters * 100 >= n * 50 && (spaces >= 1 || unspaced * 2 >= letters)
+    n >= 8 && printable * 100 >= n * 95 && letters * 100 >= n * 50 && (spaces >= 1 || unspaced * 2 >= letters)
 }
 
 /// The text without ASCII digits and punctuation (a record's ids, dates,
@@ -2862,12 +2859,14 @@ fn layer_and_cap(text: &str) -> (Vec<Decoded>, bool) {
     let holds = |o: &Decoded, range: &Range<usize>| {
         o.encoding != Encoding::Whitespace && o.range.start <= range.start && range.end <= o.range.end
     };
+    let keep = |encoding: Encoding, range: Range<usize>, text: String, out: &mut Vec<Decoded>| {
+        if !out.iter().any(|o| holds(o, &range)) {
+            out.push(Decoded { encoding, range, text });
+        }
+    };
     let push = |encoding: Encoding, range: Range<usize>, decoded: Option<String>, out: &mut Vec<Decoded>| {
-        if let Some(d) = decoded
-            && plausible(&d)
-            && !out.iter().any(|o| holds(o, &range))
-        {
-            out.push(Decoded { encoding, range, text: d });
+        if let Some(d) = decoded.filter(|d| plausible(d)) {
+            keep(encoding, range, d, out);
         }
     };
     let (white, white_cut) = whitespace_reading(text);
@@ -3334,13 +3333,9 @@ fn layer_and_cap(text: &str) -> (Vec<Decoded>, bool) {
                 // A record's numbers and marks aside (a dump or a CSV
                 // around an encoded field): the field's letters are what
                 // make it text.
-                if !plausible(&q) && !q.contains('\u{fffd}') && readable(&without_ascii_marks(&q)) {
-                    if !out.iter().any(|o| holds(o, &r)) {
-                        out.push(Decoded { encoding: Encoding::QuotedPrintable, range: r, text: q });
-                    }
-                    continue;
+                if plausible(&q) || (!q.contains('\u{fffd}') && readable(&without_ascii_marks(&q))) {
+                    keep(Encoding::QuotedPrintable, r, q, &mut out);
                 }
-                push(Encoding::QuotedPrintable, r, Some(q), &mut out);
             }
         }
     }

@@ -180,10 +180,11 @@ pub fn scan(doc: &Document, opts: &Options) -> Report {
         // What the rules said of this part, when a reading as a person
         // sees it follows (below).
         let joined = joined_reading(part);
-        let mut fired: Vec<&'static str> = Vec::new();
+        // (A set: a part of a million hits keeps one entry a rule.)
+        let mut fired: std::collections::HashSet<&'static str> = std::collections::HashSet::new();
         let mut hit = |h: Hit| {
             if joined.is_some() {
-                fired.push(h.rule);
+                fired.insert(h.rule);
             }
             tally.hit(part, h);
         };
@@ -209,12 +210,10 @@ pub fn scan(doc: &Document, opts: &Options) -> Report {
         // find in the part counts, placed back in the part.
         if let Some((seen, segments)) = &joined {
             rules::scan_part(seen, &[], &mut |mut h| {
-                if fired.contains(&h.rule) {
-                    return;
+                if fired.insert(h.rule) {
+                    h.range = in_part(segments, h.range.start)..in_part(segments, h.range.end);
+                    tally.hit(part, h);
                 }
-                h.range = in_part(segments, h.range.start)..in_part(segments, h.range.end);
-                fired.push(h.rule);
-                tally.hit(part, h);
             });
         }
     }

@@ -136,15 +136,64 @@ fn is_relevant_property(p: &str) -> bool {
     )
 }
 
+/// CSS's system colours (CSS Color 4, the deprecated ones too) and
+/// `currentcolor`, in lower case: valid colours the page does not set.
+const SYSTEM_COLOURS: [&str; 43] = [
+    "accentcolor",
+    "accentcolortext",
+    "activetext",
+    "buttonborder",
+    "buttonface",
+    "buttontext",
+    "canvas",
+    "canvastext",
+    "field",
+    "fieldtext",
+    "graytext",
+    "highlight",
+    "highlighttext",
+    "linktext",
+    "mark",
+    "marktext",
+    "selecteditem",
+    "selecteditemtext",
+    "visitedtext",
+    "activeborder",
+    "activecaption",
+    "appworkspace",
+    "background",
+    "buttonhighlight",
+    "buttonshadow",
+    "captiontext",
+    "inactiveborder",
+    "inactivecaption",
+    "inactivecaptiontext",
+    "infobackground",
+    "infotext",
+    "menu",
+    "menutext",
+    "scrollbar",
+    "threeddarkshadow",
+    "threedface",
+    "threedhighlight",
+    "threedlightshadow",
+    "threedshadow",
+    "window",
+    "windowframe",
+    "windowtext",
+    "currentcolor",
+];
+
 /// Is `value` one a browser keeps for `prop`? A declaration it cannot
 /// parse is dropped, so an earlier one stands (`display:none;
 /// display:nonsense` hides). Checked for the properties whose values are
-/// a closed set or a number; a function we do not read (`oklch(…)`,
-/// `calc(…)`) and `var(…)` are kept as valid.
+/// a closed set or a number; for a colour or an opacity, a function we
+/// do not read (`oklch(…)`, `calc(…)`) is kept as valid (`var(…)` is
+/// resolved before); for `display` and `visibility`, none is.
 fn valid_value(prop: &str, value: &str) -> bool {
     const GLOBAL: [&str; 5] = ["inherit", "initial", "unset", "revert", "revert-layer"];
     let v = value.trim();
-    if GLOBAL.contains(&v) || v.contains('(') {
+    if GLOBAL.contains(&v) {
         return true;
     }
     match prop {
@@ -194,12 +243,12 @@ fn valid_value(prop: &str, value: &str) -> bool {
             )
         }),
         "visibility" => matches!(v, "visible" | "hidden" | "collapse"),
-        "opacity" | "fill-opacity" => number_or_percent(v).is_some(),
-        // A word is a colour we may not know (`canvastext`, a system
-        // colour); a malformed hex colour is none.
+        // (A function we do not read, `calc()`, `oklch()`, is kept.)
+        "opacity" | "fill-opacity" => number_or_percent(v).is_some() || v.contains('('),
         "color" | "background-color" | "-webkit-text-fill-color" => {
-            super::colour::parse_colour_or(v, super::colour::BLACK).is_some()
-                || v.bytes().all(|c| c.is_ascii_alphabetic())
+            v.contains('(')
+                || super::colour::parse_colour_or(v, super::colour::BLACK).is_some()
+                || SYSTEM_COLOURS.contains(&v)
         }
         _ => true,
     }
