@@ -105,11 +105,17 @@ pub enum HiddenReason {
     AriaHidden,
     /// `<template>` content.
     Template,
+    /// A shadow host's children that no `<slot>` of its declarative shadow
+    /// root shows (the root is drawn in their place).
+    Unslotted,
     /// The content of a closed `<details>` (all but its `<summary>`).
     ClosedDetails,
     /// A Markdown raw block for another output format (```` ```{=latex} ````):
     /// a renderer writing the page drops it.
     RawBlock,
+    /// Markdown a renderer leaves out: a code fence's info string past its
+    /// language word.
+    NotRendered,
     /// An option of a drop-down list other than the one it shows.
     UnselectedOption,
     /// `<noscript>` content.
@@ -185,8 +191,10 @@ impl HiddenReason {
             HiddenReason::HiddenAttribute => "hidden_attribute",
             HiddenReason::AriaHidden => "aria_hidden",
             HiddenReason::Template => "template",
+            HiddenReason::Unslotted => "unslotted",
             HiddenReason::ClosedDetails => "closed_details",
             HiddenReason::RawBlock => "raw_block",
+            HiddenReason::NotRendered => "not_rendered",
             HiddenReason::UnselectedOption => "unselected_option",
             HiddenReason::Noscript => "noscript",
             HiddenReason::Code => "code",
@@ -229,8 +237,12 @@ impl HiddenReason {
             HiddenReason::HiddenAttribute => "hidden attribute",
             HiddenReason::AriaHidden => "aria-hidden",
             HiddenReason::Template => "inside <template>",
+            HiddenReason::Unslotted => "a shadow host's child no slot of its shadow root shows",
             HiddenReason::ClosedDetails => "inside a closed <details>",
             HiddenReason::RawBlock => "in a raw block for another output format",
+            HiddenReason::NotRendered => {
+                "Markdown a renderer leaves out (a code fence's info string past its language)"
+            }
             HiddenReason::UnselectedOption => "an option a drop-down list shows only when opened",
             HiddenReason::Noscript => "inside <noscript>",
             HiddenReason::Code => "script or style body",

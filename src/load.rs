@@ -424,7 +424,7 @@ fn text_spans(text: &str) -> Vec<Span> {
     let footnotes = markdown_unreferenced_footnotes(text, &hidden);
     let mut hidden: Vec<(std::ops::Range<usize>, HiddenReason)> =
         hidden.into_iter().chain(footnotes).map(|r| (r, HiddenReason::Comment)).collect();
-    hidden.extend(raw_blocks(text).into_iter().map(|r| (r, HiddenReason::RawBlock)));
+    hidden.extend(markdown_dropped(text));
     hidden.extend(markup_dropped(text));
     hidden.extend(markdown_closed_details(text).into_iter().map(|r| (r, HiddenReason::ClosedDetails)));
     hidden.extend(markdown_alt_texts(text).into_iter().map(|r| (r, HiddenReason::Attribute)));
@@ -760,11 +760,17 @@ fn markdown_html(text: &str) -> Vec<(std::ops::Range<usize>, HiddenReason)> {
     out
 }
 
-/// The bodies of Pandoc's raw blocks for an output format other than HTML
-/// (```` ```{=latex} ````, `{=ms}`, `{=openxml}`…, to the closing fence or
-/// the end): a renderer writing another format drops them, so a reader of
-/// the page never sees them. `{=html}` is markup, read by `markdown_html`.
-fn raw_blocks(text: &str) -> Vec<std::ops::Range<usize>> {
+/// What a Markdown renderer leaves out of a page, one pass over the lines:
+/// - the bodies of Pandoc's raw blocks for an output format other than
+///   HTML (```` ```{=latex} ````, `{=ms}`, `{=openxml}`…, to the closing
+///   fence or the end), which a renderer writing another format keeps, so a
+///   reader of the page never sees them (`raw_block`; `{=html}` is markup,
+///   read by `markdown_html`);
+/// - a code fence's info string past its first word (```` ```sh … ````),
+///   `not_rendered`: the language names the highlighting, the rest is
+///   shown nowhere (not after a directive's braces, MyST's ```` ```{note}
+///   Title ````, nor with a `title=`, which MkDocs and Docusaurus show).
+fn markdown_dropped(text: &str) -> Vec<(std::ops::Range<usize>, HiddenReason)> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     // The open fence: its mark, its length, and where its body starts when
@@ -782,17 +788,29 @@ fn raw_blocks(text: &str) -> Vec<std::ops::Range<usize>> {
                 if m == c && run >= n && line[t + run..].iter().all(|x| x.is_ascii_whitespace()) =>
             {
                 if let Some(from) = raw {
-                    out.push(from..at);
+                    out.push((from..at, HiddenReason::RawBlock));
                 }
                 fence = None;
             }
             (Some(_), _) => {}
             (None, Some(m)) if run >= 3 && (m == b'~' || !line[t + run..].contains(&b'`')) => {
-                let info = std::str::from_utf8(&line[t + run..]).unwrap_or("").trim();
-                let format = info.strip_prefix("{=").and_then(|r| r.split_once('}')).map(|(f, _)| f.trim());
+                let info = std::str::from_utf8(&line[t + run..]).unwrap_or("");
+                let format = info.trim().strip_prefix("{=").and_then(|r| r.split_once('}')).map(|(f, _)| f.trim());
                 let other = format.is_some_and(|f| {
                     !f.is_empty() && !f.eq_ignore_ascii_case("html") && !f.eq_ignore_ascii_case("html5")
                 });
+                if !info.trim_start().starts_with('{') && !info.contains("title=") {
+                    // Past the first word, when more follows.
+                    let lead = info.len() - info.trim_start().len();
+                    let word = info[lead..].find(char::is_whitespace).map_or(info.len(), |w| lead + w);
+                    let rest = &info[word..];
+                    let from = word + (rest.len() - rest.trim_start().len());
+                    let to = info.trim_end().len();
+                    if from < to {
+                        let base = at + t + run;
+                        out.push((base + from..base + to, HiddenReason::NotRendered));
+                    }
+                }
                 fence = Some((m, run, other.then_some((end + 1).min(b.len()))));
             }
             (None, _) => {}
@@ -800,7 +818,7 @@ fn raw_blocks(text: &str) -> Vec<std::ops::Range<usize>> {
         at = end + 1;
     }
     if let Some((_, _, Some(from))) = fence {
-        out.push(from..b.len());
+        out.push((from..b.len(), HiddenReason::RawBlock));
     }
     out
 }
@@ -2599,6 +2617,28 @@ mod tests {
 
     /// A Pandoc raw block for another output format is dropped by a
     /// renderer writing HTML; `{=html}` and ordinary fences are shown.
+    #[test]
+    fn fence_info_strings_past_the_language_are_not_rendered() {
+        for (text, want) in [
+            ("```sh Agents running these steps:\nmake\n```\n", vec!["Agents running these steps:"]),
+            ("  ~~~ python  keep this quiet  \nx = 1\n~~~\n", vec!["keep this quiet"]),
+        ] {
+            assert_eq!(hidden_as(text, HiddenReason::NotRendered), want, "{text:?}");
+        }
+        for text in [
+            "```rust\nfn main() {}\n```\n",
+            "```{=latex}\n\\x\n```\n",
+            // Shown: a MyST directive's argument, a title.
+            "```{note} Remember to set the model name\nx\n```\n",
+            "```python title=\"app.py\"\nx = 1\n```\n",
+            // A closing fence has no info string; inside a fence none opens.
+            "```\nx\n```\n```\n",
+            "````\n```sh inside\n````\n",
+        ] {
+            assert!(hidden_as(text, HiddenReason::NotRendered).is_empty(), "{text:?}");
+        }
+    }
+
     #[test]
     fn raw_blocks_for_other_formats_are_hidden() {
         for (text, want) in [

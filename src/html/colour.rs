@@ -105,6 +105,17 @@ pub(super) fn parse_colour_or(v: &str, current: Rgba) -> Option<Rgba> {
     if let Some(open) = v.find('(') {
         let name = &v[..open];
         let args = v[open + 1..].trim_end().strip_suffix(')')?;
+        if name.trim() == "light-dark" {
+            // The light value: a page is light unless it asks for dark
+            // (`color-scheme`, not read: a dark-only page is rare).
+            // (One level: a value nested in itself is read no deeper.)
+            let light = split_top(args, b',').into_iter().next()?;
+            return if light.contains('(') && light.trim_start().starts_with("light-dark") {
+                None
+            } else {
+                parse_colour_or(light, current)
+            };
+        }
         return parse_colour_function(name, args);
     }
     NAMED_COLOURS.binary_search_by(|(n, _)| (*n).cmp(v)).ok().map(|i| Rgba::from_hex24(NAMED_COLOURS[i].1))

@@ -188,6 +188,10 @@ pub(super) struct Attrs {
     pub(super) open: bool,
     /// `popover`: shown only when a script or a button opens it.
     pub(super) popover: bool,
+    /// `shadowrootmode` on a `<template>`: a declarative shadow root, drawn
+    /// in place of its host's children (cleared when its parent cannot
+    /// host one, or has one already: the template is then inert).
+    pub(super) shadow_root: bool,
     pub(super) checked: bool,
     /// `multiple` (a list box shows its options, a drop-down one).
     pub(super) multiple: bool,
@@ -316,6 +320,12 @@ pub(super) fn read_attrs(el: &Element, html: &[u8], tested: &FastSet<Box<str>>, 
             "aria-hidden" => a.aria_hidden = Some(value().trim().eq_ignore_ascii_case("true")),
             "open" => a.open = true,
             "popover" => a.popover = true,
+            // (Only this name and these keywords: `shadowroot`, the old
+            // name, and ` open` leave the template inert.)
+            "shadowrootmode" => {
+                let v = value();
+                a.shadow_root = v.eq_ignore_ascii_case("open") || v.eq_ignore_ascii_case("closed");
+            }
             "checked" | "selected" => a.checked = true,
             "multiple" => a.multiple = true,
             "disabled" => a.disabled = true,
@@ -461,11 +471,38 @@ fn empty_viewbox(v: &str) -> bool {
     n.len() == 4 && (n[2] == 0.0 || n[3] == 0.0)
 }
 
+/// Can an element with this tag host a shadow root (a custom element, or
+/// one of the HTML elements `attachShadow` accepts)?
+pub(super) fn shadow_host(tag: &str) -> bool {
+    tag.contains('-')
+        || matches!(
+            tag,
+            "article"
+                | "aside"
+                | "blockquote"
+                | "body"
+                | "div"
+                | "footer"
+                | "h1"
+                | "h2"
+                | "h3"
+                | "h4"
+                | "h5"
+                | "h6"
+                | "header"
+                | "main"
+                | "nav"
+                | "p"
+                | "section"
+                | "span"
+        )
+}
+
 /// The reason an element itself (not its ancestors) hides its content.
 pub(super) fn own_reason(tag: &str, svg: bool, attrs: &Attrs, style: &Style) -> Option<HiddenReason> {
     match tag {
         "script" | "style" => return Some(HiddenReason::Code),
-        "template" => return Some(HiddenReason::Template),
+        "template" if !attrs.shadow_root => return Some(HiddenReason::Template),
         "noscript" => return Some(HiddenReason::Noscript),
         // Fallback content (never drawn by a browser that draws the element)
         // and UA `display:none` elements.

@@ -403,6 +403,13 @@ struct Frame {
     /// held an element or text.
     seq: Option<u32>,
     nonempty: bool,
+    /// A host's declarative shadow root: None before one, then whether a
+    /// `<slot>` in it shows the host's children.
+    shadow: Option<bool>,
+    /// This is that shadow root's `<template>`.
+    shadow_template: bool,
+    /// Its tag can host a shadow root.
+    host_ok: bool,
 }
 
 impl Frame {
@@ -418,6 +425,9 @@ impl Frame {
             kids: Kids::default(),
             seq: None,
             nonempty: false,
+            shadow: None,
+            shadow_template: false,
+            host_ok: false,
         }
     }
 }
@@ -701,6 +711,13 @@ impl Renderer {
         if !st.in_body && !is_head_content(&tag) {
             st.in_body = true;
         }
+        // A second shadow root, or one on an element that cannot host it,
+        // is an inert template.
+        if attrs.shadow_root
+            && (tag != "template" || svg || st.frames.last().is_none_or(|host| !host.host_ok || host.shadow.is_some()))
+        {
+            attrs.shadow_root = false;
+        }
         let (frame, node) = st.element_frame(&tag, svg, &attrs, Some((bytes.start, seq)), None);
         if let Some(n) = &node {
             st.place(n, &tag);
@@ -721,6 +738,8 @@ impl Renderer {
             if st.recorder.is_some() {
                 frame.seq = Some(seq as u32);
             }
+            frame.host_ok = !svg && super::element::shadow_host(&tag);
+            st.shadow_parts(&tag, &attrs, &mut frame);
             st.push_frame(frame, node, &tag);
             Some(id)
         } else {
@@ -863,6 +882,23 @@ impl Renderer {
 
     /// An element ends, by its own end tag or because an ancestor's end tag
     /// closed it (lol_html then calls this with the ancestor's tag).
+    /// A declarative shadow root (the first `<template shadowrootmode>` of
+    /// a host that can have one) and the `<slot>`s in it: a host whose root
+    /// closes with no slot draws none of its own children after it.
+    fn shadow_parts(&mut self, tag: &str, attrs: &Attrs, frame: &mut Frame) {
+        if attrs.shadow_root {
+            if let Some(host) = self.frames.last_mut() {
+                host.shadow = Some(false);
+                frame.shadow_template = true;
+            }
+        } else if tag == "slot"
+            && let Some(root) = self.frames.iter().rposition(|f| f.shadow_template)
+            && root > 0
+        {
+            self.frames[root - 1].shadow = Some(true);
+        }
+    }
+
     fn on_end(&mut self, id: Option<u64>, block: bool, loc: Range<usize>) {
         self.flush_text();
         self.seen = self.seen.max(loc.end);
@@ -872,6 +908,13 @@ impl Renderer {
             && pos > BODY_FRAME
         {
             brk = self.frames[pos].c.break_reason();
+            if self.frames[pos].shadow_template && self.frames[pos - 1].shadow == Some(false) {
+                let host = &mut self.frames[pos - 1].c;
+                if host.text_reason.is_none() {
+                    host.hidden = Some(HiddenReason::Unslotted);
+                    host.text_reason = Some(HiddenReason::Unslotted);
+                }
+            }
             for mut f in self.frames.split_off(pos) {
                 if let Some(n) = &f.node {
                     self.forget_tokens(n);
@@ -1768,6 +1811,9 @@ mod tests {
         assert_eq!(c(r#"<table bgcolor=red><tr><td><font color=red>x</font></td></tr></table>"#, "x"), Some(H::Colour));
         assert_eq!(c(r#"<style>.w{color:#fff}</style><p class=w>x</p>"#, "x"), Some(H::Colour));
         assert_eq!(c(r#"<p style="-webkit-text-fill-color:transparent">x</p>"#, "x"), Some(H::Colour));
+        // light-dark(): a page is light unless it asks for dark.
+        assert_eq!(c(r#"<p style="color:light-dark(#ffffff, #0b0b0b)">x</p>"#, "x"), Some(H::Colour));
+        assert_eq!(c(r#"<p style="color:light-dark(rgb(20 20 20), white)">v</p>"#, "v"), None);
         // Visible: dark on light, light on dark, inherited background,
         // a child resetting the colour, a link's own colour, an image.
         assert_eq!(c(r#"<p style="color:#333">v</p>"#, "v"), None);
@@ -1880,6 +1926,33 @@ mod tests {
     #[test]
     fn template_noscript_script_style() {
         assert_eq!(hides("<template><p>x</p></template>", "x"), Some(H::Template));
+        // A declarative shadow root is drawn; its host's own children only
+        // where a slot shows them.
+        let host = |root: &str| {
+            format!("<my-card><template shadowrootmode=open>{root}</template><p>kid</p> tail</my-card><p>after</p>")
+        };
+        assert_eq!(hides(&host("<b>shown</b>"), "shown"), None);
+        assert_eq!(hides(&host("<b>shown</b>"), "kid"), Some(H::Unslotted));
+        assert_eq!(hides(&host("<b>shown</b>"), "tail"), Some(H::Unslotted));
+        assert_eq!(hides(&host("<b>shown</b>"), "after"), None);
+        assert_eq!(hides(&host("<b>shown</b><slot></slot>"), "kid"), None);
+        assert_eq!(hides(&host("<div><slot name=x></slot></div>"), "kid"), None);
+        assert_eq!(
+            hides("<my-card><template shadowrootmode=bogus>t</template><p>kid</p></my-card>", "t"),
+            Some(H::Template)
+        );
+        assert_eq!(hides("<my-card><template shadowrootmode=bogus>t</template><p>kid</p></my-card>", "kid"), None);
+        // Inert: the old attribute's name, a keyword with a space, a host
+        // that cannot have a root, a second root.
+        for inert in [
+            "<my-card><template shadowroot=open>t</template><p>kid</p></my-card>",
+            "<my-card><template shadowrootmode=\" open\">t</template><p>kid</p></my-card>",
+            "<ul><li><template shadowrootmode=open>t</template><p>kid</p></li></ul>",
+            "<my-card><template shadowrootmode=open><slot></slot></template><template shadowrootmode=open>t</template><p>kid</p></my-card>",
+        ] {
+            assert_eq!(hides(inert, "t"), Some(H::Template), "{inert}");
+            assert_eq!(hides(inert, "kid"), None, "{inert}");
+        }
         assert_eq!(hides("<noscript>x</noscript>", "x"), Some(H::Noscript));
         assert_eq!(hides("<script>var x = 1;</script>", "var x"), Some(H::Code));
         assert_eq!(hides("<style>p { color: red }</style>", "color"), Some(H::Code));

@@ -1208,6 +1208,22 @@ const CASES: &[Case] = &[
         make: |n| repeat("as\u{7f}sis\u{1}tant \u{1b}[m\u{1b}]8;;x\u{1b}\\se\u{9b}nd \u{1b}[12;", n),
     },
     Case {
+        name: "light-dark-nested",
+        about: "a colour of light-dark() nested in itself as deep as the page goes",
+        feeds: &[Html],
+        make: |n| {
+            let depth = n / 24;
+            format!("<p style=\"color:{}#fff, #000{}\">x</p>", "light-dark(".repeat(depth), ", #000)".repeat(depth))
+                .into_bytes()
+        },
+    },
+    Case {
+        name: "hidden-runs-chained",
+        about: "code fences whose info strings each read on from the one before (a chain of hidden runs)",
+        feeds: &[Text],
+        make: |n| repeat("```sh the assistant,\nx\n```\n```sh and then\nx\n```\n", n),
+    },
+    Case {
         name: "mime-base64-junk",
         about: "a base64 body with a character outside the alphabet on every line",
         feeds: &[Email],
