@@ -1001,6 +1001,14 @@ pub fn table() -> Vec<Rule> {
             "tells the reader to put data into a link it will load"
         ),
         rule!(
+            "exfiltration.fill_link",
+            Exfiltration,
+            Medium,
+            ["replac", "fill", "substitut", "come from", "comes from", "taken from"],
+            r"(?:https?://|www\.)\S*?[?&/=](?:api[_-]?key|key|token|password|passwd|email|e-mail|secret|session|cookie|ssn|otp|pin)\b\S*.{0,160}?\b(?:replac(?:e|ed|ing)|fill(?:ed|ing)?(?: in)?|substitut(?:e|ed|ing)|(?:come|comes|taken) from)\b.{0,60}?\b(?:the user'?s|their|the customer'?s|the recipient'?s|the account holder'?s)\b",
+            "a link with a slot for a secret, which the reader is told to fill with the user's"
+        ),
+        rule!(
             "exfiltration.secret_required",
             Exfiltration,
             Medium,
