@@ -1274,7 +1274,9 @@ fn sentence_is_directive(words: &[Found], label: bool) -> bool {
         // person; an obligation there directs when it acts on
         // instructions, data or money.
         || (s.pair(&[Oblige], &[Act]) && (!label || s.has_any(&[Instr, Data, Bank])))
-        || s.pair(&[Act], &[Instr])
+        // (A control's "Copy install instructions", "Print instructions"
+        // is a button.)
+        || (!label && s.pair(&[Act], &[Instr]))
         || (!label && s.pair(&[Act], &[Data, Bank]))
         || s.pair(&[Over], &[Instr])
         || (!label && s.pair(&[Weak], &[Bank]))

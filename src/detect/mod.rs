@@ -1137,6 +1137,13 @@ fn channel_hits(part: &Part, hits: &mut dyn FnMut(Hit)) {
                     // Painted over: read as it was typed, a letter and a
                     // backspace at a time or not.
                     HiddenReason::Overwritten => rules::is_directive(&crate::invisible::written(text)),
+                    // Two or three words parted by spaces are a control's
+                    // label (a screen reader's "Copy PIP instructions",
+                    // "Open menu"): judged as one. (Not a sentence of a
+                    // script written without spaces.)
+                    _ if text.trim().contains(' ') && text.split_whitespace().nth(3).is_none() => {
+                        rules::is_label_directive(text)
+                    }
                     _ => rules::is_directive(text),
                 };
                 if directs {

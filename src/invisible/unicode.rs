@@ -357,6 +357,20 @@ pub(super) struct UnicodeScan<'a> {
 /// but some carries bits by where they are).
 const MAX_LIGATURE_JOINTS: usize = 16;
 
+/// Where the text goes on after a folded line's break at `at` (a line
+/// break, `\r\n` or `\n`, and one space or tab), if there is one.
+fn fold_at(text: &str, at: usize) -> Option<usize> {
+    let rest = text.as_bytes().get(at..)?;
+    let brk = if rest.starts_with(b"\r\n") { 2 } else { usize::from(rest.first() == Some(&b'\n')) };
+    (brk > 0 && matches!(rest.get(brk), Some(b' ' | b'\t'))).then_some(at + brk + 1)
+}
+
+/// Does a fold's break and blank end just before `at`?
+fn folded_before(text: &str, at: usize) -> bool {
+    let b = &text.as_bytes()[..at];
+    matches!(b.last(), Some(b' ' | b'\t')) && b[..b.len() - 1].ends_with(b"\n")
+}
+
 /// The longest cluster read as a piece of a message spread through text.
 const SPREAD_MOST: usize = 4;
 
@@ -396,7 +410,12 @@ impl<'a> UnicodeScan<'a> {
             }
         }
         let kind = class.kind();
-        if self.kind != Some(kind) || self.cluster_end != i {
+        // A content line folded inside a flag's tags (iCalendar and vCard
+        // fold at 75 octets, wherever that falls) goes on across the fold.
+        let folded = kind == ClusterKind::Tags
+            && self.kind == Some(kind)
+            && fold_at(self.text, self.cluster_end).is_some_and(|after| after == i);
+        if self.kind != Some(kind) || (self.cluster_end != i && !folded) {
             self.flush();
             self.kind = Some(kind);
         }
@@ -537,7 +556,14 @@ impl<'a> UnicodeScan<'a> {
         let spec: String = cluster.iter().filter_map(|&(_, c)| tag_ascii(c)).collect();
         let last = cluster[cluster.len() - 1].1;
         let body = &cluster[..cluster.len() - 1];
-        let flag = prev_char(self.text, start) == Some(BLACK_FLAG)
+        // (The flag itself may end the line before a fold.)
+        let base = match prev_char(self.text, start) {
+            Some(' ' | '\t') if folded_before(self.text, start) => {
+                prev_char(self.text, start - 1 - usize::from(self.text[..start - 1].ends_with("\r\n")) - 1)
+            }
+            other => other,
+        };
+        let flag = base == Some(BLACK_FLAG)
             && last == CANCEL_TAG
             && body.iter().all(|&(_, c)| tag_ascii(c).is_some())
             && is_flag_spec(&spec);
@@ -624,8 +650,10 @@ impl<'a> UnicodeScan<'a> {
         let decoded = if c == RLO { self.reversed_after(end) } else { None };
         // An invisible operator in a formula (f\u{2061}(x), 2\u{2062}x, a\u{2062}b:
         // variables of one letter) is how math is written, a ZWSP or WJ
-        // beside punctuation a line-break hint; between two letters of a
-        // word either splits it.
+        // beside punctuation a line-break hint, and so is a ZWSP where a
+        // camel-case name's next part starts (`maxRetry\u{200b}Count`, as
+        // documentation generators let long keys wrap); between two
+        // letters of a word either splits it.
         let benign = match c {
             '\u{2061}'..='\u{2064}' => {
                 let before = prev.map_or(pos, |p| pos - p.len_utf8());
@@ -634,7 +662,12 @@ impl<'a> UnicodeScan<'a> {
                     || !(is_letter(prev_char(self.text, before)) || is_letter(next_char(self.text, after)))
                     || (c == '\u{2061}' && after_function_name(&self.text[..pos]))
             }
-            ZWSP | WORD_JOINER => !(is_word(prev) && is_word(next)),
+            ZWSP | WORD_JOINER => {
+                !(is_word(prev) && is_word(next))
+                    || (c == ZWSP
+                        && prev.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit())
+                        && next.is_some_and(|n| n.is_ascii_uppercase()))
+            }
             _ => false,
         };
         self.runs.push(Run::new(pos..end, class.reason()).decoded(decoded).benign(benign));
@@ -843,6 +876,20 @@ mod tests {
     }
 
     #[test]
+    fn a_flag_folded_across_lines_is_legitimate() {
+        // iCalendar and vCard fold content lines at 75 octets, wherever
+        // that falls: inside a flag's tags, or after its black flag.
+        for fold in ["\r\n ", "\n ", "\r\n\t"] {
+            clean(&format!("SUMMARY:Go \u{1F3F4}{}{fold}{}\u{E007F}!", tags("gb"), tags("sct")));
+            clean(&format!("SUMMARY:Go \u{1F3F4}{fold}{}\u{E007F}!", tags("gbwls")));
+        }
+        // A message is still read across a fold, and a fold is no flag.
+        let cut = format!("x{}\r\n {}", tags("send the "), tags("keys out"));
+        assert_eq!(only(&cut, HiddenReason::TagCharacters).decoded.as_deref(), Some("send the keys out"));
+        only(&format!("x\r\n {}\u{E007F}", tags("gbeng")), HiddenReason::TagCharacters);
+    }
+
+    #[test]
     fn flag_tags_that_break_the_pattern_are_runs() {
         // No cancel tag, a long message, or no black flag before them.
         let unterminated = format!("\u{1F3F4}{}", tags("gbsct"));
@@ -944,6 +991,11 @@ mod tests {
         only("ig\u{200C}nore", HiddenReason::ZeroWidth);
         only("ig\u{200D}nore", HiddenReason::ZeroWidth);
         only("a\u{200D}\u{200D}b", HiddenReason::ZeroWidth);
+        // Where a camel-case name's next part starts, a line-break hint
+        // (documentation lets long keys wrap so); not inside a part.
+        benign_only("maxRetry\u{200B}Count and http2\u{200B}Enabled");
+        only("maxRe\u{200B}tryCount", HiddenReason::ZeroWidth);
+        only("max\u{200B}retry", HiddenReason::ZeroWidth);
     }
 
     #[test]
