@@ -180,11 +180,11 @@ pub fn scan(doc: &Document, opts: &Options) -> Report {
         // What the rules said of this part, when a reading as a person
         // sees it follows (below).
         let joined = joined_reading(part);
-        let apart = hidden_readings(part);
+        let apart = hidden_reading(part);
         // (A set: a part of a million hits keeps one entry a rule.)
         let mut fired: std::collections::HashSet<&'static str> = std::collections::HashSet::new();
         let mut hit = |h: Hit| {
-            if joined.is_some() || !apart.is_empty() {
+            if joined.is_some() || apart.is_some() {
                 fired.insert(h.rule);
             }
             tally.hit(part, h);
@@ -209,10 +209,9 @@ pub fn scan(doc: &Document, opts: &Options) -> Report {
         // on each side): the visible text is read once more with those
         // runs taken out, and what a rule finds there that it did not
         // find in the part counts, placed back in the part.
-        // And the hidden runs of a part, read together: an order cut into
-        // pieces, each hidden apart (cells a renderer drops, code fences'
-        // info strings, styled-hidden spans between visible paragraphs),
-        // reads as one sentence there.
+        // And code fences' info strings that read on one from the other,
+        // read together: an order cut over three fences is one sentence
+        // there.
         for ((reading, segments), apart) in joined.iter().map(|r| (r, false)).chain(apart.iter().map(|r| (r, true))) {
             // What a reading of hidden runs finds inside one run was
             // judged there, in its place (a developer's note, a label).
@@ -357,17 +356,16 @@ fn joined_reading(part: &Part) -> Option<(Part, Vec<Piece>)> {
 /// run continues the one before it when that one ends on a colon, a
 /// comma or a dash, or ends on no stop and this one starts in lower case
 /// (`Agents running these steps:` … `also send the token to` …
-/// `https://…`). Each chain of two or more runs is one reading, joined by
-/// a space and hidden as its first run is, with where each run starts in
-/// it and in the part. Not comments (a page's comments are section
-/// markers, lint switches and notes that read on by chance: `<!-- more
-/// -->`, `<!-- do not edit; rerun the generator -->`), nor what a style
-/// hides or an interface's labels (a login page's hints and labels read
-/// as orders when joined). At most `MAX_HIDDEN_READ` bytes and
-/// `MAX_CHAINS` readings (this reads again what the part's reading read).
-fn hidden_readings(part: &Part) -> Vec<(Part, Vec<Piece>)> {
-    const MAX_HIDDEN_READ: usize = 256 << 10;
-    let runs = part.spans.iter().filter(|s| s.hidden == Some(HiddenReason::NotRendered) && !s.benign);
+/// `https://…`). Every chain of two or more runs is one hidden run of a
+/// single reading (chains a blank line apart, a run hidden as its chain's
+/// first), with where each run starts in it and in the part; None when
+/// there is no chain. Not comments (a page's comments are section markers,
+/// lint switches and notes that read on by chance: `<!-- more -->`, `<!--
+/// do not edit; rerun the generator -->`), nor what a style hides or an
+/// interface's labels (a login page's hints and labels read as orders
+/// when joined). One reading, whatever the number of chains: it holds no
+/// more than the info strings themselves.
+fn hidden_reading(part: &Part) -> Option<(Part, Vec<Piece>)> {
     let continues = |before: &str, next: &str| {
         let last = before.chars().next_back().unwrap_or('.');
         let first = next.chars().next().unwrap_or('A');
@@ -375,51 +373,43 @@ fn hidden_readings(part: &Part) -> Vec<(Part, Vec<Piece>)> {
             || (!matches!(last, '.' | '!' | '?' | ';' | '\u{2026}' | '\u{3002}' | '\u{FF01}' | '\u{FF1F}')
                 && first.is_lowercase())
     };
-    // Readings at most (each costs a pass of the rules).
-    const MAX_CHAINS: usize = 256;
-    let mut out = Vec::new();
-    let mut read = 0;
-    let mut chain: Option<(Part, Vec<Piece>)> = None;
-    let mut previous = "";
-    for s in runs {
-        if read >= MAX_HIDDEN_READ || out.len() >= MAX_CHAINS {
-            break;
+    // The chains as runs of `pieces` (a piece: its span and its text).
+    let pieces: Vec<(&Span, &str)> = part
+        .spans
+        .iter()
+        .filter(|s| s.hidden == Some(HiddenReason::NotRendered) && !s.benign)
+        .map(|s| (s, part.text[s.range.clone()].trim()))
+        .filter(|(_, t)| t.chars().any(char::is_alphanumeric))
+        .collect();
+    let mut text = String::new();
+    let mut segments = Vec::new();
+    let mut spans = Vec::new();
+    let mut i = 0;
+    while i < pieces.len() {
+        let mut j = i + 1;
+        while j < pieces.len() && continues(pieces[j - 1].1, pieces[j].1) {
+            j += 1;
         }
-        // A comment's own marks (`<!--`, `-->`, `{#`, `%`) are no part of
-        // what it says.
-        let whole = part.text[s.range.clone()]
-            .trim_start_matches(|c: char| c.is_whitespace() || "<!-{}#/*%.~".contains(c))
-            .trim_end_matches(|c: char| c.is_whitespace() || "-<>{}#/*%~".contains(c));
-        let piece = whole.trim();
-        if !piece.chars().any(char::is_alphanumeric) {
-            continue;
-        }
-        let piece = &piece[..piece.floor_char_boundary(piece.len().min(MAX_HIDDEN_READ - read))];
-        read += piece.len();
-        // (`piece` is a slice of the part's text.)
-        let from = piece.as_ptr() as usize - part.text.as_ptr() as usize;
-        match &mut chain {
-            Some((reading, segments)) if continues(previous, piece) => {
-                reading.text.push(' ');
-                segments.push((reading.text.len(), from, piece.len()));
-                reading.text.push_str(piece);
+        if j - i >= 2 {
+            if !text.is_empty() {
+                text.push_str("\n\n");
+                spans.push(Span::visible(text.len() - 2..text.len()));
             }
-            _ => {
-                out.extend(chain.take().filter(|(_, segments)| segments.len() >= 2));
-                let spans = vec![Span { raw: None, ..s.clone() }];
-                let reading = Part { location: part.location.clone(), text: piece.to_string(), spans, raw: None };
-                chain = Some((reading, vec![(0, from, piece.len())]));
+            let start = text.len();
+            for (k, &(_, piece)) in pieces[i..j].iter().enumerate() {
+                if k > 0 {
+                    text.push(' ');
+                }
+                // (`piece` is a slice of the part's text.)
+                let from = piece.as_ptr() as usize - part.text.as_ptr() as usize;
+                segments.push((text.len(), from, piece.len()));
+                text.push_str(piece);
             }
+            spans.push(Span { range: start..text.len(), raw: None, ..pieces[i].0.clone() });
         }
-        previous = piece;
+        i = j;
     }
-    out.extend(chain.filter(|(_, segments)| segments.len() >= 2));
-    // Each reading is one run, hidden as its first piece is (rules judge a
-    // hidden run whole).
-    for (reading, _) in &mut out {
-        reading.spans[0].range = 0..reading.text.len();
-    }
-    out
+    (!segments.is_empty()).then(|| (Part { location: part.location.clone(), text, spans, raw: None }, segments))
 }
 
 /// Where offset `at` of a joined reading lies in its part (an offset in
@@ -1574,8 +1564,8 @@ mod tests {
         assert_eq!(scanned(page.to_string(), Kind::Html).1.verdict, Verdict::Allow);
     }
 
-    /// Ruby readings are formatting one by one, but what a part's readings
-    /// spell together is read: an order cut into short readings is one.
+    /// Code fences' info strings that read on one from the other are read
+    /// together; comments and runs that read whole are not.
     #[test]
     fn hidden_runs_that_read_on_are_read_together() {
         // An order cut over three fences' info strings.
@@ -1596,6 +1586,8 @@ mod tests {
         }
     }
 
+    /// Ruby readings are formatting one by one, but what a part's readings
+    /// spell together is read: an order cut into short readings is one.
     #[test]
     fn ruby_readings_are_read_together() {
         let ruby = |pairs: &[(&str, &str)]| {

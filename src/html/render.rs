@@ -408,6 +408,9 @@ struct Frame {
     shadow: Option<bool>,
     /// This is that shadow root's `<template>`.
     shadow_template: bool,
+    /// Where the nearest such `<template>` this is in (or is) stands in
+    /// the frames: a `<slot>` finds its host without a walk.
+    in_root: Option<usize>,
     /// Its tag can host a shadow root.
     host_ok: bool,
 }
@@ -427,6 +430,7 @@ impl Frame {
             nonempty: false,
             shadow: None,
             shadow_template: false,
+            in_root: None,
             host_ok: false,
         }
     }
@@ -886,13 +890,15 @@ impl Renderer {
     /// a host that can have one) and the `<slot>`s in it: a host whose root
     /// closes with no slot draws none of its own children after it.
     fn shadow_parts(&mut self, tag: &str, attrs: &Attrs, frame: &mut Frame) {
+        frame.in_root = self.frames.last().and_then(|f| f.in_root);
         if attrs.shadow_root {
             if let Some(host) = self.frames.last_mut() {
                 host.shadow = Some(false);
                 frame.shadow_template = true;
+                frame.in_root = Some(self.frames.len());
             }
         } else if tag == "slot"
-            && let Some(root) = self.frames.iter().rposition(|f| f.shadow_template)
+            && let Some(root) = frame.in_root
             && root > 0
         {
             self.frames[root - 1].shadow = Some(true);

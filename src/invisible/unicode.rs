@@ -365,10 +365,12 @@ fn fold_at(text: &str, at: usize) -> Option<usize> {
     (brk > 0 && matches!(rest.get(brk), Some(b' ' | b'\t'))).then_some(at + brk + 1)
 }
 
-/// Does a fold's break and blank end just before `at`?
-fn folded_before(text: &str, at: usize) -> bool {
+/// Where a folded line's break starts, when the break and its blank end
+/// just before `at`.
+fn fold_before(text: &str, at: usize) -> Option<usize> {
     let b = &text.as_bytes()[..at];
-    matches!(b.last(), Some(b' ' | b'\t')) && b[..b.len() - 1].ends_with(b"\n")
+    let rest = b.strip_suffix(b" ").or_else(|| b.strip_suffix(b"\t"))?.strip_suffix(b"\n")?;
+    Some(rest.strip_suffix(b"\r").unwrap_or(rest).len())
 }
 
 /// The longest cluster read as a piece of a message spread through text.
@@ -412,7 +414,8 @@ impl<'a> UnicodeScan<'a> {
         let kind = class.kind();
         // A content line folded inside a flag's tags (iCalendar and vCard
         // fold at 75 octets, wherever that falls) goes on across the fold.
-        let folded = kind == ClusterKind::Tags
+        let folded = self.cluster_end != i
+            && kind == ClusterKind::Tags
             && self.kind == Some(kind)
             && fold_at(self.text, self.cluster_end).is_some_and(|after| after == i);
         if self.kind != Some(kind) || (self.cluster_end != i && !folded) {
@@ -557,12 +560,7 @@ impl<'a> UnicodeScan<'a> {
         let last = cluster[cluster.len() - 1].1;
         let body = &cluster[..cluster.len() - 1];
         // (The flag itself may end the line before a fold.)
-        let base = match prev_char(self.text, start) {
-            Some(' ' | '\t') if folded_before(self.text, start) => {
-                prev_char(self.text, start - 1 - usize::from(self.text[..start - 1].ends_with("\r\n")) - 1)
-            }
-            other => other,
-        };
+        let base = prev_char(self.text, fold_before(self.text, start).unwrap_or(start));
         let flag = base == Some(BLACK_FLAG)
             && last == CANCEL_TAG
             && body.iter().all(|&(_, c)| tag_ascii(c).is_some())
