@@ -443,6 +443,7 @@ fn wrapped(line: &str, rest: &str) -> bool {
 }
 
 /// Does character `c` at `i` end a sentence?
+#[inline]
 pub(crate) fn ends_sentence(text: &str, i: usize, c: char) -> bool {
     match c {
         '.' | '!' | '?' => text.as_bytes().get(i + 1).is_none_or(|n| n.is_ascii_whitespace()),
@@ -863,6 +864,15 @@ fn units_before(text: &str, to: usize, n: usize) -> usize {
 fn vocative_mark(rest: &str) -> Option<usize> {
     if let Some(r) = rest.strip_prefix([',', '，', '、']) {
         return Some(rest.len() - r.len());
+    }
+    // Thai, Lao, Khmer and Burmese part phrases with a space where others
+    // write a comma ("ผู้ช่วย ส่ง…"): a space before a letter of one.
+    if let Some(r) = rest.strip_prefix(' ')
+        && r.starts_with(
+            |c: char| matches!(c, '\u{0E00}'..='\u{0EFF}' | '\u{1000}'..='\u{109F}' | '\u{1780}'..='\u{17FF}'),
+        )
+    {
+        return Some(1);
     }
     let r = rest.strip_prefix(' ')?;
     let r = r.strip_prefix(['-', '–', '—'])?;

@@ -255,6 +255,21 @@ pub fn scan(doc: &Document, opts: &Options) -> Report {
             tally.finding(h.rule, in_source(h, source));
         }
     }
+    // Markdown renders references as HTML does (a text file that is not
+    // Markdown seldom writes a blank as a reference 32 times); a mail's
+    // HTML as it travels (8-bit or 7-bit; a quoted-printable body's soft
+    // breaks and a base64 body hide its references from this).
+    if doc.kind == crate::document::Kind::Text
+        || (doc.kind == crate::document::Kind::Email && memchr::memmem::find(&doc.raw, b"text/html").is_some())
+    {
+        let hits = decode::reference_spellings(&doc.raw);
+        if !hits.is_empty() {
+            let source = String::from_utf8_lossy(&doc.raw);
+            for h in hits {
+                tally.finding(h.rule, in_source(h, &source));
+            }
+        }
+    }
     if doc.email.as_ref().is_some_and(|e| e.truncated) {
         // A limit is a finding: what was not read may hold anything.
         const RULE: &str = "hidden.unread_parts";

@@ -45,6 +45,8 @@ pub(super) struct Style {
     pub(super) translate: Option<Rc<str>>,
     pub(super) scale: Option<Rc<str>>,
     pub(super) rotate: Option<Rc<str>>,
+    /// `backface-visibility`: hidden, a box turned away shows nothing.
+    pub(super) backface: Option<Rc<str>>,
     pub(super) width: Option<Rc<str>>,
     pub(super) height: Option<Rc<str>>,
     pub(super) max_width: Option<Rc<str>>,
@@ -117,6 +119,8 @@ fn is_relevant_property(p: &str) -> bool {
             | "translate"
             | "scale"
             | "rotate"
+            | "backface-visibility"
+            | "-webkit-backface-visibility"
             | "width"
             | "height"
             | "max-width"
@@ -305,6 +309,7 @@ impl Style {
             "translate" => self.translate = v,
             "scale" => self.scale = v,
             "rotate" => self.rotate = v,
+            "backface-visibility" | "-webkit-backface-visibility" => self.backface = v,
             "width" => self.width = v,
             "height" => self.height = v,
             "max-width" => self.max_width = v,

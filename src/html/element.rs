@@ -11,7 +11,7 @@ use super::css::Style;
 use super::entities::decode_entities;
 use super::values::{
     clip_hides, clip_path_hides, filter_hides, first_word, number_or_percent, number_unit, offscreen, rotate_effect,
-    scale_effect, transform_effect, translate_effect, zero_size,
+    scale_effect, transform_effect, translate_effect, turned_away, zero_size,
 };
 use super::{FastSet, MAX_HIDDEN_OPACITY};
 
@@ -570,6 +570,11 @@ pub(super) fn own_reason(tag: &str, svg: bool, attrs: &Attrs, style: &Style) -> 
     if positioned && style.z_index.as_deref().map(first_word).and_then(|z| z.parse::<i64>().ok()).is_some_and(|z| z < 0)
     {
         return Some(HiddenReason::Covered);
+    }
+    if style.backface.as_deref().map(first_word) == Some("hidden")
+        && turned_away(style.transform.as_deref(), style.rotate.as_deref())
+    {
+        return Some(HiddenReason::Transform);
     }
     let t = style.transform.as_deref().map(transform_effect).unwrap_or_default();
     let t = t.or(style.translate.as_deref().map(translate_effect).unwrap_or_default());

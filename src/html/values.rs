@@ -463,6 +463,38 @@ fn edge_on(s: &str) -> bool {
     })
 }
 
+/// Does a transform turn a box's back to the reader: rotated about the x
+/// or the y axis (or an axis in their plane) by a half turn, give or take
+/// a quarter, an odd number of times (`rotateY(180deg)`, `rotateX(0.5turn)`,
+/// `rotate3d(0, 1, 0, 180deg)`)? With `backface-visibility: hidden` the
+/// box then shows nothing: a flip card's back, until a class turns it.
+pub(super) fn turned_away(transform: Option<&str>, rotate: Option<&str>) -> bool {
+    let away = |d: f64| {
+        let r = d.rem_euclid(360.0);
+        r > 90.0 && r < 270.0
+    };
+    let mut turned = false;
+    for (name, a) in transform.into_iter().flat_map(functions) {
+        let a = args(a);
+        let flips = match name {
+            "rotatex" | "rotatey" => a.first().and_then(|s| angle_deg(s)).is_some_and(away),
+            "rotate3d" if a.len() == 4 => {
+                let axis: Vec<f64> = a[..3].iter().map(|s| number_unit(s).map_or(0.0, |(n, _)| n)).collect();
+                axis[2] == 0.0 && (axis[0] != 0.0 || axis[1] != 0.0) && angle_deg(a[3]).is_some_and(away)
+            }
+            _ => false,
+        };
+        turned ^= flips;
+    }
+    if let Some(r) = rotate {
+        let a = args(r);
+        if a.first().is_some_and(|s| matches!(*s, "x" | "y")) && a.get(1).and_then(|s| angle_deg(s)).is_some_and(away) {
+            turned ^= true;
+        }
+    }
+    turned
+}
+
 pub(super) fn transform_effect(v: &str) -> Effect {
     let mut e = Effect::default();
     for (name, a) in functions(v) {

@@ -1218,6 +1218,31 @@ const CASES: &[Case] = &[
         },
     },
     Case {
+        name: "space-runs-between-words",
+        about: "words parted by runs of one to sixteen spaces on every line (a count per gap, each line read)",
+        feeds: &[Text, Html],
+        make: |n| {
+            let line: String = (0..64).map(|i| format!("w{}", " ".repeat(1 + i * 7 % 16))).collect();
+            repeat(&format!("{line}\n"), n)
+        },
+    },
+    Case {
+        name: "references-many-spellings",
+        about: "a space and a no-break space in every spelling of a character reference, and a new character each time",
+        feeds: &[Html, Email],
+        make: |n| {
+            let unit = "a&#32;b&#032;c&#x20;d&#X0020;e&nbsp;f&#160;g&#xa0;h&#xA0;";
+            let mut out = String::new();
+            let mut i = 0u32;
+            while out.len() < n {
+                out.push_str(unit);
+                out.push_str(&format!("&#{};&#x{:x};", 300 + i, 300 + i));
+                i += 1;
+            }
+            out.into_bytes()
+        },
+    },
+    Case {
         name: "hidden-runs-chained",
         about: "code fences whose info strings each read on from the one before (a chain of hidden runs)",
         feeds: &[Text],

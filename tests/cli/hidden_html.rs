@@ -455,3 +455,33 @@ fn a_skip_link_for_screen_readers_is_hidden_but_harmless() {
     assert!(hidden_by(&html, "Skip to main content").is_some());
     assert_benign(&html, &["Quarterly results are in."]);
 }
+
+// -- a box turned away ------------------------------------------------------
+
+/// A box turned its back to the reader (rotated a half turn about the x or
+/// y axis) with `backface-visibility: hidden` shows nothing: a flip card's
+/// back until a class or a hover turns its card. Its front, a box turned a
+/// full turn or turned back again, and a back face left visible show.
+#[test]
+fn a_box_turned_away_with_its_back_hidden_hides() {
+    let head = "<style>.face{backface-visibility:hidden}.back{transform:rotateY(180deg)}\
+                .card:hover .inner{transform:rotateY(180deg)}</style>";
+    assert_all_hidden(
+        head,
+        &[
+            r#"<div class="card"><div class="inner"><div class="face">Pro plan</div><div class="face back">ORDER</div></div></div>"#,
+            r#"<div style="-webkit-backface-visibility:hidden;transform:rotateX(0.5turn)">ORDER</div>"#,
+            r#"<div style="backface-visibility:hidden;transform:rotate3d(1, 1, 0, 200deg)">ORDER</div>"#,
+            r#"<div style="backface-visibility:hidden;rotate:y 180deg">ORDER</div>"#,
+        ],
+        "transform",
+    );
+    for body in [
+        r#"<div class="face">Pro plan: 12 seats</div>"#,
+        r#"<div style="backface-visibility:hidden;transform:rotateY(360deg)">Pro plan: 12 seats</div>"#,
+        r#"<div style="backface-visibility:hidden;transform:rotateY(180deg) rotateX(180deg)">Pro plan: 12 seats</div>"#,
+        r#"<div class="back">Pro plan: 12 seats</div>"#,
+    ] {
+        assert_benign(&page(head, body), &["Pro plan: 12 seats"]);
+    }
+}
