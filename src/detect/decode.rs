@@ -3038,7 +3038,7 @@ fn qp_blocks(text: &str) -> Vec<Range<usize>> {
     out
 }
 
-fn qp_decode(s: &str) -> Option<String> {
+pub(crate) fn qp_decode(s: &str) -> Option<String> {
     let b = s.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;

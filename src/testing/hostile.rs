@@ -1243,6 +1243,17 @@ const CASES: &[Case] = &[
         },
     },
     Case {
+        name: "qp-split-references",
+        about: "a quoted-printable HTML mail whose every reference a soft break splits, and `=26` for each `&`",
+        feeds: &[Email],
+        make: |n| {
+            let head = "Content-Type: text/html\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n";
+            let mut out = head.as_bytes().to_vec();
+            out.extend(repeat("a&nb=\r\nsp;b=26#160;c&#1=\r\n60;d&utm=\r\n_x ", n.saturating_sub(head.len())));
+            out
+        },
+    },
+    Case {
         name: "hidden-runs-chained",
         about: "code fences whose info strings each read on from the one before (a chain of hidden runs)",
         feeds: &[Text],
