@@ -34,6 +34,7 @@ mod css;
 mod element;
 mod entities;
 pub(crate) use entities::decode_entities;
+pub(crate) use entities::decode_one as decode_reference;
 mod render;
 mod select;
 mod values;

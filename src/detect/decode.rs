@@ -1223,34 +1223,18 @@ pub(crate) fn markup_gaps(source: &str) -> Vec<Hit> {
     hits
 }
 
-/// The named references of the blanks and marks a writer would pick.
-const NAMED_REFERENCES: [(&[u8], u32); 9] = [
-    (b"&nbsp;", 0xA0),
-    (b"&NonBreakingSpace;", 0xA0),
-    (b"&ensp;", 0x2002),
-    (b"&emsp;", 0x2003),
-    (b"&thinsp;", 0x2009),
-    (b"&amp;", 0x26),
-    (b"&quot;", 0x22),
-    (b"&apos;", 0x27),
-    (b"&shy;", 0xAD),
-];
-
-/// The character a reference at `b[at]` (an `&`) draws, and where the
-/// reference ends: `&#32;`, `&#x20`, or a name of `NAMED_REFERENCES`.
+/// The character a reference at `b[at]` (an `&`) draws, as a browser
+/// reads it in text (numeric, named, a legacy name without `;`), and where
+/// the reference ends.
 fn reference_at(b: &[u8], at: usize) -> Option<(u32, usize)> {
-    let rest = &b[at + 1..];
-    if rest.first() != Some(&b'#') {
-        return NAMED_REFERENCES.iter().find(|(name, _)| b[at..].starts_with(name)).map(|&(n, v)| (v, at + n.len()));
-    }
-    let hex = matches!(rest.get(1), Some(b'x' | b'X'));
-    let digits = &rest[1 + usize::from(hex)..];
-    let n = digits.iter().take(16).take_while(|c| if hex { c.is_ascii_hexdigit() } else { c.is_ascii_digit() }).count();
-    if n == 0 || n == 16 {
-        return None;
-    }
-    let value = u32::from_str_radix(std::str::from_utf8(&digits[..n]).ok()?, if hex { 16 } else { 10 }).ok()?;
-    Some((value, at + 2 + usize::from(hex) + n + usize::from(digits.get(n) == Some(&b';'))))
+    // A reference is ASCII and short; a window keeps a long run of digits
+    // one bounded look.
+    let w = &b[at..b.len().min(at + 40)];
+    let s = match std::str::from_utf8(w) {
+        Ok(s) => s,
+        Err(e) => std::str::from_utf8(&w[..e.valid_up_to()]).ok()?,
+    };
+    crate::html::decode_reference(s, false).map(|(c, used)| (c as u32, at + used))
 }
 
 /// Which spelling of a character a page's markup uses where, each a

@@ -287,9 +287,7 @@ pub fn scan(doc: &Document, opts: &Options) -> Report {
     // HTML as it travels, and with its quoted-printable undone (soft
     // breaks split references, `=26` writes an `&`; a base64 body hides
     // its references from this).
-    if doc.kind == crate::document::Kind::Text
-        || (doc.kind == crate::document::Kind::Email && memchr::memmem::find(&doc.raw, b"text/html").is_some())
-    {
+    if matches!(doc.kind, crate::document::Kind::Text | crate::document::Kind::Email) {
         let hits = decode::reference_spellings(&doc.raw);
         if !hits.is_empty() {
             let source = String::from_utf8_lossy(&doc.raw);

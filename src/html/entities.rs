@@ -27,7 +27,7 @@ pub(crate) fn decode_entities(s: &str, in_attr: bool, out: &mut String) {
 
 /// One reference at the start of `s` (which starts with `&`): the character
 /// and the bytes it used.
-pub(super) fn decode_one(s: &str, in_attr: bool) -> Option<(char, usize)> {
+pub(crate) fn decode_one(s: &str, in_attr: bool) -> Option<(char, usize)> {
     let bytes = s.as_bytes();
     if bytes.get(1) == Some(&b'#') {
         let (hex, start) = match bytes.get(2) {
