@@ -1253,6 +1253,7 @@ fn reference_at(b: &[u8], at: usize) -> Option<(u32, usize)> {
 ///   between tags written as itself or as a reference (`word&#32;word
 ///   word`), when sixteen references write a space.
 pub(crate) fn reference_spellings(b: &[u8]) -> Vec<Hit> {
+    let space = |v: u32| matches!(v, 0x20 | 0xA0 | 0x2000..=0x200A | 0x202F | 0x205F | 0x3000);
     const MIN_SPELLINGS: usize = 4;
     const MIN_USES: usize = 32;
     const KEPT: usize = 8;
@@ -1268,8 +1269,10 @@ pub(crate) fn reference_spellings(b: &[u8]) -> Vec<Hit> {
         if blank(at.checked_sub(1).and_then(|i| b.get(i))) || blank(b.get(end)) {
             continue;
         }
-        // A page of every character referenced once keeps a bounded map.
-        if seen.len() >= 256 && !seen.contains_key(&value) {
+        // A page of every character referenced once keeps a bounded map;
+        // the blanks (a few) are always kept, so a flood of other
+        // characters first cannot push them out.
+        if seen.len() >= 256 && !seen.contains_key(&value) && !space(value) {
             continue;
         }
         let e = seen.entry(value).or_insert_with(|| (Vec::new(), Vec::new(), 0, at..end));
@@ -1291,12 +1294,11 @@ pub(crate) fn reference_spellings(b: &[u8]) -> Vec<Hit> {
             e.1.push(k as u8);
         }
     }
-    let blank = |v: u32| matches!(v, 0x20 | 0xA0 | 0x2000..=0x200A | 0x202F | 0x205F | 0x3000);
     let mut hits = Vec::new();
     if let Some((value, (_, _, uses, range))) = seen
         .iter()
         .filter(|(v, (s, _, uses, _))| {
-            blank(**v)
+            space(**v)
                 && *uses >= MIN_USES
                 && s.iter().filter(|(_, n)| *n >= 2 && n * 32 >= *uses).count() >= MIN_SPELLINGS
         })
@@ -5459,6 +5461,10 @@ mod tests {
             page.push_str("end.</p>");
             let hits = markup_gaps(&page);
             assert!(hits.iter().any(|h| h.rule == Encoding::Whitespace.rule()), "{zero} {one}: {hits:?}");
+            // Other characters referenced first do not push the blanks out.
+            let flood: String = (0..300).map(|i| format!("a&#{};b ", 400 + i)).collect();
+            let hits = markup_gaps(&format!("<p>{flood}</p>{page}"));
+            assert!(hits.iter().any(|h| h.rule == Encoding::Whitespace.rule()), "flood {zero} {one}: {hits:?}");
         }
         // A page with a few `&#32;` among its spaces reads nothing.
         let page = "<p>one two&#32;three four five six seven eight nine ten</p>\n".repeat(40);
