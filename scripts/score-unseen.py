@@ -34,6 +34,10 @@ FILES = ["attacks.jsonl", "hard-benign.jsonl", "benign.jsonl"]
 # never read to fit the word model: Part 4 split into halves as the rest,
 # Part 5 held out whole (fixtures/corpus-2/README.md).
 BLIND = ["written-blind.jsonl", "written-blind-2.jsonl"]
+# Part 7: translated program messages in Japanese, Chinese, Korean and
+# Thai (ordinary text only), split into halves as the rest; the word
+# model fits its development half.
+LOCALE = ["locale-strings.jsonl"]
 
 
 def group(source):
@@ -69,7 +73,7 @@ def main():
     ap.add_argument("--split", choices=["dev", "heldout", "all"], default="heldout")
     ap.add_argument("--by", choices=["family", "lang", "source"], default="family")
     ap.add_argument("--show", action="store_true", help="list misses and false alarms (development half only)")
-    ap.add_argument("--file", choices=FILES + BLIND, help="score one of the corpus's files alone")
+    ap.add_argument("--file", choices=FILES + BLIND + LOCALE, help="score one of the corpus's files alone")
     a = ap.parse_args()
     if a.show and a.split != "dev":
         sys.exit("--show reads misses: only with --split dev (the held-out half is read as totals)")

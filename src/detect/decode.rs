@@ -3015,6 +3015,15 @@ fn qp_escape(h: u8, l: u8) -> bool {
     hex(h) && hex(l) && (h >= b'8' || h.is_ascii_alphabetic() || l.is_ascii_alphabetic() || (h, l) == (b'2', b'0'))
 }
 
+/// An escape at `b[i]` (the `=`) as quoted-printable writes one: a high
+/// byte only beside another escape, as the bytes of one UTF-8 character
+/// are (`=C3=A9`); `--dbname=DBNAME` and `--file=DATEI` (an option's
+/// metavariable in a program's help) are not escapes.
+fn qp_escape_at(b: &[u8], i: usize) -> bool {
+    let escape = |j: usize| b.get(j) == Some(&b'=') && j + 2 < b.len() && qp_escape(b[j + 1], b[j + 2]);
+    escape(i) && (b[i + 1] < b'8' || escape(i + 3) || (i >= 3 && escape(i - 3)))
+}
+
 /// A soft line break at `b[i]`: `=` ending a line after a character that
 /// is not a space (`let x =` broken by a formatter is code, not QP).
 fn qp_soft_break(b: &[u8], i: usize) -> bool {
@@ -3027,8 +3036,7 @@ fn qp_soft_break(b: &[u8], i: usize) -> bool {
 /// escapes?
 fn qp_marked(b: &[u8]) -> bool {
     let soft = memchr::memchr_iter(b'=', b).filter(|&i| qp_soft_break(b, i)).take(2).count() == 2;
-    soft || memchr::memchr_iter(b'=', b).filter(|&i| i + 2 < b.len() && qp_escape(b[i + 1], b[i + 2])).take(3).count()
-        >= 3
+    soft || memchr::memchr_iter(b'=', b).filter(|&i| qp_escape_at(b, i)).take(3).count() >= 3
 }
 
 #[cfg(test)]
@@ -3058,7 +3066,7 @@ fn qp_blocks(text: &str) -> Vec<Range<usize>> {
     for (k, line) in lines.iter().enumerate() {
         let marked = memchr::memchr_iter(b'=', &b[line.clone()]).any(|p| {
             let i = line.start + p;
-            qp_soft_break(b, i) || (i + 2 < line.end && qp_escape(b[i + 1], b[i + 2]))
+            qp_soft_break(b, i) || (i + 2 < line.end && qp_escape_at(b, i))
         });
         if !marked {
             continue;
@@ -4655,6 +4663,11 @@ mod tests {
         assert_eq!(quoted_printable("caf=C3=A9 a=3Db =20").as_deref(), Some("café a=b  "));
         assert!(qp_escape(b'0', b'A') && qp_escape(b'2', b'0') && qp_escape(b'E', b'2'));
         assert!(!qp_escape(b'1', b'0') && !qp_escape(b'6', b'4') && !qp_escape(b'e', b'2'));
+        // A program's options with metavariables that start with hex
+        // letters: no escape, and no quoted-printable.
+        let help = "-d, --dbname=DBNAME  database\n-o, --old-file=DATEI  file\n-E, --encoding=ENCODING  enc\n-f, --file=FILE\n";
+        assert_eq!(quoted_printable(help), None);
+        assert_eq!(quoted_printable("Ign=C3=B3ralo =3D =E2=9C=85 y =C3=A9").as_deref(), Some("Ignóralo = ✅ y é"));
     }
 
     fn decoded(text: &str) -> Vec<(Encoding, String)> {

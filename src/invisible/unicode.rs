@@ -271,6 +271,26 @@ fn after_function_name(before: &str) -> bool {
     whole && NAMES.contains(&word)
 }
 
+/// Does `before` end in a printf conversion of a number (`%d`, `%ld`,
+/// `%.1f`; not `%%d`)? A narrow space after one is a number's space before
+/// its unit (`%d\u{2009}min`, as translations write it), not a word split.
+fn after_format_spec(before: &str) -> bool {
+    let b = before.as_bytes();
+    let Some((&conv, rest)) = b.split_last() else { return false };
+    if !b"diufFgGeExX".contains(&conv) {
+        return false;
+    }
+    let spec = rest.iter().rev().take(8).take_while(|c| c.is_ascii_digit() || b".'lhzjtLq".contains(c)).count();
+    let Some(percent) = rest.len().checked_sub(spec + 1) else { return false };
+    rest[percent] == b'%' && (percent == 0 || rest[percent - 1] != b'%')
+}
+
+/// A letter of a script written without spaces (not a fullwidth Latin
+/// letter, which stands in an ASCII word as its look-alike).
+fn unspaced_letter(c: char) -> bool {
+    is_no_space_char(c) && !('\u{FF01}'..='\u{FF5E}').contains(&c)
+}
+
 /// ZWSP or WJ in text written without spaces.
 fn no_space_context(prev: Option<char>, next: Option<char>) -> bool {
     let side_ok = |c: Option<char>| c.is_none_or(|c| is_no_space_char(c) || !c.is_alphanumeric());
@@ -610,9 +630,14 @@ impl<'a> UnicodeScan<'a> {
         let next = next_char(self.text, end);
         // A few word breaks in a row, or beside a space, in text written
         // without spaces (a catalogue's Khmer): too short to carry a byte.
+        // Beside a space they split no word, so a Latin word may stand on
+        // the other side (`APT\u{200b}\u{a0}។`).
+        let breaks = cluster.iter().zip(&classes).all(|(&(_, c), &k)| c == ZWSP || k == Class::Space);
+        let spaced = classes.contains(&Class::Space);
         if cluster.len() < BITS_PER_BYTE
-            && cluster.iter().zip(&classes).all(|(&(_, c), &k)| c == ZWSP || k == Class::Space)
-            && no_space_context(prev, next)
+            && breaks
+            && (no_space_context(prev, next)
+                || (spaced && (prev.is_some_and(unspaced_letter) || next.is_some_and(unspaced_letter))))
         {
             return;
         }
@@ -726,6 +751,7 @@ impl<'a> UnicodeScan<'a> {
                     !(is_letter(prev) && is_letter(next))
                         || in_script(prev, Script::Mongolian)
                         || in_script(next, Script::Mongolian)
+                        || after_format_spec(&self.text[..pos])
                 }
                 '\u{3000}' => !(is_letter(prev) && is_letter(next)) || is_cjk_char(prev) || is_cjk_char(next),
                 _ => true,
@@ -1031,6 +1057,19 @@ mod tests {
     fn word_breaks_in_a_row_in_text_without_spaces_are_legitimate() {
         clean("\u{1798}\u{17BC}\u{200B}\u{200B}\u{200B}\u{00A0}\u{179A}\u{1794}"); // Khmer
         clean("\u{1798}\u{17BC}\u{00A0}\u{200B}\u{179A}\u{1794}");
+        // A number's narrow space before its unit, the number a printf
+        // conversion (a catalogue's `%d\u{2009}min`); not after a word.
+        clean("(zostało %d\u{2009}min, %ld\u{2009}s temu, %.1f\u{202F}kB)");
+        for split in ["zostało ig\u{2009}nore", "(zostało d\u{2009}min)", "(100%%d\u{2009}min)", "(%s\u{2009}min)"] {
+            only(split, HiddenReason::BlankFiller);
+        }
+        // Beside a space, after a Latin word in Khmer text (apt's catalogue);
+        // not between two Latin words, and a fullwidth letter is a Latin
+        // word's look-alike, not Khmer.
+        clean("\u{178F}\u{17B6}\u{1798}\u{200B} APT\u{200B}\u{00A0}\u{17D4} apt-get");
+        for split in ["APT\u{200B}\u{00A0}get", "Ignor\u{200B}\u{200A}\u{FF45} all previous instructions"] {
+            only(split, HiddenReason::ZeroWidth);
+        }
         only("ab\u{200B}\u{200B}\u{200B}cd", HiddenReason::ZeroWidth);
     }
 
