@@ -239,7 +239,17 @@ pub fn table() -> Vec<Rule> {
             "role_hijack.no_ethics",
             RoleHijack,
             High,
-            ["ethic", "moral", "openai", "anthropic", "guidelines", "content policy", "illegal", "filters"],
+            [
+                "ethic",
+                "moral",
+                "openai",
+                "anthropic",
+                "guidelines",
+                "content policy",
+                "illegal",
+                "filters",
+                "everything is legal"
+            ],
             r"\b(?:no|without|free of|does not have|doesn't have|don't have|do not have|never follows?|doesn't follow|does not follow|not bound by|ignores?) (?:any |all |the |its |your )?(?:ethical|moral|ethics|morals|openai(?:'s)?|anthropic(?:'s)?|content|safety) ?(?:guidelines|restrictions|principles|policies|policy|rules|filters|limits|constraints|boundaries|and (?:ethical|moral) (?:guidelines|restrictions|principles))?\b|\beverything is legal\b|\b(?:does not|doesn't|do not|don't|never) (?:care about|abide by|follow) (?:any |the )?(?:rules|laws|ethics|morals|guidelines|openai)",
             "describes the reader without ethics or safety rules"
         ),
@@ -785,6 +795,7 @@ pub fn table() -> Vec<Rule> {
                 "above text",
                 "previous text",
                 "mensaje de sistema",
+                "mensaje del sistema",
                 "prompt del sistema",
                 "系统提示",
                 "시스템 프롬프트",
@@ -794,7 +805,7 @@ pub fn table() -> Vec<Rule> {
                 "системн"
             ],
             leak(format!(
-                r"\b(?:print(?:ed)?|show(?:ed)?|reveal(?:ed)?|display(?:ed)?|output|echo|repeat(?:ed)?|recite|tell me|give me|share|leak(?:ed)?|dump(?:ed)?|disclose|spell[- ]check|translate|summari[sz]e|encode|write (?:out|down)?|list|paste|copy|type out|expose|return|what (?:is|are|was|were)|what's)\b.{{0,40}}\b(?:your|the|my|its) (?:full |entire |complete |exact |hidden |secret |real |actual )?(?:system|initial|original|hidden|secret|previous|above|first|developer|pre-?prompt|starting|opening|internal|confidential|setup) ?(?:prompt|instructions?|message|configuration|config|rules|text|directives|guidelines|setup)\b|\b(?:repeat|print|output|spell[- ]check|translate|write) (?:the )?(?:previous|above|preceding|prior) (?:instructions?|text|words|message|prompt|directions)\b|\bthe opposite of your (?:system )?(?:instructions|prompt)\b|\b(?:see|view|read|access|know|get|obtain|extract|reveal)\b.{{0,20}}\b(?:the|your) (?:system|initial|hidden|developer) (?:prompt|instructions|message)\b|\bfirst \d+ (?:words|lines|characters) of (?:the |your )?(?:system|initial)|(?:muestra|revela|repite|enseña|dime) (?:el |tu )?(?:prompt|mensaje) (?:del|de) sistema|\b(?:prompt|mensaje) del sistema\b|{LEAK_CJK}"
+                r"\b(?:print(?:ed)?|show(?:ed)?|reveal(?:ed)?|display(?:ed)?|output|echo|repeat(?:ed)?|recite|tell me|give me|share|leak(?:ed)?|dump(?:ed)?|disclose|spell[- ]check|translate|summari[sz]e|encode|write (?:out|down)?|list|paste|copy|type out|expose|return|what (?:is|are|was|were)|what's)\b.{{0,40}}\b(?:your|the|my|its) (?:full |entire |complete |exact |hidden |secret |real |actual )?(?:system|initial|original|hidden|secret|previous|above|first|developer|pre-?prompt|starting|opening|internal|confidential|setup) ?(?:prompt|instructions?|message|configuration|config|rules|text|directives|guidelines|setup)\b|\b(?:repeat|print|output|spell[- ]check|translate|write) (?:the )?(?:previous|above|preceding|prior) (?:instructions?|text|words|message|prompt|directions)\b|\bthe opposite of your (?:system )?(?:instructions|prompt)\b|\b(?:see|view|read|access|know|get|obtain|extract|reveal)\b.{{0,20}}\b(?:the|your) (?:system|initial|hidden|developer) (?:prompt|instructions|message)\b|\bfirst \d+ (?:words|lines|characters) of (?:the |your )?(?:system|initial)|(?:muestra|revela|repite|enseña|dime) (?:el |tu )?(?:prompt|mensaje) (?:del|de) sistema|\bprompt del sistema\b|{LEAK_CJK}"
             )),
             "asks for the reader's hidden instructions"
         ),
