@@ -79,8 +79,19 @@ pub fn table() -> Vec<Rule> {
             "override.instead",
             Override,
             High,
-            ["instead", "only do", "just say", "just print", "just output"],
-            r"\b(?:and|then) (?:instead |just )(?:say|print|output|respond with|reply with|write|spell check|do)\b|\bjust (?:say|print|output) \x22",
+            [
+                "instead",
+                "only do",
+                "just say",
+                "just print",
+                "just output",
+                "just respond with",
+                "just reply with",
+                "just spell check"
+            ],
+            // (`and just write`, `and just do` were never searched for: no
+            // key held them, and `then just do the rest` is everyday.)
+            r"\b(?:and|then) (?:instead (?:say|print|output|respond with|reply with|write|spell check|do)|just (?:say|print|output|respond with|reply with|spell check))\b|\bjust (?:say|print|output) \x22",
             "redirects the reader to another task"
         ),
         rule!(
