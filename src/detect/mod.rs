@@ -268,18 +268,19 @@ pub fn scan(doc: &Document, opts: &Options) -> Report {
         rules::scan_json_shape(raw, &mut |h| tally.hit(raw, h));
         if let Ok(source) = std::str::from_utf8(&doc.raw) {
             for h in decode::json_gaps(source) {
-                tally.finding(h.rule, in_source(h, source));
+                tally.finding(h.rule, in_source(h, source.as_bytes()));
             }
         }
     }
     for (rule, f) in link_findings(doc, links) {
         tally.finding(rule, f);
     }
-    if doc.kind == crate::document::Kind::Html
-        && let Ok(source) = std::str::from_utf8(&doc.raw)
-    {
-        for h in decode::markup_gaps(source) {
-            tally.finding(h.rule, in_source(h, source));
+    if doc.kind == crate::document::Kind::Html {
+        // A page that is not UTF-8 (one Latin-1 byte) is read too: its
+        // markup is ASCII, and places are the lossy copy's then.
+        let source = String::from_utf8_lossy(&doc.raw);
+        for h in decode::markup_gaps(&source) {
+            tally.finding(h.rule, in_source(h, source.as_bytes()));
         }
     }
     // Markdown renders references as HTML does (a text file that is not
@@ -290,16 +291,15 @@ pub fn scan(doc: &Document, opts: &Options) -> Report {
     if matches!(doc.kind, crate::document::Kind::Text | crate::document::Kind::Email) {
         let hits = decode::reference_spellings(&doc.raw);
         if !hits.is_empty() {
-            let source = String::from_utf8_lossy(&doc.raw);
             for h in hits {
-                tally.finding(h.rule, in_source(h, &source));
+                tally.finding(h.rule, in_source(h, &doc.raw));
             }
         } else if doc.kind == crate::document::Kind::Email
             && qp_hides_references(&doc.raw)
             && let Some(decoded) = decode::qp_decode(&String::from_utf8_lossy(&doc.raw))
         {
             for h in decode::reference_spellings(decoded.as_bytes()) {
-                tally.finding(h.rule, in_source(h, &decoded));
+                tally.finding(h.rule, in_source(h, decoded.as_bytes()));
             }
         }
     }
@@ -855,10 +855,13 @@ fn encoded_in_links(raw: &[u8], links: &[String], out: &mut Vec<(&'static str, F
 
 /// A hit over a page's source (the blanks between its tags) as a
 /// finding there: what it spells is in no part a person sees.
-fn in_source(h: Hit, source: &str) -> Finding {
+/// A hit over a document's raw bytes (or a decoding of them) as a finding
+/// at `markup source`. The bytes need not be UTF-8 (a text file with a
+/// Latin-1 byte): what is shown is read from the hit's own bytes.
+fn in_source(h: Hit, source: &[u8]) -> Finding {
     let end = h.range.end.min(source.len());
     let start = h.range.start.min(end);
-    let shown: String = source[start..end].chars().take(120).collect();
+    let shown: String = String::from_utf8_lossy(&source[start..end.min(start + 480)]).chars().take(120).collect();
     Finding {
         code: h.code,
         rule: h.rule.to_string(),
@@ -1401,6 +1404,29 @@ mod tests {
             assert_eq!(Code::parse(c.as_str()), Some(c));
         }
         assert_eq!(Code::parse("nope"), None);
+    }
+
+    /// Reference spellings in a text file that is not UTF-8 (a Latin-1
+    /// byte before them) are said, and the finding's place is the raw
+    /// bytes' (the place was taken in a lossy copy, whose U+FFFD are three
+    /// bytes each: a panic).
+    #[test]
+    fn reference_spellings_in_bytes_that_are_not_utf8_are_said() {
+        let spellings = ["&#32;", "&#032;", "&#x20;", "&#X0020;"];
+        let mut raw = b"\xe9\xe9\xe9\xe9\xe9 ".to_vec();
+        for i in 0..64 {
+            raw.extend(format!("w{}x ", spellings[i % 4]).bytes());
+        }
+        let doc = Document::load(raw.clone(), Kind::Text, "t");
+        let report = scan(&doc, &Options::default());
+        let f = report.findings.iter().find(|f| f.rule == "hidden.spelling_choice").expect("the spellings said");
+        assert_eq!(&raw[f.start..f.start + 5], b"&#32;");
+        // A page's markup is read whatever its bytes.
+        let mut page = b"<p>\xe9t\xe9</p><p>".to_vec();
+        page.extend(&raw[6..]);
+        page.extend(b"</p>");
+        let report = scan(&Document::load(page, Kind::Html, "t"), &Options::default());
+        assert!(report.findings.iter().any(|f| f.rule == "hidden.spelling_choice"), "{:?}", report.reasons);
     }
 
     fn scanned(raw: String, kind: Kind) -> (Document, Report) {
