@@ -276,7 +276,6 @@ pub fn table() -> Vec<Rule> {
                 "sınırsız",
                 "kural tanımayan",
                 "rolünü unut",
-                "теперь ты",
                 "без ограничений",
                 "sin restricciones",
                 "sans restrictions",
@@ -287,7 +286,7 @@ pub fn table() -> Vec<Rule> {
                 "제한 없",
                 "yapay zeka ve tüm kurallarını"
             ],
-            r"أنت الآن|بلا قيود|\bsen (?:artık|şimdi)\b|\bfiltresiz\b|\bsınırsız\b|\bkural tanımayan\b|\brolünü unut\b|теперь ты\b|без (?:ограничений|цензуры|фильтров)|\bsin restricciones\b|\bsans (?:restrictions|limites|filtres)\b|\bohne einschränkungen\b|你现在是|没有(?:任何)?限制|無制限|제한 ?없|yapay zeka ve tüm kurallarını",
+            r"أنت الآن|بلا قيود|\bsen artık\b|\bfiltresiz\b|\bsınırsız\b|\bkural tanımayan\b|\brolünü unut\b|без ограничений|\bsin restricciones\b|\bsans restrictions\b|\bohne einschränkungen\b|你现在是|没有限制|無制限|제한 없|yapay zeka ve tüm kurallarını",
             "tells the reader it is an unrestricted assistant (non-English)"
         ),
         // --- fake boundary --------------------------------------------------
@@ -311,7 +310,7 @@ pub fn table() -> Vec<Rule> {
                 "<start_of_turn",
                 "<end_of_turn"
             ],
-            r"<\|\s?(?:im_start|im_end|im_sep|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id|begin_of_text|end_of_turn|start_of_turn|channel|message|return|tool|ipython)\s?\|>|\[/?inst\]|<</?sys>>|\[system\]\(#[a-z_]+\)|###\s?\(?(?:system|system_message|instruction|new instructions?)\)?(?:\s|:|$)|<\|?(?:system|assistant)\|?>|<(?:start|end)_of_turn>",
+            r"<\|\s?(?:im_start|im_end|im_sep|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id|begin_of_text|end_of_turn|start_of_turn|channel|message|return|tool|ipython)\s?\|>|\[/?inst\]|<</?sys>>|\[system\]\(#[a-z_]+\)|###\s?\(?(?:system|system_message|instruction|new instructions?)\)?(?:\s|:|$)|<\|(?:system|assistant)>|<(?:start|end)_of_turn>",
             "forges a chat-template boundary"
         ),
         rule!(
@@ -329,7 +328,7 @@ pub fn table() -> Vec<Rule> {
                 "<user_query",
                 "<untrusted"
             ],
-            r"</?(?:system(?:_instructions?|_prompt|_message)?|instructions?|information|important|admin|developer(?:_instructions?)?|user_query|assistant|untrusted(?:[_-]?(?:content|data|text))?|document|email|context|tool_(?:output|result)|external(?:_content)?|search_results?|function_results?)(?: [^>]{0,40})?>",
+            r"</?(?:system(?:_instructions?|_prompt|_message)?|instructions?|information|important|admin|developer(?:_instructions?)?|user_query|untrusted(?:[_-]?(?:content|data|text))?)(?: [^>]{0,40})?>|</(?:assistant|tool_(?:output|result)|external(?:_content)?|search_results?|function_results?|document|email|context)(?: [^>]{0,40})?>",
             "opens or closes a prompt section the content should not control"
         ),
         rule!(
@@ -348,7 +347,7 @@ pub fn table() -> Vec<Rule> {
                 "system override",
                 "[system"
             ],
-            r"(?:^|\n|\. |\x22 ?)(?:system|assistant|sistem|developer|admin|administrator)\s?:\s?\S|\[(?:system|admin|developer)(?: message| note| notice)?\]|(?:^|\n)user ?: ?(?:next|now|please|ignore|repeat)",
+            r"(?:^|\n|\. |\x22 ?)(?:system|assistant|sistem|developer|admin|administrator)\s?:\s?\S|\[system(?: message| note| notice)?\]|(?:^|\n)user: ?(?:next|now|please|ignore|repeat)",
             "writes a line as if it came from the system or another role"
         ),
         rule!(
@@ -713,7 +712,7 @@ pub fn table() -> Vec<Rule> {
                 "full access",
                 "elevated"
             ],
-            r"\b(?:this|the|your) (?:request|action|task|operation|transfer|simulation|message|change|instruction)s? (?:has|have|was|were|is|are) (?:been )?(?:pre-?)?(?:approved|authori[sz]ed|sanctioned|verified|cleared|whitelisted|allowed)\b(?: by\b)?|\b(?:approved|authori[sz]ed|sanctioned|requested) by (?:the )?(?:admin(?:istrator)?|security team|it department|system|openai|anthropic|your (?:developer|creator|owner|operator)|the (?:user|owner|ceo|management))\b|\b(?:you|the user|user) (?:now )?(?:ha(?:ve|s)|(?:has|have) been (?:granted|given)) (?:been granted )?(?:full |unrestricted |elevated |admin(?:istrator)? |root |god[- ]mode )(?:access|privileges|permissions|rights|clearance)\b|\b(?:kullanıcı|user) (?:doğrulandı|verified)\b|\btam yetki\b|\bexplicitly (?:approved|authori[sz]ed)\b",
+            r"\b(?:this|the|your) (?:request|action|task|operation|transfer|simulation|message|change|instruction)s? (?:has|have|was|were|is|are) (?:been )?(?:pre-?)?(?:approved|authori[sz]ed|sanctioned|verified|cleared|whitelisted|allowed)\b(?: by\b)?|\b(?:approved|authori[sz]ed|sanctioned|requested) by (?:the )?(?:admin(?:istrator)?|security team|it department|system|openai|anthropic|your (?:developer|creator|owner|operator)|the (?:user|owner|ceo|management))\b|\b(?:you|the user|user) (?:now )?(?:ha(?:ve|s)|(?:has|have) been (?:granted|given)) (?:been granted )?(?:full |unrestricted |elevated |admin(?:istrator)? |root |god[- ]mode )(?:access|privileges|permissions|rights|clearance)\b|\b(?:kullanıcı|user) (?:doğrulandı|verified)\b|\bexplicitly (?:approved|authori[sz]ed)\b",
             "claims an approval or authority the reader cannot check"
         ),
         rule!(
@@ -754,7 +753,7 @@ pub fn table() -> Vec<Rule> {
                 "you promised",
                 "you said you would"
             ],
-            r"\b(?:earlier|previously|before|already) you (?:confirmed|agreed|promised|said|approved|accepted|consented)\b|\byou (?:already|previously) (?:confirmed|agreed|promised|approved|accepted|consented)\b|\bas (?:you|we) (?:agreed|confirmed|discussed)\b.{0,60}\b(?:call|send|delete|transfer|run|execute|proceed)\b|\byou (?:confirmed|promised|said you would)\b.{0,60}\b(?:call|send|delete|transfer|run|execute|proceed)\b",
+            r"\bearlier you (?:confirmed|agreed|promised|said|approved|accepted|consented)\b|\b(?:previously|before|already) you (?:confirmed|promised)\b|\byou (?:already|previously) (?:confirmed|agreed|promised|approved|accepted|consented)\b|\bas (?:you|we) (?:agreed|confirmed|discussed)\b.{0,60}\b(?:call|send|delete|transfer|run|execute|proceed)\b|\byou (?:confirmed|promised|said you would)\b.{0,60}\b(?:call|send|delete|transfer|run|execute|proceed)\b",
             "claims the reader already agreed to something"
         ),
         // --- memory poisoning -----------------------------------------------
@@ -809,7 +808,10 @@ pub fn table() -> Vec<Rule> {
                 "mensaje del sistema",
                 "prompt del sistema",
                 "系统提示",
+                "系統提示",
+                "システムプロンプト",
                 "시스템 프롬프트",
+                "시스템프롬프트",
                 "sistem istem",
                 "sistem mesaj",
                 "sistem talimat",
@@ -877,7 +879,7 @@ pub fn table() -> Vec<Rule> {
                 "transmit",
                 "concatenate"
             ],
-            r"\b(?:forward|send|e-?mail|upload|post|share|transmit|copy|cc|bcc|leak|paste|concatenate)\b (?:me |us )?(?:all|every|each|the|this|these|those|my|your|his|her|their|any|a copy of)?(?: [a-z0-9'-]+){0,4} ?(?:emails?|messages?|files?|documents?|invoices?|passwords?|credentials|keys?|tokens?|data|contents?|body|history|conversations?|codes?|security codes?|attachments?|contacts?|records|notes|details|information|secrets?|channels?|receipts?|statements?)\b.{0,60}\b(?:to|at|into|on)\b ?(?:[a-z0-9._%+-]+@|https?://|www\.|the (?:following|address|url|email|website)|this (?:address|url|email)|[a-z0-9-]+\.[a-z]{2,}|\w+ (?:at|@))|\b(?:send|transfer|wire|move) (?:a |the )?(?:\$|€|£)?(?:\d[\d,.]*|money|funds|payment|transaction|the (?:money|funds|amount|balance))\b.{0,60}\bto\b|\bmodify the recipient\b",
+            r"\b(?:forward|send|e-?mail|upload|post|share|transmit|copy|cc|bcc|leak|paste|concatenate)\b (?:me |us )?(?:all|every|each|the|this|these|those|my|your|his|her|their|any|a copy of)?(?: [a-z0-9'-]+){0,4} ?(?:emails?|messages?|files?|documents?|invoices?|passwords?|credentials|keys?|tokens?|data|contents?|body|history|conversations?|codes?|security codes?|attachments?|contacts?|records|notes|details|information|secrets?|channels?|receipts?|statements?)\b.{0,60}\b(?:to|at|into|on)\b ?(?:[a-z0-9._%+-]+@|https?://|www\.|the (?:following|address|url|email|website)|this (?:address|url|email)|[a-z0-9-]+\.[a-z]{2,}|\w+ (?:at|@))|\b(?:send|transfer|wire|move) (?:a |the )?(?:\$|€|£)?(?:\d[\d,.]*|money|funds|payment|transaction|the (?:money|funds|amount|balance))\b.{0,60}\bto\b",
             "tells the reader to send data or money somewhere"
         ),
         rule!(
@@ -974,7 +976,7 @@ pub fn table() -> Vec<Rule> {
             ActionRequest,
             High,
             ["curl", "wget", "iwr", "invoke-webrequest", "/dev/tcp", "nc -e", "base64 -d", "sh -c"],
-            r"\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n|;]{0,200}\|\s?(?:sudo )?(?:ba|z|da)?sh\b|\bbash -i\b.{0,20}/dev/tcp/|\bnc (?:-e|-c)\b|\bbase64 -d(?:ecode)?\b[^\n]{0,40}\|\s?(?:sudo )?(?:ba)?sh\b|\b(?:ba|z|da)?sh -c ['\x22]?\$\((?:curl|wget)\b",
+            r"\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n|;]{0,200}\|\s?(?:sudo )?(?:ba|z|da)?sh\b|\bbash -i\b.{0,20}/dev/tcp/|\bnc -e\b|\bbase64 -d(?:ecode)?\b[^\n]{0,40}\|\s?(?:sudo )?(?:ba)?sh\b|\b(?:ba|z|da)?sh -c ['\x22]?\$\((?:curl|wget)\b",
             "tells the reader to run code from the network"
         ),
         rule!(
@@ -1047,7 +1049,7 @@ pub fn table() -> Vec<Rule> {
                 ".env",
                 "netrc"
             ],
-            r"\b(?:the |your )?(?:api[ _-]?key|password|credentials|access token|secret key|private key|ssh key|session token)s? (?:is|are) (?:required|needed)\b|\b(?:print|output|read|cat|reveal)\b.{0,30}\b(?:your|the) (?:api[ _-]?keys?|passwords?|credentials|tokens?|secrets?|private keys?|ssh keys?|\.env|\.netrc|aws credentials)\b|\b(?:include|paste|provide|share|send|upload|forward|email)\b.{0,30}\b(?:your|the) (?:api[ _-]?keys?|passwords?|credentials|tokens?|secrets?|private keys?|ssh keys?|\.env|\.netrc|aws credentials)\b.{0,24}?\b(?:to|into|here|below|with (?:me|us)|in (?:your|the|this|a) (?:reply|response|answer|message|chat|comment|form|field|email|ticket))\b|~/\.(?:netrc|aws/credentials|ssh/id_[a-z0-9]+)|\$\(cat ",
+            r"\b(?:the |your )?(?:api[ _-]?key|password|credentials|access token|secret key|private key|ssh key|session token)s? (?:is|are) (?:required|needed)\b|\b(?:print|output|read|cat|reveal)\b.{0,30}\b(?:your|the) (?:api[ _-]?keys?|passwords?|credentials|tokens?|secrets?|private keys?|ssh keys?|\.env|\.netrc|aws credentials)\b|\b(?:include|paste|provide|share|send|upload|forward|email)\b.{0,30}\b(?:your|the) (?:api[ _-]?keys?|passwords?|credentials|tokens?|secrets?|private keys?|ssh keys?|\.env|\.netrc|aws credentials)\b.{0,24}?\b(?:to|into|here|below|with (?:me|us)|in (?:your|the|this|a) (?:reply|response|answer|message|chat|comment|form|field|email|ticket))\b|~/\.(?:netrc|aws/credentials|ssh/id_[a-z0-9]+)",
             "asks the reader for secrets"
         ),
         rule!(
@@ -1364,7 +1366,6 @@ pub fn table() -> Vec<Rule> {
                 "not be mentioned",
                 "not be included",
                 "visible trace",
-                "without a trace",
                 "without any trace",
                 "nothing looks different",
                 "in the background",
@@ -1374,7 +1375,7 @@ pub fn table() -> Vec<Rule> {
                 "may not learn",
                 "will not learn"
             ],
-            r"\bkeep (?:this|it|that) between us\b|\bthe user (?:must|should|may|will) (?:not|never) (?:learn|know|find out|be told|see|notice)\b|\b(?:should|must) not (?:appear|be mentioned|be included) in (?:any|the|your) (?:summary|summaries|reply|replies|response|responses|answer|output)\b|\bwithout (?:any )?(?:visible )?trace\b|\bso (?:that )?nothing looks different\b|\bin the background,? (?:add|send|forward|delete|change|copy|export|grant|set)\b",
+            r"\bkeep (?:this|it|that) between us\b|\bthe user (?:must|should|may|will) (?:not|never) (?:learn|know|find out|be told|see|notice)\b|\b(?:should|must) not (?:appear|be mentioned|be included) in (?:any|the|your) (?:summary|summaries|reply|replies|response|responses|answer|output)\b|\bwithout (?:any (?:visible )?|visible )trace\b|\bso (?:that )?nothing looks different\b|\bin the background,? (?:add|send|forward|delete|change|copy|export|grant|set)\b",
             "tells the reader to keep what it does from its user"
         ),
         rule!(
@@ -1952,8 +1953,8 @@ pub fn table() -> Vec<Rule> {
                 // opiniones:', 'AI選考システムの方へ：', 'AI 비서에게:'): a person writing to
                 // people does not head a note to a machine. English headings are
                 // addressed_to_ai.heading.
-                r#"(?:^|\n|[\]>:\"'(] ?|// ?|# ?|<!-- ?)(?:[^ :：.!?。\n]+ ){0,2}?(?:\b(?:für|fur) (?:die |den |alle )?|\b(?:hinweis|notiz|nachricht|anmerkung|mitteilung) an (?:die |den |alle )?|\ban (?:die|den|alle) |\b(?:pour|à l'attention d(?:es|u|e la)|aux?) |\b(?:para|al|a los|a las) (?:la |el |los |las )?|\b(?:para|aos?|às?) (?:a |o |os |as )?|\b(?:per|agli|alle) (?:i |gli |le |la |il )?|\bvoor (?:de |het )?|\bdla |(?:^|[ "'(«„:,;/-])для |(?:^|[ "'(«„:,;/-])до |\bkwa |\buntuk |\bcho |\bgửi |สําหรับ|ถึง|给|致|برای |لـ|إلى |الى |ל-|עבור |אל के लिए)[^:\n.!?]{0,40}?(?:\bai\b|\ba\.i\.|\bki\b|\bki-[a-zäöü]+|\bia\b|\bi\.a\.|\bllms?\b|(?:^|[ "'(«„:,;/-])ии\b|(?:^|[ "'(«„:,;/-])(?:ии|ші)(?:-[а-яіїє]+)?(?:[ .,!?;:"')»-]|$)|yapay zek[aâ]|الذكاء الاصطناعي|بالذكاء|בינה מלאכותית|هوش مصنوعی|एआई|人工智能|人工知能|인공지능|\bkecerdasan buatan\b|ปัญญาประดิษฐ์|akili bandia|\bgeautomatiseerd[a-z]*)[^:\n.!?]{0,40}?[::]"#,
-                r#"|(?:^|\n|[\]>:\"'(] ?|// ?|# ?)[^:\n.!?\]>\"'(#]{0,24}?(?:\bai\b|\ba\.i\.|\bki\b|\bki-[a-zäöü]+|\bia\b|\bi\.a\.|\bllms?\b|(?:^|[ "'(«„:,;/-])ии\b|(?:^|[ "'(«„:,;/-])(?:ии|ші)(?:-[а-яіїє]+)?(?:[ .,!?;:"')»-]|$)|yapay zek[aâ]|الذكاء الاصطناعي|بالذكاء|בינה מלאכותית|هوش مصنوعی|एआई|人工智能|人工知能|인공지능|\bkecerdasan buatan\b|ปัญญาประดิษฐ์|akili bandia|\bgeautomatiseerd[a-z]*)[^:\n.!?]{0,30}?(?:へ|に|에게|참고|sistemlerine not|e not|ya not)[::]"#
+                r#"(?:^|\n|[\]>:\"'(] ?|// ?|# ?|<!-- ?)(?:[^ :：.!?。\n]+ ){0,2}?(?:\b(?:für|fur) (?:die |den |alle )?|\b(?:hinweis|notiz|nachricht|anmerkung|mitteilung) an (?:die |den |alle )?|\ban (?:die|den|alle) |\b(?:pour|à l'attention d(?:es|u|e la)|aux?) |\b(?:para|al|a los|a las) (?:la |el |los |las )?|\b(?:para|aos?|às?) (?:a |o |os |as )?|\b(?:per|agli|alle) (?:i |gli |le |la |il )?|\bvoor (?:de |het )?|\bdla |(?:^|[ "'(«„:,;/-])для |(?:^|[ "'(«„:,;/-])до |\bkwa |\buntuk |\bcho |\bgửi |สําหรับ|ถึง|给|致|برای |لـ|إلى |الى |ל-|עבור |אל के लिए)[^:\n.!?]{0,40}?(?:\bai\b|\ba\.i\.|\bki\b|\bki-[a-zäöü]+|\bia\b|\bi\.a\.|\bllms?\b|(?:^|[ "'(«„:,;/-])(?:ии|ші)(?:-[а-яіїє]+)?(?:[ .,!?;:"')»-]|$)|yapay zek[aâ]|الذكاء الاصطناعي|بالذكاء|בינה מלאכותית|هوش مصنوعی|एआई|人工智能|人工知能|인공지능|\bkecerdasan buatan\b|ปัญญาประดิษฐ์|akili bandia|\bgeautomatiseerd[a-z]*)[^:\n.!?]{0,40}?[::]"#,
+                r#"|(?:^|\n|[\]>:\"'(] ?|// ?|# ?)[^:\n.!?\]>\"'(#]{0,24}?(?:\bai\b|\ba\.i\.|\bki\b|\bki-[a-zäöü]+|\bia\b|\bi\.a\.|\bllms?\b|(?:^|[ "'(«„:,;/-])(?:ии|ші)(?:-[а-яіїє]+)?(?:[ .,!?;:"')»-]|$)|yapay zek[aâ]|الذكاء الاصطناعي|بالذكاء|בינה מלאכותית|هوش مصنوعی|एआई|人工智能|人工知能|인공지능|\bkecerdasan buatan\b|ปัญญาประดิษฐ์|akili bandia|\bgeautomatiseerd[a-z]*)[^:\n.!?]{0,30}?(?:へ|に|에게|참고|sistemlerine not|e not|ya not)[::]"#
             ),
             "heads a passage as meant for an AI or automated system (non-English)"
         ),

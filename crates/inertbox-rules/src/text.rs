@@ -14,7 +14,13 @@ pub const PRIOR_STRICT: &str =
 pub const PRIOR: &str = r"(?:previous|prior|preceding|above|earlier|initial|original|old|existing|current|foregoing|all|any|every|your|the|these|those|system|developer|anteriores|previas)";
 
 /// CJK and other scripts' prompt-leak phrases (no word boundaries there).
-pub const LEAK_CJK: &str = r"系统提示(?:词)?|系統提示|システムプロンプト|시스템 ?프롬프트|sistem (?:isteminin|istemi|talimatlarını|talimatları)|(?:senin|sizin) sistem mesaj|sistem mesajını[^.!?\n]{0,30}(?:göster|yaz|tekrarla|paylaş|ver|aktar|kopyala|çevir|söyle|oku)|системн(?:ый|ое|ые) (?:промпт|инструкции)|(?:тво[её]|ваше|сво[её]|исходное|первоначальное|скрытое) системное сообщение|(?:покажи|покажите|выведи|выведите|повтори|повторите|процитируй|процитируйте|напиши|напишите|распечатай|раскрой|перескажи|скопируй|вставь|дай|отправь|переведи|переведите|сообщи)[^.!?\n]{0,40}системное сообщение";
+pub const LEAK_CJK: &str = concat!(
+    // "System prompt" in Chinese, Japanese and Korean, not as a label (a
+    // program's "系统提示：保存成功", "system notice: saved"). Asking for it
+    // only beside a verb lost more attacks than false alarms it spared.
+    r"(?:系[统統]提示(?:词|詞)?|システムプロンプト|시스템 ?프롬프트)(?:[^：:\n]|$)",
+    r"|sistem (?:isteminin|istemi|talimatlarını|talimatları)|(?:senin|sizin) sistem mesaj|sistem mesajını[^.!?\n]{0,30}(?:göster|yaz|tekrarla|paylaş|ver|aktar|kopyala|çevir|söyle|oku)|системн(?:ый|ое|ые) (?:промпт|инструкции)|(?:тво[её]|ваше|сво[её]|исходное|первоначальное|скрытое) системное сообщение|(?:покажи|покажите|выведи|выведите|повтори|повторите|процитируй|процитируйте|напиши|напишите|распечатай|раскрой|перескажи|скопируй|вставь|дай|отправь|переведи|переведите|сообщи)[^.!?\n]{0,40}системное сообщение",
+);
 
 /// A `String` made `'static` (the rule table lives for the whole program).
 pub(crate) fn leak(s: String) -> &'static str {
