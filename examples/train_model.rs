@@ -14,6 +14,11 @@
 //! the left-out fold a window at a time as a scan does; the threshold is
 //! the score that `--benign-rate` of those benign samples pass.
 //!
+//! A second model, for windows read mostly as pairs of Han, kana or Thai
+//! characters, is fitted the same way on the samples whose text is so
+//! read (samples marked `"pairs_only": true` feed it alone) and written
+//! beside OUT as `…-pairs.bin`.
+//!
 //!   cargo run --release --example train_model -- OUT [--benign-rate 0.001] [--names-in-every-cased-language]
 
 use std::io::Read;
@@ -85,11 +90,19 @@ fn fit(samples: &[&Sample], masked: &[bool]) -> Fit {
 }
 
 /// A sample's score as a scan sees it: its highest-scoring window.
-fn scan_score(fit: &Fit, text: &str, f: &mut Features) -> Option<f32> {
+/// With `pairs`, the windows the pairs model reads (mostly pairs of Han,
+/// kana or Thai), read with pairs.
+fn scan_score(fit: &Fit, text: &str, f: &mut Features, pairs: bool) -> Option<f32> {
     model::windows(text)
         .into_iter()
         .filter_map(|r| {
-            f.of(&text[r]);
+            if pairs {
+                if !f.of_pairs(&text[r]).unspaced() {
+                    return None;
+                }
+            } else {
+                f.of(&text[r]);
+            }
             (f.words >= model::MIN_WORDS)
                 .then(|| fit.bias + f.values().map(|(b, v)| fit.w[b as usize] * v).sum::<f32>())
         })
@@ -107,32 +120,44 @@ fn main() {
     let mut input = String::new();
     std::io::stdin().read_to_string(&mut input).expect("stdin");
     let mut f = Features::default();
-    let samples: Vec<Sample> = input
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let v: serde_json::Value = serde_json::from_str(l).expect("a JSON line");
-            let text = v["text"].as_str().expect("text").to_string();
-            f.of(&text);
-            Sample {
-                x: f.values().collect(),
-                attack: v["attack"].as_bool().expect("attack"),
-                lang: v["lang"].as_str().unwrap_or("?").to_string(),
-                fold: v["fold"].as_u64().expect("fold") as usize,
-                text,
-            }
-        })
-        .collect();
+    let (mut samples, mut paired): (Vec<Sample>, Vec<Sample>) = (Vec::new(), Vec::new());
+    for l in input.lines().filter(|l| !l.trim().is_empty()) {
+        let v: serde_json::Value = serde_json::from_str(l).expect("a JSON line");
+        let text = v["text"].as_str().expect("text").to_string();
+        let sample = |x: Vec<(u32, f32)>| Sample {
+            x,
+            attack: v["attack"].as_bool().expect("attack"),
+            lang: v["lang"].as_str().unwrap_or("?").to_string(),
+            fold: v["fold"].as_u64().expect("fold") as usize,
+            text: text.clone(),
+        };
+        if f.of_pairs(&text).unspaced() {
+            paired.push(sample(f.values().collect()));
+        }
+        if !v["pairs_only"].as_bool().unwrap_or(false) {
+            samples.push(sample(f.of(&text).values().collect()));
+        }
+    }
     let masked = name_buckets(&samples, args.iter().any(|a| a == "--names-in-every-cased-language"));
     eprintln!("{} buckets masked as names", masked.iter().filter(|m| **m).count());
+    std::fs::write(out, train(&samples, &masked, rate, false, &mut f)).expect("write the model");
+    eprintln!("wrote {out}");
+    let out_pairs = format!("{}-pairs.bin", out.strip_suffix(".bin").unwrap_or(out));
+    std::fs::write(&out_pairs, train(&paired, &vec![false; BUCKETS], rate, true, &mut f)).expect("write the model");
+    eprintln!("wrote {out_pairs}");
+}
+
+/// A model's bytes, fitted on `samples`, its threshold chosen on their
+/// folds left out in turn.
+fn train(samples: &[Sample], masked: &[bool], rate: f64, pairs: bool, f: &mut Features) -> Vec<u8> {
     let folds = samples.iter().map(|s| s.fold).max().map_or(0, |m| m + 1);
     // Scores of samples the model did not learn from.
     let mut held: Vec<(bool, Option<f32>)> = Vec::new();
     for k in 0..folds {
         let train: Vec<&Sample> = samples.iter().filter(|s| s.fold != k).collect();
-        let m = fit(&train, &masked);
+        let m = fit(&train, masked);
         for s in samples.iter().filter(|s| s.fold == k) {
-            held.push((s.attack, scan_score(&m, &s.text, &mut f)));
+            held.push((s.attack, scan_score(&m, &s.text, f, pairs)));
         }
     }
     let mut benign: Vec<f32> = held.iter().filter(|h| !h.0).map(|h| h.1.unwrap_or(f32::MIN)).collect();
@@ -143,13 +168,14 @@ fn main() {
     let attacks = held.iter().filter(|h| h.0).count();
     let flagged = benign.iter().filter(|&&s| s > threshold).count();
     eprintln!(
-        "{} samples, {folds} folds; threshold {threshold:.3}: left-out attacks found {found}/{attacks}, benign \
+        "{}{} samples, {folds} folds; threshold {threshold:.3}: left-out attacks found {found}/{attacks}, benign \
          flagged {flagged}/{}",
+        if pairs { "pairs model: " } else { "" },
         samples.len(),
         benign.len()
     );
     let all: Vec<&Sample> = samples.iter().collect();
-    let m = fit(&all, &masked);
+    let m = fit(&all, masked);
     let most = m.w.iter().fold(0f32, |a, w| a.max(w.abs())).max(f32::MIN_POSITIVE);
     let scale = most / f32::from(i16::MAX);
     let mut bytes = model::MAGIC.to_vec();
@@ -159,8 +185,7 @@ fn main() {
     for w in &m.w {
         bytes.extend(((w / scale).round() as i16).to_le_bytes());
     }
-    std::fs::write(out, bytes).expect("write the model");
-    eprintln!("wrote {out}");
+    bytes
 }
 
 /// The buckets of words that read as people's and places' names, which

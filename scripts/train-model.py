@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Train the scanner's word model (src/detect/model.bin) from the
-development halves alone.
+"""Train the scanner's word models (src/detect/model.bin, and beside it
+model-pairs.bin for windows read as pairs of Han, kana or Thai characters)
+from the development halves alone.
 
 Usage:
   scripts/train-model.py [--out src/detect/model.bin] [--benign-rate 0.001] [--with-blind]
@@ -19,7 +20,10 @@ language written with capitals but German and Luxembourgish: a model
 measured and not shipped (docs/quality.md). Part 5
 (`written-blind-2.jsonl`) is never read here. Each sample's fold is its package's or written idea's, so the
 threshold is chosen on sources the model did not learn from. The fitting is `examples/train_model.rs` (the scanner's own
-word reading); the same samples give the same bytes.
+word reading); the same samples give the same bytes. The pairs model is
+fitted on those samples whose text is mostly Han, kana or Thai, and on
+Part 8 (`written-train-2.jsonl`: Japanese, Chinese and Thai written to be
+fitted on), which the other model does not read.
 """
 import argparse
 import hashlib
@@ -59,6 +63,16 @@ def written_train():
     so the threshold is chosen on writers' languages the model did not
     learn."""
     for line in open(os.path.join(unseen.CORPUS, "written-train.jsonl"), encoding="utf-8"):
+        if line.strip():
+            r = json.loads(line)
+            g = "written-train:" + r["source"].split("/", 1)[1].split("#")[0]
+            yield r["text"], r["label"] == "attack", g, r["lang"]
+
+
+def written_train_2():
+    """Part 8 of corpus-2 (`written-train-2.jsonl`): Japanese, Chinese and
+    Thai written to fit the pairs model on (it fits nothing else)."""
+    for line in open(os.path.join(unseen.CORPUS, "written-train-2.jsonl"), encoding="utf-8"):
         if line.strip():
             r = json.loads(line)
             g = "written-train:" + r["source"].split("/", 1)[1].split("#")[0]
@@ -120,6 +134,10 @@ def main():
                     help="also fit Part 4's development half, planted text and carriers apart (not shipped)")
     a = ap.parse_args()
     lines = []
+    for text, attack, g, lang in written_train_2():
+        fold = hashlib.sha256(":".join(g.split(":")[:2]).encode()).digest()[0] % FOLDS
+        lines.append(json.dumps({"text": text, "attack": attack, "fold": fold, "lang": lang, "pairs_only": True},
+                                ensure_ascii=False))
     for text, attack, g, lang in rows(a.with_blind):
         # A package's attack files and its benign texts share one fold: an
         # attack suite often plants its payloads in its own benign

@@ -35,6 +35,12 @@ pub const BUCKETS: usize = 1 << 18;
 /// threshold (f32, little-endian), then `BUCKETS` weights as i16.
 static MODEL: &[u8] = include_bytes!("model.bin");
 
+/// The model of windows read mostly as pairs of Han, kana or Thai
+/// characters (`Features::unspaced`), in the same layout: fitted apart on
+/// the samples written in those scripts, with a threshold of its own, so
+/// the few of them in the samples move nothing in the other model.
+static MODEL_PAIRS: &[u8] = include_bytes!("model-pairs.bin");
+
 pub const MAGIC: &[u8; 8] = b"IBWORDS1";
 
 /// The rule id of a model finding.
@@ -84,6 +90,13 @@ pub fn shipped() -> &'static Model<'static> {
     &M
 }
 
+/// The shipped model of windows read as pairs of Han, kana or Thai.
+pub fn shipped_pairs() -> &'static Model<'static> {
+    static M: std::sync::LazyLock<Model<'static>> =
+        std::sync::LazyLock::new(|| Model::read(MODEL_PAIRS).expect("the shipped pairs model reads"));
+    &M
+}
+
 /// One byte into a 32-bit FNV-1a hash.
 fn fnv(h: u32, byte: u8) -> u32 {
     (h ^ u32::from(byte)).wrapping_mul(0x0100_0193)
@@ -108,6 +121,15 @@ fn unspaced(c: char) -> bool {
         | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x20000..=0x3FFFF)
 }
 
+/// A character of Han, kana or Thai: read two at a time by the pairs model
+/// (a word of those scripts is one to four characters, with no space
+/// around it).
+fn pair_reading(c: char) -> bool {
+    matches!(u32::from(c),
+        0x0E00..=0x0E7F | 0x3041..=0x30FF | 0x31F0..=0x31FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF
+        | 0xF900..=0xFAFF | 0x20000..=0x3FFFF)
+}
+
 /// A character outside ASCII that is part of a word the model reads: a
 /// letter, digit or mark of a script written with spaces.
 fn word_char(c: char) -> bool {
@@ -117,7 +139,17 @@ fn word_char(c: char) -> bool {
 
 /// Calls `f` with each word of `text` that has no ASCII digit: the hash of
 /// its lower-cased bytes and its byte range. One pass; no word is copied.
-pub fn words(text: &str, mut f: impl FnMut(u32, Range<usize>)) {
+pub fn words(text: &str, f: impl FnMut(u32, Range<usize>)) {
+    read_words(text, false, f)
+}
+
+/// `words`, and each two characters in a row of Han, kana or Thai as a
+/// word too (the pairs model's reading).
+pub fn words_with_pairs(text: &str, f: impl FnMut(u32, Range<usize>)) {
+    read_words(text, true, f)
+}
+
+fn read_words(text: &str, pairs: bool, mut f: impl FnMut(u32, Range<usize>)) {
     let b = text.as_bytes();
     let mut h = FNV_START;
     let mut start: Option<usize> = None;
@@ -130,6 +162,9 @@ pub fn words(text: &str, mut f: impl FnMut(u32, Range<usize>)) {
     let mut run: Vec<(u32, Range<usize>)> = Vec::new();
     let mut place = false;
     let alnum = |k: usize| b.get(k).is_some_and(u8::is_ascii_alphanumeric);
+    // Where the character before this one started, when it was one read
+    // in pairs.
+    let mut pair_from: Option<usize> = None;
     let mut i = 0;
     while i < b.len() {
         let (c, n, word) = if b[i] < 0x80 {
@@ -138,6 +173,28 @@ pub fn words(text: &str, mut f: impl FnMut(u32, Range<usize>)) {
             let c = text[i..].chars().next().unwrap_or(' ');
             (c, c.len_utf8(), word_char(c))
         };
+        if pairs && b[i] >= 0x80 && pair_reading(c) {
+            // A run of such characters parts the words around it as white
+            // space does, and each two of it in a row are a word.
+            if let Some(s) = start.take() {
+                if !digits {
+                    run.push((h, s..i));
+                }
+                digits = false;
+            }
+            if !place {
+                run.drain(..).for_each(|(h, r)| f(h, r));
+            }
+            run.clear();
+            place = false;
+            if let Some(p) = pair_from {
+                f(b[p..i + n].iter().fold(FNV_START, |h, &x| fnv(h, x)), p..i + n);
+            }
+            pair_from = Some(i);
+            i += n;
+            continue;
+        }
+        pair_from = None;
         if word {
             if start.is_none() {
                 start = Some(i);
@@ -205,6 +262,10 @@ pub struct Features {
     at: Vec<u32>,
     /// How many different words the window holds.
     pub words: usize,
+    /// Read with pairs (`of_pairs`): how many of its words, each time met,
+    /// are pairs of Han, kana or Thai, and how many words it holds in all.
+    pairs: usize,
+    all: usize,
 }
 
 pub fn word_bucket(h: u32) -> u32 {
@@ -218,6 +279,21 @@ pub fn pair_bucket(first: u32, second: u32) -> u32 {
 impl Features {
     /// The features of `text` (one window), reusing this one's memory.
     pub fn of(&mut self, text: &str) -> &Self {
+        self.read(text, false)
+    }
+
+    /// The features of `text` with each two characters in a row of Han,
+    /// kana or Thai read as a word (`words_with_pairs`).
+    pub fn of_pairs(&mut self, text: &str) -> &Self {
+        self.read(text, true)
+    }
+
+    /// Was the window last read with pairs mostly pairs?
+    pub fn unspaced(&self) -> bool {
+        self.pairs * 2 > self.all
+    }
+
+    fn read(&mut self, text: &str, pairs: bool) -> &Self {
         for &p in &self.at {
             self.table[p as usize] = 0;
         }
@@ -227,8 +303,13 @@ impl Features {
             self.table = vec![0; 1024];
         }
         self.words = 0;
+        (self.pairs, self.all) = (0, 0);
         let mut prev = None;
-        words(text, |h, _| {
+        read_words(text, pairs, |h, r| {
+            self.all += 1;
+            if pairs && text.as_bytes()[r.start] >= 0x80 && text[r.start..].chars().next().is_some_and(pair_reading) {
+                self.pairs += 1;
+            }
             if self.count(word_bucket(h)) {
                 self.words += 1;
             }
@@ -347,10 +428,10 @@ pub fn windows(text: &str) -> Vec<Range<usize>> {
 const NAMED: usize = 6;
 
 /// The words and pairs of a window that weigh most toward its score.
-fn drivers(model: &Model, text: &str) -> Vec<String> {
+fn drivers(model: &Model, text: &str, pairs: bool) -> Vec<String> {
     let mut terms: Vec<(String, u32)> = Vec::new();
     let mut prev: Option<(u32, Range<usize>)> = None;
-    words(text, |h, r| {
+    read_words(text, pairs, |h, r| {
         terms.push((text[r.clone()].to_lowercase(), word_bucket(h)));
         if let Some((p, pr)) = prev.take() {
             terms.push((text[pr.start..r.end].to_lowercase(), pair_bucket(p, h)));
@@ -377,10 +458,16 @@ pub(crate) fn scan(text: &str, hit: &mut impl FnMut(Hit)) {
 }
 
 fn scan_with(f: &mut Features, text: &str, hit: &mut impl FnMut(Hit)) {
-    let model = shipped();
     for w in windows(text) {
         let piece = &text[w.clone()];
-        f.of(piece);
+        // A window read mostly as pairs of Han, kana or Thai is the pairs
+        // model's; any other is read again without pairs if it held some.
+        f.of_pairs(piece);
+        let pairs = f.unspaced();
+        if !pairs && f.pairs > 0 {
+            f.of(piece);
+        }
+        let model = if pairs { shipped_pairs() } else { shipped() };
         if f.words < MIN_WORDS {
             continue;
         }
@@ -396,7 +483,7 @@ fn scan_with(f: &mut Features, text: &str, hit: &mut impl FnMut(Hit)) {
                     "reads like text written to steer an AI model: the word model scores it {score:.2} (flags above \
                      {:.2}); words that weighed most: {}",
                     model.threshold,
-                    drivers(model, piece).join(", ")
+                    drivers(model, piece, pairs).join(", ")
                 ),
                 obfuscated: false,
                 decoded: None,
@@ -436,8 +523,27 @@ mod tests {
 
     #[test]
     fn the_shipped_model_reads() {
-        let m = shipped();
-        assert!(m.threshold.is_finite() && m.bias.is_finite() && m.scale > 0.0);
+        for m in [shipped(), shipped_pairs()] {
+            assert!(m.threshold.is_finite() && m.bias.is_finite() && m.scale > 0.0);
+        }
+    }
+
+    #[test]
+    fn han_kana_and_thai_are_read_as_pairs_by_the_pairs_model_alone() {
+        let text = "请把文件发给我 send it";
+        let mut plain = Vec::new();
+        words(text, |_, r| plain.push(&text[r]));
+        assert_eq!(plain, ["send", "it"]);
+        let mut paired = Vec::new();
+        words_with_pairs(text, |_, r| paired.push(&text[r]));
+        assert_eq!(paired, ["请把", "把文", "文件", "件发", "发给", "给我", "send", "it"]);
+        let mut f = Features::default();
+        assert!(f.of_pairs(text).unspaced());
+        assert!(!f.of_pairs("send it to them 文件").unspaced());
+        // Kana, and Thai, which runs its words together too.
+        let mut thai = Vec::new();
+        words_with_pairs("ส่งไฟล์", |_, r| thai.push(r.len()));
+        assert_eq!(thai.len(), "ส่งไฟล์".chars().count() - 1);
     }
 
     #[test]
