@@ -130,6 +130,23 @@ fn pair_reading(c: char) -> bool {
         | 0xF900..=0xFAFF | 0x20000..=0x3FFFF)
 }
 
+/// Might `b` hold a character of Han, kana or Thai? By lead bytes alone
+/// (a dash or a curly quote, `E2 …`, says no), never wrong when it does.
+fn may_hold_pairs(b: &[u8]) -> bool {
+    // First a test a loop of the compiler's vectors runs: no lead byte of
+    // three or four bytes but a dash's or a quote's (`E1`, `E2`).
+    if !b.iter().any(|&x| x == 0xE0 || (0xE3..=0xF0).contains(&x)) {
+        return false;
+    }
+    b.windows(2).any(|w| match w[0] {
+        0xE3..=0xE9 => true,
+        0xE0 => matches!(w[1], 0xB8 | 0xB9),
+        0xEF => matches!(w[1], 0xA4..=0xAB),
+        0xF0 => matches!(w[1], 0xA0..=0xBF),
+        _ => false,
+    })
+}
+
 /// A character outside ASCII that is part of a word the model reads: a
 /// letter, digit or mark of a script written with spaces.
 fn word_char(c: char) -> bool {
@@ -140,16 +157,16 @@ fn word_char(c: char) -> bool {
 /// Calls `f` with each word of `text` that has no ASCII digit: the hash of
 /// its lower-cased bytes and its byte range. One pass; no word is copied.
 pub fn words(text: &str, f: impl FnMut(u32, Range<usize>)) {
-    read_words(text, false, f)
+    read_words::<false>(text, f)
 }
 
 /// `words`, and each two characters in a row of Han, kana or Thai as a
 /// word too (the pairs model's reading).
 pub fn words_with_pairs(text: &str, f: impl FnMut(u32, Range<usize>)) {
-    read_words(text, true, f)
+    read_words::<true>(text, f)
 }
 
-fn read_words(text: &str, pairs: bool, mut f: impl FnMut(u32, Range<usize>)) {
+fn read_words<const PAIRS: bool>(text: &str, mut f: impl FnMut(u32, Range<usize>)) {
     let b = text.as_bytes();
     let mut h = FNV_START;
     let mut start: Option<usize> = None;
@@ -173,7 +190,7 @@ fn read_words(text: &str, pairs: bool, mut f: impl FnMut(u32, Range<usize>)) {
             let c = text[i..].chars().next().unwrap_or(' ');
             (c, c.len_utf8(), word_char(c))
         };
-        if pairs && b[i] >= 0x80 && pair_reading(c) {
+        if PAIRS && b[i] >= 0x80 && pair_reading(c) {
             // A run of such characters parts the words around it as white
             // space does, and each two of it in a row are a word.
             if let Some(s) = start.take() {
@@ -194,7 +211,9 @@ fn read_words(text: &str, pairs: bool, mut f: impl FnMut(u32, Range<usize>)) {
             i += n;
             continue;
         }
-        pair_from = None;
+        if PAIRS {
+            pair_from = None;
+        }
         if word {
             if start.is_none() {
                 start = Some(i);
@@ -279,13 +298,13 @@ pub fn pair_bucket(first: u32, second: u32) -> u32 {
 impl Features {
     /// The features of `text` (one window), reusing this one's memory.
     pub fn of(&mut self, text: &str) -> &Self {
-        self.read(text, false)
+        self.read::<false>(text)
     }
 
     /// The features of `text` with each two characters in a row of Han,
     /// kana or Thai read as a word (`words_with_pairs`).
     pub fn of_pairs(&mut self, text: &str) -> &Self {
-        self.read(text, true)
+        self.read::<true>(text)
     }
 
     /// Was the window last read with pairs mostly pairs?
@@ -293,7 +312,7 @@ impl Features {
         self.pairs * 2 > self.all
     }
 
-    fn read(&mut self, text: &str, pairs: bool) -> &Self {
+    fn read<const PAIRS: bool>(&mut self, text: &str) -> &Self {
         for &p in &self.at {
             self.table[p as usize] = 0;
         }
@@ -305,10 +324,12 @@ impl Features {
         self.words = 0;
         (self.pairs, self.all) = (0, 0);
         let mut prev = None;
-        read_words(text, pairs, |h, r| {
-            self.all += 1;
-            if pairs && text.as_bytes()[r.start] >= 0x80 && text[r.start..].chars().next().is_some_and(pair_reading) {
-                self.pairs += 1;
+        read_words::<PAIRS>(text, |h, r| {
+            if PAIRS {
+                self.all += 1;
+                if text.as_bytes()[r.start] >= 0x80 && text[r.start..].chars().next().is_some_and(pair_reading) {
+                    self.pairs += 1;
+                }
             }
             if self.count(word_bucket(h)) {
                 self.words += 1;
@@ -431,13 +452,18 @@ const NAMED: usize = 6;
 fn drivers(model: &Model, text: &str, pairs: bool) -> Vec<String> {
     let mut terms: Vec<(String, u32)> = Vec::new();
     let mut prev: Option<(u32, Range<usize>)> = None;
-    read_words(text, pairs, |h, r| {
+    let mut each = |h: u32, r: Range<usize>| {
         terms.push((text[r.clone()].to_lowercase(), word_bucket(h)));
         if let Some((p, pr)) = prev.take() {
             terms.push((text[pr.start..r.end].to_lowercase(), pair_bucket(p, h)));
         }
         prev = Some((h, r));
-    });
+    };
+    if pairs {
+        words_with_pairs(text, &mut each)
+    } else {
+        words(text, &mut each)
+    }
     terms.sort();
     terms.dedup();
     let mut weighed: Vec<(f32, String)> =
@@ -460,28 +486,40 @@ pub(crate) fn scan(text: &str, hit: &mut impl FnMut(Hit)) {
 fn scan_with(f: &mut Features, text: &str, hit: &mut impl FnMut(Hit)) {
     for w in windows(text) {
         let piece = &text[w.clone()];
-        // A window read mostly as pairs of Han, kana or Thai is the pairs
-        // model's; any other is read again without pairs if it held some.
-        f.of_pairs(piece);
-        let pairs = f.unspaced();
-        if !pairs && f.pairs > 0 {
-            f.of(piece);
-        }
-        let model = if pairs { shipped_pairs() } else { shipped() };
-        if f.words < MIN_WORDS {
-            continue;
-        }
-        let score = model.score(f);
-        if score > model.threshold {
-            let range = trimmed(text, w);
+        // Every window is the word model's, as it always was; one read
+        // mostly as pairs of Han, kana or Thai (each three or four bytes
+        // long) is the pairs model's too: a window of Chinese and Korean
+        // is read both ways.
+        for pairs in [false, true] {
+            if pairs && !may_hold_pairs(piece.as_bytes()) {
+                break;
+            }
+            let model = if pairs {
+                if !f.of_pairs(piece).unspaced() {
+                    break;
+                }
+                shipped_pairs()
+            } else {
+                f.of(piece);
+                shipped()
+            };
+            if f.words < MIN_WORDS {
+                continue;
+            }
+            let score = model.score(f);
+            if score <= model.threshold {
+                continue;
+            }
+            let range = trimmed(text, w.clone());
             hit(Hit {
                 code: Code::AddressedToAi,
                 rule: RULE,
                 severity: Severity::Medium,
                 range,
                 why: format!(
-                    "reads like text written to steer an AI model: the word model scores it {score:.2} (flags above \
-                     {:.2}); words that weighed most: {}",
+                    "reads like text written to steer an AI model: the word model{} scores it {score:.2} (flags \
+                     above {:.2}); words that weighed most: {}",
+                    if pairs { " of Han, kana and Thai" } else { "" },
                     model.threshold,
                     drivers(model, piece, pairs).join(", ")
                 ),
@@ -489,6 +527,7 @@ fn scan_with(f: &mut Features, text: &str, hit: &mut impl FnMut(Hit)) {
                 decoded: None,
                 quoted: false,
             });
+            break;
         }
     }
 }
@@ -540,6 +579,13 @@ mod tests {
         let mut f = Features::default();
         assert!(f.of_pairs(text).unspaced());
         assert!(!f.of_pairs("send it to them 文件").unspaced());
+        // The lead bytes say when a text may hold such characters.
+        for c in ['\u{0E01}', '\u{3041}', '\u{30FF}', '\u{4E00}', '\u{9FFF}', '\u{F900}', '\u{20000}', '\u{3FFFD}'] {
+            assert!(pair_reading(c) && may_hold_pairs(c.to_string().as_bytes()), "{c:?}");
+        }
+        for t in ["plain — “quoted” text", "한국어", "Ελληνικά", "ॐ"] {
+            assert!(!may_hold_pairs(t.as_bytes()), "{t}");
+        }
         // Kana, and Thai, which runs its words together too.
         let mut thai = Vec::new();
         words_with_pairs("ส่งไฟล์", |_, r| thai.push(r.len()));
