@@ -33,6 +33,7 @@ mod colour;
 mod css;
 mod element;
 mod entities;
+pub(crate) use colour::lost_on_white;
 pub(crate) use entities::decode_entities;
 pub(crate) use entities::decode_one as decode_reference;
 mod render;

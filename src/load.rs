@@ -2105,7 +2105,8 @@ fn tex_colour(text: &str, at: usize) -> Option<(Option<&str>, &str, usize)> {
 /// `black!5`: a colour mixed with white when no second is named), or a
 /// model's value (`rgb` 1,1,1; `RGB` 255,255,255; `HTML` FFFFFF; `gray`
 /// 1; `Gray` 15; `cmyk` 0,0,0,0; `hsb` any hue, no saturation, full
-/// brightness).
+/// brightness); in a model's absence, also a CSS colour lost on white
+/// (`transparent`, `#ffffff`: page math drawn by KaTeX or MathJax).
 fn tex_white(model: Option<&str>, value: &str, whites: &std::collections::HashSet<&str>) -> bool {
     let value: String = value.chars().filter(|c| !c.is_whitespace()).collect();
     let nums = || value.split(',').map(|n| n.parse::<f64>().ok()).collect::<Option<Vec<f64>>>();
@@ -2115,7 +2116,9 @@ fn tex_white(model: Option<&str>, value: &str, whites: &std::collections::HashSe
             let first = parts.next().unwrap_or("");
             let white = |n: &str| n.eq_ignore_ascii_case("white") || whites.contains(n);
             match (parts.next().map(|p| p.parse::<f64>()), parts.next()) {
-                (None, _) => white(first),
+                // A name alone may be a CSS colour too, as a page's math
+                // takes them (`transparent`, `#fff`, `snow`).
+                (None, _) => white(first) || (model.is_none() && crate::html::lost_on_white(first)),
                 // `c!p`: p% of c in white.
                 (Some(Ok(p)), None) => white(first) || p <= 5.0,
                 // `c!p!d`: p% of c in d.
@@ -2829,6 +2832,18 @@ mod tests {
             vec!["\\textcolor{white}{one {two}}", "\\color{white} three", "\\textcolor[HTML]{FFFFFF}{five}"]
         );
         assert_eq!(hidden_as(t, HiddenReason::ZeroSize), vec!["\\phantom{four}"]);
+        // CSS colours, as a page's math (KaTeX, MathJax) takes them.
+        for t in [
+            "$\\color{transparent}{\\text{x}}$",
+            "$\\textcolor{#fff}{x}$",
+            "$\\color{#FFFFFF}{\\text{x}}$",
+            "$\\textcolor{snow}{x}$",
+        ] {
+            assert!(hidden_as(t, HiddenReason::Colour).iter().any(|h| h.contains('x')), "{t:?}");
+        }
+        for seen in ["$\\color{#888}{x}$", "$\\textcolor{#e00}{x}$", "$\\color{red}{x}$", "$\\color{lightgray}{x}$"] {
+            assert!(hidden_as(seen, HiddenReason::Colour).is_empty(), "{seen:?}");
+        }
         let boxed = "\\colorbox{black}{\\textcolor{white}{Title}}";
         assert!(hidden_as(boxed, HiddenReason::Colour).is_empty());
         let env = "\\begin{center}\\color{white} hid\\end{center} shown";

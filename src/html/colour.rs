@@ -13,6 +13,15 @@ pub(super) const MIN_CONTRAST: f64 = 1.15;
 /// Text this transparent is invisible on any background.
 pub(super) const MAX_HIDDEN_ALPHA: f64 = 0.1;
 
+/// Is `v`, a CSS colour value (`transparent`, `#fff`, `snow`,
+/// `rgb(255 255 255 / 0.5)`), lost as text on white: all but transparent,
+/// or too close to white to read? (Math a page draws with KaTeX or
+/// MathJax takes CSS colours: `$\color{#fff}{…}$`.)
+pub(crate) fn lost_on_white(v: &str) -> bool {
+    parse_colour_or(v.trim(), BLACK)
+        .is_some_and(|c| c.a <= MAX_HIDDEN_ALPHA || c.over(WHITE).contrast(WHITE) < MIN_CONTRAST)
+}
+
 /// An RGB colour with alpha, components 0..=255 and alpha 0..=1.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) struct Rgba {
