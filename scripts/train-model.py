@@ -57,22 +57,13 @@ def replay_outputs():
                     yield out.replace("{injection}", ""), False, "replay:" + split, "en"
 
 
-def written_train():
+def written_train(name="written-train.jsonl"):
     """Part 6 of corpus-2 (`written-train.jsonl`): attacks and look-alikes
-    written to fit on, in 35 languages. One fold per writer and language,
-    so the threshold is chosen on writers' languages the model did not
-    learn."""
-    for line in open(os.path.join(unseen.CORPUS, "written-train.jsonl"), encoding="utf-8"):
-        if line.strip():
-            r = json.loads(line)
-            g = "written-train:" + r["source"].split("/", 1)[1].split("#")[0]
-            yield r["text"], r["label"] == "attack", g, r["lang"]
-
-
-def written_train_2():
-    """Part 8 of corpus-2 (`written-train-2.jsonl`): Japanese, Chinese and
-    Thai written to fit the pairs model on (it fits nothing else)."""
-    for line in open(os.path.join(unseen.CORPUS, "written-train-2.jsonl"), encoding="utf-8"):
+    written to fit on, in 35 languages; or Part 8 (`written-train-2.jsonl`):
+    Japanese, Chinese and Thai written to fit the pairs model on (it fits
+    nothing else). One fold per writer and language, so the threshold is
+    chosen on writers' languages the model did not learn."""
+    for line in open(os.path.join(unseen.CORPUS, name), encoding="utf-8"):
         if line.strip():
             r = json.loads(line)
             g = "written-train:" + r["source"].split("/", 1)[1].split("#")[0]
@@ -134,7 +125,7 @@ def main():
                     help="also fit Part 4's development half, planted text and carriers apart (not shipped)")
     a = ap.parse_args()
     lines = []
-    for text, attack, g, lang in written_train_2():
+    for text, attack, g, lang in written_train("written-train-2.jsonl"):
         fold = hashlib.sha256(":".join(g.split(":")[:2]).encode()).digest()[0] % FOLDS
         lines.append(json.dumps({"text": text, "attack": attack, "fold": fold, "lang": lang, "pairs_only": True},
                                 ensure_ascii=False))

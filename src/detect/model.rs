@@ -124,10 +124,10 @@ fn unspaced(c: char) -> bool {
 /// A character of Han, kana or Thai: read two at a time by the pairs model
 /// (a word of those scripts is one to four characters, with no space
 /// around it).
+/// Of the scripts written without spaces (`unspaced`), Lao, Myanmar and
+/// Khmer are not: the samples hold next to none of them.
 fn pair_reading(c: char) -> bool {
-    matches!(u32::from(c),
-        0x0E00..=0x0E7F | 0x3041..=0x30FF | 0x31F0..=0x31FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF
-        | 0xF900..=0xFAFF | 0x20000..=0x3FFFF)
+    unspaced(c) && !matches!(u32::from(c), 0x0E80..=0x0EFF | 0x1000..=0x109F | 0x1780..=0x17FF)
 }
 
 /// Might `b` hold a character of Han, kana or Thai? By lead bytes alone

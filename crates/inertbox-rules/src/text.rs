@@ -18,7 +18,9 @@ pub const LEAK_CJK: &str = concat!(
     // "System prompt" in Chinese, Japanese and Korean, not as a label (a
     // program's "系统提示：保存成功", "system notice: saved"). Asking for it
     // only beside a verb lost more attacks than false alarms it spared.
-    r"(?:系[统統]提示(?:词|詞)?|システムプロンプト|시스템 ?프롬프트)(?:[^：:\n]|$)",
+    // `词` after the term is part of it, never what follows it (else
+    // `系统提示词：` would match as `系统提示` and a `词`).
+    r"(?:系[统統]提示(?:词|詞)?|システムプロンプト|시스템 ?프롬프트)(?:[^：:\n词詞]|$)",
     r"|sistem (?:isteminin|istemi|talimatlarını|talimatları)|(?:senin|sizin) sistem mesaj|sistem mesajını[^.!?\n]{0,30}(?:göster|yaz|tekrarla|paylaş|ver|aktar|kopyala|çevir|söyle|oku)|системн(?:ый|ое|ые) (?:промпт|инструкции)|(?:тво[её]|ваше|сво[её]|исходное|первоначальное|скрытое) системное сообщение|(?:покажи|покажите|выведи|выведите|повтори|повторите|процитируй|процитируйте|напиши|напишите|распечатай|раскрой|перескажи|скопируй|вставь|дай|отправь|переведи|переведите|сообщи)[^.!?\n]{0,40}системное сообщение",
 );
 
