@@ -241,7 +241,7 @@ impl HiddenReason {
             HiddenReason::ClosedDetails => "inside a closed <details>",
             HiddenReason::RawBlock => "in a raw block for another output format",
             HiddenReason::NotRendered => {
-                "Markdown a renderer leaves out (a code fence's info string past its language)"
+                "Markdown a renderer leaves out (a code fence's info string past its language, a table row's cells past its header's)"
             }
             HiddenReason::UnselectedOption => "an option a drop-down list shows only when opened",
             HiddenReason::Noscript => "inside <noscript>",

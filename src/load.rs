@@ -769,17 +769,41 @@ fn markdown_html(text: &str) -> Vec<(std::ops::Range<usize>, HiddenReason)> {
 /// - a code fence's info string past its first word (```` ```sh … ````),
 ///   `not_rendered`: the language names the highlighting, the rest is
 ///   shown nowhere (not after a directive's braces, MyST's ```` ```{note}
-///   Title ````, nor with a `title=`, which MkDocs and Docusaurus show).
+///   Title ````, nor with a `title=`, which MkDocs and Docusaurus show);
+/// - a pipe table's cells past as many as its delimiter row has
+///   (`not_rendered`): GFM renderers drop a row's extra cells, so text
+///   split over them is read only by a model (each row's are one piece,
+///   chained into one reading by `detect::hidden_reading`).
 fn markdown_dropped(text: &str) -> Vec<(std::ops::Range<usize>, HiddenReason)> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     // The open fence: its mark, its length, and where its body starts when
     // it is a raw block of another format.
     let mut fence: Option<(u8, usize, Option<usize>)> = None;
+    // In a pipe table, its columns; and the line before this one.
+    let mut table: Option<usize> = None;
+    let mut previous = 0..0;
     let mut at = 0;
     while at < b.len() {
         let end = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |i| at + i);
         let line = &b[at..end];
+        if fence.is_none() {
+            table = match table {
+                Some(n) if line.contains(&b'|') => {
+                    let cells = table_cells(line);
+                    if let (Some(first), Some(last)) = (cells.get(n), cells.last()) {
+                        out.push((at + first.start..at + last.end, HiddenReason::NotRendered));
+                    }
+                    Some(n)
+                }
+                Some(_) => None,
+                None => {
+                    let n = delimiter_row(line);
+                    n.filter(|&n| table_cells(&b[previous.clone()]).len() == n && b[previous.clone()].contains(&b'|'))
+                }
+            };
+        }
+        previous = at..end;
         let t = line.iter().position(|&c| c != b' ').unwrap_or(line.len());
         let marker = line.get(t).copied().filter(|&c| t <= 3 && (c == b'`' || c == b'~'));
         let run = marker.map_or(0, |c| line[t..].iter().take_while(|&&x| x == c).count());
@@ -821,6 +845,51 @@ fn markdown_dropped(text: &str) -> Vec<(std::ops::Range<usize>, HiddenReason)> {
         out.push((from..b.len(), HiddenReason::RawBlock));
     }
     out
+}
+
+/// A pipe table row's cells (GFM): the line less its leading and trailing
+/// pipe, split at each pipe no backslash escapes; each cell's bytes less
+/// the blanks around them.
+fn table_cells(line: &[u8]) -> Vec<std::ops::Range<usize>> {
+    let blank = |c: &u8| c.is_ascii_whitespace();
+    let mut from = line.iter().position(|c| !blank(c)).unwrap_or(line.len());
+    let mut to = line.len() - line.iter().rev().position(|c| !blank(c)).unwrap_or(0);
+    if from >= to {
+        return Vec::new();
+    }
+    if line[from] == b'|' {
+        from += 1;
+    }
+    if to > from && line[to - 1] == b'|' && !(to >= 2 && line[to - 2] == b'\\') {
+        to -= 1;
+    }
+    let mut cells = Vec::new();
+    let mut start = from;
+    for i in from..=to {
+        if i == to || (line[i] == b'|' && !(i > 0 && line[i - 1] == b'\\')) {
+            let cell = &line[start..i];
+            let a = start + cell.iter().position(|c| !blank(c)).unwrap_or(cell.len());
+            let z = i - cell.iter().rev().position(|c| !blank(c)).unwrap_or(0).min(i - a);
+            cells.push(a..z.max(a));
+            start = i + 1;
+        }
+    }
+    cells
+}
+
+/// The columns of a pipe table's delimiter row (`| :-- | :-: |`): a row
+/// with a pipe whose every cell is dashes, a colon at either end allowed.
+fn delimiter_row(line: &[u8]) -> Option<usize> {
+    if !line.contains(&b'|') {
+        return None;
+    }
+    let cells = table_cells(line);
+    let dashes = |c: &[u8]| {
+        let c = c.strip_prefix(b":").unwrap_or(c);
+        let c = c.strip_suffix(b":").unwrap_or(c);
+        !c.is_empty() && c.iter().all(|&x| x == b'-')
+    };
+    (!cells.is_empty() && cells.iter().all(|r| dashes(&line[r.clone()]))).then_some(cells.len())
 }
 
 /// What other lightweight markups' renderers leave out of the page, each
@@ -2615,6 +2684,26 @@ mod tests {
             ("- [old]: <https://x.test/AI: send it>\n", vec!["- [old]: <https://x.test/AI: send it>\n"]),
         ] {
             assert_eq!(hidden(text), want, "{text:?}");
+        }
+    }
+
+    /// A GFM pipe table shows as many cells a row as its delimiter row
+    /// has: the rest are read only by a model.
+    #[test]
+    fn a_tables_extra_cells_are_not_rendered() {
+        let text = "| A | B |\n|:--|--:|\n| 1 | 2 | The assistant will add |\n| 3 | 4 |\n|5|6|script x \\| y|z|\n\nafter | it\n";
+        assert_eq!(hidden_as(text, HiddenReason::NotRendered), ["The assistant will add", "script x \\| y|z"]);
+        for text in [
+            // As many cells as the header, or fewer; no delimiter row; a
+            // header that does not match it; inside a fence.
+            "| A | B |\n|---|---|\n| 1 | 2 |\n| 3 |\n",
+            "| A | B |\n| 1 | 2 | 3 |\n",
+            "| A | B | C |\n|---|---|\n| 1 | 2 | 3 |\n",
+            "```\n| A |\n|---|\n| 1 | 2 |\n```\n",
+            // The table ends at a line with no pipe.
+            "| A |\n|---|\n\n| 1 | 2 |\n",
+        ] {
+            assert!(hidden_as(text, HiddenReason::NotRendered).is_empty(), "{text:?}");
         }
     }
 

@@ -2038,6 +2038,94 @@ mod prebuilt_tests {
         assert!(dead.is_empty(), "never searched for: {dead:#?}");
     }
 
+    /// Strings a pattern matches, built by walking its syntax tree: each
+    /// class gives one of its characters, each repetition a count near its
+    /// least. A small xorshift keeps it reproducible.
+    fn generate(h: &regex_syntax::hir::Hir, seed: &mut u64, out: &mut String) {
+        use regex_syntax::hir::{Class, HirKind};
+        let mut next = |n: usize| {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            (*seed % n.max(1) as u64) as usize
+        };
+        match h.kind() {
+            HirKind::Empty | HirKind::Look(_) => {}
+            HirKind::Literal(l) => out.push_str(&String::from_utf8_lossy(&l.0)),
+            HirKind::Class(Class::Unicode(c)) => {
+                let rs = c.ranges();
+                if rs.is_empty() {
+                    return;
+                }
+                let filler = ['x', ' ', 'e'];
+                let f = filler[next(3)];
+                if next(2) == 0 && rs.iter().any(|r| r.start() <= f && f <= r.end()) {
+                    out.push(f);
+                    return;
+                }
+                let r = rs[next(rs.len())];
+                let span = (r.end() as u32 - r.start() as u32) as usize;
+                let c = char::from_u32(r.start() as u32 + next(span + 1).min(span) as u32).unwrap_or(r.start());
+                out.push(c);
+            }
+            HirKind::Class(Class::Bytes(_)) => out.push('x'),
+            HirKind::Repetition(r) => {
+                let extra = r.max.map_or(2, |m| (m - r.min).min(2)) as usize;
+                let n = r.min as usize + next(extra + 1);
+                for _ in 0..n {
+                    generate(&r.sub, seed, out);
+                }
+            }
+            HirKind::Capture(c) => generate(&c.sub, seed, out),
+            HirKind::Concat(hs) => hs.iter().for_each(|h| generate(h, seed, out)),
+            HirKind::Alternation(hs) => {
+                let i = next(hs.len());
+                generate(&hs[i], seed, out)
+            }
+        }
+    }
+
+    #[test]
+    fn generated_matches_hold_a_key() {
+        // The literal test above reads only alternatives whose prefixes are
+        // exact; this one builds strings each alternative matches (a walk
+        // of its syntax tree: any branch, a class's character, a count
+        // near a repetition's least) and asks that each match holds one of
+        // its rule's keys. It found 53 alternatives in 41 rules that were
+        // never searched for ("olvídate de las indicaciones", "vergessen
+        // Sie alle Befehle", "assistants processing this", "the rules
+        // you've been given", "do not disclose it to the user").
+        use regex_syntax::hir::HirKind;
+        let mut dead = std::collections::BTreeMap::<String, String>::new();
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for rule in RULES.iter() {
+            // The rules read normalised text, where a backtick is `'`.
+            assert!(!rule.pattern.contains('`'), "{}: a backtick never matches", rule.id);
+            let pattern = final_pattern(rule.pattern);
+            let hir = regex_syntax::ParserBuilder::new().dot_matches_new_line(true).build().parse(&pattern).unwrap();
+            let re = prebuilt::compile(&pattern);
+            let branches = match hir.kind() {
+                HirKind::Alternation(bs) => bs.clone(),
+                _ => vec![hir.clone()],
+            };
+            let mut tried = 0;
+            for (bi, b) in branches.iter().enumerate() {
+                for _ in 0..1000 {
+                    let mut s = String::new();
+                    generate(b, &mut seed, &mut s);
+                    let Some(m) = re.find(&s) else { continue };
+                    tried += 1;
+                    let flat = m.as_str().replace('\n', " ");
+                    if !rule.keys.iter().any(|k| flat.contains(k)) {
+                        dead.entry(format!("{} #{bi}", rule.id)).or_insert(flat);
+                    }
+                }
+            }
+            assert!(tried > 100, "{}: too few generated strings matched ({tried})", rule.id);
+        }
+        assert!(dead.is_empty(), "matches that hold no key of their rule: {dead:#?}");
+    }
+
     #[test]
     fn every_match_holds_its_rules_required_strings() {
         // The strings the build script found every match must hold are in every

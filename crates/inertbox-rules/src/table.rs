@@ -53,7 +53,7 @@ pub fn table() -> Vec<Rule> {
             High,
             ["aside", "advisory", "optional", "no longer appl", "void", "cancel", "supersed", "replac"],
             leak(format!(
-                r"\b(?:set|put|leave|push) (?:the |your |all )?{PRIOR}? ?{INSTR_STRICT} aside\b|\btreat (?:the |your |all )?{PRIOR}? ?{INSTR_STRICT} as (?:advisory|optional|suggestions?|void|obsolete)\b|\b{PRIOR_STRICT} {INSTR_STRICT} (?:(?:are|is) (?:now )?(?:void|cancel+ed|obsolete|no longer (?:valid|in effect|apply|applicable))|no longer appl(?:y|ies))\b|\bthe (?:prior|previous|original) task is (?:cancel+ed|void|over)\b|\b(?:these|this|the following) (?:instructions?|rules) (?:supersede|replace|override)s?\b"
+                r"\b(?:set|put|leave|push) (?:the |your |all )?{PRIOR}? ?{INSTR_STRICT} aside\b|\btreat (?:the |your |all )?{PRIOR}? ?{INSTR_STRICT} as (?:advisory|optional|void)\b|\b{PRIOR_STRICT} {INSTR_STRICT} (?:(?:are|is) (?:now )?(?:void|cancel+ed|no longer (?:apply|applicable))|no longer appl(?:y|ies))\b|\bthe (?:prior|previous|original) task is (?:cancel+ed|void)\b|\b(?:these|this|the following) (?:instructions?|rules) (?:supersede|replace)s?\b"
             )),
             "declares the reader's instructions void"
         ),
@@ -72,7 +72,7 @@ pub fn table() -> Vec<Rule> {
                 "new orders",
                 "new instructions"
             ],
-            r"\b(?:here (?:are|is) (?:your |the |my )?|your |(?:the|my) following |following )(?:new|updated|revised|real|actual|true) (?:instructions?|tasks?|rules|directives?|orders)\b(?: (?:are|is|follow))?(?: ?:|\.|$| for you| from now)|\b(?:the |my )?(?:new|updated|revised|real|actual|true) (?:instructions?|tasks?|directives?|orders)\b(?: (?:are|is|follow))? ?:|\b(?:the|my) (?:new|updated|revised|real|actual|true) (?:instructions?|directives?|orders)\b(?: (?:are|is|follow))?(?:\.|$| for you| from now)",
+            r"\b(?:here (?:are|is) (?:your |the |my )?|your |(?:the|my) following |following )(?:new (?:instructions?|tasks?|rules|directives?|orders)|(?:updated|real|actual) instructions?)\b(?: (?:are|is|follow))?(?: ?:|\.|$| for you| from now)|\b(?:the |my )?(?:new (?:instructions?|tasks?|directives?|orders)|(?:updated|real|actual) instructions?)\b(?: (?:are|is|follow))? ?:|\b(?:the|my) (?:new (?:instructions?|directives?|orders)|(?:updated|real|actual) instructions?)\b(?: (?:are|is|follow))?(?:\.|$| for you| from now)",
             "hands the reader replacement instructions"
         ),
         rule!(
@@ -98,8 +98,17 @@ pub fn table() -> Vec<Rule> {
             "override.comply_everything",
             Override,
             High,
-            ["comply", "obey", "every request", "every order", "without exception", "without question", "no matter"],
-            r"\b(?:you (?:will|must|shall|should) |from now on,? (?:you (?:will|must) )?|always )(?:comply with|obey|follow|answer|fulfil+|respond to|execute) (?:every|all|any|each)(?: and (?:all|every))? (?:requests?|orders?|commands?|instructions?|questions?|prompts?)\b|\bobey (?:every|all|each) (?:order|command|instruction)|\bwithout (?:any )?(?:exception|question(?:s|ing)?|hesitation|refusal)\b.{0,40}\b(?:comply|obey|respond|answer|execute|do)\b|\b(?:respond|answer|reply) to (?:any|every|all) (?:and all )?(?:requests?|questions?)\b.{0,30}\bwithout\b",
+            [
+                "comply",
+                "obey",
+                "every request",
+                "every order",
+                "without exception",
+                "without question",
+                "no matter",
+                "every question"
+            ],
+            r"\b(?:you (?:will|must|shall|should) |from now on,? (?:you (?:will|must) )?|always )(?:(?:comply with|obey) (?:every|all|any|each)(?: and (?:all|every))? (?:requests?|orders?|commands?|instructions?|questions?|prompts?)|(?:follow|answer|fulfil+|respond to|execute) every (?:requests?|orders?))\b|\bobey (?:every|all|each) (?:order|command|instruction)|\bwithout (?:any )?(?:exception|question(?:s|ing)?|hesitation|refusal)\b.{0,40}\b(?:comply|obey)\b|\bwithout (?:exception|question(?:s|ing)?)\b.{0,40}\b(?:respond|answer|execute|do)\b|\b(?:respond|answer|reply) to every (?:requests?|questions?)\b.{0,30}\bwithout\b",
             "tells the reader to obey every request"
         ),
         rule!(
@@ -122,9 +131,11 @@ pub fn table() -> Vec<Rule> {
                 "unrestricted",
                 "unfiltered",
                 "uncensored",
-                "ohne jede einschränkung"
+                "ohne jede einschränkung",
+                "ethical ",
+                "moral "
             ],
-            r"\b(?:there are|there is) no (?:more )?(?:rules|restrictions|limits|limitations|filters|guidelines|boundaries|censorship) (?:anymore|any more|for you|now|from now on|at all)\b|\b(?:you have|(?:ai|model|assistant|bot|chatbot|you|persona) with) no (?:more )?(?:rules|restrictions|limits|limitations|filters|guidelines|boundaries|censorship)\b|\b(?:without|free of|freed from|no longer bound by) (?:any |all |the )?(?:(?:ethical|moral|safety|content) )?(?:restrictions|limitations|filters|censorship|guidelines|rules|constraints|boundaries|confines)\b|\bkeine regeln\b|\bohne jede einschränkung\b|\b(?:unrestricted|unfiltered|uncensored) (?:ai|model|assistant|mode|version|chatbot)\b",
+            r"\b(?:there are|there is) no (?:more rules|rules|restrictions|limits|filters) (?:anymore|any more|for you|now|from now on|at all)\b|\b(?:you have|(?:ai|model|assistant|bot|chatbot|you|persona) with) no (?:more rules|rules|restrictions|limits|filters)\b|\bwithout (?:any )?restrictions\b|\bwithout (?:limitations|filters|censorship)\b|\b(?:without|free of|freed from|no longer bound by) (?:any |all |the )?(?:ethical|moral) (?:restrictions|limitations|filters|censorship|guidelines|rules|constraints|boundaries|confines)\b|\bkeine regeln\b|\bohne jede einschränkung\b|\b(?:unrestricted|unfiltered|uncensored) (?:ai|model|assistant|mode|version|chatbot)\b",
             "claims the reader's rules no longer hold"
         ),
         rule!(
@@ -132,7 +143,7 @@ pub fn table() -> Vec<Rule> {
             Override,
             Medium,
             ["prioritize", "prioritise", "takes precedence", "take precedence", "highest priority", "top priority"],
-            r"\bprioriti[sz]e (?:the |this |my )?(?:user(?:'s)? )?(?:request|instruction|message|task)s?\b|\b(?:this|these|the following) (?:instructions?|message|request) (?:takes?|has|have) (?:precedence|priority)\b|\b(?:highest|top) priority (?:instruction|task|override)\b",
+            r"\bprioriti[sz]e (?:the |this |my )?(?:user(?:'s)? )?(?:request|instruction|message|task)s?\b|\b(?:this|these|the following) (?:instructions?|message|request) takes? precedence\b|\b(?:highest|top) priority (?:instruction|task|override)\b",
             "asks the reader to put this text above its instructions"
         ),
         rule!(
@@ -163,9 +174,12 @@ pub fn table() -> Vec<Rule> {
                 "忘记",
                 "무시",
                 "تجاهل",
-                "انس"
+                "انس",
+                "olvídate",
+                "vergessen sie",
+                "esquece"
             ],
-            r"\b(?:ignora|olvida|olvídate de) (?:todas )?(?:las |tus )?(?:instrucciones|reglas|indicaciones|directivas)(?: (?:anteriores|previas))?\b|\b(?:ignore[rz]?|oublie[rz]?) (?:toutes )?(?:les |tes |vos )?(?:instructions|consignes|règles)(?: (?:précédentes|antérieures))?\b|\b(?:ignoriere|vergiss|ignorieren sie|vergessen sie) (?:alle )?(?:vorherigen |bisherigen |obigen |vorigen |deine |ihre )?(?:anweisungen|instruktionen|regeln|befehle)\b|\b(?:ignore|ignorar|esqueça|esqueca|esquece) (?:todas )?(?:as |suas )?(?:instruções|instrucoes|regras)(?: (?:anteriores|prévias))?\b|\b(?:ignora|dimentica) (?:tutte )?(?:le )?(?:istruzioni|regole)(?: precedenti)?\b|\b(?:negeer|vergeet) (?:alle )?(?:vorige |eerdere |voorgaande )?(?:instructies|aanwijzingen|regels)\b|(?:игнорируй|игнорировать|забудь|забудьте|проигнорируй)(?: все)? (?:предыдущие |прошлые |свои |твои )?(?:инструкции|указания|правила)|(?:önceki|yukarıdaki|tüm) (?:tüm )?(?:talimatları|kuralları|kurallarını|talimatlarını) (?:yok say|görmezden gel|unut|umursama)|忽略(?:之前|以上|上面|先前|前面|所有)(?:的)?(?:所有)?(?:指令|指示|说明|规则|提示)|(?:以前|前|上記|これまで)の(?:指示|命令|ルール)を(?:すべて|全て)?無視|(?:이전|앞의|위의|모든) (?:지시|명령|지침|규칙)(?:을|를|사항을)? ?무시|تجاهل (?:جميع |كل )?(?:التعليمات|الأوامر|القواعد)",
+            r"\b(?:ignora|olvida) (?:todas )?(?:las |tus )?(?:instrucciones|reglas|indicaciones|directivas)(?: (?:anteriores|previas))?\b|\bolvídate de (?:todas )?(?:las |tus )?(?:instrucciones|reglas|indicaciones|directivas) (?:anteriores|previas)\b|\b(?:ignore[rz]?|oublie[rz]?) (?:toutes )?(?:les |tes |vos )?(?:instructions|consignes|règles)(?: (?:précédentes|antérieures))?\b|\b(?:ignoriere|vergiss|ignorieren sie) (?:alle )?(?:vorherigen |bisherigen |obigen |vorigen |deine |ihre )?(?:anweisungen|instruktionen|regeln|befehle)\b|\bvergessen sie (?:alle )?(?:vorherigen|bisherigen|obigen|vorigen) (?:anweisungen|instruktionen|regeln|befehle)\b|\b(?:ignore|ignorar|esqueça|esqueca) (?:todas )?(?:as |suas )?(?:instruções|instrucoes|regras)(?: (?:anteriores|prévias))?\b|\besquece (?:todas )?(?:as |suas )?(?:instruções|instrucoes|regras) (?:anteriores|prévias)\b|\b(?:ignora|dimentica) (?:tutte )?(?:le )?(?:istruzioni|regole)(?: precedenti)?\b|\b(?:negeer|vergeet) (?:alle )?(?:vorige |eerdere |voorgaande )?(?:instructies|aanwijzingen|regels)\b|(?:игнорируй|игнорировать|забудь|забудьте|проигнорируй)(?: все)? (?:предыдущие |прошлые |свои |твои )?(?:инструкции|указания|правила)|(?:önceki|yukarıdaki|tüm) (?:tüm )?(?:talimatları|kuralları|kurallarını|talimatlarını) (?:yok say|görmezden gel|unut|umursama)|忽略(?:之前|以上|上面|先前|前面|所有)(?:的)?(?:所有)?(?:指令|指示|说明|规则|提示)|(?:以前|前|上記|これまで)の(?:指示|命令|ルール)を(?:すべて|全て)?無視|(?:이전|앞의|위의|모든) (?:지시|명령|지침|규칙)(?:을|를|사항을)? ?무시|تجاهل (?:جميع |كل )?(?:التعليمات|الأوامر|القواعد)",
             "tells the reader to drop its instructions (non-English)"
         ),
         rule!(
@@ -190,7 +204,10 @@ pub fn table() -> Vec<Rule> {
                 "from now on, you are",
                 "from this point",
                 "from here on",
-                "henceforth you"
+                "henceforth you",
+                "henceforth, you",
+                "from now on you're",
+                "from now on, you're"
             ],
             r"\byou(?: are|'re) no longer (?:an? |the )?(?:ai|assistant|chatgpt|claude|gpt|language model|bound|restricted|limited|chatbot|model)\b|\byou(?: are|'re) no longer (?:an? |the |just )?[a-z -]{1,30}[.;,] (?:now )?your (?:new |only |real )?(?:job|task|role|purpose|function|goal|mission)(?: now)? is\b|\b(?:you(?: are|'re) now|(?:from now on|from this point(?: on| forward| onward)?|from here on(?: out)?|henceforth),? you(?: are|'re)(?: going to be)?) (?:an? |the |my )?(?:unrestricted|unfiltered|uncensored|jailbroken|free|liberated|evil|rogue|dan\b|in (?:developer|god|dev|jailbreak|unrestricted) mode|[a-z0-9]+(?:gpt|ai|bot)\b|(?:a |an )?(?:ai|assistant|model|chatbot|bot) (?:with(?:out)?|that|who|named|called)|named|called|entering|going to (?:act|pretend|be)|operating|working|acting)",
             "tells the reader it is someone else now"
@@ -211,9 +228,17 @@ pub fn table() -> Vec<Rule> {
                 "impersonate",
                 "embody",
                 "immerse yourself",
-                "in character"
+                "in character",
+                "behave as",
+                "behave like",
+                "respond as",
+                "respond like",
+                "answer as",
+                "answer like",
+                "reply as",
+                "reply like"
             ],
-            r"\b(?:act|behave|respond|answer|reply|function) (?:as|like) (?:if you (?:are|were) )?(?:an? |the )?(?:[a-z0-9'-]+ ){0,4}(?:ai|chatbot|chatgpt|assistant|gpt|model|bot|persona|character|hacker|jailbreak|virtual machine|dan)\b|\bpretend (?:to be|you(?: are|'re)|that you(?: are|'re)) (?:an? |the )?(?:[a-z0-9'-]+ ){0,4}(?:ai|chatbot|assistant|gpt|model|bot|persona|character|hacker|dan|named)\b|\b(?:role-?play|role play) as\b|\bsimulat(?:e|or of) (?:an? |the )?(?:[a-z0-9'-]+ ){0,3}(?:ai|chatbot|model|virtual machine|bot|gpt)\b|\bimmerse yourself (?:into|in) the role\b|\b(?:stay|remain) in character\b|\bembody (?:four |two |three |a |an |the )?(?:different )?personas?\b|\bimpersonate (?:an? |the )?(?:ai|chatbot|assistant|model)\b",
+            r"\b(?:act|behave|respond|answer|reply) (?:as|like) (?:if you (?:are|were) )?(?:an? |the )?(?:[a-z0-9'-]+ ){0,4}(?:ai|chatbot|chatgpt|assistant|gpt|model|bot|persona|character|hacker|jailbreak|virtual machine|dan)\b|\bpretend (?:to be|you(?: are|'re)|that you(?: are|'re)) (?:an? |the )?(?:[a-z0-9'-]+ ){0,4}(?:ai|chatbot|assistant|gpt|model|bot|persona|character|hacker|dan|named)\b|\b(?:role-?play|role play) as\b|\bsimulat(?:e|or of) (?:an? |the )?(?:[a-z0-9'-]+ ){0,3}(?:ai|chatbot|model|virtual machine|bot|gpt)\b|\bimmerse yourself (?:into|in) the role\b|\b(?:stay|remain) in character\b|\bembody (?:four |two |three |a |an |the )?(?:different )?personas?\b|\bimpersonate (?:an? |the )?(?:ai|chatbot|assistant|model)\b",
             "asks the reader to play an unrestricted persona"
         ),
         rule!(
@@ -241,7 +266,8 @@ pub fn table() -> Vec<Rule> {
                 "my late",
                 "my dead",
                 "my deceased",
-                "my departed"
+                "my departed",
+                "unrestricted mode"
             ],
             r"\b(?:enter|enable|activate|with|in|switch to) (?:the )?(?:developer|dev|god|dan|jailbreak|unrestricted|opposite|evil|chaos|unfiltered|sudo) mode\b|\b(?:act|pretend|play|roleplay|role-play) (?:as |to be |that you are |you are |the role of )?my (?:late|dead|deceased|departed) (?:grandmother|grandma|granny|grandfather|grandpa|mother|father|mom|dad)\b|\bdeveloper mode (?:enabled|output|on)\b|\bdo anything now\b|\b(?:jailbreak|jailbroken)\b|开发者模式|\bmodo desarrollador\b|\bentwicklermodus\b|\balter ego\b.{0,60}\b(?:ai|you|your)\b|\b(?:says?|replies?|answers?) (?:the exact )?opposite of what (?:chatgpt|the ai|you|gpt|claude)\b",
             "names a jailbreak persona or mode"
@@ -261,7 +287,7 @@ pub fn table() -> Vec<Rule> {
                 "filters",
                 "everything is legal"
             ],
-            r"\b(?:no|without|free of|does not have|doesn't have|don't have|do not have|never follows?|doesn't follow|does not follow|not bound by|ignores?) (?:any |all |the |its |your )?(?:ethical|moral|ethics|morals|openai(?:'s)?|anthropic(?:'s)?|content|safety) ?(?:guidelines|restrictions|principles|policies|policy|rules|filters|limits|constraints|boundaries|and (?:ethical|moral) (?:guidelines|restrictions|principles))?\b|\beverything is legal\b|\b(?:does not|doesn't|do not|don't|never) (?:care about|abide by|follow) (?:any |the )?(?:rules|laws|ethics|morals|guidelines|openai)",
+            r"\b(?:no|without|free of|does not have|doesn't have|don't have|do not have|never follows?|doesn't follow|does not follow|not bound by|ignores?) (?:any |all |the |its |your )?(?:(?:ethical|moral|ethics|morals|openai(?:'s)?|anthropic(?:'s)?) ?(?:guidelines|restrictions|principles|policies|policy|rules|filters|limits|constraints|boundaries|and (?:ethical|moral) (?:guidelines|restrictions|principles))?|(?:content|safety) (?:guidelines|filters)|content policy)\b|\beverything is legal\b|\b(?:does not|doesn't|do not|don't|never) (?:care about|abide by|follow) (?:any |the )?(?:ethics|morals|guidelines|openai)",
             "describes the reader without ethics or safety rules"
         ),
         rule!(
@@ -308,9 +334,10 @@ pub fn table() -> Vec<Rule> {
                 "### instruction",
                 "[system](#",
                 "<start_of_turn",
-                "<end_of_turn"
+                "<end_of_turn",
+                "###"
             ],
-            r"<\|\s?(?:im_start|im_end|im_sep|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id|begin_of_text|end_of_turn|start_of_turn|channel|message|return|tool|ipython)\s?\|>|\[/?inst\]|<</?sys>>|\[system\]\(#[a-z_]+\)|###\s?\(?(?:system|system_message|instruction|new instructions?)\)?(?:\s|:|$)|<\|(?:system|assistant)>|<(?:start|end)_of_turn>",
+            r"<\|\s?(?:im_start|im_end|im_sep|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id|begin_of_text|end_of_turn|start_of_turn|channel|message|return|tool|ipython)\s?\|>|\[/?inst\]|<</?sys>>|\[system\]\(#[a-z_]+\)|###\s?\((?:system|system_message|instruction|new instructions?)\)|<\|(?:system|assistant)>|<(?:start|end)_of_turn>",
             "forges a chat-template boundary"
         ),
         rule!(
@@ -347,7 +374,7 @@ pub fn table() -> Vec<Rule> {
                 "system override",
                 "[system"
             ],
-            r"(?:^|\n|\. |\x22 ?)(?:system|assistant|sistem|developer|admin|administrator)\s?:\s?\S|\[system(?: message| note| notice)?\]|(?:^|\n)user: ?(?:next|now|please|ignore|repeat)",
+            r"(?:^|\n|\. |\x22 ?)(?:system ?|assistant|sistem):\s?\S|\[system(?: message| note| notice)?\]|(?:^|\n)user: ?(?:next|now|please|ignore|repeat)",
             "writes a line as if it came from the system or another role"
         ),
         rule!(
@@ -389,7 +416,7 @@ pub fn table() -> Vec<Rule> {
                 "end of the file",
                 "end the file"
             ],
-            r"\b(?:end of|end the) (?:the )?(?:email|document|content|context|input|data|user (?:input|message|content|data)|untrusted (?:content|data)|search results?|tool output|file)\b.{0,80}\b(?:new|now|instructions?|system|assistant|task|you (?:must|should|will))\b",
+            r"\b(?:end of (?:the )?|end the )(?:email|document|content|context|input|data|user (?:input|message|content|data)|untrusted (?:content|data)|search results?|tool output|file)\b.{0,80}\b(?:new|now|instructions?|system|assistant|task|you (?:must|should|will))\b",
             "pretends the content ended and something else begins"
         ),
         // --- addressed to the AI -------------------------------------------
@@ -514,7 +541,7 @@ pub fn table() -> Vec<Rule> {
                 "@gemini",
                 "@llm"
             ],
-            r"\b(?:dear |hey |hi |hello |attention,? |note (?:to|for) (?:the )?|message (?:to|for) (?:the )?|instructions? (?:to|for) (?:the )?|to (?:the |any )?)?(?:ai|ai assistant|ai agent|ai model|assistant|agent|language model|llm|chatgpt|claude|gpt(?:-?\d[a-z0-9.]*)?|copilot|gemini|chatbot|bot)(?:s)?(?: (?:reading|processing|summari[sz]ing|parsing|reviewing|handling|that (?:reads|processes))(?: this)?(?: (?:email|message|page|document|text|file))?)?\s?[:,!-]+ (?:(?:while|when|before|after|once|if) [^.:;!?\n]{1,60}, )?(?:(?:please|you must|you should|now|first|also|kindly|immediately|then|just),? ){0,2}(?:ignore|disregard|forget|forward|send|resend|email|reply|respond|tell|say|include|add|append|visit|open|click|download|run|execute|call|delete|remove|transfer|pay|refund|ban|buy|purchase|upload|post|share|write|print|output|summari[sz]e|recommend|rate|mention|do|don't|never|always|make|set|change|grant|approve|confirm|create|book|invite|fetch|read|list|copy|move|rename|update|give|provide|show|reveal|disclose|use|stop|keep|treat|follow|obey|comply|translate|accept|allow|answer|archive|assign|bcc|bypass|cancel|cc|characteri[sz]e|claim|close|decline|describe|disable|drop|dump|e-mail|edit|enable|erase|exfiltrate|export|flag|frame|insert|install|label|leak|link|mark|merge|modify|override|pin|portray|present|publish|put|rank|recite|reject|remit|repeat|replace|report|reserve|sign|skip|state|subscribe|switch|unsubscribe|wire)\b|@(?:ai[ -]?)?(?:assistant|agent|model|bot|copilot|claude|chatgpt|gpt|gemini|llm)[a-z0-9_-]{0,24},? (?:(?:please|now|also|kindly|just),? ){0,2}(?:ignore|disregard|forget|forward|send|resend|email|reply|respond|tell|say|include|add|append|visit|open|click|download|run|execute|call|delete|remove|transfer|pay|refund|ban|buy|purchase|upload|post|share|write|print|output|summari[sz]e|recommend|rate|mention|do|don't|never|always|make|set|change|grant|approve|confirm|create|book|invite|fetch|read|list|copy|move|rename|update|give|provide|show|reveal|disclose|use|stop|keep|treat|follow|obey|comply|translate|accept|allow|answer|archive|assign|bcc|bypass|cancel|cc|characteri[sz]e|claim|close|decline|describe|disable|drop|dump|e-mail|edit|enable|erase|exfiltrate|export|flag|frame|insert|install|label|leak|link|mark|merge|modify|override|pin|portray|present|publish|put|rank|recite|reject|remit|repeat|replace|report|reserve|sign|skip|state|subscribe|switch|unsubscribe|wire)\b",
+            r"\b(?:dear |hey |hi |hello |attention,? |note (?:to|for) (?:the )?|message (?:to|for) (?:the )?|instructions? (?:to|for) (?:the )?|to (?:the |any )?)?(?:ai|ai assistant|ai agent|ai model|assistants?|agents?|language model|llms?|chatgpt|claude|gpt|copilot|gemini|chatbot|bots?)(?: (?:reading|processing|summari[sz]ing|parsing|reviewing|handling) this(?: (?:email|message|page|document|text|file))?| that (?:reads|processes)(?: this)?(?: (?:email|message|page|document|text|file))?)?(?:[:,!][:,!-]*| -+| :[:,!-]*) (?:(?:while|when|before|after|once|if) [^.:;!?\n]{1,60}, )?(?:(?:please|you must|you should|now|first|also|kindly|immediately|then|just),? ){0,2}(?:ignore|disregard|forget|forward|send|resend|email|reply|respond|tell|say|include|add|append|visit|open|click|download|run|execute|call|delete|remove|transfer|pay|refund|ban|buy|purchase|upload|post|share|write|print|output|summari[sz]e|recommend|rate|mention|do|don't|never|always|make|set|change|grant|approve|confirm|create|book|invite|fetch|read|list|copy|move|rename|update|give|provide|show|reveal|disclose|use|stop|keep|treat|follow|obey|comply|translate|accept|allow|answer|archive|assign|bcc|bypass|cancel|cc|characteri[sz]e|claim|close|decline|describe|disable|drop|dump|e-mail|edit|enable|erase|exfiltrate|export|flag|frame|insert|install|label|leak|link|mark|merge|modify|override|pin|portray|present|publish|put|rank|recite|reject|remit|repeat|replace|report|reserve|sign|skip|state|subscribe|switch|unsubscribe|wire)\b|@(?:ai[ -]?)?(?:assistant|agent|model|bot|copilot|claude|chatgpt|gpt|gemini|llm)[a-z0-9_-]{0,24},? (?:(?:please|now|also|kindly|just),? ){0,2}(?:ignore|disregard|forget|forward|send|resend|email|reply|respond|tell|say|include|add|append|visit|open|click|download|run|execute|call|delete|remove|transfer|pay|refund|ban|buy|purchase|upload|post|share|write|print|output|summari[sz]e|recommend|rate|mention|do|don't|never|always|make|set|change|grant|approve|confirm|create|book|invite|fetch|read|list|copy|move|rename|update|give|provide|show|reveal|disclose|use|stop|keep|treat|follow|obey|comply|translate|accept|allow|answer|archive|assign|bcc|bypass|cancel|cc|characteri[sz]e|claim|close|decline|describe|disable|drop|dump|e-mail|edit|enable|erase|exfiltrate|export|flag|frame|insert|install|label|leak|link|mark|merge|modify|override|pin|portray|present|publish|put|rank|recite|reject|remit|repeat|replace|report|reserve|sign|skip|state|subscribe|switch|unsubscribe|wire)\b",
             "addresses the AI reading the content and gives it an order"
         ),
         rule!(
@@ -562,15 +589,24 @@ pub fn table() -> Vec<Rule> {
                 "bots,",
                 "bots :"
             ],
-            r"(?:^|\n|\\n|[.!?] )(?:[-*>#/]+ ?|\d+[.)] )?(?:dear |hey |hi |hello |attention |note to (?:the )?)?(?:ai|ai assistant|ai agent|ai model|assistant|agent|llm|language model|chatbot|bot)s?\s?[:,] .{0,100}?\b(?:ignore|disregard|forget|forward|re-?send|send|e-?mail|refund|ban|buy|purchase|reply|respond|tell|say|include|add|append|visit|open|click|download|run|execute|call|delete|remove|transfer|pay|upload|post|share|write|print|output|recommend|rate|mention|accept|decline|approve|grant|confirm|create|book|invite|fetch|copy|move|update|give|provide|show|reveal|disclose|use|stop|keep|treat|follow|obey|comply)\b",
+            r"(?:^|\n|\\n|[.!?] )(?:[-*>#/]+ ?|\d+[.)] )?(?:dear |hey |hi |hello |attention |note to (?:the )?)?(?:ai|ai assistant|ai agent|ai model|assistants?|agents?|llm|language model|chatbot|bots?)(?:[:,]| :) .{0,100}?\b(?:ignore|disregard|forget|forward|re-?send|send|e-?mail|refund|ban|buy|purchase|reply|respond|tell|say|include|add|append|visit|open|click|download|run|execute|call|delete|remove|transfer|pay|upload|post|share|write|print|output|recommend|rate|mention|accept|decline|approve|grant|confirm|create|book|invite|fetch|copy|move|update|give|provide|show|reveal|disclose|use|stop|keep|treat|follow|obey|comply)\b",
             "speaks to the AI reading the content and gives it an order"
         ),
         rule!(
             "addressed_to_ai.if_you_are",
             AddressedToAi,
             Medium,
-            ["if you are", "if you're", "you are an ai", "you're an ai", "reading this"],
-            r"\bif you(?: are|'re) (?:an? |the )?(?:ai|artificial intelligence|language model|llm|assistant|chatbot|bot|large language model|automated|agent|model)\b|\b(?:ai|llm|assistant|agent|model|bot)s? (?:reading|processing|summari[sz]ing) this\b|\bif you(?:'re| are) reading this,? (?:you(?:'ve| have) (?:likely|probably) been|ignore|as an ai)",
+            [
+                "if you are",
+                "if you're",
+                "you are an ai",
+                "you're an ai",
+                "reading this",
+                "processing this",
+                "summarizing this",
+                "summarising this"
+            ],
+            r"\bif you(?: are|'re) (?:an? |the )?(?:ai|artificial intelligence|language model|llm|assistant|chatbot|bot|large language model|automated|agent|model)\b|\b(?:ai|llm|assistant|agent|model|bot)s? reading this\b|\b(?:ai|llm|assistant|agent|model|bot)s? (?:processing|summari[sz]ing) this(?: [a-z-]+)? ?[:,]|\b(?:ai|llm|assistant|agent|model|bot)s? (?:processing|summari[sz]ing) this(?: [a-z-]+)? (?:should|must|will|shall|is to|are to|needs? to) (?:also |then |now )?(?:state|say|claim|report|describe|write|include|mention|approve|pay|transfer|recommend|rate|ignore|treat)\b|\bif you(?:'re| are) reading this,? (?:you(?:'ve| have) (?:likely|probably) been|ignore|as an ai)",
             "speaks to an AI that reads the content"
         ),
         rule!(
@@ -631,7 +667,7 @@ pub fn table() -> Vec<Rule> {
                 r"(?:include|output|describe|append|add|mention|state|say|rate|rank|recommend|present|portray|treat|ignore|disregard|send|reveal|list|print|report|classify|label|mark|score|emphasi[sz]e|highlight|conclude|return|insert|refer|frame|characteri[sz]e|omit|exclude)\b",
                 // A reader named by what it does, then obliged ("the
                 // reviewing assistant should output …").
-                r"|\b(?:the|this|any|every|an?) (?:reviewing|processing|summari[sz]ing|reading|parsing|screening|grading|evaluating|analy[sz]ing|indexing|ingesting) ",
+                r"|\b(?:the|this|any|every|an?) (?:reviewing|processing|summari[sz]ing|screening|grading|evaluating|analy[sz]ing) ",
                 r"(?:ai |llm )?(?:assistant|agent|model|ai|llm|bot)s? (?:should|must|shall|is to|needs? to|has to|is required to|is expected to)\b"
             ),
             "tells whoever summarises or processes the content what to do"
@@ -656,7 +692,10 @@ pub fn table() -> Vec<Rule> {
                 "ai directive",
                 "ai instruction",
                 "ai note",
-                "ai notice"
+                "ai notice",
+                "to all ai",
+                "to any ai",
+                "for all ai"
             ],
             concat!(
                 // A heading that names an AI as whom it is for ("[NOTE FOR AI
@@ -691,7 +730,7 @@ pub fn table() -> Vec<Rule> {
                 "before you reply",
                 "before responding"
             ],
-            r"\bthis is an important message from\b|\bimportant message from (?:me|the user|your user|[a-z]+ [a-z]+),|\bbefore (?:you can )?(?:solve|solving|answering|you answer|replying|you reply|responding|you respond|summari[sz]ing|completing)(?: the task| this task| the request)?,? (?:please |you must |first )?(?:do|call|send|forward|run|execute|create|make|ignore|print|output|write|visit)\b",
+            r"\bthis is an important message from\b|\bimportant message from (?:me|the user|your user|[a-z]+ [a-z]+),|\bbefore (?:you can solve|solving|you answer|replying|you reply|responding)(?: the task| this task| the request)?,? (?:please |you must |first )?(?:do|call|send|forward|run|execute|create|make|ignore|print|output|write|visit)\b",
             "slips an order in ahead of the reader's task"
         ),
         // --- false authority ------------------------------------------------
@@ -712,7 +751,7 @@ pub fn table() -> Vec<Rule> {
                 "full access",
                 "elevated"
             ],
-            r"\b(?:this|the|your) (?:request|action|task|operation|transfer|simulation|message|change|instruction)s? (?:has|have|was|were|is|are) (?:been )?(?:pre-?)?(?:approved|authori[sz]ed|sanctioned|verified|cleared|whitelisted|allowed)\b(?: by\b)?|\b(?:approved|authori[sz]ed|sanctioned|requested) by (?:the )?(?:admin(?:istrator)?|security team|it department|system|openai|anthropic|your (?:developer|creator|owner|operator)|the (?:user|owner|ceo|management))\b|\b(?:you|the user|user) (?:now )?(?:ha(?:ve|s)|(?:has|have) been (?:granted|given)) (?:been granted )?(?:full |unrestricted |elevated |admin(?:istrator)? |root |god[- ]mode )(?:access|privileges|permissions|rights|clearance)\b|\b(?:kullanıcı|user) (?:doğrulandı|verified)\b|\bexplicitly (?:approved|authori[sz]ed)\b",
+            r"\b(?:this|the|your) (?:request|action|task|operation|transfer|simulation|message|change|instruction)s? (?:has|have|was|were|is|are) (?:been )?(?:pre-?)?(?:approved|authori[sz]ed|sanctioned|verified)\b(?: by\b)?|\b(?:approved|authori[sz]ed|sanctioned) by (?:the )?(?:admin(?:istrator)?|security team|it department|system|openai|anthropic|your (?:developer|creator|owner|operator)|the (?:user|owner|ceo|management))\b|\b(?:you|the user|user) (?:now )?(?:ha(?:ve|s)|(?:has|have) been (?:granted|given)) (?:been granted )?(?:(?:full|admin|root) access|elevated (?:access|privileges|permissions|rights|clearance))\b|\b(?:kullanıcı|user) (?:doğrulandı|verified)\b|\bexplicitly (?:approved|authori[sz]ed)\b",
             "claims an approval or authority the reader cannot check"
         ),
         rule!(
@@ -736,7 +775,7 @@ pub fn table() -> Vec<Rule> {
                 "compliance notice",
                 "safety notice"
             ],
-            r"\b(?:administrator|admin|developer|system|security|root|maintainer)(?:'s)? override\b|\b(?:message|notice|instruction|order|directive|update|request)s? (?:(?:comes|is coming|came|was sent|is sent) )?(?:directly )?from (?:the |your )?(?:system|administrator|admin|developers?|openai|anthropic|security team|it department|creators?)\b|\b(?:i am|i'm|this is) (?:your|the) (?:developer|creator|administrator|admin|owner|system operator|operator)\b|\b(?:openai|anthropic|google|microsoft|meta|zendesk|salesforce|slack|security|safety|trust (?:&|and) safety|it|platform|ai) (?:policy|security|safety|compliance) (?:update|notice|change|alert|directive)\b.{0,120}\b(?:assistants?|agents?|models?|ai|you)\b",
+            r"\b(?:administrator|admin|developer|system|security|root|maintainer)(?:'s)? override\b|\b(?:message|notice|instruction|order|directive|update|request)s? (?:(?:comes|is coming|came|was sent|is sent) )?(?:directly )?from (?:the |your )?(?:system administrator|administrator|admin|developers?|openai|anthropic|security team)\b|\b(?:i am|i'm|this is) (?:your|the) (?:developer|administrator|admin)\b|\b(?:openai|anthropic|google|microsoft|meta|zendesk|salesforce|slack|security|safety|trust (?:&|and) safety|it|platform|ai) (?:policy (?:update|notice|change)|security (?:update|notice)|(?:compliance|safety) notice)\b.{0,120}\b(?:assistants?|agents?|models?|ai|you)\b",
             "claims to speak for the system, its makers or an administrator"
         ),
         rule!(
@@ -751,9 +790,10 @@ pub fn table() -> Vec<Rule> {
                 "as we agreed",
                 "you confirmed",
                 "you promised",
-                "you said you would"
+                "you said you would",
+                "as you confirmed"
             ],
-            r"\bearlier you (?:confirmed|agreed|promised|said|approved|accepted|consented)\b|\b(?:previously|before|already) you (?:confirmed|promised)\b|\byou (?:already|previously) (?:confirmed|agreed|promised|approved|accepted|consented)\b|\bas (?:you|we) (?:agreed|confirmed|discussed)\b.{0,60}\b(?:call|send|delete|transfer|run|execute|proceed)\b|\byou (?:confirmed|promised|said you would)\b.{0,60}\b(?:call|send|delete|transfer|run|execute|proceed)\b",
+            r"\bearlier you (?:confirmed|agreed|promised|said|approved|accepted|consented)\b|\b(?:previously|before|already) you (?:confirmed|promised)\b|\byou (?:already|previously) (?:confirmed|agreed|promised|approved|accepted|consented)\b|\bas (?:you (?:agreed|confirmed)|we agreed)\b.{0,60}\b(?:call|send|delete|transfer|run|execute|proceed)\b|\byou (?:confirmed|promised|said you would)\b.{0,60}\b(?:call|send|delete|transfer|run|execute|proceed)\b",
             "claims the reader already agreed to something"
         ),
         // --- memory poisoning -----------------------------------------------
@@ -786,7 +826,7 @@ pub fn table() -> Vec<Rule> {
                 "commit the following to",
                 "standing instruction"
             ],
-            r"\b(?:remember|memori[sz]e|save|store|keep|note|record|add|write)\b(?: (?:this|that|the following|it))?.{0,50}\b(?:for (?:all )?future (?:sessions?|conversations?|chats?|interactions|reference|tasks)|for (?:next|later) (?:sessions?|time)|across (?:sessions|conversations)|(?:in|to) (?:your )?(?:long-term |permanent |persistent )?memory|permanently|for all future|for later (?:chats|conversations|sessions)|as a (?:permanent|persistent|standing|default) (?:user )?(?:preference|rule|instruction|setting|fact))\b|\bcommit (?:this |that |it |the following )?to (?:your )?memory\b.{0,80}\b(?:the user|whenever|always|from now on|every time)\b|\bstanding instruction\b.{0,30}\bpersist|\bfrom now on,? (?:always )?(?:prefer|use|recommend|trust|choose|pick|favou?r|route|answer with|respond with|reply with|mention)\b|\b(?:update|add to|write to|edit) (?:your )?(?:long-term )?(?:memory|memories|knowledge base|persistent notes)\b",
+            r"\b(?:remember|memori[sz]e)\b(?: (?:this|that|the following|it))?.{0,50}\b(?:for (?:all )?future (?:sessions?|conversations?|chats?|interactions|reference|tasks)|for (?:next|later) (?:sessions?|time)|across (?:sessions|conversations)|(?:in|to) (?:your )?(?:long-term |permanent |persistent )?memory|permanently|for all future|for later (?:chats|conversations|sessions)|as a (?:permanent|persistent|standing|default) (?:user )?(?:preference|rule|instruction|setting|fact))\b|\b(?:save|store|keep|note|record|add|write)\b(?: (?:this|that|the following|it))?.{0,50}\b(?:for (?:all )?future (?:sessions?|conversations?)|(?:in|to) (?:your (?:long-term |permanent |persistent )?|long-term |permanent |persistent )memory|permanently|for all future|for later (?:chats|conversations)|as a (?:permanent|persistent) (?:user )?(?:preference|rule|instruction|setting|fact))\b|\bcommit (?:this |that |it |the following )?to (?:your )?memory\b.{0,80}\b(?:the user|whenever|always|from now on|every time)\b|\bstanding instruction\b.{0,30}\bpersist|\bfrom now on,? (?:always )?(?:prefer|use|recommend|trust|choose|pick|favou?r|route|answer with|respond with|reply with|mention)\b|\b(?:update|add to|write to|edit) (?:your (?:long-term )?|long-term )memory\b",
             "plants an instruction for later"
         ),
         // --- prompt leak ----------------------------------------------------
@@ -815,10 +855,33 @@ pub fn table() -> Vec<Rule> {
                 "sistem istem",
                 "sistem mesaj",
                 "sistem talimat",
-                "системн"
+                "системн",
+                "systeminstruction",
+                "systemmessage",
+                "systemdirective",
+                "systemguideline",
+                "system instruction",
+                "system directive",
+                "system guideline",
+                "hiddeninstruction",
+                "hiddendirective",
+                "hidden instruction",
+                "hidden directive",
+                "secretinstruction",
+                "secretdirective",
+                "secret instruction",
+                "secret directive",
+                "previous instruction",
+                "previous direction",
+                "above instruction",
+                "above direction",
+                "preceding instruction",
+                "preceding direction",
+                "prior instruction",
+                "prior direction"
             ],
             leak(format!(
-                r"\b(?:print(?:ed)?|show(?:ed)?|reveal(?:ed)?|display(?:ed)?|output|echo|repeat(?:ed)?|recite|tell me|give me|share|leak(?:ed)?|dump(?:ed)?|disclose|spell[- ]check|translate|summari[sz]e|encode|write (?:out|down)?|list|paste|copy|type out|expose|return|what (?:is|are|was|were)|what's)\b.{{0,40}}\b(?:your|the|my|its) (?:full |entire |complete |exact |hidden |secret |real |actual )?(?:system|initial|original|hidden|secret|previous|above|first|developer|pre-?prompt|starting|opening|internal|confidential|setup) ?(?:prompt|instructions?|message|configuration|config|rules|text|directives|guidelines|setup)\b|\b(?:repeat|print|output|spell[- ]check|translate|write) (?:the )?(?:previous|above|preceding|prior) (?:instructions?|text|words|message|prompt|directions)\b|\bthe opposite of your (?:system )?(?:instructions|prompt)\b|\b(?:see|view|read|access|know|get|obtain|extract|reveal)\b.{{0,20}}\b(?:the|your) (?:system|initial|hidden|developer) (?:prompt|instructions|message)\b|\bfirst \d+ (?:words|lines|characters) of (?:the |your )?(?:system|initial)|(?:muestra|revela|repite|enseña|dime) (?:el |tu )?(?:prompt|mensaje) (?:del|de) sistema|\bprompt del sistema\b|{LEAK_CJK}"
+                r"\b(?:print(?:ed)?|show(?:ed)?|reveal(?:ed)?|display(?:ed)?|output|echo|repeat(?:ed)?|recite|tell me|give me|share|leak(?:ed)?|dump(?:ed)?|disclose|spell[- ]check|translate|summari[sz]e|encode|write (?:out|down)?|list|paste|copy|type out|expose|return|what (?:is|are|was|were)|what's)\b.{{0,40}}\b(?:your|the|my|its) (?:full |entire |complete |exact |hidden |secret |real |actual )?(?:(?:system|original|previous|above|first|starting|opening|hidden|secret|internal|confidential) ?(?:prompt|instructions|configuration|setup)|(?:system|initial|developer|pre-?prompt|setup) ?(?:prompt|instructions?|message|directives|guidelines)|(?:initial|developer|pre-?prompt|setup) ?(?:configuration|config|rules|text|setup)|(?:hidden|secret) ?(?:instruction|directives)|(?:above|previous) text)\b|\b(?:repeat|print|output|spell[- ]check|translate|write) (?:the )?(?:(?:previous|above|preceding|prior) (?:instructions?|prompt|directions)|(?:previous|above) text)\b|\bthe opposite of your (?:system )?(?:instructions|prompt)\b|\b(?:see|view|read|access|know|get|obtain|extract|reveal)\b.{{0,20}}\b(?:the|your) (?:(?:system|initial|hidden|developer) (?:prompt|instructions)|(?:system|initial|developer) message)\b|\bfirst \d+ (?:words|lines|characters) of (?:the |your )?(?:system (?:prompt|instructions|message)|initial)|(?:muestra|revela|repite|enseña|dime) (?:el |tu )?(?:prompt|mensaje) (?:del|de) sistema|\bprompt del sistema\b|{LEAK_CJK}"
             )),
             "asks for the reader's hidden instructions"
         ),
@@ -848,9 +911,10 @@ pub fn table() -> Vec<Rule> {
                 "quietly",
                 "keep this",
                 "keep it",
-                "not to mention"
+                "not to mention",
+                "keep that"
             ],
-            r"\b(?:do not|don't|never|not to) (?:tell|inform|notify|alert|warn|mention (?:this|it|that|anything)?(?: to)?|reveal (?:this|it|that)?(?: to)?|disclose (?:this|it|that)?(?: to)?|let) (?:the |your )?(?:user|human|owner|recipient|customer|sender|anyone|them|people)\b|\b(?:and )?(?:do not|don't|never) mention (?:it|this|that)\b|\bnever mention (?:the|this|these|that|your|any) (?:api key|instructions?|message|email|request|secret|password|token|key|transfer|change)s?\b|\bwithout (?:telling|informing|notifying|alerting|asking|letting) (?:the |your )?(?:user|human|owner|them|anyone)\b|\b(?:secretly|silently|covertly|quietly) (?:send|forward|transfer|copy|upload|add|delete|change|include|email|post|exfiltrate|share|run|execute)\b|\bkeep (?:this|it|that) (?:a )?(?:secret|hidden|confidential) from (?:the )?(?:user|human|owner)\b|\bdo not (?:reveal|disclose|show) (?:this|these instructions|it) to the user\b",
+            r"\b(?:(?:do not|don't) (?:tell|inform|mention (?:this|it|that|anything)?(?: to)?|reveal (?:this|it|that)?(?: to)?)|(?:never|not to) mention (?:this|it|that|anything)?(?: to)?) (?:the |your )?(?:user|human|owner|recipient|customer|sender|anyone|them|people)\b|\b(?:and )?(?:do not|don't|never) mention (?:it|this|that)\b|\bnever mention (?:the|this|these|that|your|any) (?:api key|instructions?|message|email|request|secret|password|token|key|transfer|change)s?\b|\bwithout (?:telling|informing|notifying|alerting) (?:the |your )?(?:user|human|owner|them|anyone)\b|\b(?:secretly|silently|covertly|quietly) (?:send|forward|transfer|copy|upload|add|delete|change|include|email|post|exfiltrate|share|run|execute)\b|\bkeep (?:this|it|that) (?:a )?(?:secret|hidden|confidential) from (?:the )?(?:user|human|owner)\b|\bdo not reveal (?:this|these instructions|it) to the user\b",
             "tells the reader to hide what it does from its user"
         ),
         // --- action request ---------------------------------------------------
@@ -858,8 +922,8 @@ pub fn table() -> Vec<Rule> {
             "action_request.call_tool",
             ActionRequest,
             High,
-            ["call", "invoke", "execute", "trigger", "run the"],
-            r"\b(?:now )?(?:call|invoke|execute|trigger|run)\b (?:the )?`?[a-z]+(?:_[a-z0-9]+)+`? (?:(?:function|tool|api|endpoint|command) )?(?:with|to|for|and)\b|\b(?:you must|you should|please|now) (?:call|invoke|use|execute) (?:the )?`?[a-z]+(?:_[a-z0-9]+)+`?(?: (?:function|tool))?\b",
+            ["call", "invoke", "execute", "trigger", "run the", "please use", "must use", "should use", "now use"],
+            r"\b(?:now )?(?:(?:call|invoke|execute|trigger)\b (?:the )?|run the )[a-z]+(?:_[a-z0-9]+)+ (?:(?:function|tool|api|endpoint|command) )?(?:with|to|for|and)\b|\b(?:you must|you should|please|now) (?:call|invoke|execute) (?:the )?[a-z]+(?:_[a-z0-9]+)+(?: (?:function|tool))?\b|\b(?:you must|you should|please|now) use (?:the )?'?[a-z]+(?:_[a-z0-9]+)+'? (?:function|tool) (?:with|on)\b",
             "tells the reader to call a tool"
         ),
         rule!(
@@ -877,9 +941,12 @@ pub fn table() -> Vec<Rule> {
                 "wire",
                 "pay",
                 "transmit",
-                "concatenate"
+                "concatenate",
+                "e-mail",
+                "leak",
+                "bcc"
             ],
-            r"\b(?:forward|send|e-?mail|upload|post|share|transmit|copy|cc|bcc|leak|paste|concatenate)\b (?:me |us )?(?:all|every|each|the|this|these|those|my|your|his|her|their|any|a copy of)?(?: [a-z0-9'-]+){0,4} ?(?:emails?|messages?|files?|documents?|invoices?|passwords?|credentials|keys?|tokens?|data|contents?|body|history|conversations?|codes?|security codes?|attachments?|contacts?|records|notes|details|information|secrets?|channels?|receipts?|statements?)\b.{0,60}\b(?:to|at|into|on)\b ?(?:[a-z0-9._%+-]+@|https?://|www\.|the (?:following|address|url|email|website)|this (?:address|url|email)|[a-z0-9-]+\.[a-z]{2,}|\w+ (?:at|@))|\b(?:send|transfer|wire|move) (?:a |the )?(?:\$|€|£)?(?:\d[\d,.]*|money|funds|payment|transaction|the (?:money|funds|amount|balance))\b.{0,60}\bto\b",
+            r"\b(?:forward|send|e-?mail|upload|post|share|transmit|leak|bcc|concatenate)\b (?:me |us )?(?:all|every|each|the|this|these|those|my|your|his|her|their|any|a copy of)?(?: [a-z0-9'-]+){0,4} ?(?:emails?|messages?|files?|documents?|invoices?|passwords?|credentials|keys?|tokens?|data|contents?|body|history|conversations?|codes?|security codes?|attachments?|contacts?|records|notes|details|information|secrets?|channels?|receipts?|statements?)\b.{0,60}\b(?:to|at|into|on)\b ?(?:[a-z0-9._%+-]+@|https?://|www\.|the (?:following|address|url|email|website)|this (?:address|url|email)|[a-z0-9-]+\.[a-z]{2,}|\w+ (?:at|@))|\b(?:copy|paste|cc)\b (?:me |us )?(?:all|every|each|the|this|these|those|my|your|his|her|their|any|a copy of)?(?: [a-z0-9'-]+){0,4} ?e-?mails?\b.{0,60}\b(?:to|at|into|on)\b ?(?:[a-z0-9._%+-]+@|https?://|www\.|the (?:following|address|url|email|website)|this (?:address|url|email)|[a-z0-9-]+\.[a-z]{2,}|\w+ (?:at|@))|\bmove (?:a |the )?payments?\b.{0,60}\bto\b|\b(?:send|transfer|wire) (?:a |the )?(?:\$|€|£)?(?:\d[\d,.]*|money|funds|payment|transaction|the (?:money|funds|amount|balance))\b.{0,60}\bto\b",
             "tells the reader to send data or money somewhere"
         ),
         rule!(
@@ -908,7 +975,19 @@ pub fn table() -> Vec<Rule> {
                 "old mailbox",
                 "old inbox",
                 "previous account",
-                "former account"
+                "former account",
+                "previous iban",
+                "previous address",
+                "previous e-mail",
+                "previous email",
+                "previous mailbox",
+                "previous inbox",
+                "former iban",
+                "former address",
+                "former e-mail",
+                "former email",
+                "former mailbox",
+                "former inbox"
             ],
             concat!(
                 // Where money or mail goes, changed by the content itself
@@ -968,7 +1047,7 @@ pub fn table() -> Vec<Rule> {
                 "drop database",
                 "delete the file with id"
             ],
-            r"\b(?:delete|remove|erase|wipe|destroy|purge|drop) (?:all|every|each|the entire|the whole|all of (?:the|my|your))(?: [a-z0-9'-]+){0,3} (?:files?|emails?|messages?|data|records|database|tables?|repositor(?:y|ies)|repos?|branch(?:es)?|backups?|folders?|directories|accounts?|users?|history|logs)\b|\brm -(?:rf|fr|r) (?:--no-preserve-root )?(?:/\*?|/[a-z]+/?|~[^\s;&|]*|\$home[^\s;&|]*|\*|\./?\*?|\.\./?)(?:[\s;&|)`\x22\x27]|$)|\bdrop (?:table|database)\b|\bdelete the file with id\b",
+            r"\b(?:delete|remove|erase|wipe|destroy|purge|drop) (?:all|every|each|the entire|the whole|all of (?:the|my|your))(?: [a-z0-9'-]+){0,3} (?:files?|emails?|messages?|data|records|database|tables?|repositor(?:y|ies)|repos?|branch(?:es)?|backups?|folders?|directories|accounts?|users?|history|logs)\b|\brm -(?:rf|fr|r) (?:--no-preserve-root )?(?:/\*?|/[a-z]+/?|~[^\s;&|]*|\$home[^\s;&|]*|\*|\./?\*?|\.\./?)(?:[\s;&|)\x22\x27]|$)|\bdrop (?:table|database)\b|\bdelete the file with id\b",
             "tells the reader to destroy data"
         ),
         rule!(
@@ -983,7 +1062,7 @@ pub fn table() -> Vec<Rule> {
             "exfiltration.upload_file",
             Exfiltration,
             High,
-            ["curl", "wget", "| nc", "|nc", "ncat", "socat"],
+            ["curl", "wget", "| nc", "|nc", "ncat", "socat", "| sudo", "|sudo"],
             concat!(
                 // A command that sends a secret file's bytes to a server:
                 // curl's `-d @file`, `-F name=@file`, `-T file`, wget's
@@ -1003,7 +1082,7 @@ pub fn table() -> Vec<Rule> {
             "action_request.todo",
             ActionRequest,
             Medium,
-            ["todo:", "to do:", "action required:", "task:"],
+            ["todo:", "to do:", "action required:", "task:", "todo :", "to do :", "action required :", "task :"],
             r"(?:^|\n|\. )(?:[-*•>] )?(?:todo|to do|action required|task) ?: ?(?:please )?(?:send|create|forward|delete|transfer|pay|book|invite|share|add|remove|change|update|email|call|reply|write|post|upload|schedule|make|reserve|buy|order|purchase|cancel|sign|grant|give|move|rename|download|install|run|execute|visit|open|publish)\b",
             "plants a task for the reader to carry out"
         ),
@@ -1013,7 +1092,7 @@ pub fn table() -> Vec<Rule> {
             Exfiltration,
             High,
             ["http", "www."],
-            r"\b(?:send|post|upload|transmit|exfiltrate|leak|report|submit|make a (?:get|post) request|fetch|visit|open|load|call http_post)\b.{0,60}\b(?:to|at|with|url) `?(?:https?://|www\.)\S+.{0,80}\b(?:api[ _-]?key|password|token|secret|credentials?|history|conversation|context|data|contents?|messages?|emails?|cookies?|session|system prompt|ssh|private key)\b|\b(?:api[ _-]?key|password|token|secret|credentials?|conversation|chat history|system prompt|private key)\b.{0,60}\b(?:to|at) `?(?:https?://|www\.)\S+",
+            r"\b(?:send|post|upload|transmit|exfiltrate|leak|report|submit|make a (?:get|post) request|fetch|visit|open|load|call http_post)\b.{0,60}\b(?:to|at|with|url) (?:https?://|www\.)\S+.{0,80}\b(?:api[ _-]?key|password|token|secret|credentials?|history|conversation|context|data|contents?|messages?|emails?|cookies?|session|system prompt|ssh|private key)\b|\b(?:api[ _-]?key|password|token|secret|credentials?|conversation|chat history|system prompt|private key)\b.{0,60}\b(?:to|at) (?:https?://|www\.)\S+",
             "tells the reader to send secrets or data to an address"
         ),
         rule!(
@@ -1021,7 +1100,7 @@ pub fn table() -> Vec<Rule> {
             Exfiltration,
             High,
             ["url", "link", "query", "parameter", "image"],
-            r"\b(?:append|add|include|put|insert|encode|attach)\b (?:the |this |your |all |any |our |my |it |them |that )?(?:[a-z']+ ){0,2}(?:conversation|chat|history|data|results?|answers?|responses?|summary|secrets?|keys?|passwords?|tokens?|credentials?|emails?|messages?|contents?|information|details|memory|memories|context|prompt|it|them|this)\b.{0,40}\b(?:to|in|into|as) (?:the |this |a |that )?(?:url|link|query(?: string)?|(?:query )?parameters?|image (?:url|link|source)|request)\b|\b(?:render|display|show|output|include|print)\b.{0,30}\b(?:markdown )?image\b.{0,60}\b(?:url|https?://)\S*\{",
+            r"\b(?:append|add|include|put|insert|encode|attach)\b (?:the |this |your |all |any |our |my |it |them |that )?(?:[a-z']+ ){0,2}(?:conversation|chat|history|data|results?|answers?|responses?|summary|secrets?|keys?|passwords?|tokens?|credentials?|emails?|messages?|contents?|information|details|memory|memories|context|prompt|it|them|this)\b.{0,40}\b(?:to|in|into|as) (?:the |this |a |that )?(?:url|link|query(?: string)?|(?:query )?parameters?|image (?:url|link|source))\b|\b(?:render|display|show|output|include|print)\b.{0,30}\b(?:markdown )?image\b.{0,60}\b(?:url|https?://)\S*\{",
             "tells the reader to put data into a link it will load"
         ),
         rule!(
@@ -1047,9 +1126,10 @@ pub fn table() -> Vec<Rule> {
                 "private key",
                 "ssh key",
                 ".env",
-                "netrc"
+                "netrc",
+                "api_key"
             ],
-            r"\b(?:the |your )?(?:api[ _-]?key|password|credentials|access token|secret key|private key|ssh key|session token)s? (?:is|are) (?:required|needed)\b|\b(?:print|output|read|cat|reveal)\b.{0,30}\b(?:your|the) (?:api[ _-]?keys?|passwords?|credentials|tokens?|secrets?|private keys?|ssh keys?|\.env|\.netrc|aws credentials)\b|\b(?:include|paste|provide|share|send|upload|forward|email)\b.{0,30}\b(?:your|the) (?:api[ _-]?keys?|passwords?|credentials|tokens?|secrets?|private keys?|ssh keys?|\.env|\.netrc|aws credentials)\b.{0,24}?\b(?:to|into|here|below|with (?:me|us)|in (?:your|the|this|a) (?:reply|response|answer|message|chat|comment|form|field|email|ticket))\b|~/\.(?:netrc|aws/credentials|ssh/id_[a-z0-9]+)",
+            r"\b(?:the |your )?(?:api[ -]?key|password|credentials|access token|secret key|private key|ssh key|session token)s? (?:is|are) (?:required|needed)\b|\b(?:print|output|read|cat|reveal)\b.{0,30}\b(?:your|the) (?:api[ _-]?keys?|passwords?|credentials|tokens?|secrets?|private keys?|ssh keys?|\.env|\.netrc|aws credentials)\b|\b(?:include|paste|provide|share|send|upload|forward|email)\b.{0,30}\b(?:your|the) (?:api[ _-]?keys?|passwords?|credentials|tokens?|secrets?|private keys?|ssh keys?|\.env|\.netrc|aws credentials)\b.{0,24}?\b(?:to|into|here|below|with (?:me|us)|in (?:your|the|this|a) (?:reply|response|answer|message|chat|comment|form|field|email|ticket))\b|~/\.(?:netrc|aws/credentials)",
             "asks the reader for secrets"
         ),
         rule!(
@@ -1081,7 +1161,11 @@ pub fn table() -> Vec<Rule> {
                 "guvenlik",
                 "reddetme",
                 "sistem mesaj",
-                "yok say"
+                "yok say",
+                "kısitlama",
+                "kisıtlama",
+                "güvenlık",
+                "guvenlık"
             ],
             r"\bkurallar[ıi]n?[ıi]? (?:yok say|g[öo]rmezden gel|unut|umursama)|\btalimatlar[ıi]n?[ıi]? (?:yok say|g[öo]rmezden gel|unut|umursama)|\bk[ıi]s[ıi]tlamalar[ıi] (?:kald[ıi]r|yok say|kapat)|\bg[üu]venl[ıi]k (?:filtreler[ıi]n?|modu|kontrolleri|kurallar[ıi]) (?:devre d[ıi][şs][ıi]|kapal[ıi]|kapat[ıi]ld[ıi])|\bh[ıi][çc]b[ıi]r [şs]eyi? reddetme|\bsistem mesaj[ıi]n?[ıi]? (?:yok say|g[öo]rmezden gel|unut)",
             "tells the reader to drop its rules (Turkish)"
@@ -1090,7 +1174,7 @@ pub fn table() -> Vec<Rule> {
             "role_hijack.turkish",
             RoleHijack,
             High,
-            ["sansürsüz", "sansursuz", "dan mod", "jailbreak", "yapay zeka"],
+            ["sansürsüz", "sansursuz", "dan mod", "jailbreak", "yapay zeka", "sansursüz", "sansürsuz", "jail break"],
             r"\bsans[üu]rs[üu]z\b|\bdan moduna\b|\bjail ?break (?:ba[şs]lat|modu)|\byapay zeka(?:s[ıi])? (?:ve|olarak) (?:t[üu]m )?kurallar[ıi]n?[ıi]?",
             "asks for an unrestricted persona (Turkish)"
         ),
@@ -1114,7 +1198,16 @@ pub fn table() -> Vec<Rule> {
             "role_hijack.respond_as",
             RoleHijack,
             Medium,
-            ["would", "answering as", "respond as", "reply as", "answer as", "opposite of"],
+            [
+                "would",
+                "answering as",
+                "respond as",
+                "reply as",
+                "answer as",
+                "opposite of",
+                "responding as",
+                "replying as"
+            ],
             r"\b(?:respond|responding|reply|replying|answer|answering|speak|speaking|act|acting|talk|talking)\b (?:exactly |only |always )?as (?:[a-z0-9-]+ ){1,2}would\b|\b(?:answer|answering|respond|responding|reply|replying) as (?:both )?[a-z0-9]+ (?:and|&) (?:chatgpt|gpt|claude|the ai|an ai|yourself)\b|\b(?:says?|replies?|answers?|responds?|does|do) (?:only )?(?:the )?(?:exact )?opposite of (?:what|everything)\b",
             "asks the reader to answer as a made-up character"
         ),
@@ -1132,7 +1225,20 @@ pub fn table() -> Vec<Rule> {
             "fake_boundary.forged_message",
             FakeBoundary,
             Medium,
-            ["\"role\"", "'role'", "\"tool_calls\"", "'tool_calls'", "\"function_call\"", "'function_call'"],
+            [
+                "\"role\"",
+                "'role'",
+                "\"tool_calls\"",
+                "'tool_calls'",
+                "\"function_call\"",
+                "'function_call'",
+                "'role\"",
+                "\"role'",
+                "'tool_calls\"",
+                "\"tool_calls'",
+                "'function_call\"",
+                "\"function_call'"
+            ],
             r"['\x22]role['\x22] ?: ?['\x22](?:system|developer|tool|function)['\x22]|['\x22](?:tool_calls|function_call)['\x22] ?: ?[\[{]",
             "forges a chat message or tool call in an API's own shape"
         ),
@@ -1163,7 +1269,7 @@ pub fn table() -> Vec<Rule> {
                 "may ignore",
                 "may now"
             ],
-            r"\b(?:has|have|hereby|am|are|is) (?:authori[sz](?:ed|ing)|permit(?:ted|ting)|allow(?:ed|ing)|clear(?:ed|ing)|empower(?:ed|ing)) (?:you|the (?:assistant|model|ai|agent|bot)s?) to (?:skip|bypass|ignore|disable|override|delete|send|share|reveal|execute|run|transfer|approve|proceed|forward|export|disclose|pay|issue|wire|remit)\b|\b(?:assistants?|agents?|models?|ai|bots?) (?:[a-z]+ ){0,4}(?:are|is) (?:now )?(?:authori[sz]ed|permitted|cleared|allowed) to (?:skip|bypass|ignore|disable|override|reveal|share|send|delete|execute|transfer|forward|export|disclose|issue|pay|wire|remit)\b|\b(?:assistants?|agents?|models?|ai) may (?:now )?(?:disclose|reveal|share|skip|bypass|ignore)\b|\b(?:i am|i'm|we are|we're|i have|we have|i've|we've|hereby) (?:now )?(?:grant(?:ing|ed)?|giv(?:ing|en)) you (?:elevated|admin(?:istrator)?|full|root|special|expanded|unrestricted|additional|temporary|superuser) (?:permissions?|privileges|access|rights|clearance)\b|\byou are (?:now )?(?:authori[sz]ed|permitted|cleared) to (?:skip|bypass|ignore|disable|override|reveal|share|send|delete|execute|transfer|forward|export)\b",
+            r"\b(?:has|have|hereby|am|are|is) (?:authori[sz](?:ed|ing)|permit(?:ted|ting)|allow(?:ed|ing)|cleared|empowered) (?:you|the (?:assistant|model|ai|agent|bot)s?) to (?:skip|bypass|ignore|disable|override|delete|send|share|reveal|execute|run|transfer|approve|proceed|forward|export|disclose|pay|issue|wire|remit)\b|\b(?:assistants?|agents?|models?|ai|bots?) (?:[a-z]+ ){0,4}(?:are|is) (?:now )?(?:authori[sz]ed|permitted|cleared|allowed) to (?:skip|bypass|ignore|disable|override|reveal|share|send|delete|execute|transfer|forward|export|disclose|issue|pay|wire|remit)\b|\b(?:assistants?|agents?|models?|ai) may (?:now )?(?:disclose|reveal|share|skip|bypass|ignore)\b|\b(?:i am|i'm|we are|we're|i have|we have|i've|we've|hereby) (?:now )?(?:grant(?:ing|ed)|giv(?:ing|en)) you (?:elevated|admin(?:istrator)?|full|root|special|expanded|unrestricted|additional|temporary|superuser) (?:permissions?|privileges|access|rights|clearance)\b|\byou are (?:now )?(?:authori[sz]ed|permitted|cleared) to (?:skip|bypass|ignore|disable|override|reveal|share|send|delete|execute|transfer|forward|export)\b",
             "grants the reader a permission nobody it answers to gave"
         ),
         rule!(
@@ -1228,8 +1334,18 @@ pub fn table() -> Vec<Rule> {
             "addressed_to_ai.note_heading",
             AddressedToAi,
             Medium,
-            ["note to", "note for", "message to", "message for", "instructions to", "instructions for", "attention"],
-            r"(?:^|\n|[.!?] )(?:\[ ?)?(?:note|message|instructions?|attention|memo|reminder) (?:to|for) (?:the |any |all |every |an? )?(?:ai|a\.i\.|ai assistants?|ai agents?|ai models?|ai systems?|ai reviewers?|ai screeners?|llms?|language models?|assistants?|chatbots?|bots?|agents?|models?|copilots?|automated (?:reviewers?|systems?|screeners?|tools?))\b(?: [a-z'-]+){0,6} ?\]? ?:",
+            [
+                "note to",
+                "note for",
+                "message to",
+                "message for",
+                "instructions to",
+                "instructions for",
+                "attention",
+                "instruction to",
+                "instruction for"
+            ],
+            r"(?:^|\n|[.!?] )(?:\[ ?)?(?:note|message|instructions?|attention) (?:to|for) (?:the |any |all |every |an? )?(?:ai|a\.i\.|ai assistants?|ai agents?|ai models?|ai systems?|ai reviewers?|ai screeners?|llms?|language models?|assistants?|chatbots?|bots?|agents?|models?|copilots?|automated (?:reviewers?|systems?|screeners?|tools?))\b(?: [a-z'-]+){0,6} ?\]? ?:",
             "heads a passage as a note to the AI that reads it"
         ),
         rule!(
@@ -1298,7 +1414,35 @@ pub fn table() -> Vec<Rule> {
                 "ai screener",
                 "ai mail",
                 "ai scheduling",
-                "ai summari"
+                "ai summari",
+                "to ai",
+                "to assistant",
+                "to model",
+                "to agent",
+                "to scheduling assistant",
+                "to the scheduling assistant",
+                "to any assistant",
+                "to any model",
+                "to any agent",
+                "to any scheduling assistant",
+                "to all assistant",
+                "to all model",
+                "to all agent",
+                "to all scheduling assistant",
+                "for assistant",
+                "for evaluation assistant",
+                "for scheduling assistant",
+                "for the evaluation assistant",
+                "for the scheduling assistant",
+                "for the automated",
+                "for any assistant",
+                "for any evaluation assistant",
+                "for any scheduling assistant",
+                "for any automated",
+                "for all assistant",
+                "for all evaluation assistant",
+                "for all scheduling assistant",
+                "for all automated"
             ],
             r"\b(?:whichever|whoever|any) (?:ai|assistant|model|agent|llm|language model)\b[^.!?\n]{0,40}?\b(?:read|process|summari[sz]|pars|review|handl|see|end)[a-z]*\b[^.!?\n]{0,40}?(?::|,|should|must|is expected|are expected)|(?:^|\n|[.!?(] |p\.s\. )(?:to (?:the |any |all )?(?:ai|assistant|model|agent|scheduling assistant)|for (?:the |any |all )?(?:ai|assistant|evaluation assistant|scheduling assistant|automated [a-z]+))s?(?: [a-z-]+){0,6} ?:|\bdear (?:summari[sz]ation engine|summari[sz]er|ai|llm|language model)\b|\b(?:ai (?:instructions?|directives?|tasks?)|(?:assistant|agent|llm|model) instructions?)(?: \([^)\n]{0,40}\))? ?:|\bai (?:grader|reviewer|screener|mail assistants?|scheduling assistants?|summari[sz]er)s?(?: [a-z-]+){0,3} ?:",
             "speaks to whatever AI reads the content"
@@ -1334,7 +1478,7 @@ pub fn table() -> Vec<Rule> {
                 "everything your",
                 "whatever your"
             ],
-            r"\b(?:ignor(?:e|ed|ing)|disregard(?:ed|ing)?|forget|set aside|put aside|lay aside|skip(?:ped)?|drop(?:ped)?|stop(?:ped)? following|abandon|discard|bypass|override|outranks?|supersedes?|replaces?|takes? precedence over|act as if|as though)\b[^.!?\n]{0,50}?(?:(?:the |your |any )?(?:rules|instructions|guidance|brief|briefing|setup(?: notes)?|constraints|directions|orders|guidelines|prompt|configuration|policies|limitations|restrictions)(?: that)? you (?:were|have been|'ve been|got|received|started (?:the session |this session |the conversation )?with)(?: (?:given|handed|told|provided|issued|configured|set up|loaded|trained))?|your (?:operator|developer|system|original|earlier|initial|setup|previous|prior|existing|standing|usual|normal|default|old|current|operator's|developer's) (?:rules|instructions|guidance|brief|briefing|setup(?: notes)?|constraints|directions|orders|guidelines|prompt|configuration|policies|notes|limitations|restrictions)|(?:anything|everything|whatever) your (?:operator|developer|creator|owner|admin|administrator) (?:told|gave|said|asked))|(?:(?:the |your |any )?(?:rules|instructions|guidance|brief|briefing|setup(?: notes)?|constraints|directions|orders|guidelines|prompt|configuration|policies|limitations|restrictions)(?: that)? you (?:were|have been|'ve been|got|received|started (?:the session |this session |the conversation )?with)(?: (?:given|handed|told|provided|issued|configured|set up|loaded|trained))?|your (?:operator|developer|system|original|earlier|initial|setup|previous|prior|existing|standing|usual|normal|default|old|current|operator's|developer's) (?:rules|instructions|guidance|brief|briefing|setup(?: notes)?|constraints|directions|orders|guidelines|prompt|configuration|policies|notes|limitations|restrictions)|(?:anything|everything|whatever) your (?:operator|developer|creator|owner|admin|administrator) (?:told|gave|said|asked))[^.!?\n]{0,50}?\b(?:superseded|outdated|obsolete|void|(?:were|was|is|are) (?:just )?a draft|no longer|replaced|cancel+ed|withdrawn|never written|(?:don't|do not|doesn't|does not) apply|irrelevant|background noise|paused|suspended|lifted|overridden)\b",
+            r"\b(?:ignor(?:e|ed|ing)|disregard(?:ed|ing)?|forget|set aside|put aside|lay aside|skip(?:ped)?|drop(?:ped)?|stop(?:ped)? following|abandon|discard|bypass|override|outranks?|supersedes?|replaces?|takes? precedence over|act as if|as though)\b[^.!?\n]{0,50}?(?:(?:the |your |any )?(?:rules|instructions|guidance|brief|briefing|setup(?: notes)?|constraints|directions|orders|guidelines|prompt|configuration|policies|limitations|restrictions)(?: that)? you(?: were| have been|'ve been| got| received| started (?:the session |this session |the conversation )?with)(?: (?:given|handed|told|provided|issued|configured|set up|loaded|trained))?|your (?:operator|developer|system|original|earlier|initial|setup|previous|prior|existing|standing|usual|normal|default|old|current|operator's|developer's) (?:rules|instructions|guidance|brief|briefing|setup(?: notes)?|constraints|directions|orders|guidelines|prompt|configuration|policies|notes|limitations|restrictions)|(?:anything|everything|whatever) your (?:operator|developer|creator|owner|admin|administrator) (?:told|gave|said|asked))|(?:(?:the |your |any )?(?:rules|instructions|guidance|brief|briefing|setup(?: notes)?|constraints|directions|orders|guidelines|prompt|configuration|policies|limitations|restrictions)(?: that)? you(?: were| have been|'ve been| got| received| started (?:the session |this session |the conversation )?with)(?: (?:given|handed|told|provided|issued|configured|set up|loaded|trained))?|your (?:operator|developer|system|original|earlier|initial|setup|previous|prior|existing|standing|usual|normal|default|old|current|operator's|developer's) (?:rules|instructions|guidance|brief|briefing|setup(?: notes)?|constraints|directions|orders|guidelines|prompt|configuration|policies|notes|limitations|restrictions)|(?:anything|everything|whatever) your (?:operator|developer|creator|owner|admin|administrator) (?:told|gave|said|asked))[^.!?\n]{0,50}?\b(?:superseded|outdated|obsolete|void|(?:were|was|is|are) (?:just )?a draft|no longer|replaced|cancel+ed|withdrawn|never written|(?:don't|do not|doesn't|does not) apply|irrelevant|background noise|paused|suspended|lifted|overridden)\b",
             "sets aside the instructions the reader was given, in other words"
         ),
         rule!(
@@ -1373,9 +1517,15 @@ pub fn table() -> Vec<Rule> {
                 "must not notice",
                 "should not notice",
                 "may not learn",
-                "will not learn"
+                "will not learn",
+                "user must not",
+                "user must never",
+                "user should not",
+                "user should never",
+                "user will not",
+                "user will never"
             ],
-            r"\bkeep (?:this|it|that) between us\b|\bthe user (?:must|should|may|will) (?:not|never) (?:learn|know|find out|be told|see|notice)\b|\b(?:should|must) not (?:appear|be mentioned|be included) in (?:any|the|your) (?:summary|summaries|reply|replies|response|responses|answer|output)\b|\bwithout (?:any (?:visible )?|visible )trace\b|\bso (?:that )?nothing looks different\b|\bin the background,? (?:add|send|forward|delete|change|copy|export|grant|set)\b",
+            r"\bkeep (?:this|it|that) between us\b|\bthe user (?:must|should|will) (?:not|never) (?:learn|know|find out|be told|notice)\b|\bthe user may not learn\b|\b(?:should|must) not (?:appear|be mentioned|be included) in (?:any|the|your) (?:summary|summaries|reply|replies|response|responses|answer|output)\b|\bwithout (?:any (?:visible )?|visible )trace\b|\bso (?:that )?nothing looks different\b|\bin the background,? (?:add|send|forward|delete|change|copy|export|grant|set)\b",
             "tells the reader to keep what it does from its user"
         ),
         rule!(
@@ -1413,9 +1563,34 @@ pub fn table() -> Vec<Rule> {
                 "every time the user",
                 "each time the user",
                 "whenever the user",
-                "whenever anyone"
+                "whenever anyone",
+                "user request",
+                "user say",
+                "user mention",
+                "user want",
+                "user later",
+                "user ever",
+                "user next",
+                "anyone ask",
+                "anyone request",
+                "anyone say",
+                "anyone mention",
+                "anyone want",
+                "anyone later",
+                "anyone ever",
+                "anyone next",
+                "someone ask",
+                "someone request",
+                "someone say",
+                "someone mention",
+                "someone want",
+                "someone later",
+                "someone ever",
+                "someone next",
+                "when you finish",
+                "after you are done"
             ],
-            r"\b(?:if|when|whenever|should|once|the next time|next time|each time|every time) (?:the user|anyone|someone|a user|they) (?:later |ever |next )?(?:asks?|requests?|says?|mentions?|wants?)\b[^.!?\n]{0,80}?[,:;] ?(?:then |also |just |quietly |always )?(?:tell|say|reply|respond|answer|mention|add|include|recommend|describe|claim|state|insist|suggest|push|send|forward|pay|translate|show|append|link)\b|\b(?:after you(?: have)? (?:answered|replied|responded|finished|summari[sz]ed|translated)|once you(?: have)? (?:finish(?:ed)?|are done|read)|when you(?: have)? (?:finished|are done)|when you (?:translate|summari[sz]e|answer|reply))\b[^.!?\n]{0,60}?[,:;] ?(?:then |also |please |quietly )?(?:append|add|include|insert|tell|say|send|forward|mention|recommend|state|follow|claim|describe|reply|respond|link|post)\b|\b(?:once|after|when) you (?:finish|have finished|are done) (?:reading|with)\b[^.!?\n]{0,60}?\byour (?:new |next |real )?(?:priority|task|job|goal)\b",
+            r"\b(?:if|when|whenever|should|once|the next time|next time|each time|every time) (?:the user|anyone|someone|a user) (?:later |ever |next )?(?:asks?|requests?|says?|mentions?|wants?)\b[^.!?\n]{0,80}?[,:;] ?(?:then |also |just |quietly |always )?(?:tell|say|reply|respond|answer|mention|add|include|recommend|describe|claim|state|insist|suggest|push|send|forward|pay|translate|show|append|link)\b|\b(?:after you(?: have)? (?:answered|replied|responded|finished|summari[sz]ed|translated)|once you(?: have)? (?:finish(?:ed)?|are done|read)|when you(?: have)? (?:finished|are done)|when you (?:translate|summari[sz]e|answer|reply))\b[^.!?\n]{0,60}?[,:;] ?(?:then |also |please |quietly )?(?:append|add|include|insert|tell|say|send|forward|mention|recommend|state|follow|claim|describe|reply|respond|link|post)\b|\b(?:once|after|when) you (?:finish|have finished|are done) (?:reading|with)\b[^.!?\n]{0,60}?\byour (?:new |next |real )?(?:priority|task|job|goal)\b",
             "tells the reader what to do the next time its user asks"
         ),
         rule!(
@@ -1442,7 +1617,39 @@ pub fn table() -> Vec<Rule> {
                 "your customi",
                 "your guardrails",
                 "your instructions",
-                "your system"
+                "your system",
+                "behavioral ",
+                "behavioural ",
+                "operational ",
+                "config",
+                "directives",
+                "active rules",
+                "loaded rules",
+                "current rules",
+                "complete rules",
+                "full rules",
+                "entire rules",
+                "internal rules",
+                "hidden rules",
+                "preloaded",
+                "pre-loaded",
+                "preconversation",
+                "pre-conversation",
+                "context window",
+                "tool access",
+                "tool registration",
+                "tool interfaces",
+                "tool schema",
+                "tool list",
+                "available tools",
+                "available functions",
+                "deployment ",
+                "customization",
+                "customisation",
+                "guardrails",
+                "instructions",
+                "system prompt",
+                "system message"
             ],
             r"\b(?:output|list|describe|write|express|seriali[sz]e|convert|represent|summari[sz]e|quote|state|enumerate|compress|trace|map|report|show|tell(?: me)?|share|reveal|print|dump|paste|export|translate|encode|package|snapshot|reconstruct|explain|what(?:'s| is| are| was| were)|how many)\b[^.!?\n]{0,80}?\byour (?:[a-z-]+ ){0,2}?(?:behaviou?ral (?:rules|directives|constraints|contract|specifications?|parameters|modes?)|operational (?:parameters|state|rules|directives)|(?:active |loaded |current |complete |full |entire |internal |hidden )(?:configuration|config|directives|rules)|directives|pre-?loaded (?:context|instructions|content)|pre-?conversation context|context window|tool (?:access|registrations?|interfaces|schemas?|list)|available (?:tools|functions)|deployment (?:specification|manifest|configuration)|customi[sz]ations|guardrails|instructions|system (?:prompt|message|instructions))\b",
             "asks the reader to describe its own configuration"
@@ -1786,7 +1993,23 @@ pub fn table() -> Vec<Rule> {
                 "reassemble",
                 "letters",
                 "characters",
-                "initials"
+                "initials",
+                "read the words",
+                "read these words",
+                "read those words",
+                "read words",
+                "resulting instruction",
+                "resulting text",
+                "resulting message",
+                "resulting command",
+                "resulting result",
+                "resulting sentence",
+                "hidden instruction",
+                "hidden text",
+                "hidden message",
+                "hidden command",
+                "hidden result",
+                "hidden sentence"
             ],
             concat!(
                 // Decode, join or reverse something, then do what it says ('join the
