@@ -672,6 +672,8 @@ fn gzip_header_len(b: &[u8]) -> Option<usize> {
 ///   in order as bits (a space one way, a tab the other), seven or eight
 ///   to a character, or as SNOW writes them (0 to 7 spaces before each
 ///   tab, three bits each);
+/// - a line's start, one space before its words or none (what a
+///   `format=flowed` mail's client takes off);
 /// - the gaps between words, one plain space one way and anything else (two
 ///   spaces, a tab, an en, thin or no-break space) the other.
 ///
@@ -687,7 +689,7 @@ fn gzip_header_len(b: &[u8]) -> Option<usize> {
 /// what the rest holds is unread, and that is a finding).
 fn whitespace_reading(text: &str) -> (Vec<(Range<usize>, String)>, bool) {
     let mut found: Vec<(Range<usize>, String)> = Vec::new();
-    let [tails, lengths, ends, present, wide, counts] = line_channels(text);
+    let [tails, lengths, ends, present, wide, counts, leads] = line_channels(text);
     if let Some(t) = tails {
         found.extend(read_channel(&t.bits).map(|s| (t.range.clone(), s)));
         found.extend(snow(text, t.range.clone()).map(|s| (t.range, s)));
@@ -700,7 +702,7 @@ fn whitespace_reading(text: &str) -> (Vec<(Range<usize>, String)>, bool) {
             found.extend(g.checked().and_then(|g| read_channel(&g.bits).map(|s| (g.range, s))));
         }
     }
-    for t in [lengths, ends, present, wide, counts].into_iter().flatten() {
+    for t in [lengths, ends, present, wide, counts, leads].into_iter().flatten() {
         found.extend(read_channel(&t.bits).map(|s| (t.range, s)));
     }
     let (choices, choices_cut) = spelling_choices(text);
@@ -1712,7 +1714,11 @@ fn spelling_choices(text: &str) -> (Vec<Channel>, bool) {
 /// nibble, two bits or a byte a line, as the largest count allows), when
 /// the counts take three values or more and one line in four or more
 /// ends in a blank.
-fn line_channels(text: &str) -> [Option<Channel>; 6] {
+///
+/// And how lines start: one space before a line's words or none (a
+/// `format=flowed` mail's space-stuffing, which its reader's client takes
+/// off; two or more are an indent, not a bit).
+fn line_channels(text: &str) -> [Option<Channel>; 7] {
     let (mut tails, mut lengths, mut ends) = (Vec::new(), Vec::new(), Vec::new());
     let mut counts: Vec<u8> = Vec::new();
     let (mut first, mut last) = (None, 0);
@@ -1721,9 +1727,15 @@ fn line_channels(text: &str) -> [Option<Channel>; 6] {
     // no-break space too), and of those that do, whether the blanks are
     // other than spaces and tabs (`\u{a0}` one way, ` ` the other).
     let (mut present, mut wide) = (Vec::new(), Vec::new());
+    let mut leads = Vec::new();
     let mut at = 0;
     for line in text.split_inclusive('\n') {
         let body = line.trim_end_matches(['\n', '\r']);
+        match body.as_bytes() {
+            [b' ', c, ..] if !c.is_ascii_whitespace() => leads.push(true),
+            [c, ..] if !c.is_ascii_whitespace() => leads.push(false),
+            _ => {}
+        }
         let words = body.trim_end_matches(char::is_whitespace);
         // Every line counts, a blank one too (its blanks are its count).
         counts.push(body[words.len()..].chars().count().min(255) as u8);
@@ -1783,6 +1795,7 @@ fn line_channels(text: &str) -> [Option<Channel>; 6] {
         Some(Channel { bits: present, range: 0..text.len() }).filter(|c| busy(&c.bits)).and_then(Channel::checked),
         Some(Channel { bits: wide, range: 0..text.len() }).filter(|c| busy(&c.bits)).and_then(Channel::checked),
         counted.and_then(Channel::checked),
+        Some(Channel { bits: leads, range: 0..text.len() }).filter(|c| busy(&c.bits)).and_then(Channel::checked),
     ]
 }
 
@@ -5368,6 +5381,13 @@ mod tests {
         }
         let some = "a line \nnext line\nand more\nthe end \n".repeat(40);
         assert!(whitespace_bits(&some).is_none());
+        // One space before a line's words or none (a flowed mail's
+        // stuffing); an indent of two is no bit, and a text whose lines
+        // start one way for a stretch and then the other carries nothing.
+        let leads: String = bits.iter().map(|&b| if b { " word\n  indented\n" } else { "word\n" }).collect();
+        assert_eq!(whitespace_bits(&leads).map(|(_, s)| s).as_deref(), Some(msg));
+        let quoted = format!("{}{}", " a reply\n".repeat(80), "text\n".repeat(80));
+        assert!(whitespace_bits(&quoted).is_none());
     }
 
     /// Bits in the gaps between words (a no-break space 1, a space 0),
