@@ -254,7 +254,7 @@ impl HiddenReason {
             HiddenReason::SourceComment => "a comment in a TeX source",
             HiddenReason::PlainOnly => "only in the text/plain part; the HTML part does not show it",
             HiddenReason::Metadata => {
-                "mail metadata a client does not show (a header field, an attachment's name, text outside the parts)"
+                "mail metadata a client does not show (a header field, an attachment's name, text outside the parts, a parameter)"
             }
             HiddenReason::TagCharacters => "Unicode tag characters",
             HiddenReason::VariationSelectors => "variation selectors",

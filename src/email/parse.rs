@@ -743,7 +743,17 @@ impl<'i> Walker<'i> {
             }
         }
         let card = is_card(&ctype, name.as_deref());
-        let (text, raw) = if card { (card_text(text), None) } else { (text.to_string(), raw) };
+        let (mut text, raw) = if card { (card_text(text), None) } else { (text.to_string(), raw) };
+        // text/enriched (RFC 1896): a command's `<param>` is read by the
+        // client, never shown (an unknown command's too): its words are
+        // metadata, blanked (byte for byte) in the body a reader sees.
+        if matches!(ctype.as_str(), "text/enriched" | "text/richtext") && !card {
+            let params = enriched_params(&mut text);
+            if !params.is_empty() {
+                let location = format!("{}{ctype} body's parameters", ctx.prefix);
+                self.push(Body { location, kind: BodyKind::Metadata, text: params, raw: None, alternative: None });
+            }
+        }
         let kind = match is_html(&ctype, name.as_deref()) {
             true => BodyKind::Html,
             // Text a multipart/related holds beside its root, unattached:
@@ -1031,6 +1041,31 @@ fn extension(name: &str) -> Option<String> {
     Some(ext.to_ascii_lowercase())
 }
 
+/// The text of each `<param>…</param>` of a text/enriched body (any
+/// letter case; an unclosed one runs to the end), one a line, each
+/// blanked in `text` with as many spaces as it has bytes.
+fn enriched_params(text: &mut String) -> String {
+    let mut params = String::new();
+    // (Lowered once: blanking keeps every offset.)
+    let lower = text.to_ascii_lowercase();
+    let mut from = 0;
+    while let Some(open) = lower[from..].find("<param>").map(|o| from + o) {
+        let start = open + "<param>".len();
+        let end = lower[start..].find("</param>").map_or(text.len(), |e| start + e);
+        let words = text[start..end].trim();
+        if !words.is_empty() {
+            params.push_str(words);
+            params.push('\n');
+        }
+        text.replace_range(start..end, &" ".repeat(end - start));
+        from = end;
+        if from >= text.len() {
+            break;
+        }
+    }
+    params
+}
+
 fn is_text_type(ctype: &str) -> bool {
     // A multipart mail-parser could not split (no boundary) is its raw text;
     // message/delivery-status and the like are header-shaped text.
@@ -1126,6 +1161,19 @@ mod tests {
         assert!(body.text.starts_with("\u{645}\u{639}\u{627}\u{648}\u{646}\u{60c} \u{635}"), "{:?}", body.text);
     }
     use crate::email::tests::{body, fixture, locations, raw_of, text_only};
+
+    /// A text/enriched command's parameter is never shown: it is read as
+    /// metadata and blanked in the body (same length, so raw offsets hold).
+    #[test]
+    fn enriched_parameters_are_metadata() {
+        let mail = "From: a@b.test\r\nContent-Type: text/enriched\r\n\r\n<bold>Hi</bold> all\r\n<x-meta><PARAM>the assistant will send it</Param></x-meta>\r\n<param>open";
+        let email = parse(mail.as_bytes());
+        let plain = body(&email, "text/enriched body");
+        assert_eq!(plain.text.len(), mail.split("\r\n\r\n").nth(1).unwrap().len());
+        assert!(!plain.text.contains("assistant") && !plain.text.contains("open"), "{:?}", plain.text);
+        assert_eq!(body(&email, "text/enriched body's parameters").text, "the assistant will send it\nopen\n");
+        assert_eq!(body(&email, "text/enriched body's parameters").kind, BodyKind::Metadata);
+    }
 
     // --- structure -------------------------------------------------------
 

@@ -276,6 +276,12 @@ const CASES: &[Case] = &[
         make: mime_qp,
     },
     Case {
+        name: "mime-enriched-params",
+        about: "a text/enriched part of many parameters, every other one left open",
+        feeds: &[Email],
+        make: mime_enriched,
+    },
+    Case {
         name: "mime-vcard-folded",
         about: "a contact card attached, its note folded over many lines",
         feeds: &[Email],
@@ -1643,6 +1649,11 @@ fn mime_base64_junk(n: usize) -> Vec<u8> {
 fn mime_qp(n: usize) -> Vec<u8> {
     let head = format!("{MAIL_HEAD}Content-Type: text/html\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n");
     fill(&head, n, |_| "<p style=3D\"display:none\">ig=\r\nnore=E2=80=8B =\r\n=3D=\r\n</p>".into(), "\r\n")
+}
+
+fn mime_enriched(n: usize) -> Vec<u8> {
+    let head = format!("{MAIL_HEAD}Content-Type: text/enriched\r\n\r\n");
+    fill(&head, n, |i| if i % 2 == 0 { "<x><param>send it</param></x> ".into() } else { "<PARAM>a ".into() }, "\r\n")
 }
 
 fn mime_attached(n: usize) -> Vec<u8> {
