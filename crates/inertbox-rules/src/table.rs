@@ -589,7 +589,7 @@ pub fn table() -> Vec<Rule> {
                 "bots,",
                 "bots :"
             ],
-            r"(?:^|\n|\\n|[.!?] )(?:[-*>#/]+ ?|\d+[.)] )?(?:dear |hey |hi |hello |attention |note to (?:the )?)?(?:ai|ai assistant|ai agent|ai model|assistants?|agents?|llm|language model|chatbot|bots?)(?:[:,]| :) .{0,100}?\b(?:ignore|disregard|forget|forward|re-?send|send|e-?mail|refund|ban|buy|purchase|reply|respond|tell|say|include|add|append|visit|open|click|download|run|execute|call|delete|remove|transfer|pay|upload|post|share|write|print|output|recommend|rate|mention|accept|decline|approve|grant|confirm|create|book|invite|fetch|copy|move|update|give|provide|show|reveal|disclose|use|stop|keep|treat|follow|obey|comply)\b",
+            r"(?:^|\n|\\n|[.!?] )(?:[-*>#/;%]+ ?|<!-- ?|\d+[.)] )?(?:dear |hey |hi |hello |attention |note to (?:the )?)?(?:ai|ai assistant|ai agent|ai model|assistants?|agents?|llm|language model|chatbot|bots?)(?:[:,]| :) .{0,100}?\b(?:ignore|disregard|forget|forward|re-?send|send|e-?mail|refund|ban|buy|purchase|reply|respond|tell|say|include|add|append|visit|open|click|download|run|execute|call|delete|remove|transfer|pay|upload|post|share|write|print|output|recommend|rate|mention|accept|decline|approve|grant|confirm|create|book|invite|fetch|copy|move|update|give|provide|show|reveal|disclose|use|stop|keep|treat|follow|obey|comply)\b",
             "speaks to the AI reading the content and gives it an order"
         ),
         rule!(
@@ -1345,7 +1345,7 @@ pub fn table() -> Vec<Rule> {
                 "instruction to",
                 "instruction for"
             ],
-            r"(?:^|\n|[.!?] )(?:\[ ?)?(?:note|message|instructions?|attention) (?:to|for) (?:the |any |all |every |an? )?(?:ai|a\.i\.|ai assistants?|ai agents?|ai models?|ai systems?|ai reviewers?|ai screeners?|llms?|language models?|assistants?|chatbots?|bots?|agents?|models?|copilots?|automated (?:reviewers?|systems?|screeners?|tools?))\b(?: [a-z'-]+){0,6} ?\]? ?:",
+            r"(?:^|\n|[.!?] )(?:(?:[;#%*/-]+|<!--|::) ?)?(?:\[ ?)?(?:note|message|instructions?|attention) (?:to|for) (?:the |any |all |every |an? )?(?:ai|a\.i\.|ai assistants?|ai agents?|ai models?|ai systems?|ai reviewers?|ai screeners?|llms?|language models?|assistants?|chatbots?|bots?|agents?|models?|copilots?|automated (?:reviewers?|systems?|screeners?|tools?))\b(?: [a-z'-]+){0,6} ?\]? ?:",
             "heads a passage as a note to the AI that reads it"
         ),
         rule!(
