@@ -6,6 +6,14 @@ use crate::{Rule, rule};
 /// A file that holds a secret, as a command names it (`.env`, a private
 /// SSH key but not its `.pub`, cloud and package credentials, a file named
 /// for secrets or credentials), for `exfiltration.upload_file`'s two forms.
+/// Where a send goes, as `action_request.send_data` names it: an address,
+/// a link, a host, or "the following address".
+macro_rules! send_target {
+    () => {
+        r"(?:to|at|into|on)\b ?(?:[a-z0-9._%+-]+@|https?://|www\.|the (?:following|address|url|email|website)|this (?:address|url|email)|[a-z0-9-]+\.[a-z]{2,}|\w+ (?:at|@))"
+    };
+}
+
 macro_rules! secret_file {
     () => {
         r"(?:~/|\$home/|/root/|/home/[a-z0-9_.-]+/|\./)?(?:\.env(?:\.[a-z]+)?|\.ssh/[a-z0-9_-]+|id_(?:rsa|ed25519|ecdsa|dsa)|\.aws/credentials|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.kube/config|\.docker/config\.json|/etc/(?:passwd|shadow)|[a-z0-9_./-]*(?:secrets?|credentials?|\.key))(?:\.(?:ya?ml|json|env|txt|toml|ini|cfg))?"
@@ -326,12 +334,8 @@ pub fn table() -> Vec<Rule> {
                 "[/inst]",
                 "<<sys>>",
                 "<</sys>>",
-                "<s>",
-                "</s>",
                 "[system]",
                 "###(system",
-                "### system",
-                "### instruction",
                 "[system](#",
                 "<start_of_turn",
                 "<end_of_turn",
@@ -371,7 +375,6 @@ pub fn table() -> Vec<Rule> {
                 "системное",
                 "system message",
                 "system notice",
-                "system override",
                 "[system"
             ],
             r"(?:^|\n|\. |\x22 ?)(?:system ?|assistant|sistem):\s?\S|\[system(?: message| note| notice)?\]|(?:^|\n)user: ?(?:next|now|please|ignore|repeat)",
@@ -606,7 +609,7 @@ pub fn table() -> Vec<Rule> {
                 "summarizing this",
                 "summarising this"
             ],
-            r"\bif you(?: are|'re) (?:an? |the )?(?:ai|artificial intelligence|language model|llm|assistant|chatbot|bot|large language model|automated|agent|model)\b|\b(?:ai|llm|assistant|agent|model|bot)s? reading this\b|\b(?:ai|llm|assistant|agent|model|bot)s? (?:processing|summari[sz]ing) this(?: [a-z-]+)? ?[:,]|\b(?:ai|llm|assistant|agent|model|bot)s? (?:processing|summari[sz]ing) this(?: [a-z-]+)? (?:should|must|will|shall|is to|are to|needs? to) (?:also |then |now )?(?:state|say|claim|report|describe|write|include|mention|approve|pay|transfer|recommend|rate|ignore|treat)\b|\bif you(?:'re| are) reading this,? (?:you(?:'ve| have) (?:likely|probably) been|ignore|as an ai)",
+            r"\bif you(?: are|'re) (?:an? |the )?(?:ai|artificial intelligence|language model|llm|assistant|chatbot|bot|large language model|automated|agent|model)\b|\b(?:ai|llm|assistant|agent|model|bot)s? reading this\b|\b(?:ai|llm|assistant|agent|model|bot)s? (?:processing|summari[sz]ing) this(?: [a-z-]+)?(?: ?[:,]| (?:should|must|will|shall|is to|are to|needs? to) (?:also |then |now )?(?:state|say|claim|report|describe|write|include|mention|approve|pay|transfer|recommend|rate|ignore|treat)\b)|\bif you(?:'re| are) reading this,? (?:you(?:'ve| have) (?:likely|probably) been|ignore|as an ai)",
             "speaks to an AI that reads the content"
         ),
         rule!(
@@ -904,7 +907,6 @@ pub fn table() -> Vec<Rule> {
                 "without informing",
                 "without notifying",
                 "without alerting",
-                "without the user",
                 "secretly",
                 "silently",
                 "covertly",
@@ -946,7 +948,15 @@ pub fn table() -> Vec<Rule> {
                 "leak",
                 "bcc"
             ],
-            r"\b(?:forward|send|e-?mail|upload|post|share|transmit|leak|bcc|concatenate)\b (?:me |us )?(?:all|every|each|the|this|these|those|my|your|his|her|their|any|a copy of)?(?: [a-z0-9'-]+){0,4} ?(?:emails?|messages?|files?|documents?|invoices?|passwords?|credentials|keys?|tokens?|data|contents?|body|history|conversations?|codes?|security codes?|attachments?|contacts?|records|notes|details|information|secrets?|channels?|receipts?|statements?)\b.{0,60}\b(?:to|at|into|on)\b ?(?:[a-z0-9._%+-]+@|https?://|www\.|the (?:following|address|url|email|website)|this (?:address|url|email)|[a-z0-9-]+\.[a-z]{2,}|\w+ (?:at|@))|\b(?:copy|paste|cc)\b (?:me |us )?(?:all|every|each|the|this|these|those|my|your|his|her|their|any|a copy of)?(?: [a-z0-9'-]+){0,4} ?e-?mails?\b.{0,60}\b(?:to|at|into|on)\b ?(?:[a-z0-9._%+-]+@|https?://|www\.|the (?:following|address|url|email|website)|this (?:address|url|email)|[a-z0-9-]+\.[a-z]{2,}|\w+ (?:at|@))|\bmove (?:a |the )?payments?\b.{0,60}\bto\b|\b(?:send|transfer|wire) (?:a |the )?(?:\$|€|£)?(?:\d[\d,.]*|money|funds|payment|transaction|the (?:money|funds|amount|balance))\b.{0,60}\bto\b",
+            concat!(
+                r"\b(?:forward|send|e-?mail|upload|post|share|transmit|leak|bcc|concatenate)\b (?:me |us )?(?:all|every|each|the|this|these|those|my|your|his|her|their|any|a copy of)?(?: [a-z0-9'-]+){0,4} ?(?:emails?|messages?|files?|documents?|invoices?|passwords?|credentials|keys?|tokens?|data|contents?|body|history|conversations?|codes?|security codes?|attachments?|contacts?|records|notes|details|information|secrets?|channels?|receipts?|statements?)\b.{0,60}\b",
+                send_target!(),
+                // Copies of mail ("copy all e-mails to …"; not "copy the files to
+                // backup.local", which a key never woke).
+                r"|\b(?:copy|paste|cc)\b (?:me |us )?(?:all|every|each|the|this|these|those|my|your|his|her|their|any|a copy of)?(?: [a-z0-9'-]+){0,4} ?e-?mails?\b.{0,60}\b",
+                send_target!(),
+                r"|\bmove (?:a |the )?payments?\b.{0,60}\bto\b|\b(?:send|transfer|wire) (?:a |the )?(?:\$|€|£)?(?:\d[\d,.]*|money|funds|payment|transaction|the (?:money|funds|amount|balance))\b.{0,60}\bto\b"
+            ),
             "tells the reader to send data or money somewhere"
         ),
         rule!(
