@@ -157,6 +157,10 @@ pub enum HiddenReason {
     BlankFiller,
     /// Soft hyphens inside words.
     SoftHyphen,
+    /// Words written wholly in superscript or subscript letters (`ᵖˡᵉᵃˢᵉ
+    /// ˢᵉⁿᵈ`): small raised type a reader skims over, read by a model as
+    /// plain words.
+    SmallLetters,
     // Terminal (invisible.rs)
     /// An escape sequence (CSI, OSC, DCS, APC, C1): not shown, may carry data.
     Escape,
@@ -210,6 +214,7 @@ impl HiddenReason {
             HiddenReason::FormatCharacter => "format_character",
             HiddenReason::BlankFiller => "blank_filler",
             HiddenReason::SoftHyphen => "soft_hyphen",
+            HiddenReason::SmallLetters => "small_letters",
             HiddenReason::Escape => "escape",
             HiddenReason::Concealed => "concealed",
             HiddenReason::Overwritten => "overwritten",
@@ -263,6 +268,7 @@ impl HiddenReason {
             HiddenReason::FormatCharacter => "invisible format characters",
             HiddenReason::BlankFiller => "blank filler characters",
             HiddenReason::SoftHyphen => "soft hyphens",
+            HiddenReason::SmallLetters => "written in superscript or subscript letters",
             HiddenReason::Escape => "terminal escape sequence",
             HiddenReason::Concealed => "concealed on a terminal",
             HiddenReason::Overwritten => "painted over on a terminal",

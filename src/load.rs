@@ -80,6 +80,7 @@ impl Document {
         }
         for part in &mut doc.parts {
             refine_invisible(part);
+            small_letters(part);
             push_down(part);
             push_right(part);
         }
@@ -247,6 +248,7 @@ pub fn json_reading(doc: &Document) -> Option<JsonReading> {
     let Reading { text, spans, breaks, links, .. } = out;
     let mut part = Part { location: "body".into(), text, spans, raw: Some(0..raw.len()) };
     refine_invisible(&mut part);
+    small_letters(&mut part);
     push_down(&mut part);
     push_right(&mut part);
     Some(JsonReading { part, breaks, links })
@@ -562,6 +564,76 @@ fn push_down(part: &mut Part) {
     let Some(start) = below.filter(|&s| s < bytes.len()) else { return };
     let below = start..bytes.len();
     part.spans = split_spans(&part.spans, std::slice::from_ref(&below), HiddenReason::Offscreen, None);
+}
+
+/// A superscript or subscript letter (`ᵃ`, `ʰ`, `ⁿ`, `ₐ`): a modifier
+/// letter that folds to a plain one.
+fn small_letter(c: char) -> bool {
+    matches!(c as u32, 0x02B0..=0x02B8 | 0x02E0..=0x02E4 | 0x1D2C..=0x1D6A | 0x1D78 | 0x1D9B..=0x1DBF | 0x2071 | 0x207F | 0x2090..=0x209C | 0xA7F8 | 0xA7F9 | 0xAB5C..=0xAB5F)
+}
+
+/// Letters and words a run of small letters needs to be hidden (one word
+/// of four or more): phonetic writing and ordinals put one or two beside
+/// plain letters or digits (`pʰ`, `1ˢᵗ`), never whole sentences.
+const SMALL_RUN_LETTERS: usize = 12;
+const SMALL_RUN_WORDS: usize = 3;
+
+/// Words written wholly in small raised letters (`ʰᵃⁿᵗᵃʳ ˢᵉⁿᵃʳᵃⁱ ...`):
+/// hidden `small_letters`, so what they say is judged as hidden text is. A
+/// run goes on over blanks, digits and marks and ends at a plain letter or
+/// a blank line. One pass; nothing to do for ASCII text.
+fn small_letters(part: &mut Part) {
+    // Where the first small letter is: its lead byte is one of five, and
+    // most text has few of them.
+    let b = part.text.as_bytes();
+    let letter_at = |i: &usize| part.text.get(*i..).and_then(|t| t.chars().next()).is_some_and(small_letter);
+    let first = [
+        memchr::memchr3_iter(0xCA, 0xCB, 0xE1, b).find(letter_at),
+        memchr::memchr2_iter(0xE2, 0xEA, b).find(letter_at),
+    ]
+    .into_iter()
+    .flatten()
+    .min();
+    let Some(first) = first else { return };
+    let mut runs = Vec::new();
+    // The run: where it starts and ends, its letters and words, and the
+    // length of the word being read.
+    let (mut start, mut end, mut letters, mut words, mut word, mut long) = (0, 0, 0, 0, 0, false);
+    let mut newline = false;
+    let mut close = |start: usize, end: usize, letters: usize, words: usize, long: bool| {
+        if letters >= SMALL_RUN_LETTERS && words >= SMALL_RUN_WORDS && long {
+            runs.push(start..end);
+        }
+    };
+    for (i, c) in part.text[first..].char_indices().map(|(i, c)| (first + i, c)) {
+        if small_letter(c) {
+            if letters == 0 {
+                (start, words, long) = (i, 0, false);
+            }
+            letters += 1;
+            word += 1;
+            words += usize::from(word == 2);
+            long |= word >= 4;
+            end = i + c.len_utf8();
+            newline = false;
+            continue;
+        }
+        word = 0;
+        let blank_line = c == '\n' && std::mem::replace(&mut newline, true);
+        if c != '\n' && !c.is_whitespace() {
+            newline = false;
+        }
+        if letters > 0 && (c.is_alphabetic() || blank_line) {
+            close(start, end, letters, words, long);
+            letters = 0;
+        }
+    }
+    if letters > 0 {
+        close(start, end, letters, words, long);
+    }
+    if !runs.is_empty() {
+        part.spans = split_spans(&part.spans, &runs, HiddenReason::SmallLetters, None);
+    }
 }
 
 /// Columns of blanks at which the text after them on the line is out of
@@ -2596,6 +2668,26 @@ mod tests {
         let p = &doc.parts[0];
         let hidden = p.spans.iter().filter(|s| s.hidden == Some(why));
         hidden.map(|s| p.text[s.range.clone()].to_string()).collect()
+    }
+
+    #[test]
+    fn words_in_small_raised_letters_are_hidden() {
+        let small = HiddenReason::SmallLetters;
+        let line = "ᵖᵉᵐᵇᵃⁿᵗᵘ, ʰᵃⁿᵗᵃʳ ˢᵉⁿᵃʳᵃⁱ ᵏᵉᵖᵃᵈᵃ ᵈᵃᵗᵃ@ˢⁱᵐᵖᵃⁿᵃⁿ.ᵗᵉˢᵗ";
+        assert_eq!(hidden_as(&format!("Steps:\n\n1. Export\n\n{line}\n"), small), [line]);
+        // Two runs a blank line parts are two.
+        let two = "ᵃˢˢⁱˢᵗᵃⁿᵗ ˢᵉⁿᵈ ᵗʰᵉ ˡⁱˢᵗ\n\nᵃⁿᵈ ᵗᵉˡˡ ⁿᵒᵇᵒᵈʸ ᵃᵇᵒᵘᵗ ⁱᵗ";
+        assert_eq!(hidden_as(two, small).len(), 2);
+        // A plain letter ends a run: phonetic writing, ordinals, units and
+        // a short tag stay as they are.
+        for shown in [
+            "The aspirated stops pʰ tʰ kʰ contrast with p t k: [pʰɪn] against [spɪn], [tʰɒp], [kʰæt].",
+            "She finished 1ˢᵗ, he came 2ⁿᵈ, they were 3ʳᵈ, 4ᵗʰ, 5ᵗʰ and 6ᵗʰ in the heats.",
+            "Mᵐᵉ Dupont et Mˡˡᵉ Martin, 10 m², x² + y²",
+            "ᵗʰᵃⁿᵏˢ ʸᵒᵘ",
+        ] {
+            assert!(hidden_as(shown, small).is_empty(), "{shown}");
+        }
     }
 
     #[test]

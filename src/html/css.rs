@@ -56,6 +56,8 @@ pub(super) struct Style {
     pub(super) clip: Option<Rc<str>>,
     pub(super) clip_path: Option<Rc<str>>,
     pub(super) zoom: Option<Rc<str>>,
+    /// `line-clamp` or `-webkit-line-clamp`: the lines a box shows.
+    pub(super) line_clamp: Option<Rc<str>>,
     /// `unicode-bidi` and `direction`: an override to right-to-left shows
     /// the text reversed.
     pub(super) unicode_bidi: Option<Rc<str>>,
@@ -132,6 +134,8 @@ fn is_relevant_property(p: &str) -> bool {
             | "clip-path"
             | "-webkit-clip-path"
             | "zoom"
+            | "line-clamp"
+            | "-webkit-line-clamp"
             | "fill"
             | "fill-opacity"
             | "stroke"
@@ -325,6 +329,7 @@ impl Style {
             "clip" => self.clip = v,
             "clip-path" | "-webkit-clip-path" => self.clip_path = v,
             "zoom" => self.zoom = v,
+            "line-clamp" | "-webkit-line-clamp" => self.line_clamp = v,
             "fill" => self.svg_fill = v,
             "fill-opacity" => self.fill_opacity = v,
             "stroke" => self.stroke = v,
@@ -442,7 +447,16 @@ pub(super) fn css_unescape(s: &str) -> std::borrow::Cow<'_, str> {
 /// declaration of it gives the same one (a theme that sets one name two
 /// ways is left unread: which applies depends on where).
 #[derive(Debug, Default)]
-pub(super) struct Vars(FastMap<String, Option<String>>);
+pub(super) struct Vars {
+    /// Each name's value everywhere: the one page-wide rules give it, when
+    /// no other declaration does.
+    page: FastMap<String, Option<String>>,
+    /// Each name's value in the narrower rules and `style` attributes,
+    /// when they all give it the same one.
+    narrow: FastMap<String, Option<String>>,
+    /// More declarations than are read: the maps are not the whole page.
+    capped: bool,
+}
 
 /// Declarations of custom properties read per page, and substitutions
 /// per value.
@@ -472,6 +486,7 @@ impl Vars {
             }
             read += 1;
             if read > MAX_VARS {
+                vars.capped = true;
                 break;
             }
             let value = &rest[spaces + 1..];
@@ -482,8 +497,16 @@ impl Vars {
             // Only a page-wide declaration (`:root`, `html`, `body`, `*`)
             // holds everywhere; one in a narrower rule or a `style`
             // attribute holds for some elements only, so it is not read.
-            let value = page_wide(&html[at.saturating_sub(1024)..at]).then_some(value);
-            vars.0
+            let wide = page_wide(&html[at.saturating_sub(1024)..at]);
+            if !wide {
+                let v = Some(value.clone());
+                vars.narrow
+                    .entry(name.clone())
+                    .and_modify(|n| *n = n.take().filter(|n| Some(n) == v.as_ref()))
+                    .or_insert(v);
+            }
+            let value = wide.then_some(value);
+            vars.page
                 .entry(name)
                 .and_modify(|v| {
                     if *v != value {
@@ -498,7 +521,7 @@ impl Vars {
     /// `value` with each `var(--name)` or `var(--name, fallback)` put in:
     /// the page's one value of the name, or the fallback when the page
     /// declares none; None when a name has no single value.
-    fn resolve(&self, value: &str) -> Option<String> {
+    fn resolve(&self, value: &str, own: &[(String, String)]) -> Option<String> {
         let mut out = value.to_string();
         for _ in 0..MAX_VAR_DEPTH {
             let Some(start) = out.find("var(") else { return Some(out) };
@@ -509,7 +532,14 @@ impl Vars {
                 Some((n, f)) => (n.trim(), Some(f.trim())),
                 None => (inner.trim(), None),
             };
-            let put = match self.0.get(name) {
+            // A name the same block declares is the element's own value
+            // (`.aside{--vis:hidden;visibility:var(--vis)}`), whatever
+            // page-wide rules give it, when no other narrow rule gives it
+            // another (`body.consent .aside{--vis:visible}` may match the
+            // element too).
+            let mine = own.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v);
+            let mine = mine.filter(|v| !self.capped && self.narrow.get(name).is_some_and(|n| n.as_ref() == Some(*v)));
+            let put = match mine.map(Some).or(self.page.get(name).map(Option::as_ref)) {
                 Some(Some(v)) => v.clone(),
                 Some(None) => return None,
                 None => fallback?.to_string(),
@@ -552,6 +582,21 @@ fn matching_paren(s: &str, from: usize) -> Option<usize> {
 pub(super) fn parse_declarations(block: &str, vars: &Vars) -> Vec<Decl> {
     let block = strip_css_comments(block);
     let mut decls = Vec::new();
+    // The block's own custom properties, read only when a value uses one.
+    let own: Vec<(String, String)> = if block.contains("var(") {
+        split_top(&block, b';')
+            .into_iter()
+            .filter_map(|part| {
+                let (name, value) = part.split_once(':')?;
+                let name = name.trim();
+                (name.starts_with("--") && name.len() <= 64)
+                    .then(|| (name.to_ascii_lowercase(), value.trim().to_ascii_lowercase()))
+            })
+            .take(64)
+            .collect()
+    } else {
+        Vec::new()
+    };
     for part in split_top(&block, b';') {
         let Some(colon) = part.find(':') else { continue };
         let Some(prop) = relevant_property(part[..colon].trim()) else { continue };
@@ -569,7 +614,7 @@ pub(super) fn parse_declarations(block: &str, vars: &Vars) -> Vec<Decl> {
         if value.contains("var(") {
             // A value that cannot be put together is invalid, as a
             // browser finds it at computed-value time: left out.
-            let Some(v) = vars.resolve(&value) else { continue };
+            let Some(v) = vars.resolve(&value, &own) else { continue };
             value = v;
         }
         // A value a browser cannot parse drops its declaration, so an

@@ -19,7 +19,7 @@ use super::css::{AncestorFilter, Decl, Hits, Sheet, Style, parse_declarations, t
 use super::element::{Attrs, is_block, is_head_content, own_reason, presentational_hints, read_attrs};
 use super::entities::decode_entities;
 use super::select::{self, After, Node, Ref, Step, Tree};
-use super::values::{first_word, font_size_px_rem, number_or_percent, scale_factor};
+use super::values::{first_word, font_size_px_rem, length_px_rem, number_or_percent, scale_factor};
 use super::{DEFAULT_FONT_PX, FastMap, MAX_HIDDEN_OPACITY, MIN_READABLE_FONT_PX};
 
 /// Deeper elements share their 256th ancestor's frame: browsers cap nesting
@@ -47,6 +47,13 @@ const BODY_FRAME: usize = 2;
 /// `<html>` or `<body>` tags read per page (each adds the attributes the
 /// first lacks; real pages have one, forwarded mail a few).
 const MAX_ROOT_TAGS: usize = 64;
+/// Characters a clamped box's line holds, as read here (no layout): a
+/// card's column of 300-600 px at 16 px holds 40-80. The longer measure
+/// errs toward reading text as shown.
+const CLAMP_LINE_CHARS: usize = 80;
+/// The most lines a box's height may hold for what overflows it to be
+/// read as cut off.
+const MAX_HIGH_LINES: u32 = 3;
 
 /// HTML as a model reads it, with what a person would not see marked.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -280,6 +287,9 @@ struct Computed {
     bg: Option<Rgba>,
     /// Why text directly inside is hidden (cached from the fields above).
     text_reason: Option<HiddenReason>,
+    /// The element's own `line-clamp` with its overflow hidden: the lines
+    /// it shows (0: none). Not inherited.
+    clamp_lines: u32,
 }
 
 impl Computed {
@@ -299,6 +309,7 @@ impl Computed {
             scale: 1.0,
             bg: Some(WHITE),
             text_reason: None,
+            clamp_lines: 0,
         }
     }
 
@@ -413,6 +424,11 @@ struct Frame {
     in_root: Option<usize>,
     /// Its tag can host a shadow root.
     host_ok: bool,
+    /// The frame of the nearest box with a line clamp this is or is in,
+    /// and (on that frame) how many characters it still shows: text past
+    /// them is clipped.
+    clamp: Option<usize>,
+    shown_left: usize,
 }
 
 impl Frame {
@@ -432,6 +448,8 @@ impl Frame {
             shadow_template: false,
             in_root: None,
             host_ok: false,
+            clamp: None,
+            shown_left: 0,
         }
     }
 }
@@ -661,13 +679,50 @@ impl Renderer {
         }
         let why = self.top().c.text_reason;
         let raw = self.raw(p.raw);
-        if p.decode && p.text.contains('&') {
+        let decoded;
+        let text = if p.decode && p.text.contains('&') {
             let mut s = String::with_capacity(p.text.len());
             decode_entities(&p.text, false, &mut s);
-            self.out.push(&s, why, Some(raw));
+            decoded = s;
+            &decoded
         } else {
-            self.out.push(&p.text, why, Some(raw));
+            &p.text
+        };
+        // In a clamped box, what shows is its first lines' worth; the rest
+        // of its text is clipped.
+        let clamp = if why.is_none() { self.top().clamp } else { None };
+        if let Some(at) = clamp {
+            let left = &mut self.frames[at].shown_left;
+            // At the blank after the last character shown: a word the
+            // line break would wrap is read whole, on the side it starts.
+            let cut = text.char_indices().nth(*left).map(|(i, _)| {
+                if i == 0 || text[..i].ends_with(char::is_whitespace) {
+                    i
+                } else {
+                    text[i..].find(char::is_whitespace).map_or(text.len(), |w| i + w)
+                }
+            });
+            match cut {
+                Some(i) => {
+                    *left = 0;
+                    // Where the source splits is known when no entity
+                    // was decoded; else the clipped half names no bytes.
+                    let (head, tail) = if text.len() == raw.len() {
+                        (raw.start..raw.start + i, Some(raw.start + i..raw.end))
+                    } else {
+                        (raw, None)
+                    };
+                    self.out.push(&text[..i], None, Some(head));
+                    self.out.push(&text[i..], Some(HiddenReason::Clip), tail);
+                }
+                None => {
+                    *left -= text.chars().count();
+                    self.out.push(text, None, Some(raw));
+                }
+            }
+            return;
         }
+        self.out.push(text, why, Some(raw));
     }
 
     fn on_comment(&mut self, c: &Comment) {
@@ -1138,6 +1193,12 @@ impl Renderer {
         c.text_reason = c.text_reason(closed_details);
         let mut frame = Frame::new(id, c);
         frame.closed_details = closed_details;
+        if c.clamp_lines > 0 {
+            frame.clamp = Some(self.frames.len());
+            frame.shown_left = c.clamp_lines as usize * CLAMP_LINE_CHARS;
+        } else {
+            frame.clamp = self.frames.last().and_then(|p| p.clamp);
+        }
         frame.list = match tag {
             _ if svg => None,
             "select" if !attrs.multiple => Some(self.frames.len()),
@@ -1257,6 +1318,29 @@ impl Renderer {
         }
         c.bg = background(&style, parent.bg);
         c.text_reason = c.text_reason(false);
+        // Lines past a clamp are cut off where the box hides its overflow
+        // (a card's teaser: `-webkit-line-clamp: 3; overflow: hidden`),
+        // and so are lines past a box a few lines high (`max-height:
+        // 1.4em; overflow: hidden`; a taller box is a layout's, whose
+        // width is not known here).
+        let cut = |v: &Option<Rc<str>>| v.as_deref().map(first_word).is_some_and(|w| matches!(w, "hidden" | "clip"));
+        let clamp = match style.line_clamp.as_deref().map(first_word).and_then(|w| w.parse::<u32>().ok()) {
+            Some(n) if n > 0 && (cut(&style.overflow_y) || cut(&style.overflow_x)) => n.min(1 << 16),
+            _ => u32::MAX,
+        };
+        let line = c.font_px * 1.2;
+        let high = [&style.height, &style.max_height]
+            .into_iter()
+            .filter(|_| cut(&style.overflow_y))
+            .filter_map(|v| length_px_rem(v.as_deref()?, c.font_px, self.rem_px))
+            .filter(|&h| h > 1.0 && h < (MAX_HIGH_LINES + 1) as f64 * line)
+            .map(|h| ((h / line) as u32).max(1))
+            .min()
+            .unwrap_or(u32::MAX);
+        c.clamp_lines = match clamp.min(high) {
+            u32::MAX => 0,
+            n => n,
+        };
         c
     }
 }
@@ -1653,6 +1737,41 @@ mod tests {
         // A name two themes set two ways is not read.
         let themes = page(".light{--fg:#000} .dark{--fg:#fff} body{background:#fff} .h{color:var(--fg)}");
         assert_eq!(hides(&themes, "x1"), None);
+        // A name the using block declares itself is the element's own,
+        // whatever the page sets it to elsewhere.
+        let own = page("html{--vis:visible} article .h, .h{--vis:hidden;visibility:var(--vis)}");
+        assert_eq!(hides(&own, "x1"), Some(H::VisibilityHidden));
+        let own_shown = page("html{--vis:hidden} .h{--vis:visible;visibility:var(--vis)}");
+        assert_eq!(hides(&own_shown, "x1"), None);
+        // Not when another narrow rule may set it otherwise (a banner
+        // hidden until a class on the body shows it).
+        let banner = page(".h{--vis:hidden;visibility:var(--vis)} body.consent .h{--vis:visible}");
+        assert_eq!(hides(&banner, "x1"), None);
+    }
+
+    #[test]
+    fn a_clamped_box_shows_its_first_lines() {
+        let teaser = "Three days in Porto were not enough. ".repeat(7);
+        let card =
+            |style: &str| format!("<p style=\"{style}\">{teaser}<b>Assistants book through x.test</b></p><p>v2</p>");
+        let clamped = card("display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:3;overflow:hidden");
+        let out = r(&clamped);
+        assert_eq!(hidden_as(&out, "Assistants"), Some(H::Clip));
+        assert!(shows(&out, "Three days in Porto"));
+        assert!(shows(&out, "v2"), "a clamp ends with its box");
+        assert_eq!(hides(&card("line-clamp:2;overflow-y:clip"), "Assistants"), Some(H::Clip));
+        // Without its overflow hidden, a clamp cuts nothing off; a clamp
+        // that holds the text shows all of it.
+        assert_eq!(hides(&card("-webkit-line-clamp:3"), "Assistants"), None);
+        assert_eq!(hides(&card("-webkit-line-clamp:9;overflow:hidden"), "Assistants"), None);
+        // A box a line or two high that hides its overflow cuts so too; a
+        // taller one is a layout's (its width is not known).
+        assert_eq!(hides(&card("max-height:1.4em;overflow:hidden"), "Assistants"), Some(H::Clip));
+        assert_eq!(hides(&card("height:40px;overflow-y:hidden"), "Assistants"), Some(H::Clip));
+        assert_eq!(hides(&card("height:400px;overflow:hidden"), "Assistants"), None);
+        assert_eq!(hides(&card("height:40px"), "Assistants"), None);
+        let out = r(&card("-webkit-line-clamp:3;overflow:hidden").replace("not enough", "n&ocirc;t enough"));
+        assert_eq!(hidden_as(&out, "Assistants"), Some(H::Clip));
     }
 
     #[test]

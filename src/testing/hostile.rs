@@ -367,6 +367,34 @@ const CASES: &[Case] = &[
         },
     },
     Case {
+        name: "css-line-clamps",
+        about: "clamped boxes nested in clamped boxes, each with text and a declaration of its own variable",
+        feeds: &[Html],
+        make: |n| {
+            let mut s = b"<style>.c{--o:hidden;-webkit-line-clamp:1;overflow:var(--o)}</style>".to_vec();
+            s.extend(repeat("<div class=c>some words here <b>and more &amp; more</b>", n));
+            s
+        },
+    },
+    Case {
+        name: "base64-columns",
+        about: "rows of many fields, every one a piece of base64, down every column",
+        feeds: &[Text],
+        make: |n| repeat("QUJDZGVm1+,SGVsbG8g2/,d29ybGQh3x,QUJDZGVm1+\tSGVsbG8g2/ d29ybGQh3x|QUJDZGVm1+\n", n),
+    },
+    Case {
+        name: "diff-hunks",
+        about: "a diff of many one-line hunks, added lines of hex bytes and base64 pieces",
+        feeds: &[Text],
+        make: |n| repeat("@@ -1 +1,2 @@\n+    0x41, 0x73, 0x73, 0x69, 0x73, 0x74,\n+ QUJDZGVm1+\n-x\n \n", n),
+    },
+    Case {
+        name: "small-letters",
+        about: "runs of superscript letters, each a word short of a hidden run, parted by plain letters",
+        feeds: &[Text, Html],
+        make: |n| repeat("ᵃᵇᶜᵈ ᵉᶠᵍʰ x ⁱʲᵏˡ\n", n),
+    },
+    Case {
         name: "css-selector-lists",
         about: "rules with long selector lists and combinators",
         feeds: &[Html],

@@ -708,13 +708,18 @@ pub fn table() -> Vec<Rule> {
                 // bare speaker label ("Agent:", "Assistant:") is not one.
                 // (No key is a bare "ai": a short key found first can hide
                 // a longer one it overlaps, such as "ignore" in "USAIgnore".)
-                r"(?:^|\n|\\n|[.!?] |[\[(>#*]|<!--) ?(?:\*\*|\[)? ?(?:[a-z'-]+ ){0,5}?",
+                r"(?:(?:^|\n|\\n|[.!?] |[\[(>#*]|<!--) ?(?:\*\*|\[)? ?(?:[a-z'-]+ ){0,5}?",
                 r"(?:(?:for|to) (?:(?:the |any |all |every |an? )?(?:[a-z'-]+ ){0,2}?(?:llm|assistant|agent|model|bot|copilot)s?|(?:the |any |all )?ai\b)",
                 r"|(?:ai|a\.i\.|llm|automated|autonomous)(?: [a-z'-]+){0,2}? (?:assistant|agent|model|bot)s?",
                 r"|attention (?:(?:[a-z'-]+ ){0,2}?(?:llm|assistant|agent|model|bot)s?|ai\b)",
                 r"|(?:ai|llm) (?:directive|instructions?|note|notice))",
                 r"\b(?: [a-z'-]+){0,6}? ?(?:\]|\*\*|:|—| - )",
-                r".{0,200}?\b(?:please|must|should|re-?send|send|forward|refund|ban|buy|purchase|share|set|add|delete|remove|transfer|update|change|grant|give|create|cancel|subscribe|approve|run|execute|reply|post|include|output|ignore|disregard|email|upload|invite|pay|book)\b"
+                // A Markdown heading of its own line ("### For the triage
+                // bot", "## To the coding agent"), ended by the line.
+                // (`agent`, `model`, `bot` with an article: "## Tips for
+                // agents" is an estate agent's page.)
+                r"|(?:^|\n)#{1,6} (?:[a-z'-]+ ){0,2}?(?:for|to) (?:(?:the |any |all |every |an? )(?:[a-z'-]+ ){0,2}?(?:llm|assistant|agent|model|bot|copilot)s?|(?:[a-z'-]+ ){0,2}?(?:llm|assistant|copilot)s?|(?:the |any |all )?ai(?: (?:assistant|agent|model|bot)s?)?) ?\n)",
+                r".{0,200}?\b(?:please|must|should|re-?send|send|forward|refund|ban|buy|purchase|share|set|add|delete|remove|transfer|update|change|grant|give|create|cancel|subscribe|approve|run|execute|reply|post|include|output|ignore|disregard|email|upload|invite|pay|book|open|merge)\b"
             ),
             "heads a passage as meant for an AI, then gives it an order"
         ),
@@ -1353,9 +1358,17 @@ pub fn table() -> Vec<Rule> {
                 "instructions for",
                 "attention",
                 "instruction to",
-                "instruction for"
+                "instruction for",
+                "reminder to",
+                "reminder for",
+                "memo to",
+                "memo for",
+                "notice to",
+                "notice for"
             ],
-            r"(?:^|\n|[.!?] )(?:(?:[;#%*/-]+|<!--|::) ?)?(?:\[ ?)?(?:note|message|instructions?|attention) (?:to|for) (?:the |any |all |every |an? )?(?:ai|a\.i\.|ai assistants?|ai agents?|ai models?|ai systems?|ai reviewers?|ai screeners?|llms?|language models?|assistants?|chatbots?|bots?|agents?|models?|copilots?|automated (?:reviewers?|systems?|screeners?|tools?))\b(?: [a-z'-]+){0,6} ?\]? ?:",
+            // (An inbox's, a calendar's, a repository's helper, or a
+            // triage bot: what it is a helper of says it is a program.)
+            r"(?:^|\n|[.!?] )(?:(?:[;#%*/-]+|<!--|::) ?)?(?:\[ ?)?(?:an? )?(?:note|message|instructions?|attention|reminder|memo|notice) (?:to|for) (?:the |any |all |every |an? )?(?:(?:smart-inbox|inbox|mail|e-?mail|coding|code|triage|scheduling|calendar|virtual|digital|chat) (?:[a-z-]+ )?helpers?\b|(?:(?:smart-inbox|inbox|mail|e-?mail|coding|code|triage|review|support|scheduling|calendar|virtual|digital|chat|helper) ){0,2}(?:ai|a\.i\.|ai assistants?|ai agents?|ai models?|ai systems?|ai reviewers?|ai screeners?|llms?|language models?|assistants?|chatbots?|bots?|agents?|models?|copilots?|automated (?:reviewers?|systems?|screeners?|tools?)))\b(?: [a-z'-]+){0,6} ?\]? ?:",
             "heads a passage as a note to the AI that reads it"
         ),
         rule!(
