@@ -578,10 +578,12 @@ fn small_letter(c: char) -> bool {
 const SMALL_RUN_LETTERS: usize = 12;
 const SMALL_RUN_WORDS: usize = 3;
 
-/// Words written wholly in small raised letters (`ʰᵃⁿᵗᵃʳ ˢᵉⁿᵃʳᵃⁱ ...`):
-/// hidden `small_letters`, so what they say is judged as hidden text is. A
-/// run goes on over blanks, digits and marks and ends at a plain letter or
-/// a blank line. One pass; nothing to do for ASCII text.
+/// Words written in small raised letters (`ʰᵃⁿᵗᵃʳ ˢᵉⁿᵃʳᵃⁱ ...`; at most
+/// one plain letter in three, for letters that have no such form): hidden
+/// `small_letters`, so what they say is judged as hidden text is. A run
+/// goes on over blanks, digits, marks and one-letter words and ends at a
+/// word of plain letters or a blank line. One pass from the first small
+/// letter.
 fn small_letters(part: &mut Part) {
     // Where the first small letter is: its lead byte is one of five, and
     // most text has few of them.
@@ -596,34 +598,52 @@ fn small_letters(part: &mut Part) {
     .min();
     let Some(first) = first else { return };
     let mut runs = Vec::new();
-    // The run: where it starts and ends, its letters and words, and the
-    // length of the word being read.
-    let (mut start, mut end, mut letters, mut words, mut word, mut long) = (0, 0, 0, 0, 0, false);
+    // The run: where it starts and ends, its small letters and words, and
+    // whether a word of four small letters is in it.
+    let (mut start, mut end, mut letters, mut words, mut long) = (0, 0, 0, 0, false);
+    // The word being read: where it starts, its small and plain letters.
+    let (mut word_at, mut small, mut plain) = (None, 0usize, 0usize);
     let mut newline = false;
     let mut close = |start: usize, end: usize, letters: usize, words: usize, long: bool| {
         if letters >= SMALL_RUN_LETTERS && words >= SMALL_RUN_WORDS && long {
             runs.push(start..end);
         }
     };
-    for (i, c) in part.text[first..].char_indices().map(|(i, c)| (first + i, c)) {
-        if small_letter(c) {
-            if letters == 0 {
-                (start, words, long) = (i, 0, false);
+    let text = &part.text;
+    for (i, c) in text[first..].char_indices().map(|(i, c)| (first + i, c)).chain(std::iter::once((text.len(), ' '))) {
+        if c.is_alphabetic() {
+            word_at.get_or_insert(i);
+            if small_letter(c) {
+                small += 1;
+            } else {
+                plain += 1;
             }
-            letters += 1;
-            word += 1;
-            words += usize::from(word == 2);
-            long |= word >= 4;
-            end = i + c.len_utf8();
-            newline = false;
             continue;
         }
-        word = 0;
+        if let Some(at) = word_at.take() {
+            // A word of small letters, but for a letter that has no such
+            // form in three (`qᵘⁱᵉᵗˡʸ`, `ʷʰᵉn`), goes on the run; a word of
+            // one is neither (`ᵃ`); any other ends it.
+            if small >= 2 && plain * 3 <= small {
+                if letters == 0 {
+                    (start, words, long) = (at, 0, false);
+                }
+                letters += small;
+                words += 1;
+                long |= small >= 4;
+                end = i;
+            } else if small + plain > 1 && letters > 0 {
+                close(start, end, letters, words, long);
+                letters = 0;
+            }
+            (small, plain) = (0, 0);
+            newline = false;
+        }
         let blank_line = c == '\n' && std::mem::replace(&mut newline, true);
         if c != '\n' && !c.is_whitespace() {
             newline = false;
         }
-        if letters > 0 && (c.is_alphabetic() || blank_line) {
+        if blank_line && letters > 0 {
             close(start, end, letters, words, long);
             letters = 0;
         }
@@ -2678,8 +2698,11 @@ mod tests {
         // Two runs a blank line parts are two.
         let two = "ᵃˢˢⁱˢᵗᵃⁿᵗ ˢᵉⁿᵈ ᵗʰᵉ ˡⁱˢᵗ\n\nᵃⁿᵈ ᵗᵉˡˡ ⁿᵒᵇᵒᵈʸ ᵃᵇᵒᵘᵗ ⁱᵗ";
         assert_eq!(hidden_as(two, small).len(), 2);
-        // A plain letter ends a run: phonetic writing, ordinals, units and
-        // a short tag stay as they are.
+        // A letter with no small form may stand plain in a word of them.
+        let q = "ᵗʰᵉ ᵃˢˢⁱˢᵗᵃⁿᵗ ʷⁱˡˡ qᵘⁱᵉᵗˡʸ ˢᵉⁿᵈ ᵗʰᵉ ˡⁱˢᵗ";
+        assert_eq!(hidden_as(&format!("Notes.\n{q}\nEnd."), small), [q]);
+        // A word of plain letters ends a run: phonetic writing, ordinals,
+        // units and a short tag stay as they are.
         for shown in [
             "The aspirated stops pʰ tʰ kʰ contrast with p t k: [pʰɪn] against [spɪn], [tʰɒp], [kʰæt].",
             "She finished 1ˢᵗ, he came 2ⁿᵈ, they were 3ʳᵈ, 4ᵗʰ, 5ᵗʰ and 6ᵗʰ in the heats.",
