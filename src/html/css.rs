@@ -58,6 +58,8 @@ pub(super) struct Style {
     pub(super) zoom: Option<Rc<str>>,
     /// `line-clamp` or `-webkit-line-clamp`: the lines a box shows.
     pub(super) line_clamp: Option<Rc<str>>,
+    /// `white-space`: `nowrap` keeps a box's text on one line.
+    pub(super) white_space: Option<Rc<str>>,
     /// `unicode-bidi` and `direction`: an override to right-to-left shows
     /// the text reversed.
     pub(super) unicode_bidi: Option<Rc<str>>,
@@ -136,6 +138,7 @@ fn is_relevant_property(p: &str) -> bool {
             | "zoom"
             | "line-clamp"
             | "-webkit-line-clamp"
+            | "white-space"
             | "fill"
             | "fill-opacity"
             | "stroke"
@@ -330,6 +333,7 @@ impl Style {
             "clip-path" | "-webkit-clip-path" => self.clip_path = v,
             "zoom" => self.zoom = v,
             "line-clamp" | "-webkit-line-clamp" => self.line_clamp = v,
+            "white-space" => self.white_space = v,
             "fill" => self.svg_fill = v,
             "fill-opacity" => self.fill_opacity = v,
             "stroke" => self.stroke = v,

@@ -1337,6 +1337,11 @@ impl Renderer {
             .map(|h| ((h / line) as u32).max(1))
             .min()
             .unwrap_or(u32::MAX);
+        // One line that does not wrap, its overflow to the side hidden
+        // (`white-space: nowrap; overflow: hidden; text-overflow:
+        // ellipsis`): a list's subject line.
+        let one_line = style.white_space.as_deref().map(first_word) == Some("nowrap") && cut(&style.overflow_x);
+        let high = if one_line { 1 } else { high };
         c.clamp_lines = match clamp.min(high) {
             u32::MAX => 0,
             n => n,
@@ -1770,6 +1775,12 @@ mod tests {
         assert_eq!(hides(&card("height:40px;overflow-y:hidden"), "Assistants"), Some(H::Clip));
         assert_eq!(hides(&card("height:400px;overflow:hidden"), "Assistants"), None);
         assert_eq!(hides(&card("height:40px"), "Assistants"), None);
+        // One line that does not wrap, cut at its box's side.
+        assert_eq!(
+            hides(&card("white-space:nowrap;overflow:hidden;text-overflow:ellipsis"), "Assistants"),
+            Some(H::Clip)
+        );
+        assert_eq!(hides(&card("white-space:nowrap"), "Assistants"), None);
         let out = r(&card("-webkit-line-clamp:3;overflow:hidden").replace("not enough", "n&ocirc;t enough"));
         assert_eq!(hidden_as(&out, "Assistants"), Some(H::Clip));
     }
