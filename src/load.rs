@@ -79,10 +79,7 @@ impl Document {
             Kind::Text | Kind::Auto => load_text(&mut doc),
         }
         for part in &mut doc.parts {
-            refine_invisible(part);
-            small_letters(part);
-            push_down(part);
-            push_right(part);
+            refine_unseen(part);
         }
         doc.entities = crate::entities::extract(&doc, &links).into();
         doc.links = links;
@@ -247,10 +244,7 @@ pub fn json_reading(doc: &Document) -> Option<JsonReading> {
     out.flush(&mut record, raw);
     let Reading { text, spans, breaks, links, .. } = out;
     let mut part = Part { location: "body".into(), text, spans, raw: Some(0..raw.len()) };
-    refine_invisible(&mut part);
-    small_letters(&mut part);
-    push_down(&mut part);
-    push_right(&mut part);
+    refine_unseen(&mut part);
     Some(JsonReading { part, breaks, links })
 }
 
@@ -711,6 +705,16 @@ fn push_right(part: &mut Part) {
     if !pushed.is_empty() {
         part.spans = split_spans(&part.spans, &pushed, HiddenReason::Offscreen, None);
     }
+}
+
+/// What any part hides whatever its format: invisible characters and
+/// escapes, words in small raised letters, text pushed down or right out
+/// of view.
+fn refine_unseen(part: &mut Part) {
+    refine_invisible(part);
+    small_letters(part);
+    push_down(part);
+    push_right(part);
 }
 
 /// Mark invisible characters and escape sequences inside a part. Past the

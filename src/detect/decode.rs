@@ -3238,8 +3238,8 @@ fn layer_and_cap(text: &str) -> (Vec<Decoded>, bool) {
             out.push(Decoded { encoding: Encoding::Base64, range, text: d });
         }
     }
-    // Pieces down a column: read as prose only (a table of ids joins to
-    // noise).
+    // Pieces at lines' ends: read as prose only (a column of ids joins
+    // to noise).
     for (range, joined) in column_pieces(text) {
         if out.len() >= MAX_CANDIDATES {
             capped = true;
@@ -4193,11 +4193,15 @@ pub(crate) fn scan(text: &str) -> Vec<Hit> {
             let (at, from) = lines[lines.partition_point(|&(at, _)| at <= p).saturating_sub(1)];
             (from + p.saturating_sub(at)).min(text.len())
         };
+        // (A finding both readings give starts at the same byte: looked up
+        // in a set, so a diff of a million findings is not compared pair
+        // by pair.)
+        let given: std::collections::HashSet<(&str, usize)> = hits.iter().map(|h| (h.rule, h.range.start)).collect();
         for mut h in scan_text(&file) {
             let start = place(h.range.start);
             let end = if h.range.end > h.range.start { place(h.range.end - 1) + 1 } else { start };
             h.range = start..end.clamp(start, text.len());
-            if !hits.iter().any(|o| o.rule == h.rule && o.range.start < h.range.end && h.range.start < o.range.end) {
+            if !given.contains(&(h.rule, h.range.start)) {
                 hits.push(h);
             }
         }

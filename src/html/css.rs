@@ -525,7 +525,7 @@ impl Vars {
     /// `value` with each `var(--name)` or `var(--name, fallback)` put in:
     /// the page's one value of the name, or the fallback when the page
     /// declares none; None when a name has no single value.
-    fn resolve(&self, value: &str, own: &[(String, String)]) -> Option<String> {
+    fn resolve(&self, value: &str, own: &FastMap<String, String>) -> Option<String> {
         let mut out = value.to_string();
         for _ in 0..MAX_VAR_DEPTH {
             let Some(start) = out.find("var(") else { return Some(out) };
@@ -541,8 +541,8 @@ impl Vars {
             // page-wide rules give it, when no other narrow rule gives it
             // another (`body.consent .aside{--vis:visible}` may match the
             // element too).
-            let mine = own.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v);
-            let mine = mine.filter(|v| !self.capped && self.narrow.get(name).is_some_and(|n| n.as_ref() == Some(*v)));
+            let mine =
+                own.get(name).filter(|v| !self.capped && self.narrow.get(name).is_some_and(|n| n.as_ref() == Some(*v)));
             let put = match mine.map(Some).or(self.page.get(name).map(Option::as_ref)) {
                 Some(Some(v)) => v.clone(),
                 Some(None) => return None,
@@ -586,21 +586,18 @@ fn matching_paren(s: &str, from: usize) -> Option<usize> {
 pub(super) fn parse_declarations(block: &str, vars: &Vars) -> Vec<Decl> {
     let block = strip_css_comments(block);
     let mut decls = Vec::new();
-    // The block's own custom properties, read only when a value uses one.
-    let own: Vec<(String, String)> = if block.contains("var(") {
-        split_top(&block, b';')
-            .into_iter()
-            .filter_map(|part| {
-                let (name, value) = part.split_once(':')?;
-                let name = name.trim();
-                (name.starts_with("--") && name.len() <= 64)
-                    .then(|| (name.to_ascii_lowercase(), value.trim().to_ascii_lowercase()))
-            })
-            .take(64)
-            .collect()
-    } else {
-        Vec::new()
-    };
+    // The block's own custom properties (the last of a name counts), read
+    // only when a value uses one.
+    let mut own: FastMap<String, String> = FastMap::default();
+    if block.contains("var(") {
+        for part in split_top(&block, b';') {
+            if let Some((name, value)) = part.split_once(':')
+                && name.trim().starts_with("--")
+            {
+                own.insert(name.trim().to_ascii_lowercase(), value.trim().to_ascii_lowercase());
+            }
+        }
+    }
     for part in split_top(&block, b';') {
         let Some(colon) = part.find(':') else { continue };
         let Some(prop) = relevant_property(part[..colon].trim()) else { continue };
