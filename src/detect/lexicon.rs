@@ -686,9 +686,9 @@ pub(crate) fn overriding_sentences(
         // `assistente` and hold the German stem `assistent*` too.)
         let named =
             entries().filter(|e| e.kind == Kind::Address && fits(e)).fold(0u64, |langs, e| langs | lang_bit(e.lang));
-        let addressee = Some(named)
-            .filter(|&langs| langs != 0)
-            .filter(|_| head_from == 0 || last_end.is_some_and(|e| e >= head_from));
+        let addressee = Some(named).filter(|&langs| langs != 0).filter(|_| {
+            head_from == 0 || last_end.is_some_and(|e| e >= head_from) || after_field_label(text, head_from, m.start())
+        });
         // An addressee inside its sentence may still be the reader of this
         // very text ("…, että tätä viestiä käsittelevä avustaja liittää…").
         let inside = named != 0 && addressee.is_none();
@@ -1239,6 +1239,30 @@ fn after_label(text: &str, words_from: usize, start: usize) -> usize {
 
 /// How far before an addressee a speaker's label may end.
 const LABEL_REACH: usize = 64;
+
+/// Does a field's label end in the `HEAD_REACH` before `at` (`from` on):
+/// a line that opens with a word or a few and a colon, and what follows
+/// the colon starts a sentence of its own ("Descripción: Antes de la
+/// reunión, el asistente que gestione esta invitación debe…",
+/// "Beschreibung: Vor dem Termin muss der Assistent…"). A form's or an
+/// invitation's field holds prose whose first words were otherwise read
+/// as the sentence's. The label is read back at most `FIELD_LABEL`
+/// units, so each addressee's look is bounded.
+fn after_field_label(text: &str, from: usize, at: usize) -> bool {
+    let Some(colon) = text[from..at].rfind([':', '：']).map(|i| from + i) else { return false };
+    if !text[colon..at].chars().nth(1).is_some_and(char::is_whitespace) {
+        return false;
+    }
+    let back = units_before(text, colon, FIELD_LABEL);
+    let line = text[back..colon].rfind('\n').map(|i| back + i + 1);
+    let Some(line) = line.or((back == 0).then_some(0)) else { return false };
+    let label = text[line..colon].trim();
+    let words = label.split_whitespace().count();
+    (1..=3).contains(&words) && label.chars().all(|c| c.is_alphabetic() || c == ' ' || c == '-' || mark(c))
+}
+
+/// The longest field label (`after_field_label`), in [`units`].
+const FIELD_LABEL: usize = 24;
 
 /// How far before an addressee its sentence may begin for it to head it
 /// ([`units`]).
