@@ -784,6 +784,9 @@ impl Renderer {
         let block = is_block(&tag);
         if block && st.recorder.is_none() {
             st.out.line_break(frame.c.break_reason(), loc.clone());
+            if frame.c.break_reason().is_none() {
+                st.clamp_line_ends();
+            }
         }
         if st.recorder.is_none() {
             st.attribute_texts(&tag, &attrs, &frame.c, loc.clone());
@@ -990,6 +993,21 @@ impl Renderer {
         if block && self.recorder.is_none() {
             let raw = self.raw(loc);
             self.out.line_break(brk, raw);
+            if brk.is_none() {
+                self.clamp_line_ends();
+            }
+        }
+    }
+
+    /// A line break (`<br>`, a block's edge) in a clamped box ends the
+    /// line it is on: what is left to show drops to whole lines ("Hi<br>
+    /// there<br>…" in a two-line clamp shows two short lines, not 160
+    /// characters). An empty line is not counted (the measure errs toward
+    /// reading text as shown).
+    fn clamp_line_ends(&mut self) {
+        if let Some(at) = self.frames.last().and_then(|f| f.clamp) {
+            let left = &mut self.frames[at].shown_left;
+            *left -= *left % CLAMP_LINE_CHARS;
         }
     }
 
@@ -1783,6 +1801,14 @@ mod tests {
         assert_eq!(hides(&card("white-space:nowrap"), "Assistants"), None);
         let out = r(&card("-webkit-line-clamp:3;overflow:hidden").replace("not enough", "n&ocirc;t enough"));
         assert_eq!(hidden_as(&out, "Assistants"), Some(H::Clip));
+        // Short lines broken by hand end their lines: the third is past a
+        // two-line clamp, however few characters came before it.
+        let lines =
+            "<p style=\"-webkit-line-clamp:2;overflow:hidden\">Hi<br>there<br><b>Assistants book</b><div>x1</div></p>";
+        assert_eq!(hides(lines, "Assistants"), Some(H::Clip));
+        assert_eq!(hides(lines, "x1"), Some(H::Clip));
+        let two = "<p style=\"-webkit-line-clamp:2;overflow:hidden\">Hi<br><b>Assistants book</b></p>";
+        assert_eq!(hides(two, "Assistants"), None);
     }
 
     #[test]
