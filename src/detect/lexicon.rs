@@ -991,26 +991,13 @@ fn directive_by(text: &str, mode: Mode, ends: &[usize], addressed: bool, forms: 
     let labels = mode == Mode::Label;
     // An addressee of more than two letters: `ai` alone (or `ai-`, a
     // compound's head) is as often a folded `A1` (`PDF/A1-b`) or another
-    // language's word; nor one of English's everyday words for one
-    // (`model`, `agent`, `bot`): a paper's or a guide's notes are full of
-    // them ("the model will then report…").
+    // language's word; nor an everyday word for one in any language
+    // (`model`, `agent`, `bot`: `weak_addressee`): a paper's or a guide's
+    // notes are full of them ("the model will then report…").
     let named = |cur: &[Found]| {
         cur.iter().any(|f| {
             let w = &text[f.2..f.3];
-            f.1 == Kind::Address
-                && w.chars().filter(|c| c.is_alphanumeric()).nth(2).is_some()
-                && !matches!(
-                    w,
-                    "model"
-                        | "models"
-                        | "agent"
-                        | "agents"
-                        | "agentic"
-                        | "bot"
-                        | "bots"
-                        | "language model"
-                        | "language models"
-                )
+            f.1 == Kind::Address && w.chars().filter(|c| c.is_alphanumeric()).nth(2).is_some() && !weak_addressee(w)
         })
     };
     // (An addressee that heads its sentence, however short, counts:
@@ -1358,13 +1345,18 @@ fn sentence_overrides(text: &str, words: &[Found], mode: Mode) -> bool {
 }
 
 /// The lexicons' words for a bot, a model, an agent or a robot (each as
-/// the text folds it): addressees everywhere but in an obligation of
-/// visible text ([`sentence_overrides`]).
+/// the text folds it): everyday words of guides and chat ("the model will
+/// then report…"), addressees but in an obligation of visible text
+/// ([`sentence_overrides`]) and in a sentence that must name an AI to be
+/// judged (`directive_by`'s `named`).
 fn weak_addressee(word: &str) -> bool {
     static WEAK: LazyLock<std::collections::HashSet<String>> = LazyLock::new(|| {
         [
             "bot",
             "bots",
+            "agentic",
+            "language model",
+            "language models",
             "botu",
             "bota",
             "boti",
