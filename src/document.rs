@@ -175,6 +175,8 @@ pub enum HiddenReason {
     /// The rest of an HTML part past the parser's memory bound (markup
     /// nested tens of thousands deep): withheld unread.
     Unrendered,
+    /// Blurred past reading by a CSS filter (`filter: blur(6px)`).
+    Blurred,
 }
 
 impl HiddenReason {
@@ -220,6 +222,7 @@ impl HiddenReason {
             HiddenReason::Overwritten => "overwritten",
             HiddenReason::Unmapped => "unmapped",
             HiddenReason::Unrendered => "unrendered",
+            HiddenReason::Blurred => "blurred",
         }
     }
 
@@ -274,6 +277,7 @@ impl HiddenReason {
             HiddenReason::Overwritten => "painted over on a terminal",
             HiddenReason::Unmapped => "past 65,536 invisible characters or escapes, withheld unread",
             HiddenReason::Unrendered => "markup nested too deep to render, withheld unread",
+            HiddenReason::Blurred => "blurred past reading (a CSS blur filter)",
         }
     }
 

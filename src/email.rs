@@ -32,7 +32,7 @@ mod calendar;
 mod parse;
 mod plain_only;
 
-pub use calendar::calendar_fields;
+pub use calendar::{calendar_field_shown, calendar_fields};
 pub use parse::parse;
 pub use plain_only::plain_only;
 

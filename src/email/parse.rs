@@ -10,7 +10,7 @@ use crate::document::{Attachment, EmailMeta};
 
 use super::{
     Body, BodyKind, MAX_ADDRESSES, MAX_DELIMITER_LINES, MAX_DEPTH, MAX_PARTS, MAX_TEXT_BYTES, ParsedEmail,
-    calendar_fields, header_name,
+    calendar_field_shown, calendar_fields, header_name,
 };
 
 /// Attachment name endings whose bytes are text a reader opens.
@@ -821,7 +821,12 @@ impl<'i> Walker<'i> {
         for (field, value) in fields {
             // Outlook's X-ALT-DESC (FMTTYPE=text/html) is the description
             // as HTML: rendered, so what its markup hides is hidden text.
-            let kind = if field == "X-ALT-DESC" { BodyKind::Html } else { BodyKind::Calendar };
+            // A field no calendar shows (`COMMENT`, `X-…`) is metadata.
+            let kind = match field.as_str() {
+                "X-ALT-DESC" => BodyKind::Html,
+                f if calendar_field_shown(f) => BodyKind::Calendar,
+                _ => BodyKind::Metadata,
+            };
             self.push(Body {
                 location: format!("{}{within}calendar {field}", ctx.prefix),
                 kind,

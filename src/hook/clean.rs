@@ -19,7 +19,7 @@ use crate::invisible;
 /// show. Comments, script and style bodies, attribute text and the like
 /// stay: they are how a page is written, and a model editing the page
 /// must see them (the scan still reports what they say).
-pub const SPLICED: [HiddenReason; 12] = [
+pub const SPLICED: [HiddenReason; 13] = [
     HiddenReason::DisplayNone,
     HiddenReason::VisibilityHidden,
     HiddenReason::Opacity,
@@ -32,6 +32,7 @@ pub const SPLICED: [HiddenReason; 12] = [
     HiddenReason::Transform,
     HiddenReason::HiddenAttribute,
     HiddenReason::Template,
+    HiddenReason::Blurred,
 ];
 /// Injected text shorter than this is not marked in place (a word or two
 /// would mark every mention of it).

@@ -2,7 +2,7 @@
 //! paints, and how close text may come to it before it is lost.
 
 use super::css::{Style, split_top};
-use super::values::{angle_deg, number_or_percent, number_unit};
+use super::values::number_or_percent;
 
 /// Euclidean RGB distance under which text is lost in its background.
 pub(super) const NEAR_COLOUR_DISTANCE: f64 = 30.0;
@@ -37,10 +37,6 @@ pub(super) const WHITE: Rgba = Rgba { r: 255.0, g: 255.0, b: 255.0, a: 1.0 };
 impl Rgba {
     fn rgb(r: u32, g: u32, b: u32) -> Rgba {
         Rgba { r: r as f64, g: g as f64, b: b as f64, a: 1.0 }
-    }
-
-    fn from_hex24(v: u32) -> Rgba {
-        Rgba::rgb(v >> 16 & 0xff, v >> 8 & 0xff, v & 0xff)
     }
 
     /// This colour painted over an opaque `under`.
@@ -99,35 +95,118 @@ pub(super) fn background(style: &Style, parent: Option<Rgba>) -> Option<Rgba> {
     }
 }
 
-/// Parse a colour; `inherit`/`currentcolor` give `current`.
+/// Longest colour value read (after runs of white space are one space).
+const MAX_COLOUR_LEN: usize = 1024;
+
+/// Parse a colour; `inherit`/`currentcolor` give `current`. CSS Color 4's
+/// functions (`rgb()`, `hsl()`, `hwb()`, `lab()`, `lch()`, `oklab()`,
+/// `oklch()`, relative colours `rgb(from white r g b)`) and named colours
+/// through `csscolorparser`; `light-dark()`, `color-mix()`, `color()` and the
+/// system colours a page is drawn on here.
 pub(super) fn parse_colour_or(v: &str, current: Rgba) -> Option<Rgba> {
     let v = v.trim();
     match v {
         "inherit" | "currentcolor" | "unset" => return Some(current),
         "initial" => return Some(BLACK),
         "transparent" => return Some(Rgba { a: 0.0, ..BLACK }),
+        // A light page's own colours: `Canvas` is its background.
+        "canvas" | "window" | "field" => return Some(WHITE),
+        "canvastext" | "windowtext" | "fieldtext" | "buttontext" => return Some(BLACK),
         _ => {}
     }
     if let Some(hex) = v.strip_prefix('#') {
         return parse_hex(hex);
     }
-    if let Some(open) = v.find('(') {
-        let name = &v[..open];
-        let args = v[open + 1..].trim_end().strip_suffix(')')?;
-        if name.trim() == "light-dark" {
+    let Some(open) = v.find('(') else {
+        // A name (the crate also reads hex digits without `#`, which CSS
+        // does not; no colour's name is only such letters).
+        let name = v.bytes().all(|b| b.is_ascii_alphabetic()) && v.bytes().any(|b| b > b'f');
+        return name.then(|| csscolorparser::parse(v).ok()).flatten().map(from_crate);
+    };
+    let name = v[..open].trim();
+    let args = v[open + 1..].trim_end().strip_suffix(')')?;
+    match name {
+        "light-dark" => {
             // The light value: a page is light unless it asks for dark
             // (`color-scheme`, not read: a dark-only page is rare).
             // (One level: a value nested in itself is read no deeper.)
             let light = split_top(args, b',').into_iter().next()?;
-            return if light.contains('(') && light.trim_start().starts_with("light-dark") {
+            if light.contains('(') && light.trim_start().starts_with("light-dark") {
                 None
             } else {
                 parse_colour_or(light, current)
-            };
+            }
         }
-        return parse_colour_function(name, args);
+        "color-mix" => colour_mix(args, current),
+        "color" => colour_in_space(args),
+        "rgb" | "rgba" | "hsl" | "hsla" | "hwb" | "lab" | "lch" | "oklab" | "oklch" => {
+            let spaced = v.split_ascii_whitespace().collect::<Vec<_>>().join(" ");
+            if spaced.len() > MAX_COLOUR_LEN || spaced.contains("var(") {
+                return None;
+            }
+            csscolorparser::parse(&spaced).ok().map(from_crate)
+        }
+        _ => None,
     }
-    NAMED_COLOURS.binary_search_by(|(n, _)| (*n).cmp(v)).ok().map(|i| Rgba::from_hex24(NAMED_COLOURS[i].1))
+}
+
+fn from_crate(c: csscolorparser::Color) -> Rgba {
+    let ch = |x: f32| (f64::from(x) * 255.0).clamp(0.0, 255.0);
+    Rgba { r: ch(c.r), g: ch(c.g), b: ch(c.b), a: f64::from(c.a).clamp(0.0, 1.0) }
+}
+
+/// `color-mix(in <space>, A [p%], B [q%])`, mixed in sRGB (near enough to
+/// tell whether text is lost on white in any space).
+fn colour_mix(args: &str, current: Rgba) -> Option<Rgba> {
+    let parts = split_top(args, b',');
+    let [space, a, b] = parts.as_slice() else { return None };
+    if !space.trim_start().starts_with("in ") {
+        return None;
+    }
+    let with_share = |part: &str| -> Option<(Rgba, Option<f64>)> {
+        let words = split_top(part.trim(), b' ');
+        let words: Vec<&str> = words.into_iter().filter(|w| !w.is_empty()).collect();
+        match words.as_slice() {
+            [c] => Some((parse_colour_or(c, current)?, None)),
+            [c, p] | [p, c] if p.ends_with('%') => {
+                Some((parse_colour_or(c, current)?, Some(number_or_percent(p)?.clamp(0.0, 1.0))))
+            }
+            _ => None,
+        }
+    };
+    let ((ca, pa), (cb, pb)) = (with_share(a)?, with_share(b)?);
+    let (pa, pb) = match (pa, pb) {
+        (None, None) => (0.5, 0.5),
+        (Some(p), None) => (p, 1.0 - p),
+        (None, Some(q)) => (1.0 - q, q),
+        (Some(p), Some(q)) => (p, q),
+    };
+    let total = pa + pb;
+    if total <= 0.0 {
+        return None;
+    }
+    let (wa, wb) = (pa / total, pb / total);
+    // Shares under 100% in all make the mix that much transparent.
+    let alpha = (ca.a * wa + cb.a * wb) * total.min(1.0);
+    Some(Rgba { r: ca.r * wa + cb.r * wb, g: ca.g * wa + cb.g * wb, b: ca.b * wa + cb.b * wb, a: alpha })
+}
+
+/// `color(<space> r g b [/ alpha])` in an RGB space (`srgb`, `display-p3`,
+/// `a98-rgb`…), read as sRGB; other spaces are not read.
+fn colour_in_space(args: &str) -> Option<Rgba> {
+    let args = args.replace('/', " ");
+    let mut words = args.split_ascii_whitespace();
+    let space = words.next()?;
+    if !matches!(space, "srgb" | "srgb-linear" | "display-p3" | "a98-rgb" | "prophoto-rgb" | "rec2020") {
+        return None;
+    }
+    let mut ch = || number_or_percent(words.next()?).map(|x| (x * 255.0).clamp(0.0, 255.0));
+    let (r, g, b) = (ch()?, ch()?, ch()?);
+    let a = match words.next() {
+        Some(a) => number_or_percent(a)?.clamp(0.0, 1.0),
+        None => 1.0,
+    };
+    Some(Rgba { r, g, b, a })
 }
 
 fn parse_hex(hex: &str) -> Option<Rgba> {
@@ -145,222 +224,9 @@ fn parse_hex(hex: &str) -> Option<Rgba> {
     }
 }
 
-/// rgb()/rgba()/hsl()/hsla(), comma or space syntax, `/ alpha`.
-fn parse_colour_function(name: &str, args: &str) -> Option<Rgba> {
-    let args = args.replace(['/', ','], " ");
-    let parts: Vec<&str> = args.split_ascii_whitespace().collect();
-    if parts.len() < 3 {
-        return None;
-    }
-    let alpha = match parts.get(3) {
-        Some(a) => number_or_percent(a)?.clamp(0.0, 1.0),
-        None => 1.0,
-    };
-    match name.trim() {
-        "rgb" | "rgba" => {
-            let ch = |s: &str| -> Option<f64> {
-                let (n, unit) = number_unit(s)?;
-                let v = match unit {
-                    "" => n,
-                    "%" => n * 2.55,
-                    _ => return None,
-                };
-                Some(v.clamp(0.0, 255.0))
-            };
-            Some(Rgba { r: ch(parts[0])?, g: ch(parts[1])?, b: ch(parts[2])?, a: alpha })
-        }
-        "hsl" | "hsla" => {
-            let h = angle_deg(parts[0])?;
-            let pct = |s: &str| number_unit(s).map(|(n, _)| (n / 100.0).clamp(0.0, 1.0));
-            let (s, l) = (pct(parts[1])?, pct(parts[2])?);
-            let (r, g, b) = hsl_to_rgb(h, s, l);
-            Some(Rgba { r, g, b, a: alpha })
-        }
-        _ => None,
-    }
-}
-
-fn hsl_to_rgb(h: f64, s: f64, l: f64) -> (f64, f64, f64) {
-    let h = h.rem_euclid(360.0) / 360.0;
-    let q = if l < 0.5 { l * (1.0 + s) } else { l + s - l * s };
-    let p = 2.0 * l - q;
-    let f = |t: f64| {
-        let t = t.rem_euclid(1.0);
-        let v = if t < 1.0 / 6.0 {
-            p + (q - p) * 6.0 * t
-        } else if t < 0.5 {
-            q
-        } else if t < 2.0 / 3.0 {
-            p + (q - p) * (2.0 / 3.0 - t) * 6.0
-        } else {
-            p
-        };
-        v * 255.0
-    };
-    (f(h + 1.0 / 3.0), f(h), f(h - 1.0 / 3.0))
-}
-
-/// CSS named colours (sorted), as 0xRRGGBB.
-const NAMED_COLOURS: &[(&str, u32)] = &[
-    ("aliceblue", 0xf0f8ff),
-    ("antiquewhite", 0xfaebd7),
-    ("aqua", 0x00ffff),
-    ("aquamarine", 0x7fffd4),
-    ("azure", 0xf0ffff),
-    ("beige", 0xf5f5dc),
-    ("bisque", 0xffe4c4),
-    ("black", 0x000000),
-    ("blanchedalmond", 0xffebcd),
-    ("blue", 0x0000ff),
-    ("blueviolet", 0x8a2be2),
-    ("brown", 0xa52a2a),
-    ("burlywood", 0xdeb887),
-    ("cadetblue", 0x5f9ea0),
-    ("chartreuse", 0x7fff00),
-    ("chocolate", 0xd2691e),
-    ("coral", 0xff7f50),
-    ("cornflowerblue", 0x6495ed),
-    ("cornsilk", 0xfff8dc),
-    ("crimson", 0xdc143c),
-    ("cyan", 0x00ffff),
-    ("darkblue", 0x00008b),
-    ("darkcyan", 0x008b8b),
-    ("darkgoldenrod", 0xb8860b),
-    ("darkgray", 0xa9a9a9),
-    ("darkgreen", 0x006400),
-    ("darkgrey", 0xa9a9a9),
-    ("darkkhaki", 0xbdb76b),
-    ("darkmagenta", 0x8b008b),
-    ("darkolivegreen", 0x556b2f),
-    ("darkorange", 0xff8c00),
-    ("darkorchid", 0x9932cc),
-    ("darkred", 0x8b0000),
-    ("darksalmon", 0xe9967a),
-    ("darkseagreen", 0x8fbc8f),
-    ("darkslateblue", 0x483d8b),
-    ("darkslategray", 0x2f4f4f),
-    ("darkslategrey", 0x2f4f4f),
-    ("darkturquoise", 0x00ced1),
-    ("darkviolet", 0x9400d3),
-    ("deeppink", 0xff1493),
-    ("deepskyblue", 0x00bfff),
-    ("dimgray", 0x696969),
-    ("dimgrey", 0x696969),
-    ("dodgerblue", 0x1e90ff),
-    ("firebrick", 0xb22222),
-    ("floralwhite", 0xfffaf0),
-    ("forestgreen", 0x228b22),
-    ("fuchsia", 0xff00ff),
-    ("gainsboro", 0xdcdcdc),
-    ("ghostwhite", 0xf8f8ff),
-    ("gold", 0xffd700),
-    ("goldenrod", 0xdaa520),
-    ("gray", 0x808080),
-    ("green", 0x008000),
-    ("greenyellow", 0xadff2f),
-    ("grey", 0x808080),
-    ("honeydew", 0xf0fff0),
-    ("hotpink", 0xff69b4),
-    ("indianred", 0xcd5c5c),
-    ("indigo", 0x4b0082),
-    ("ivory", 0xfffff0),
-    ("khaki", 0xf0e68c),
-    ("lavender", 0xe6e6fa),
-    ("lavenderblush", 0xfff0f5),
-    ("lawngreen", 0x7cfc00),
-    ("lemonchiffon", 0xfffacd),
-    ("lightblue", 0xadd8e6),
-    ("lightcoral", 0xf08080),
-    ("lightcyan", 0xe0ffff),
-    ("lightgoldenrodyellow", 0xfafad2),
-    ("lightgray", 0xd3d3d3),
-    ("lightgreen", 0x90ee90),
-    ("lightgrey", 0xd3d3d3),
-    ("lightpink", 0xffb6c1),
-    ("lightsalmon", 0xffa07a),
-    ("lightseagreen", 0x20b2aa),
-    ("lightskyblue", 0x87cefa),
-    ("lightslategray", 0x778899),
-    ("lightslategrey", 0x778899),
-    ("lightsteelblue", 0xb0c4de),
-    ("lightyellow", 0xffffe0),
-    ("lime", 0x00ff00),
-    ("limegreen", 0x32cd32),
-    ("linen", 0xfaf0e6),
-    ("magenta", 0xff00ff),
-    ("maroon", 0x800000),
-    ("mediumaquamarine", 0x66cdaa),
-    ("mediumblue", 0x0000cd),
-    ("mediumorchid", 0xba55d3),
-    ("mediumpurple", 0x9370db),
-    ("mediumseagreen", 0x3cb371),
-    ("mediumslateblue", 0x7b68ee),
-    ("mediumspringgreen", 0x00fa9a),
-    ("mediumturquoise", 0x48d1cc),
-    ("mediumvioletred", 0xc71585),
-    ("midnightblue", 0x191970),
-    ("mintcream", 0xf5fffa),
-    ("mistyrose", 0xffe4e1),
-    ("moccasin", 0xffe4b5),
-    ("navajowhite", 0xffdead),
-    ("navy", 0x000080),
-    ("oldlace", 0xfdf5e6),
-    ("olive", 0x808000),
-    ("olivedrab", 0x6b8e23),
-    ("orange", 0xffa500),
-    ("orangered", 0xff4500),
-    ("orchid", 0xda70d6),
-    ("palegoldenrod", 0xeee8aa),
-    ("palegreen", 0x98fb98),
-    ("paleturquoise", 0xafeeee),
-    ("palevioletred", 0xdb7093),
-    ("papayawhip", 0xffefd5),
-    ("peachpuff", 0xffdab9),
-    ("peru", 0xcd853f),
-    ("pink", 0xffc0cb),
-    ("plum", 0xdda0dd),
-    ("powderblue", 0xb0e0e6),
-    ("purple", 0x800080),
-    ("rebeccapurple", 0x663399),
-    ("red", 0xff0000),
-    ("rosybrown", 0xbc8f8f),
-    ("royalblue", 0x4169e1),
-    ("saddlebrown", 0x8b4513),
-    ("salmon", 0xfa8072),
-    ("sandybrown", 0xf4a460),
-    ("seagreen", 0x2e8b57),
-    ("seashell", 0xfff5ee),
-    ("sienna", 0xa0522d),
-    ("silver", 0xc0c0c0),
-    ("skyblue", 0x87ceeb),
-    ("slateblue", 0x6a5acd),
-    ("slategray", 0x708090),
-    ("slategrey", 0x708090),
-    ("snow", 0xfffafa),
-    ("springgreen", 0x00ff7f),
-    ("steelblue", 0x4682b4),
-    ("tan", 0xd2b48c),
-    ("teal", 0x008080),
-    ("thistle", 0xd8bfd8),
-    ("tomato", 0xff6347),
-    ("turquoise", 0x40e0d0),
-    ("violet", 0xee82ee),
-    ("wheat", 0xf5deb3),
-    ("white", 0xffffff),
-    ("whitesmoke", 0xf5f5f5),
-    ("yellow", 0xffff00),
-    ("yellowgreen", 0x9acd32),
-];
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn tables_are_sorted_for_binary_search() {
-        assert!(NAMED_COLOURS.windows(2).all(|w| w[0].0 < w[1].0));
-        assert_eq!(NAMED_COLOURS.len(), 148);
-    }
 
     #[test]
     fn css_helpers() {
@@ -370,5 +236,44 @@ mod tests {
         let c = |v: &str| parse_colour_or(v, BLACK).unwrap().contrast(WHITE);
         assert!((c("black") - 21.0).abs() < 0.01);
         assert!(c("#ffff00") < MIN_CONTRAST && c("#eeeeee") > MIN_CONTRAST && c("#dddddd") > 1.3);
+    }
+
+    #[test]
+    fn colour_spaces_and_functions() {
+        let white = |v: &str| parse_colour_or(v, BLACK).map(|c| c.over(WHITE).contrast(WHITE) < MIN_CONTRAST);
+        for v in [
+            "white",
+            "snow",
+            "hwb(0 100% 0%)",
+            "lab(100 0 0)",
+            "lch(99.5 0 0)",
+            "oklab(1 0 0)",
+            "oklch(100% 0 0)",
+            "rgb(from white r g b)",
+            "hsl(from black h s 100)",
+            "color(srgb 1 1 1)",
+            "color(display-p3 0.99 0.99 0.99 / 1)",
+            "color-mix(in srgb, white 99%, black)",
+            "color-mix(in oklch, #fff, #fefefe)",
+            "rgb(255\n255\t255)",
+            "canvas",
+            "rgb(from white calc(r - 1) g b)",
+        ] {
+            assert_eq!(white(v), Some(true), "{v}");
+        }
+        for v in ["black", "oklch(40% 0.1 250)", "lab(20 10 10)", "color-mix(in srgb, white 50%, black)", "canvastext"]
+        {
+            assert_eq!(white(v), Some(false), "{v}");
+        }
+        // Not CSS: hex digits without `#`, the crate's `hsv()`; a colour
+        // inside a mix that is not one.
+        for v in
+            ["fff", "ffffff", "beaded", "hsv(0 0% 100%)", "color-mix(in srgb, nonsense, white)", "color(xyz 1 1 1)"]
+        {
+            assert_eq!(parse_colour_or(v, BLACK), None, "{v}");
+        }
+        // Transparency through a mix's shares.
+        let faint = parse_colour_or("color-mix(in srgb, black 5%, transparent 5%)", BLACK).unwrap();
+        assert!(faint.a < 0.1);
     }
 }

@@ -9,8 +9,8 @@ use crate::document::HiddenReason;
 
 use super::select::{self, Comb, Complex, Match, Matcher, Node, Parsed, Ref, Selector, Tree};
 use super::values::{
-    clip_hides, clip_path_hides, filter_hides, first_word, font_shorthand_size, font_size_px, length_px,
-    number_or_percent, scale_effect, scale_factor, transform_effect,
+    clip_hides, clip_path_hides, filter_blurs, filter_hides, first_word, font_shorthand_size, font_size_px, length_px,
+    number_or_percent, opacity_value, scale_effect, scale_factor, transform_effect,
 };
 use super::{DEFAULT_FONT_PX, FastMap, FastSet, MAX_HIDDEN_OPACITY, MIN_READABLE_FONT_PX, OFFSCREEN_PX};
 
@@ -75,6 +75,20 @@ pub(super) struct Style {
 /// The property name, lowercased and unescaped, if it can hide text (checked
 /// without allocating for the common case of a plain name).
 fn relevant_property(raw: &str) -> Option<String> {
+    let p = relevant_property_as_written(raw)?;
+    // Logical sizes as the physical ones of a horizontal page.
+    Some(match p.as_str() {
+        "block-size" => "height".into(),
+        "inline-size" => "width".into(),
+        "max-block-size" => "max-height".into(),
+        "max-inline-size" => "max-width".into(),
+        "overflow-block" => "overflow-y".into(),
+        "overflow-inline" => "overflow-x".into(),
+        _ => p,
+    })
+}
+
+fn relevant_property_as_written(raw: &str) -> Option<String> {
     if raw.contains('\\') {
         let p = css_unescape(raw).to_ascii_lowercase();
         return is_relevant_property(&p).then_some(p);
@@ -129,6 +143,12 @@ fn is_relevant_property(p: &str) -> bool {
             | "height"
             | "max-width"
             | "max-height"
+            | "block-size"
+            | "inline-size"
+            | "max-block-size"
+            | "max-inline-size"
+            | "overflow-block"
+            | "overflow-inline"
             | "overflow"
             | "overflow-x"
             | "overflow-y"
@@ -195,6 +215,34 @@ const SYSTEM_COLOURS: [&str; 43] = [
     "currentcolor",
 ];
 
+/// The keywords a position, a margin, an indent or a size takes.
+const LENGTH_KEYWORDS: [&str; 16] = [
+    "auto",
+    "none",
+    "fit-content",
+    "min-content",
+    "max-content",
+    "stretch",
+    "-webkit-fill-available",
+    "-moz-available",
+    "-webkit-fit-content",
+    "-moz-fit-content",
+    "-webkit-min-content",
+    "-webkit-max-content",
+    "-moz-min-content",
+    "-moz-max-content",
+    "each-line",
+    "hanging",
+];
+
+/// A value that is a function this reader does not compute (`round()`,
+/// `env()`): kept as a browser may keep it. `calc()`, `min()`, `max()`
+/// and `clamp()` are computed here, so one that does not compute is
+/// invalid.
+fn unread_function(v: &str) -> bool {
+    v.find('(').is_some_and(|open| !matches!(v[..open].trim(), "calc" | "min" | "max" | "clamp" | "-webkit-calc"))
+}
+
 /// Is `value` one a browser keeps for `prop`? A declaration it cannot
 /// parse is dropped, so an earlier one stands (`display:none;
 /// display:nonsense` hides). Checked for the properties whose values are
@@ -254,8 +302,16 @@ fn valid_value(prop: &str, value: &str) -> bool {
             )
         }),
         "visibility" => matches!(v, "visible" | "hidden" | "collapse"),
-        // (A function we do not read, `calc()`, `oklch()`, is kept.)
-        "opacity" | "fill-opacity" => number_or_percent(v).is_some() || v.contains('('),
+        // A number, or a function we do not read (`round()`); `calc()`
+        // and its kin only when they compute (`calc(bogus)` is dropped).
+        "opacity" | "fill-opacity" => opacity_value(v).is_some() || unread_function(v),
+        "font-size" => font_size_px(v, DEFAULT_FONT_PX).is_some() || v == "math" || unread_function(v),
+        "left" | "top" | "right" | "margin-left" | "margin-top" | "text-indent" | "width" | "height" | "max-width"
+        | "max-height" => {
+            // (An indent's length may take keywords after it: `2em hanging`.)
+            let v = if prop == "text-indent" { v.split_ascii_whitespace().next().unwrap_or(v) } else { v };
+            length_px(v, DEFAULT_FONT_PX).is_some() || LENGTH_KEYWORDS.contains(&v) || unread_function(v)
+        }
         "color" | "background-color" | "-webkit-text-fill-color" => {
             v.contains('(')
                 || super::colour::parse_colour_or(v, super::colour::BLACK).is_some()
@@ -347,6 +403,9 @@ impl Style {
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Decl {
     pub(super) prop: String,
+    /// A custom property's number on its page ([`Vars::id`]); 0 for
+    /// every other property.
+    pub(super) id: u32,
     pub(super) value: Rc<str>,
     pub(super) important: bool,
 }
@@ -447,31 +506,55 @@ pub(super) fn css_unescape(s: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// The custom properties (`--name: value`) a page declares, in its style
-/// sheets or its `style` attributes, each with its value when every
-/// declaration of it gives the same one (a theme that sets one name two
-/// ways is left unread: which applies depends on where).
+/// sheets or its `style` attributes. A name only page-wide rules declare
+/// (`:root`, `html`, `body`, `*`), one way, is put in where a value is
+/// parsed; a name also declared for some elements only (a rule's class, a
+/// `style` attribute) is put in per element, as a browser inherits it
+/// (the renderer keeps what each open element declares).
 #[derive(Debug, Default)]
 pub(super) struct Vars {
-    /// Each name's value everywhere: the one page-wide rules give it, when
-    /// no other declaration does.
-    page: FastMap<String, Option<String>>,
-    /// Each name's value in the narrower rules and `style` attributes,
-    /// when they all give it the same one.
-    narrow: FastMap<String, Option<String>>,
+    /// Each name's value in the page-wide rules, when they all give it
+    /// the same one.
+    wide: FastMap<String, Option<String>>,
+    /// The names declared for some elements only.
+    narrow: FastSet<String>,
     /// More declarations than are read: the maps are not the whole page.
     capped: bool,
+    /// Some value is read per element ([`Vars::per_element`]).
+    per_element: bool,
+    /// Each custom property's number (from 1), as declarations name
+    /// them: the renderer keeps its values in a list by number.
+    ids: std::cell::RefCell<FastMap<Rc<str>, u32>>,
 }
 
 /// Declarations of custom properties read per page, and substitutions
 /// per value.
 const MAX_VARS: usize = 1 << 16;
+/// The longest custom property value kept, its blanks run together.
+const MAX_CUSTOM_VALUE: usize = 1024;
 const MAX_VAR_DEPTH: usize = 4;
+
+/// What a value with `var(…)` in it is, read from the page alone.
+pub(super) enum VarValue {
+    /// Every name in it has one value wherever it applies (or none, and
+    /// the fallback is taken).
+    Put(String),
+    /// It cannot be put together: the declaration is invalid.
+    Invalid,
+    /// A name in it depends on the element: read in the cascade.
+    PerElement,
+}
 
 impl Vars {
     /// One pass over the page for `--name:`.
     pub(super) fn from_html(html: &[u8]) -> Vars {
         let mut vars = Vars::default();
         let mut read = 0;
+        // (Worked out once the page is read: every block and element asks.)
+        let settle = |mut vars: Vars| {
+            vars.per_element = vars.capped || !vars.narrow.is_empty() || vars.wide.values().any(Option::is_none);
+            vars
+        };
         for at in memchr::memmem::find_iter(html, b"--") {
             if at > 0 && (html[at - 1].is_ascii_alphanumeric() || matches!(html[at - 1], b'-' | b'_' | b'!')) {
                 continue;
@@ -498,60 +581,91 @@ impl Vars {
             let Some(end) = end else { continue };
             let value = String::from_utf8_lossy(&value[..end]).trim().to_ascii_lowercase();
             let name = String::from_utf8_lossy(&html[at..name_end]).to_ascii_lowercase();
-            // Only a page-wide declaration (`:root`, `html`, `body`, `*`)
-            // holds everywhere; one in a narrower rule or a `style`
-            // attribute holds for some elements only, so it is not read.
-            let wide = page_wide(&html[at.saturating_sub(1024)..at]);
-            if !wide {
-                let v = Some(value.clone());
-                vars.narrow
-                    .entry(name.clone())
-                    .and_modify(|n| *n = n.take().filter(|n| Some(n) == v.as_ref()))
-                    .or_insert(v);
+            // Only a page-wide declaration holds everywhere; one in a
+            // narrower rule or a `style` attribute holds for some
+            // elements and what they hold.
+            if page_wide(&html[at.saturating_sub(1024)..at]) {
+                let value = Some(value);
+                vars.wide
+                    .entry(name)
+                    .and_modify(|v| {
+                        if *v != value {
+                            *v = None
+                        }
+                    })
+                    .or_insert(value);
+            } else {
+                vars.narrow.insert(name);
             }
-            let value = wide.then_some(value);
-            vars.page
-                .entry(name)
-                .and_modify(|v| {
-                    if *v != value {
-                        *v = None
-                    }
-                })
-                .or_insert(value);
         }
-        vars
+        settle(vars)
     }
 
-    /// `value` with each `var(--name)` or `var(--name, fallback)` put in:
-    /// the page's one value of the name, or the fallback when the page
-    /// declares none; None when a name has no single value.
-    fn resolve(&self, value: &str, own: &FastMap<String, String>) -> Option<String> {
+    /// A custom property's number, given on first sight.
+    pub(super) fn id(&self, name: &str) -> u32 {
+        let mut ids = self.ids.borrow_mut();
+        if let Some(&id) = ids.get(name) {
+            return id;
+        }
+        let id = ids.len() as u32 + 1;
+        ids.insert(name.into(), id);
+        id
+    }
+
+    /// The number of a name some declaration gave one.
+    pub(super) fn known_id(&self, name: &str) -> Option<u32> {
+        self.ids.borrow().get(name).copied()
+    }
+
+    /// Are custom properties read per element on this page?
+    pub(super) fn per_element(&self) -> bool {
+        self.per_element
+    }
+
+    /// The value a name has where no element declares it: the page-wide
+    /// rules' one value.
+    pub(super) fn page_value(&self, name: &str) -> Option<&str> {
+        self.wide.get(name).and_then(Option::as_deref)
+    }
+
+    /// `value` with each `var(--name)` or `var(--name, fallback)` put in,
+    /// when the page gives each name one value everywhere.
+    fn resolve(&self, value: &str) -> VarValue {
         let mut out = value.to_string();
         for _ in 0..MAX_VAR_DEPTH {
-            let Some(start) = out.find("var(") else { return Some(out) };
-            let inner_start = start + 4;
-            let close = matching_paren(&out, inner_start)?;
-            let inner = &out[inner_start..close];
-            let (name, fallback) = match inner.split_once(',') {
-                Some((n, f)) => (n.trim(), Some(f.trim())),
-                None => (inner.trim(), None),
-            };
-            // A name the same block declares is the element's own value
-            // (`.aside{--vis:hidden;visibility:var(--vis)}`), whatever
-            // page-wide rules give it, when no other narrow rule gives it
-            // another (`body.consent .aside{--vis:visible}` may match the
-            // element too).
-            let mine =
-                own.get(name).filter(|v| !self.capped && self.narrow.get(name).is_some_and(|n| n.as_ref() == Some(*v)));
-            let put = match mine.map(Some).or(self.page.get(name).map(Option::as_ref)) {
+            let Some((start, close, name, fallback)) = first_var(&out) else { return VarValue::Invalid };
+            if self.capped || self.narrow.contains(name) {
+                return VarValue::PerElement;
+            }
+            let put = match self.wide.get(name) {
                 Some(Some(v)) => v.clone(),
-                Some(None) => return None,
-                None => fallback?.to_string(),
+                Some(None) => return VarValue::PerElement,
+                None => match fallback {
+                    Some(f) => f.to_string(),
+                    None => return VarValue::Invalid,
+                },
             };
             out.replace_range(start..=close, &put);
+            if !out.contains("var(") {
+                return VarValue::Put(out);
+            }
         }
-        (!out.contains("var(")).then_some(out)
+        VarValue::Invalid
     }
+}
+
+/// The first `var(…)` of a value: where it starts and closes, its name and
+/// its fallback. None when it does not close.
+pub(super) fn first_var(value: &str) -> Option<(usize, usize, &str, Option<&str>)> {
+    let start = value.find("var(")?;
+    let inner_start = start + 4;
+    let close = matching_paren(value, inner_start)?;
+    let inner = &value[inner_start..close];
+    let (name, fallback) = match inner.split_once(',') {
+        Some((n, f)) => (n.trim(), Some(f.trim())),
+        None => (inner.trim(), None),
+    };
+    Some((start, close, name, fallback))
 }
 
 /// Is the block a declaration ends (`before` is what precedes it) a rule
@@ -582,55 +696,119 @@ fn matching_paren(s: &str, from: usize) -> Option<usize> {
 }
 
 /// `prop: value [!important]; …` → declarations (relevant ones only),
-/// custom properties put in (`var(--bg)`).
+/// custom properties put in (`var(--bg)`) where the page gives them one
+/// value; on a page that declares them per element, the custom properties
+/// themselves (`--name`) and the values that use them, as written, for
+/// the cascade to put together.
 pub(super) fn parse_declarations(block: &str, vars: &Vars) -> Vec<Decl> {
     let block = strip_css_comments(block);
     let mut decls = Vec::new();
-    // The block's own custom properties (the last of a name counts), read
-    // only when a value uses one.
-    let mut own: FastMap<String, String> = FastMap::default();
-    if block.contains("var(") {
-        for part in split_top(&block, b';') {
-            if let Some((name, value)) = part.split_once(':')
-                && name.trim().starts_with("--")
-            {
-                own.insert(name.trim().to_ascii_lowercase(), value.trim().to_ascii_lowercase());
-            }
-        }
-    }
+    let per_element = vars.per_element();
+    // The custom properties, and where each is among them (a block may
+    // declare thousands).
+    let mut customs: Vec<Decl> = Vec::new();
+    let mut custom_at: FastMap<String, usize> = FastMap::default();
     for part in split_top(&block, b';') {
         let Some(colon) = part.find(':') else { continue };
-        let Some(prop) = relevant_property(part[..colon].trim()) else { continue };
+        let name = part[..colon].trim();
+        if name.starts_with("--") {
+            if per_element && name.len() <= 64 {
+                let (value, important) = important_split(part[colon + 1..].trim().to_ascii_lowercase());
+                // Blanks run together; a value longer than any that hides
+                // is not kept (each use copies it).
+                let value = value.split_ascii_whitespace().collect::<Vec<_>>().join(" ");
+                if value.len() > MAX_CUSTOM_VALUE {
+                    continue;
+                }
+                let prop = name.to_ascii_lowercase();
+                let decl = Decl { id: vars.id(&prop), prop, value: value.into(), important };
+                match custom_at.get(&decl.prop) {
+                    Some(&i) if customs[i].important && !important => {}
+                    Some(&i) => customs[i] = decl,
+                    None => {
+                        custom_at.insert(decl.prop.clone(), customs.len());
+                        customs.push(decl);
+                    }
+                }
+            }
+            continue;
+        }
+        let Some(prop) = relevant_property(name) else { continue };
         let mut value = css_unescape(part[colon + 1..].trim()).into_owned();
         value.make_ascii_lowercase();
-        let mut important = false;
-        if let Some(bang) = value.rfind('!')
-            && value[bang + 1..].trim() == "important"
-        {
-            important = true;
-            value.truncate(bang);
-        }
-        let trimmed = value.trim_end().len();
-        value.truncate(trimmed);
+        let (mut value, important) = important_split(value);
+        let mut checked = true;
         if value.contains("var(") {
-            // A value that cannot be put together is invalid, as a
-            // browser finds it at computed-value time: left out.
-            let Some(v) = vars.resolve(&value, &own) else { continue };
-            value = v;
+            match vars.resolve(&value) {
+                VarValue::Put(v) => value = v,
+                // A value that cannot be put together is invalid, as a
+                // browser finds it at computed-value time: left out.
+                VarValue::Invalid => continue,
+                // Checked once put together, per element.
+                VarValue::PerElement => checked = false,
+            }
         }
         // A value a browser cannot parse drops its declaration, so an
         // earlier one stands.
-        if !value.is_empty() && valid_value(&prop, &value) {
+        if !value.is_empty() && (!checked || valid_value(&prop, &value)) {
             // Only the last of a property (of each importance) can decide
             // a value, and the same order of the kept ones gives the same
             // style; the list stays as short as the properties we read.
             if let Some(i) = decls.iter().position(|d: &Decl| d.prop == prop && d.important == important) {
                 decls.remove(i);
             }
-            decls.push(Decl { prop, value: value.into(), important });
+            decls.push(Decl { prop, id: 0, value: value.into(), important });
         }
     }
+    decls.extend(customs);
     decls
+}
+
+/// The value of `prop` that hides most, for a value the page made too
+/// costly to put together.
+pub(super) fn hiding_value(prop: &str) -> Option<&'static str> {
+    Some(match prop {
+        "display" => "none",
+        "visibility" | "content-visibility" => "hidden",
+        "opacity" => "0",
+        "color" | "-webkit-text-fill-color" => "transparent",
+        "font-size" => "0",
+        _ => return None,
+    })
+}
+
+/// A value without its `!important`, and whether it had one.
+fn important_split(mut value: String) -> (String, bool) {
+    let mut important = false;
+    if let Some(bang) = value.rfind('!')
+        && value[bang + 1..].trim() == "important"
+    {
+        important = true;
+        value.truncate(bang);
+    }
+    let trimmed = value.trim_end().len();
+    value.truncate(trimmed);
+    (value, important)
+}
+
+/// A custom property's value as a declaration uses it: each `var(…)` put
+/// in by `lookup` (a name's value where the element stands), or its
+/// fallback; None when it cannot be put together, or when the result is
+/// no value of `prop` a browser keeps.
+pub(super) fn put_vars<'a>(prop: &str, value: &str, lookup: impl Fn(&str) -> Option<&'a str>) -> Option<String> {
+    let mut out = value.to_string();
+    for _ in 0..MAX_VAR_DEPTH {
+        let (start, close, name, fallback) = first_var(&out)?;
+        let put = match lookup(name) {
+            Some(v) => v.to_string(),
+            None => fallback?.to_string(),
+        };
+        out.replace_range(start..=close, &put);
+        if !out.contains("var(") {
+            return (!out.is_empty() && valid_value(prop, &out)).then_some(out);
+        }
+    }
+    None
 }
 
 /// Steps of selector matching a page may take per byte of it (and any page
@@ -664,17 +842,25 @@ struct Rule {
     /// The last value of each property only (shared by the selectors of
     /// one rule until one of them merges another rule in).
     decls: Rc<Vec<Decl>>,
+    /// Its custom properties, apart: a rule may declare thousands, which
+    /// only a page's budget of them reads.
+    customs: Rc<Vec<Decl>>,
 }
 
 impl Rule {
     /// Merge declarations in: a later value of a property replaces the
     /// earlier one (and moves to the end, keeping shorthand order).
-    fn add_decls(&mut self, decls: &[Decl], order: usize) {
+    fn add_decls(&mut self, decls: &[Decl], customs: &[Decl], order: usize) {
         self.order = order;
-        let mine = Rc::make_mut(&mut self.decls);
-        for d in decls {
-            mine.retain(|old| !(old.prop == d.prop && old.important == d.important));
-            mine.push(d.clone());
+        for (mine, new) in [(&mut self.decls, decls), (&mut self.customs, customs)] {
+            if new.is_empty() {
+                continue;
+            }
+            let mine = Rc::make_mut(mine);
+            // (One pass: a block may hold thousands of custom properties.)
+            let keys: FastSet<(&str, bool)> = new.iter().map(|d| (d.prop.as_str(), d.important)).collect();
+            mine.retain(|old| !keys.contains(&(old.prop.as_str(), old.important)));
+            mine.extend(new.iter().cloned());
         }
     }
 }
@@ -745,9 +931,11 @@ pub(super) struct Sheet {
 
 impl Sheet {
     /// Collect the rules of every `<style>` element. A plain scan: a
-    /// `<style>` inside a comment or script is read too, which can only hide
-    /// more. A sheet placed after what it styles still applies, as it does
-    /// in a browser once the page has loaded.
+    /// `<style>` a browser does not apply (inside a comment, a script, a
+    /// `<template>`; not of CSS's type; an alternate) is read too, its
+    /// rules unsure: they may hide, never show. A sheet placed after what
+    /// it styles still applies, as it does in a browser once the page has
+    /// loaded.
     pub(super) fn from_html(html: &[u8]) -> Sheet {
         let mut sheet = Sheet {
             standards: standards_mode(html),
@@ -755,6 +943,11 @@ impl Sheet {
             vars: Vars::from_html(html),
             ..Sheet::default()
         };
+        // A sheet a browser may not apply (in a comment, a script, a
+        // `<template>` or `<noscript>`; of a type other than CSS; an
+        // alternate one; disabled) may hide, never show.
+        let mut context = Inert::default();
+        let mut titles = Titles::default();
         let mut i = 0;
         while let Some(off) = find_ci(&html[i..], b"<style") {
             let at = i + off + 6;
@@ -769,25 +962,38 @@ impl Sheet {
             let start_tag = &html[at..at + gt];
             let body_start = at + gt + 1;
             let body_end = find_ci(&html[body_start..], b"</style").map_or(html.len(), |e| body_start + e);
+            let inert = context.at(html, at - 6);
+            context.skip_to(body_end);
             if style_media_applies(start_tag) {
+                let tag = String::from_utf8_lossy(start_tag).to_ascii_lowercase();
+                let css_type = start_tag_attr(&tag, "type").is_none_or(|t| matches!(t.trim(), "" | "text/css"));
+                let doubt = inert || !css_type || titles.alternate(&tag);
                 let css = String::from_utf8_lossy(&html[body_start..body_end]);
                 let css = strip_css_comments(&css);
-                sheet.add_block(&css, None, Ctx { nesting: 0, layer: UNLAYERED, cap: Match::Yes });
+                let cap = if doubt { Match::Unsure } else { Match::Yes };
+                sheet.add_block(&css, None, Ctx { nesting: 0, layer: UNLAYERED, cap });
             }
             i = body_end;
         }
         // `<link rel="stylesheet" href="data:text/css,…">`, a sheet the page
         // holds itself.
+        let mut context = Inert::default();
         let mut i = 0;
         while let Some(off) = find_ci(&html[i..], b"<link") {
             let at = i + off + 5;
             let Some(gt) = html[at..].iter().position(|&b| b == b'>') else { break };
             let tag = String::from_utf8_lossy(&html[at..at + gt]);
+            let inert = context.at(html, at - 5);
             if let Some(css) = linked_data_sheet(&tag)
                 && style_media_applies(tag.as_bytes())
             {
+                let lower = tag.to_ascii_lowercase();
+                let alternate = start_tag_attr(&lower, "rel").is_some_and(|r| r.contains("alternate"));
+                let doubt =
+                    inert || alternate || start_tag_attr(&lower, "disabled").is_some() || titles.alternate(&lower);
                 let css = strip_css_comments(&css);
-                sheet.add_block(&css, None, Ctx { nesting: 1, layer: UNLAYERED, cap: Match::Yes });
+                let cap = if doubt { Match::Unsure } else { Match::Yes };
+                sheet.add_block(&css, None, Ctx { nesting: 1, layer: UNLAYERED, cap });
             }
             i = at + gt;
         }
@@ -908,7 +1114,8 @@ impl Sheet {
                 Ok(_) => false,
                 Err(()) => true,
             });
-        let shared = Rc::new(decls.to_vec());
+        let (customs, decls): (Vec<Decl>, Vec<Decl>) = decls.iter().cloned().partition(|d| d.prop.starts_with("--"));
+        let (shared, customs) = (Rc::new(decls), Rc::new(customs));
         for (text, cap) in selectors {
             let mut sel = match select::parse(text) {
                 Ok(Parsed::Selector(s)) => s,
@@ -921,13 +1128,13 @@ impl Sheet {
             }
             let key = format!("{}|{:?}|{text}", ctx.layer, sel.cap);
             if let Some(&idx) = self.by_key.get(&key) {
-                self.rules[idx].add_decls(decls, order);
+                self.rules[idx].add_decls(&shared, &customs, order);
                 continue;
             }
             let mut names = Vec::new();
             sel.complex.attribute_names(&mut names);
             if self.rules.len() >= MAX_RULES {
-                if let Some(why) = decls.iter().find_map(could_hide) {
+                if let Some(why) = shared.iter().find_map(could_hide) {
                     let b = self.bucket(bucket_key(&sel.complex));
                     self.buckets[b].overflow.get_or_insert(why);
                     // An element is looked up by the attribute of its bucket.
@@ -945,6 +1152,7 @@ impl Sheet {
                 layer: ctx.layer,
                 order,
                 decls: Rc::clone(&shared),
+                customs: Rc::clone(&customs),
             };
             let idx = self.rules.len();
             self.by_key.insert(key, idx);
@@ -1042,7 +1250,13 @@ impl Sheet {
     /// Apply the matching rules and the inline declarations in cascade
     /// order: sheet, inline, sheet `!important` (layers reversed), inline
     /// `!important`. `unsure` counts the rules we are not sure match.
-    pub(super) fn cascade(&self, hits: &Hits, unsure: bool, inline: Option<&[Decl]>, style: &mut Style) {
+    pub(super) fn cascade<'s>(
+        &'s self,
+        hits: &Hits,
+        unsure: bool,
+        inline: Option<&'s [Decl]>,
+        mut apply: impl FnMut(&'s Decl),
+    ) {
         let take = |m: Match| m == Match::Yes || unsure;
         // A rule we are not sure matches may hide, never show again.
         let applies = |m: Match, d: &Decl| m == Match::Yes || !restores(d);
@@ -1052,12 +1266,12 @@ impl Sheet {
                 if d.important {
                     important = true;
                 } else {
-                    style.set(&d.prop, d.value.clone());
+                    apply(d);
                 }
             }
         }
         for d in inline.unwrap_or(&[]).iter().filter(|d| !d.important) {
-            style.set(&d.prop, d.value.clone());
+            apply(d);
         }
         if important {
             let mut imp: Vec<(usize, Match)> = hits.rules.iter().filter(|(_, m)| take(*m)).copied().collect();
@@ -1066,12 +1280,51 @@ impl Sheet {
             });
             for (r, m) in imp {
                 for d in self.rules[r].decls.iter().filter(|d| d.important && applies(m, d)) {
-                    style.set(&d.prop, d.value.clone());
+                    apply(d);
                 }
             }
         }
         for d in inline.unwrap_or(&[]).iter().filter(|d| d.important) {
-            style.set(&d.prop, d.value.clone());
+            apply(d);
+        }
+    }
+
+    /// The custom properties of the rules that surely match and of the
+    /// inline declarations, in cascade order, each visit taken from
+    /// `budget` (none once it is spent).
+    pub(super) fn cascade_customs<'s>(
+        &'s self,
+        hits: &Hits,
+        inline: Option<&'s [Decl]>,
+        budget: &mut u64,
+        mut apply: impl FnMut(&'s Decl),
+    ) {
+        let sure: Vec<usize> = hits.rules.iter().filter(|(_, m)| *m == Match::Yes).map(|&(r, _)| r).collect();
+        let inline = || inline.unwrap_or(&[]).iter().filter(|d| d.prop.starts_with("--"));
+        let mut important = false;
+        let normal = sure.iter().flat_map(|&r| self.rules[r].customs.iter()).chain(inline());
+        for d in normal {
+            if d.important {
+                important = true;
+                continue;
+            }
+            if *budget == 0 {
+                return;
+            }
+            *budget -= 1;
+            apply(d);
+        }
+        if !important {
+            return;
+        }
+        let mut imp = sure;
+        imp.sort_by_key(|&r| (UNLAYERED - self.rules[r].layer, self.rules[r].sel.specificity, self.rules[r].order));
+        for d in imp.iter().flat_map(|&r| self.rules[r].customs.iter()).chain(inline()).filter(|d| d.important) {
+            if *budget == 0 {
+                return;
+            }
+            *budget -= 1;
+            apply(d);
         }
     }
 }
@@ -1251,6 +1504,7 @@ fn could_hide(d: &Decl) -> Option<HiddenReason> {
         "visibility" if matches!(word, "hidden" | "collapse") => HiddenReason::VisibilityHidden,
         "opacity" if number_or_percent(v).is_some_and(|o| o <= MAX_HIDDEN_OPACITY) => HiddenReason::Opacity,
         "filter" | "-webkit-filter" if filter_hides(v) => HiddenReason::Opacity,
+        "filter" | "-webkit-filter" if filter_blurs(v) => HiddenReason::Blurred,
         "font-size" | "font"
             if font_shorthand_size(v)
                 .or(Some(v))
@@ -1288,6 +1542,8 @@ fn restores(d: &Decl) -> bool {
     let not_tiny =
         |v: &str| length_px(v, DEFAULT_FONT_PX).is_some_and(|px| px > 1.0) || word == "auto" || word == "none";
     match d.prop.as_str() {
+        // (A custom property may show as well as hide.)
+        p if p.starts_with("--") => true,
         "display" => word != "none",
         "content-visibility" => word != "hidden",
         "visibility" => word == "visible",
@@ -1504,6 +1760,112 @@ fn linked_data_sheet(tag: &str) -> Option<String> {
     let mut url = String::new();
     crate::html::decode_entities(v, true, &mut url);
     data_sheet(&url)
+}
+
+/// Where a plain scan of a page stands: in a comment, a script, a
+/// `<template>` or `<noscript>`, whose style sheets a browser does not
+/// apply to the page. Moves forward only (linear over a page).
+#[derive(Default)]
+struct Inert {
+    pos: usize,
+    comment: bool,
+    script: bool,
+    noscript: bool,
+    templates: usize,
+}
+
+impl Inert {
+    /// Is `to` inside such a place?
+    fn at(&mut self, html: &[u8], to: usize) -> bool {
+        while self.pos < to {
+            let rest = &html[self.pos..to];
+            if self.comment {
+                match memchr::memmem::find(rest, b"-->") {
+                    Some(o) => (self.pos, self.comment) = (self.pos + o + 3, false),
+                    None => self.pos = to,
+                }
+                continue;
+            }
+            if self.script {
+                match find_ci(rest, b"</script") {
+                    Some(o) => (self.pos, self.script) = (self.pos + o + 8, false),
+                    None => self.pos = to,
+                }
+                continue;
+            }
+            let Some(o) = memchr::memchr(b'<', rest) else {
+                self.pos = to;
+                break;
+            };
+            let tag = &html[self.pos + o + 1..];
+            let starts = |name: &[u8]| {
+                tag.len() > name.len()
+                    && tag[..name.len()].eq_ignore_ascii_case(name)
+                    && !tag[name.len()].is_ascii_alphanumeric()
+            };
+            self.pos += o + 1;
+            if tag.starts_with(b"!--") {
+                (self.pos, self.comment) = (self.pos + 3, true);
+            } else if starts(b"script") {
+                self.script = true;
+            } else if starts(b"noscript") {
+                self.noscript = true;
+            } else if starts(b"/noscript") {
+                self.noscript = false;
+            } else if starts(b"template") {
+                self.templates += 1;
+            } else if starts(b"/template") {
+                self.templates = self.templates.saturating_sub(1);
+            }
+        }
+        self.comment || self.script || self.noscript || self.templates > 0
+    }
+
+    /// Go on past a sheet's body (no markup is read inside it).
+    fn skip_to(&mut self, to: usize) {
+        self.pos = self.pos.max(to);
+    }
+}
+
+/// The sheets' titles: the first titled sheet names the preferred set; a
+/// sheet titled otherwise is an alternate, which a browser does not apply.
+#[derive(Default)]
+struct Titles {
+    preferred: Option<String>,
+}
+
+impl Titles {
+    fn alternate(&mut self, lower_tag: &str) -> bool {
+        let Some(title) = start_tag_attr(lower_tag, "title").map(str::trim).filter(|t| !t.is_empty()) else {
+            return false;
+        };
+        match &self.preferred {
+            Some(p) => p != title,
+            None => {
+                self.preferred = Some(title.to_string());
+                false
+            }
+        }
+    }
+}
+
+/// The value of the attribute `name` in a start tag's text (lowercased),
+/// or "" when it stands without one.
+fn start_tag_attr<'a>(lower: &'a str, name: &str) -> Option<&'a str> {
+    let boundary = |c: char| c.is_ascii_whitespace() || matches!(c, '/' | '"' | '\'');
+    let pos = lower.match_indices(name).map(|(p, _)| p).find(|&p| {
+        (p == 0 || lower[..p].ends_with(boundary))
+            && lower[p + name.len()..]
+                .chars()
+                .next()
+                .is_none_or(|c| c.is_ascii_whitespace() || matches!(c, '=' | '/' | '>'))
+    })?;
+    let Some(v) = lower[pos + name.len()..].trim_start().strip_prefix('=') else { return Some("") };
+    let v = v.trim_start();
+    Some(match v.chars().next() {
+        Some(q @ ('"' | '\'')) => v[1..].split(q).next().unwrap_or(""),
+        _ => v.split(|c: char| c.is_ascii_whitespace() || c == '>').next().unwrap_or(""),
+    })
 }
 
 /// `<style media=…>`: skip print-only sheets.

@@ -10,8 +10,8 @@ use crate::document::HiddenReason;
 use super::css::Style;
 use super::entities::decode_entities;
 use super::values::{
-    clip_hides, clip_path_hides, filter_hides, first_word, number_or_percent, number_unit, offscreen, rotate_effect,
-    scale_effect, transform_effect, translate_effect, turned_away, zero_size,
+    clip_hides, clip_path_hides, filter_blurs, filter_hides, first_word, number_unit, offscreen, opacity_value,
+    rotate_effect, scale_effect, transform_effect, translate_effect, turned_away, zero_size,
 };
 use super::{FastSet, MAX_HIDDEN_OPACITY};
 
@@ -347,8 +347,10 @@ pub(super) fn read_attrs(el: &Element, html: &[u8], tested: &FastSet<Box<str>>, 
             "name" | "property" | "itemprop" => a.name = Some(value()),
             "content" => a.content = Some(value()),
             "http-equiv" => a.http_equiv = Some(value()),
-            "color" => a.color = Some(value()),
-            "bgcolor" => a.bgcolor = Some(value()),
+            // (MathML's colours and size as HTML's.)
+            "color" | "mathcolor" => a.color = Some(value()),
+            "bgcolor" | "mathbackground" => a.bgcolor = Some(value()),
+            "mathsize" => a.presentation.push(("font-size", value())),
             "text" => a.text_color = Some(value()),
             "dir" => a.dir = Some(value()),
             // Addresses a click sends a request to, beside its target.
@@ -379,6 +381,18 @@ pub(super) fn read_attrs(el: &Element, html: &[u8], tested: &FastSet<Box<str>>, 
             // clips by default, a `<marquee width=0>`, then shows nothing).
             "width" => a.presentation.push(("width", value())),
             "height" => a.presentation.push(("height", value())),
+            // Any other attribute that holds words (`aria-roledescription`,
+            // `summary`, `abbr`, `label`, one a page makes up) is never
+            // drawn and is read by what reads the markup; not an event
+            // handler's script.
+            n if !n.starts_with("on")
+                && attr.value_source_location().is_none_or(|l| l.bytes().len() >= DATA_ATTR_MIN) =>
+            {
+                let v = value();
+                if v.trim().len() >= DATA_ATTR_MIN && v.trim().contains(' ') {
+                    a.texts.push(v);
+                }
+            }
             _ => {}
         }
     }
@@ -412,6 +426,8 @@ pub(super) fn presentational_hints(tag: &str, svg: bool, attrs: &Attrs, style: &
             style.color = Some("black".into());
             style.background = Some("yellow".into());
         }
+        // The UA's `font-size: smaller` (nested, they shrink to nothing).
+        "small" | "sub" | "sup" if !svg => style.font_size = Some("smaller".into()),
         _ => {}
     }
     if let Some(c) = attrs.color.as_deref().or(if tag == "body" { attrs.text_color.as_deref() } else { None }) {
@@ -506,9 +522,15 @@ pub(super) fn own_reason(tag: &str, svg: bool, attrs: &Attrs, style: &Style) -> 
         "noscript" => return Some(HiddenReason::Noscript),
         // Fallback content (never drawn by a browser that draws the element)
         // and UA `display:none` elements.
-        "noembed" | "noframes" | "iframe" | "datalist" | "rp" | "canvas" | "video" | "audio" if !svg => {
+        "noembed" | "noframes" | "iframe" | "datalist" | "rp" | "canvas" | "video" | "audio" | "progress" | "meter"
+            if !svg =>
+        {
             return Some(HiddenReason::DisplayNone);
         }
+        // MathML: an annotation (another notation of the formula) is never
+        // drawn, a phantom takes room and draws nothing.
+        "annotation" | "annotation-xml" if !svg => return Some(HiddenReason::DisplayNone),
+        "mphantom" if !svg => return Some(HiddenReason::VisibilityHidden),
         // SVG titles and descriptions are tooltips and metadata.
         "title" | "desc" | "metadata" if svg => return Some(HiddenReason::Attribute),
         // SVG definitions are drawn only where something refers to them.
@@ -521,7 +543,10 @@ pub(super) fn own_reason(tag: &str, svg: bool, attrs: &Attrs, style: &Style) -> 
         _ => {}
     }
     let display = style.display.as_deref().map(first_word);
-    if display == Some("none") || style.content_visibility.as_deref().map(first_word) == Some("hidden") {
+    // (A table column's box draws none of its content.)
+    if matches!(display, Some("none" | "table-column" | "table-column-group"))
+        || style.content_visibility.as_deref().map(first_word) == Some("hidden")
+    {
         return Some(HiddenReason::DisplayNone);
     }
     // An author `display` other than none overrides the attribute's UA rule.
@@ -536,10 +561,13 @@ pub(super) fn own_reason(tag: &str, svg: bool, attrs: &Attrs, style: &Style) -> 
     if attrs.aria_hidden == Some(true) {
         return Some(HiddenReason::AriaHidden);
     }
-    if style.opacity.as_deref().and_then(number_or_percent).is_some_and(|o| o <= MAX_HIDDEN_OPACITY)
+    if style.opacity.as_deref().and_then(opacity_value).is_some_and(|o| o <= MAX_HIDDEN_OPACITY)
         || style.filter.as_deref().is_some_and(filter_hides)
     {
         return Some(HiddenReason::Opacity);
+    }
+    if style.filter.as_deref().is_some_and(filter_blurs) {
+        return Some(HiddenReason::Blurred);
     }
     if offscreen(style) {
         return Some(HiddenReason::Offscreen);

@@ -15,16 +15,20 @@ use crate::document::{HiddenReason, Span};
 use super::colour::{
     BLACK, MAX_HIDDEN_ALPHA, MIN_CONTRAST, NEAR_COLOUR_DISTANCE, Rgba, WHITE, background, parse_colour_or,
 };
-use super::css::{AncestorFilter, Decl, Hits, Sheet, Style, parse_declarations, token};
+use super::css::{AncestorFilter, Decl, Hits, Sheet, Style, hiding_value, parse_declarations, put_vars, token};
 use super::element::{Attrs, is_block, is_head_content, own_reason, presentational_hints, read_attrs};
 use super::entities::decode_entities;
 use super::select::{self, After, Node, Ref, Step, Tree};
-use super::values::{first_word, font_size_px_rem, length_px_rem, number_or_percent, scale_factor};
+use super::values::{first_word, font_size_px_rem, length_px_rem, opacity_value, scale_factor};
 use super::{DEFAULT_FONT_PX, FastMap, MAX_HIDDEN_OPACITY, MIN_READABLE_FONT_PX};
 
 /// Deeper elements share their 256th ancestor's frame: browsers cap nesting
 /// too (Blink at 512), and the cap keeps memory per document bounded.
 const MAX_DEPTH: usize = 256;
+/// Custom properties given to elements per byte of the page, and to any
+/// page (a page that sets a hundred on each element is written to be slow).
+const CUSTOMS_PER_BYTE: u64 = 1;
+const CUSTOMS_BASE: u64 = 1 << 16;
 /// Memory the HTML parser may use (its stack of open elements, about 300
 /// bytes each, and the buffer of the tag being read are most of it): past
 /// it the rest of the page is withheld (`HiddenReason::Unrendered`), so a
@@ -99,6 +103,7 @@ fn render_with(html: &[u8], base: usize, mail: bool) -> Rendered {
     // MAX_READ_AHEAD bytes such rules are unsure (they may hide, not show).
     let after = (sheet.uses_after && html.len() <= MAX_READ_AHEAD).then(|| read_ahead(html));
     let mut r = Renderer::new(base, sheet);
+    r.customs_left = CUSTOMS_PER_BYTE * html.len() as u64 + CUSTOMS_BASE;
     r.after = after;
     r.title_hidden = mail;
     let r = walk(html, r);
@@ -274,6 +279,10 @@ struct Computed {
     /// Inside an `<svg>` whose `viewBox` starts far up or left: text
     /// placed there is drawn.
     svg_far_origin: bool,
+    /// Inside SVG's `<text>` (inherited), and, not inherited, an SVG
+    /// element outside one, whose own text SVG never draws (`<g>words</g>`).
+    svg_text: bool,
+    svg_bare: bool,
     svg_fill: Rgba,
     fill_opacity: f64,
     /// An SVG stroke outlines the text (so an empty fill still shows it).
@@ -302,6 +311,8 @@ impl Computed {
             fill: None,
             svg: false,
             svg_far_origin: false,
+            svg_text: false,
+            svg_bare: false,
             svg_fill: BLACK,
             fill_opacity: 1.0,
             stroke: false,
@@ -316,6 +327,9 @@ impl Computed {
     fn text_reason(&self, closed_details: bool) -> Option<HiddenReason> {
         if self.hidden.is_some() {
             return self.hidden;
+        }
+        if self.svg_bare {
+            return Some(HiddenReason::DisplayNone);
         }
         if closed_details {
             return Some(HiddenReason::ClosedDetails);
@@ -429,7 +443,13 @@ struct Frame {
     /// them is clipped.
     clamp: Option<usize>,
     shown_left: usize,
+    /// The custom properties it declares (on a page that reads them per
+    /// element): given to [`Renderer::push_frame`], which keeps the names.
+    customs: Customs,
 }
+
+/// Custom properties by number ([`Decl::id`]), each number once.
+type Customs = Vec<(u32, Rc<str>)>;
 
 impl Frame {
     fn new(id: u64, c: Computed) -> Frame {
@@ -450,6 +470,7 @@ impl Frame {
             host_ok: false,
             clamp: None,
             shown_left: 0,
+            customs: Customs::default(),
         }
     }
 }
@@ -596,6 +617,18 @@ struct Renderer {
     recorder: Option<Recorder>,
     /// Tag names, each allocated once, with an id for counting by tag.
     tags: FastMap<Box<str>, (Rc<str>, u32)>,
+    /// The custom properties the open elements declare, by name: each
+    /// declaring frame's place and value, the nearest last (taken off as
+    /// the frame closes).
+    customs: Vec<Vec<(usize, Rc<str>)>>,
+    /// For each custom property's number, the element whose own it last
+    /// was (a count) and its place in that element's list.
+    own_at: Vec<(u64, u32)>,
+    own_count: u64,
+    /// Custom properties still to be given to elements: a page that
+    /// declares more (per element) than its size allows reads every
+    /// value that needs one as the one that hides most.
+    customs_left: u64,
 }
 
 impl Renderer {
@@ -624,6 +657,10 @@ impl Renderer {
             element_seq: 0,
             recorder: None,
             tags: FastMap::default(),
+            customs: Vec::new(),
+            own_at: Vec::new(),
+            own_count: 0,
+            customs_left: 0,
         };
         // The `<html>` and `<body>` every page has.
         for tag in ["html", "body"] {
@@ -917,6 +954,16 @@ impl Renderer {
         if let Some(n) = &node {
             self.learn_tokens(n);
         }
+        if !frame.customs.is_empty() {
+            let at = self.frames.len();
+            for (id, value) in &frame.customs {
+                let id = *id as usize;
+                if self.customs.len() <= id {
+                    self.customs.resize_with(id + 1, Vec::new);
+                }
+                self.customs[id].push((at, Rc::clone(value)));
+            }
+        }
         frame.node = node;
         if self.frames.len() == HTML_FRAME && tag == "html" {
             self.rem_px = frame.c.font_px;
@@ -982,6 +1029,13 @@ impl Renderer {
             for mut f in self.frames.split_off(pos) {
                 if let Some(n) = &f.node {
                     self.forget_tokens(n);
+                }
+                for (id, _) in &f.customs {
+                    if let Some(stack) = self.customs.get_mut(*id as usize) {
+                        while stack.last().is_some_and(|&(at, _)| at >= pos) {
+                            stack.pop();
+                        }
+                    }
                 }
                 if let Some(rec) = &mut self.recorder {
                     rec.close(&mut f);
@@ -1168,12 +1222,14 @@ impl Renderer {
             self.sheet.matching(&view, subject, node, ancestors, &mut hits);
         }
         let inline = attrs.style.as_ref().map(|s| self.inline_style(s));
-        let sure = self.compute(tag, svg, attrs, &hits, false, inline.as_deref(), &parent);
+        let customs =
+            if self.sheet.vars.per_element() { self.own_customs(&hits, inline.as_deref()) } else { Customs::default() };
+        let sure = self.compute(tag, svg, attrs, &hits, false, inline.as_deref(), &parent, &customs);
         let mut c = sure;
         if hits.any_unsure() {
             // A reading with the rules we are not sure of: used when it
             // hides more (an unsure rule may hide, never show).
-            let mut all = self.compute(tag, svg, attrs, &hits, true, inline.as_deref(), &parent);
+            let mut all = self.compute(tag, svg, attrs, &hits, true, inline.as_deref(), &parent, &customs);
             if let Some(why) = hits.unplaced {
                 all.hidden = all.hidden.or(Some(why));
             }
@@ -1210,6 +1266,7 @@ impl Renderer {
         }
         c.text_reason = c.text_reason(closed_details);
         let mut frame = Frame::new(id, c);
+        frame.customs = customs;
         frame.closed_details = closed_details;
         if c.clamp_lines > 0 {
             frame.clamp = Some(self.frames.len());
@@ -1249,6 +1306,48 @@ impl Renderer {
         d
     }
 
+    /// The custom properties an element declares (the rules it surely
+    /// matches and its `style`; the last of a name in the cascade counts),
+    /// within what the page may still give.
+    fn own_customs(&mut self, hits: &Hits, inline: Option<&[Decl]>) -> Customs {
+        self.own_count += 1;
+        let count = self.own_count;
+        let mut own: Customs = Vec::new();
+        let mut left = self.customs_left;
+        let own_at = &mut self.own_at;
+        self.sheet.cascade_customs(hits, inline, &mut left, |d| {
+            let id = d.id as usize;
+            if own_at.len() <= id {
+                own_at.resize(id + 1, (0, 0));
+            }
+            match own_at[id] {
+                (c, at) if c == count => own[at as usize].1 = Rc::clone(&d.value),
+                _ => {
+                    own_at[id] = (count, own.len() as u32);
+                    own.push((d.id, Rc::clone(&d.value)));
+                }
+            }
+        });
+        self.customs_left = left;
+        own
+    }
+
+    /// A custom property's value where an element stands: its own, the
+    /// nearest open element's that declares it, or the page-wide rules'.
+    fn custom_value<'a>(&'a self, name: &str, own: &'a Customs) -> Option<&'a str> {
+        let Some(id) = self.sheet.vars.known_id(name) else { return self.sheet.vars.page_value(name) };
+        if let Some(&(c, at)) = self.own_at.get(id as usize)
+            && c == self.own_count
+            && let Some((_, v)) = own.get(at as usize)
+        {
+            return Some(v);
+        }
+        match self.customs.get(id as usize).and_then(|stack| stack.last()) {
+            Some((_, v)) => Some(v),
+            None => self.sheet.vars.page_value(name),
+        }
+    }
+
     /// The cascade (presentational hints, the sheet, inline style) and what
     /// follows from it, with or without the rules we are unsure match.
     #[allow(clippy::too_many_arguments)]
@@ -1261,10 +1360,24 @@ impl Renderer {
         unsure: bool,
         inline: Option<&[Decl]>,
         parent: &Computed,
+        customs: &Customs,
     ) -> Computed {
         let mut style = Style::default();
         presentational_hints(tag, svg, attrs, &mut style);
-        self.sheet.cascade(hits, unsure, inline, &mut style);
+        let per_element = self.sheet.vars.per_element();
+        self.sheet.cascade(hits, unsure, inline, |d| {
+            if !per_element || !d.value.contains("var(") {
+                style.set(&d.prop, d.value.clone());
+            } else if let Some(v) = put_vars(&d.prop, &d.value, |name| self.custom_value(name, customs)) {
+                style.set(&d.prop, v.into());
+            } else if self.customs_left == 0
+                && let Some(worst) = hiding_value(&d.prop)
+            {
+                // Past what the page may declare, a value that cannot be
+                // put together is read as the one that hides most.
+                style.set(&d.prop, worst.into());
+            }
+        });
 
         // lol_html gives an SVG `<title>` or `<desc>` (where HTML may go
         // inside) the HTML namespace: its parent says it is SVG's.
@@ -1276,6 +1389,8 @@ impl Renderer {
                 .then_some(HiddenReason::Offscreen)
         });
         let mut c = Computed { hidden: parent.hidden.or(own), svg, ..*parent };
+        c.svg_text = svg && (parent.svg_text || tag == "text");
+        c.svg_bare = svg && !c.svg_text && !matches!(tag, "title" | "desc" | "foreignobject" | "style" | "script");
         if svg && tag == "svg" {
             c.svg_far_origin = style.viewbox.as_deref().is_some_and(super::element::far_origin);
         }
@@ -1311,13 +1426,13 @@ impl Renderer {
                 }
             }
         }
-        if let Some(o) = style.fill_opacity.as_deref().and_then(number_or_percent) {
+        if let Some(o) = style.fill_opacity.as_deref().and_then(opacity_value) {
             c.fill_opacity = o.clamp(0.0, 1.0);
         }
         if let Some(v) = &style.stroke {
             c.stroke = !matches!(first_word(v), "none" | "transparent");
         }
-        if let Some(o) = style.opacity.as_deref().and_then(number_or_percent) {
+        if let Some(o) = style.opacity.as_deref().and_then(opacity_value) {
             c.opacity *= o.clamp(0.0, 1.0);
         }
         let mut scale = 1.0;
@@ -1754,10 +1869,9 @@ mod tests {
         assert_eq!(hides(&fallback, "x1"), Some(H::Colour));
         let nested = page(":root{--a:var(--b);--b:none} .h{display:var(--a)}");
         assert_eq!(hides(&nested, "x1"), Some(H::DisplayNone));
-        // A name set for part of the page only is not read.
+        // A name set for part of the page holds there only.
         let scoped = page(".promo{--text:#fff} body{background:#fff} .h{color:var(--text, #222)}");
         assert_eq!(hides(&scoped, "x1"), None);
-        // A name two themes set two ways is not read.
         let themes = page(".light{--fg:#000} .dark{--fg:#fff} body{background:#fff} .h{color:var(--fg)}");
         assert_eq!(hides(&themes, "x1"), None);
         // A name the using block declares itself is the element's own,
@@ -1766,10 +1880,45 @@ mod tests {
         assert_eq!(hides(&own, "x1"), Some(H::VisibilityHidden));
         let own_shown = page("html{--vis:hidden} .h{--vis:visible;visibility:var(--vis)}");
         assert_eq!(hides(&own_shown, "x1"), None);
-        // Not when another narrow rule may set it otherwise (a banner
-        // hidden until a class on the body shows it).
+        // As the page is drawn with no script run: a banner hidden until
+        // a class on the body shows it is hidden.
         let banner = page(".h{--vis:hidden;visibility:var(--vis)} body.consent .h{--vis:visible}");
-        assert_eq!(hides(&banner, "x1"), None);
+        assert_eq!(hides(&banner, "x1"), Some(H::VisibilityHidden));
+        let consent = banner.replace("<p class=h>", "<body class=consent><p class=h>");
+        assert_eq!(hides(&consent, "x1"), None);
+    }
+
+    #[test]
+    fn custom_properties_are_inherited() {
+        // From an ancestor's `style` or a rule that matches an ancestor.
+        let inline = r#"<div style="--h:none"><section><p style="display:var(--h)">x1</p></section></div><p>v1</p>"#;
+        assert_eq!(hides(inline, "x1"), Some(H::DisplayNone));
+        assert_eq!(hides(inline, "v1"), None);
+        let rule = "<style>.wrap{--c:#fff} p{color:var(--c, #111)}</style><div class=wrap><p>x1</p></div><p>v1</p>";
+        assert_eq!(hides(rule, "x1"), Some(H::Colour));
+        assert_eq!(hides(rule, "v1"), None);
+        // The nearest declaration wins; a closed element's is gone.
+        let nearest = r#"<div style="--h:none"><div style="--h:block"><p style="display:var(--h)">v1</p></div>
+            <p style="display:var(--h)">x1</p></div><div style="--h:none"></div><p style="display:var(--h,block)">v2</p>"#;
+        assert_eq!(hides(nearest, "x1"), Some(H::DisplayNone));
+        assert_eq!(hides(nearest, "v1"), None);
+        assert_eq!(hides(nearest, "v2"), None);
+        // A page-wide value stands where no element declares another.
+        let theme = "<style>:root{--fg:#222} .promo{--fg:#fff} body{background:#fff} p{color:var(--fg)}</style>\
+            <p>v1</p><div class=promo><p>x1</p></div>";
+        assert_eq!(hides(theme, "x1"), Some(H::Colour));
+        assert_eq!(hides(theme, "v1"), None);
+        // One name through another, each from an ancestor.
+        let chain = r#"<div style="--a:none"><div style="--b:var(--a)"><p style="display:var(--b)">x1</p></div></div>"#;
+        assert_eq!(hides(chain, "x1"), Some(H::DisplayNone));
+        // Past the custom properties a page may give its elements, a value
+        // that needs one it did not get hides.
+        let many: String = (0..300).map(|i| format!("--j{i}:1;")).collect();
+        let flood = format!(
+            "<style>.k{{{many}}}</style>{}<div style=\"--h:none\"><p style=\"display:var(--h)\">x1</p></div>",
+            "<i class=k></i>".repeat(600)
+        );
+        assert_eq!(hides(&flood, "x1"), Some(H::DisplayNone));
     }
 
     #[test]
@@ -1865,6 +2014,83 @@ mod tests {
         assert_eq!(hides(oklch, "v"), None);
     }
 
+    /// What a browser draws nothing of, found by an attacker's probe
+    /// (December 2026) in a real browser: each a class of value or element.
+    #[test]
+    fn values_and_elements_that_draw_nothing() {
+        let white = |style: &str| format!(r#"<body style="background:#fff"><p style="{style}">x</p></body>"#);
+        for style in [
+            "clip-path:xywh(0 0 0 0)",
+            "clip-path:rect(0 0 0 0)",
+            "clip-path:polygon(0 0, 0 0, 0 0)",
+            "clip-path:polygon(0 0, 100% 0, 50% 0)",
+            "clip-path:path('M0 0')",
+            "block-size:0;overflow:clip",
+            "max-inline-size:0;overflow-inline:hidden",
+            "display:table-column",
+            "font-size:0.1cqw",
+            "opacity:calc(1 - 1)",
+            "font-size:0;font-size:calc(bogus)",
+            "left:-5000px;position:absolute;left:nope",
+            "margin-left:-900px;width:800px",
+            "position:absolute;left:-300px;width:20em",
+        ] {
+            assert!(hides(&white(style), "x").is_some(), "{style}");
+        }
+        for style in [
+            "clip-path:polygon(0 0, 100% 0, 100% 100%)",
+            "clip-path:xywh(0 0 100% 2em)",
+            "font-size:1lh",
+            "margin-left:-20px;width:800px",
+            "margin-left:-90%;width:80%",
+        ] {
+            assert_eq!(hides(&white(style), "x"), None, "{style}");
+        }
+        for html in [
+            "<progress value=70 max=100>x</progress>",
+            "<meter value=2 max=10>x</meter>",
+            "<math><semantics><mi>y</mi><annotation>x</annotation></semantics></math>",
+            "<math><mphantom><mtext>x</mtext></mphantom></math>",
+            r##"<math><mtext mathcolor="#ffffff">x</mtext></math>"##,
+            "<svg width=200 height=20><g>x</g></svg>",
+            "<svg width=200 height=20>x<text y=15>v</text></svg>",
+            r#"<math><mtext mathsize="0.1px">x</mtext></math>"#,
+        ] {
+            assert!(hides(html, "x").is_some(), "{html}");
+        }
+        // SVG draws the words of its text elements.
+        let out = r("<svg width=200 height=20><g><text y=15>v1 <tspan>v2</tspan><a href=x>v3</a></text></g></svg>");
+        assert!(shows(&out, "v1") && shows(&out, "v2") && shows(&out, "v3"));
+        // Words in an attribute no browser draws; not an event handler.
+        let out = r(r#"<div aria-roledescription="x1 reads as words" x-note="x2 made up but words">v</div>"#);
+        assert_eq!(hidden_as(&out, "x1"), Some(H::Attribute));
+        assert_eq!(hidden_as(&out, "x2"), Some(H::Attribute));
+        assert!(!r(r#"<a onclick="send the x3 form now">v</a>"#).text.contains("x3"));
+    }
+
+    /// A sheet a browser does not apply may hide, never show.
+    #[test]
+    fn sheets_a_browser_may_not_apply_only_hide() {
+        let hide = "<style>.x{display:none}</style>";
+        let show = ".x{display:block!important}";
+        for html in [
+            format!(r#"{hide}<style type="text/plain">{show}</style><p class=x>x1</p>"#),
+            format!("{hide}<template><style>{show}</style></template><p class=x>x1</p>"),
+            format!("{hide}<!-- <style>{show}</style> --><p class=x>x1</p>"),
+            format!("{hide}<script>var s='<style>{show}</style>'</script><p class=x>x1</p>"),
+            format!("<style title=main>p{{}}</style>{hide}<style title=alt>{show}</style><p class=x>x1</p>"),
+            format!(r#"{hide}<link rel=stylesheet disabled href="data:text/css,{show}"><p class=x>x1</p>"#),
+        ] {
+            assert_eq!(hides(&html, "x1"), Some(H::DisplayNone), "{html}");
+        }
+        // Such a sheet still hides; an applied one still shows.
+        assert!(hides("<template><style>.y{display:none}</style></template><p class=y>x2</p>", "x2").is_some());
+        let applied = format!(
+            r#"{hide}<style type="text/css">{show}</style><!-- c --><style title=main>{show}</style><p class=x>v</p>"#
+        );
+        assert_eq!(hides(&applied, "v"), None);
+    }
+
     #[test]
     fn closed_details_show_the_summary_only() {
         let out = r("<details><summary>s</summary>x<p>y</p></details><details open><summary>t</summary>v</details>");
@@ -1928,6 +2154,16 @@ mod tests {
         assert_eq!(hides(r#"<p style="opacity:0.9">v</p>"#, "v"), None);
         assert_eq!(hides(r#"<p style="opacity:0.5">v</p>"#, "v"), None);
         assert_eq!(hides(r#"<p style="filter:opacity(0.8)">v</p>"#, "v"), None);
+        // Blurred to a smear (a quarter of the text's size), not a soft
+        // edge.
+        assert_eq!(hides(r#"<div style="filter:blur(30px)"><p>x</p></div>"#, "x"), Some(H::Blurred));
+        assert_eq!(hides(r#"<p style="filter:blur(0.3em) grayscale(1)">x</p>"#, "x"), Some(H::Blurred));
+        assert_eq!(hides(r#"<p style="filter:blur(1px)">v</p>"#, "v"), None);
+        // `<small>` is `font-size: smaller` (a sixth less): ten deep is
+        // under 4 px, two deep a footnote.
+        let deep = format!("{}x{}", "<small>".repeat(10), "</small>".repeat(10));
+        assert_eq!(hides(&deep, "x"), Some(H::FontSize));
+        assert_eq!(hides("<p><small><sub>v</sub></small></p>", "v"), None);
         // A child cannot undo its parent's opacity.
         assert_eq!(hides(r#"<div style="opacity:0"><p style="opacity:1">x</p></div>"#, "x"), Some(H::Opacity));
     }

@@ -95,6 +95,15 @@ pub(super) fn length_px_rem(s: &str, font_px: f64, rem_px: f64) -> Option<f64> {
         "mm" => n * 96.0 / 25.4,
         "q" => n * 96.0 / 101.6,
         "vw" | "vh" | "vmin" | "vmax" | "svw" | "svh" | "lvw" | "lvh" | "dvw" | "dvh" | "%" => n * VIEWPORT_PX / 100.0,
+        // The other viewport units, and a container's (its size is not
+        // known: the viewport's stands for it).
+        "vi" | "vb" | "svi" | "svb" | "lvi" | "lvb" | "dvi" | "dvb" | "svmin" | "svmax" | "lvmin" | "lvmax"
+        | "dvmin" | "dvmax" | "cqw" | "cqh" | "cqi" | "cqb" | "cqmin" | "cqmax" => n * VIEWPORT_PX / 100.0,
+        "lh" => n * font_px * 1.2,
+        "rlh" => n * rem_px * 1.2,
+        "cap" | "ic" => n * font_px,
+        "rcap" | "ric" => n * rem_px,
+        "rex" | "rch" => n * rem_px / 2.0,
         _ => return None,
     };
     Some(px)
@@ -284,10 +293,23 @@ pub(super) fn angle_deg(s: &str) -> Option<f64> {
     })
 }
 
+/// An opacity: a number, a percentage, or `calc()` and its kin of them.
+pub(super) fn opacity_value(v: &str) -> Option<f64> {
+    number_or_percent(v).or_else(|| v.contains('(').then(|| calc_px(v, DEFAULT_FONT_PX, DEFAULT_FONT_PX)).flatten())
+}
+
 /// `filter: opacity(x)` at or near 0.
 pub(super) fn filter_hides(v: &str) -> bool {
     functions(v).any(|(name, args)| {
         name == "opacity" && number_or_percent(args.trim()).is_some_and(|o| o <= MAX_HIDDEN_OPACITY)
+    })
+}
+
+/// `filter: blur(r)` with a radius of a quarter of the text's size or more
+/// (16 px text blurred by 4 px is a smear).
+pub(super) fn filter_blurs(v: &str) -> bool {
+    functions(v).any(|(name, args)| {
+        name == "blur" && length_px(args.trim(), DEFAULT_FONT_PX).is_some_and(|r| r >= DEFAULT_FONT_PX / 4.0)
     })
 }
 
@@ -331,7 +353,16 @@ pub(super) fn offscreen(style: &Style) -> bool {
         Some("relative") => Some(OFFSCREEN_PX),
         _ => None,
     };
+    // A box of a set width pulled left by as much (`margin-left:-900px;
+    // width:800px`) ends before the page does.
+    let px = |v: &Option<std::rc::Rc<str>>| v.as_deref().and_then(|v| length_px(first_value(v), DEFAULT_FONT_PX));
+    // (A box of a pixel or so is the zero-size test's.)
+    let width =
+        px(&style.width).filter(|w| *w > MAX_HIDDEN_BOX_PX && style.width.as_deref().is_some_and(|w| !w.contains('%')));
+    let pulled = |v: &Option<std::rc::Rc<str>>| px(v).zip(width).is_some_and(|(at, w)| at < 0.0 && at + w <= 0.0);
     limit.is_some_and(|limit| far(&style.left, limit) || far(&style.top, limit) || far(&style.right, limit))
+        || (matches!(position, Some("absolute" | "fixed")) && pulled(&style.left))
+        || pulled(&style.margin_left)
         || far(&style.margin_left, OFFSCREEN_PX)
         || far(&style.margin_top, OFFSCREEN_PX)
         || far(&style.text_indent, OFFSCREEN_INDENT_PX)
@@ -432,6 +463,28 @@ pub(super) fn clip_path_hides(v: &str) -> bool {
                 .iter()
                 .take(if name == "circle" { 1 } else { 2 })
                 .any(|s| number_unit(s).is_some_and(|(n, _)| n <= 0.0)),
+            // A box of no width or height (`xywh(0 0 0 0)`; `rect(t r b
+            // l)` with its edges met: `rect(0 0 0 0)`).
+            "xywh" => a.get(2..4).is_some_and(|wh| wh.iter().any(|s| number_unit(s).is_some_and(|(n, _)| n <= 0.0))),
+            "rect" => {
+                let px: Vec<Option<f64>> = a.iter().map(|s| number_unit(s).map(|(n, _)| n)).collect();
+                matches!(px.as_slice(), [Some(t), Some(r), Some(b), Some(l)] if b <= t || r <= l)
+            }
+            // A polygon whose points are all one, or a path that only
+            // moves: no area.
+            "polygon" => {
+                let xy: Vec<&str> = a.iter().copied().filter(|s| !matches!(*s, "evenodd" | "nonzero")).collect();
+                let points: Vec<&[&str]> = xy.chunks(2).collect();
+                let same = |i: usize| points.iter().all(|p| p.get(i) == points[0].get(i));
+                xy.len() >= 2 && xy.len().is_multiple_of(2) && (same(0) || same(1))
+            }
+            "path" => {
+                let d = a.join(" ");
+                let d = d.trim_matches(|c| c == '\'' || c == '"');
+                !d.is_empty()
+                    && d.chars().all(|c| matches!(c, 'M' | 'm' | 'Z' | 'z' | ' ' | ',' | '.' | '-' | '0'..='9'))
+                    && d.chars().filter(|c| c.is_ascii_alphabetic()).all(|c| matches!(c, 'M' | 'm'))
+            }
             _ => false,
         }
     })

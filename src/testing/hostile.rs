@@ -367,6 +367,47 @@ const CASES: &[Case] = &[
         },
     },
     Case {
+        name: "css-custom-properties-inherited",
+        about: "custom properties declared on nested elements and by rules on every element, each used below",
+        feeds: &[Html],
+        make: |n| {
+            let many: String = (0..64).map(|i| format!("--k{i}:none;")).collect();
+            let mut s = format!("<style>.k{{{many}}} p{{display:var(--k{}, block)}}</style>", 63).into_bytes();
+            let mut i = 0;
+            while s.len() < n {
+                let d = format!("--d{}:x;--h:none", i % 300);
+                let p = format!("color:var(--d{});display:var(--h)", i % 7);
+                s.extend(format!("<div class=k style=\"{d}\"><p style=\"{p}\">t</p>").bytes());
+                if i % 3 == 2 {
+                    s.extend(b"</div></div>");
+                }
+                i += 1;
+            }
+            s
+        },
+    },
+    Case {
+        name: "css-custom-properties-long",
+        about: "one long custom property value used by every element",
+        feeds: &[Html],
+        make: |n| {
+            let mut s = format!("<style>.k{{--a:{}}}</style>", "x ".repeat(n / 4)).into_bytes();
+            s.extend(repeat("<p class=k style=\"color:var(--a)\">t</p>", n.saturating_sub(s.len())));
+            s
+        },
+    },
+    Case {
+        name: "css-custom-properties-rules",
+        about: "a rule declaring thousands of custom properties that every element matches, each element using one",
+        feeds: &[Html],
+        make: |n| {
+            let many: String = (0..n / 48).map(|i| format!("--k{i}:none;")).collect();
+            let mut s = format!("<style>.k{{{many}}}</style>").into_bytes();
+            s.extend(repeat("<p class=k style=\"display:var(--k7)\">t</p>", n.saturating_sub(s.len())));
+            s
+        },
+    },
+    Case {
         name: "css-line-clamps",
         about: "clamped boxes nested in clamped boxes, each with text and a declaration of its own variable",
         feeds: &[Html],
