@@ -235,12 +235,114 @@ const LENGTH_KEYWORDS: [&str; 16] = [
     "hanging",
 ];
 
-/// A value that is a function this reader does not compute (`round()`,
-/// `env()`): kept as a browser may keep it. `calc()`, `min()`, `max()`
-/// and `clamp()` are computed here, so one that does not compute is
-/// invalid.
-fn unread_function(v: &str) -> bool {
-    v.find('(').is_some_and(|open| !matches!(v[..open].trim(), "calc" | "min" | "max" | "clamp" | "-webkit-calc"))
+/// A value written with a function: kept as a browser keeps it, computed
+/// or not (`round()`, `env()`, `anchor-size()`), but for `calc()`, `min()`,
+/// `max()` and `clamp()` with a word CSS's maths does not take
+/// (`calc(bogus)`), which is invalid: the declaration before stands.
+fn css_math(v: &str) -> bool {
+    let Some(open) = v.find('(') else { return false };
+    if !matches!(v[..open].trim(), "calc" | "min" | "max" | "clamp" | "-webkit-calc") {
+        return true;
+    }
+    const WORDS: &[&str] = &[
+        "calc",
+        "min",
+        "max",
+        "clamp",
+        "round",
+        "mod",
+        "rem",
+        "abs",
+        "sign",
+        "sin",
+        "cos",
+        "tan",
+        "asin",
+        "acos",
+        "atan",
+        "atan2",
+        "pow",
+        "sqrt",
+        "hypot",
+        "log",
+        "exp",
+        "env",
+        "var",
+        "attr",
+        "anchor",
+        "anchor-size",
+        "calc-size",
+        "e",
+        "pi",
+        "infinity",
+        "nan",
+        "up",
+        "down",
+        "nearest",
+        "to-zero",
+        "px",
+        "em",
+        "rem",
+        "ex",
+        "ch",
+        "pt",
+        "pc",
+        "in",
+        "cm",
+        "mm",
+        "q",
+        "vw",
+        "vh",
+        "vmin",
+        "vmax",
+        "vi",
+        "vb",
+        "lh",
+        "rlh",
+        "cap",
+        "ic",
+        "cqw",
+        "cqh",
+        "cqi",
+        "cqb",
+        "cqmin",
+        "cqmax",
+        "deg",
+        "rad",
+        "grad",
+        "turn",
+        "x",
+        "dppx",
+        "fr",
+        "webkit-calc",
+        // (`anchor()` and `anchor-size()` inside.)
+        "width",
+        "height",
+        "block",
+        "inline",
+        "self-block",
+        "self-inline",
+        "top",
+        "left",
+        "right",
+        "bottom",
+        "center",
+        "start",
+        "end",
+        "self-start",
+        "self-end",
+        "inside",
+        "outside",
+    ];
+    v.split(|c: char| !(c.is_ascii_alphabetic() || c == '-'))
+        .filter(|w| !w.is_empty() && !w.starts_with("--"))
+        .map(|w| w.trim_start_matches('-'))
+        .all(|w| {
+            w.is_empty()
+                || WORDS.contains(&w)
+                || w.strip_prefix("safe-area-inset-").is_some()
+                || ["sv", "lv", "dv"].iter().any(|p| w.strip_prefix(p).is_some_and(|u| WORDS.contains(&u)))
+        })
 }
 
 /// Is `value` one a browser keeps for `prop`? A declaration it cannot
@@ -304,13 +406,20 @@ fn valid_value(prop: &str, value: &str) -> bool {
         "visibility" => matches!(v, "visible" | "hidden" | "collapse"),
         // A number, or a function we do not read (`round()`); `calc()`
         // and its kin only when they compute (`calc(bogus)` is dropped).
-        "opacity" | "fill-opacity" => opacity_value(v).is_some() || unread_function(v),
-        "font-size" => font_size_px(v, DEFAULT_FONT_PX).is_some() || v == "math" || unread_function(v),
+        "opacity" | "fill-opacity" => opacity_value(v).is_some() || css_math(v),
+        "font-size" => font_size_px(v, DEFAULT_FONT_PX).is_some() || v == "math" || css_math(v),
         "left" | "top" | "right" | "margin-left" | "margin-top" | "text-indent" | "width" | "height" | "max-width"
         | "max-height" => {
-            // (An indent's length may take keywords after it: `2em hanging`.)
-            let v = if prop == "text-indent" { v.split_ascii_whitespace().next().unwrap_or(v) } else { v };
-            length_px(v, DEFAULT_FONT_PX).is_some() || LENGTH_KEYWORDS.contains(&v) || unread_function(v)
+            // (An indent may take keywords beside its length: `2em hanging`.)
+            let length: String = if prop == "text-indent" {
+                v.split_ascii_whitespace()
+                    .filter(|w| !matches!(*w, "hanging" | "each-line"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            } else {
+                v.to_string()
+            };
+            length_px(&length, DEFAULT_FONT_PX).is_some() || LENGTH_KEYWORDS.contains(&v) || css_math(&length)
         }
         "color" | "background-color" | "-webkit-text-fill-color" => {
             v.contains('(')
@@ -516,8 +625,9 @@ pub(super) struct Vars {
     /// Each name's value in the page-wide rules, when they all give it
     /// the same one.
     wide: FastMap<String, Option<String>>,
-    /// The names declared for some elements only.
-    narrow: FastSet<String>,
+    /// The names declared for some elements, each with its value when
+    /// every such declaration gives the same one.
+    narrow: FastMap<String, Option<String>>,
     /// More declarations than are read: the maps are not the whole page.
     capped: bool,
     /// Some value is read per element ([`Vars::per_element`]).
@@ -595,7 +705,11 @@ impl Vars {
                     })
                     .or_insert(value);
             } else {
-                vars.narrow.insert(name);
+                let value = Some(value);
+                vars.narrow
+                    .entry(name)
+                    .and_modify(|v| *v = v.take().filter(|v| Some(v) == value.as_ref()))
+                    .or_insert(value);
             }
         }
         settle(vars)
@@ -610,6 +724,17 @@ impl Vars {
         let id = ids.len() as u32 + 1;
         ids.insert(name.into(), id);
         id
+    }
+
+    /// The one value every declaration of a name on the page gives it,
+    /// when there is one.
+    pub(super) fn only_value(&self, name: &str) -> Option<&str> {
+        let narrow = self.narrow.get(name)?.as_deref()?;
+        match self.wide.get(name) {
+            None => Some(narrow),
+            Some(Some(w)) if w == narrow => Some(narrow),
+            Some(_) => None,
+        }
     }
 
     /// The number of a name some declaration gave one.
@@ -634,7 +759,7 @@ impl Vars {
         let mut out = value.to_string();
         for _ in 0..MAX_VAR_DEPTH {
             let Some((start, close, name, fallback)) = first_var(&out) else { return VarValue::Invalid };
-            if self.capped || self.narrow.contains(name) {
+            if self.capped || self.narrow.contains_key(name) {
                 return VarValue::PerElement;
             }
             let put = match self.wide.get(name) {
@@ -927,6 +1052,10 @@ pub(super) struct Sheet {
     layers: FastMap<String, u32>,
     budget: u64,
     pub(super) vars: Vars,
+    /// The custom properties of rules for every element (`*`), by number,
+    /// with their importance: every element declares them itself, so
+    /// they are not given to elements one by one.
+    pub(super) universal: FastMap<u32, (Rc<str>, bool)>,
 }
 
 impl Sheet {
@@ -966,7 +1095,8 @@ impl Sheet {
             context.skip_to(body_end);
             if style_media_applies(start_tag) {
                 let tag = String::from_utf8_lossy(start_tag).to_ascii_lowercase();
-                let css_type = start_tag_attr(&tag, "type").is_none_or(|t| matches!(t.trim(), "" | "text/css"));
+                // (Exactly: a browser applies `text/css`, not `text/css `.)
+                let css_type = start_tag_attr(&tag, "type").is_none_or(|t| matches!(t, "" | "text/css"));
                 let doubt = inert || !css_type || titles.alternate(&tag);
                 let css = String::from_utf8_lossy(&html[body_start..body_end]);
                 let css = strip_css_comments(&css);
@@ -1126,6 +1256,18 @@ impl Sheet {
             if doubt || sel.doubt {
                 sel.cap = sel.cap.and(Match::Unsure);
             }
+            // Custom properties of a rule for every element are the page's.
+            let customs = if text.trim() == "*" && sel.cap == Match::Yes && !customs.is_empty() {
+                for d in customs.iter() {
+                    let kept = self.universal.get(&d.id).is_some_and(|(_, important)| *important && !d.important);
+                    if !kept {
+                        self.universal.insert(d.id, (Rc::clone(&d.value), d.important));
+                    }
+                }
+                Rc::new(Vec::new())
+            } else {
+                Rc::clone(&customs)
+            };
             let key = format!("{}|{:?}|{text}", ctx.layer, sel.cap);
             if let Some(&idx) = self.by_key.get(&key) {
                 self.rules[idx].add_decls(&shared, &customs, order);
@@ -1762,14 +1904,17 @@ fn linked_data_sheet(tag: &str) -> Option<String> {
     data_sheet(&url)
 }
 
-/// Where a plain scan of a page stands: in a comment, a script, a
-/// `<template>` or `<noscript>`, whose style sheets a browser does not
-/// apply to the page. Moves forward only (linear over a page).
+/// Where a plain scan of a page stands: in a comment, a script or another
+/// element whose content is text (`<title>`, `<textarea>`, `<xmp>`,
+/// `<iframe>`…), a `<template>` or `<noscript>`, whose style sheets a
+/// browser does not apply to the page. Moves forward only (linear over a
+/// page).
 #[derive(Default)]
 struct Inert {
     pos: usize,
     comment: bool,
-    script: bool,
+    /// Inside an element whose content is text, until this end tag.
+    raw: Option<&'static [u8]>,
     noscript: bool,
     templates: usize,
 }
@@ -1786,9 +1931,9 @@ impl Inert {
                 }
                 continue;
             }
-            if self.script {
-                match find_ci(rest, b"</script") {
-                    Some(o) => (self.pos, self.script) = (self.pos + o + 8, false),
+            if let Some(end) = self.raw {
+                match find_ci(rest, end) {
+                    Some(o) => (self.pos, self.raw) = (self.pos + o + end.len(), None),
                     None => self.pos = to,
                 }
                 continue;
@@ -1804,10 +1949,20 @@ impl Inert {
                     && !tag[name.len()].is_ascii_alphanumeric()
             };
             self.pos += o + 1;
+            const RAW: [(&[u8], &[u8]); 8] = [
+                (b"script", b"</script"),
+                (b"title", b"</title"),
+                (b"textarea", b"</textarea"),
+                (b"xmp", b"</xmp"),
+                (b"iframe", b"</iframe"),
+                (b"noembed", b"</noembed"),
+                (b"noframes", b"</noframes"),
+                (b"plaintext", b"\0\0never"),
+            ];
             if tag.starts_with(b"!--") {
                 (self.pos, self.comment) = (self.pos + 3, true);
-            } else if starts(b"script") {
-                self.script = true;
+            } else if let Some(&(_, end)) = RAW.iter().find(|(name, _)| starts(name)) {
+                self.raw = Some(end);
             } else if starts(b"noscript") {
                 self.noscript = true;
             } else if starts(b"/noscript") {
@@ -1818,7 +1973,7 @@ impl Inert {
                 self.templates = self.templates.saturating_sub(1);
             }
         }
-        self.comment || self.script || self.noscript || self.templates > 0
+        self.comment || self.raw.is_some() || self.noscript || self.templates > 0
     }
 
     /// Go on past a sheet's body (no markup is read inside it).

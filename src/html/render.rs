@@ -625,6 +625,8 @@ struct Renderer {
     /// was (a count) and its place in that element's list.
     own_at: Vec<(u64, u32)>,
     own_count: u64,
+    /// `<title>` elements met.
+    titles: usize,
     /// Custom properties still to be given to elements: a page that
     /// declares more (per element) than its size allows reads every
     /// value that needs one as the one that hides most.
@@ -660,6 +662,7 @@ impl Renderer {
             customs: Vec::new(),
             own_at: Vec::new(),
             own_count: 0,
+            titles: 0,
             customs_left: 0,
         };
         // The `<html>` and `<body>` every page has.
@@ -1239,6 +1242,14 @@ impl Renderer {
             }
         }
         self.hits = hits;
+        // The document's title is its first `<title>` (a browser shows it
+        // on the tab); any other is never drawn.
+        if !svg && tag == "title" {
+            self.titles += 1;
+            if self.titles > 1 {
+                c.hidden = c.hidden.or(Some(HiddenReason::DisplayNone));
+            }
+        }
         // A closed `<details>` shows its first `<summary>` child only.
         let closed_details = !svg && tag == "details" && !attrs.open;
         if let Some(p) = self.frames.last_mut()
@@ -1265,6 +1276,11 @@ impl Renderer {
             }
         }
         c.text_reason = c.text_reason(closed_details);
+        // A list draws its options: words right inside `<select>` or
+        // `<optgroup>` are not drawn.
+        if !svg && matches!(tag, "select" | "optgroup") {
+            c.text_reason = c.text_reason.or(Some(HiddenReason::DisplayNone));
+        }
         let mut frame = Frame::new(id, c);
         frame.customs = customs;
         frame.closed_details = closed_details;
@@ -1334,17 +1350,30 @@ impl Renderer {
 
     /// A custom property's value where an element stands: its own, the
     /// nearest open element's that declares it, or the page-wide rules'.
+    /// (Every element declares what a rule for every element, `*`, does:
+    /// its value beats an ancestor's, an important one the element's own.
+    /// Past the page's budget, a name the page gives one value anywhere
+    /// has that one.)
     fn custom_value<'a>(&'a self, name: &str, own: &'a Customs) -> Option<&'a str> {
-        let Some(id) = self.sheet.vars.known_id(name) else { return self.sheet.vars.page_value(name) };
+        let vars = &self.sheet.vars;
+        let Some(id) = vars.known_id(name) else { return vars.page_value(name) };
+        let universal = self.sheet.universal.get(&id);
+        if let Some((v, true)) = universal {
+            return Some(v);
+        }
         if let Some(&(c, at)) = self.own_at.get(id as usize)
             && c == self.own_count
             && let Some((_, v)) = own.get(at as usize)
         {
             return Some(v);
         }
+        if let Some((v, _)) = universal {
+            return Some(v);
+        }
         match self.customs.get(id as usize).and_then(|stack| stack.last()) {
             Some((_, v)) => Some(v),
-            None => self.sheet.vars.page_value(name),
+            None if self.customs_left == 0 => vars.page_value(name).or_else(|| vars.only_value(name)),
+            None => vars.page_value(name),
         }
     }
 
@@ -1919,6 +1948,20 @@ mod tests {
             "<i class=k></i>".repeat(600)
         );
         assert_eq!(hides(&flood, "x1"), Some(H::DisplayNone));
+        // A rule for every element (`*`) is every element's own: it beats
+        // an ancestor's value, and spends nothing of the budget (a
+        // utility framework's page of thousands of elements reads its
+        // classes' values).
+        let star = "<style>*{--x:block} .a{--x:none}</style><div class=a><p style=\"display:var(--x)\">v1</p></div>";
+        assert_eq!(hides(star, "v1"), None);
+        let resets: String = (0..46).map(|i| format!("--tw-{i}:0;")).collect();
+        let utility = format!(
+            "<style>*,::before,::after{{{resets}}} .indigo{{--tw-text-opacity:1;color:rgb(79 70 229 / var(--tw-text-opacity))}} \
+             .card{{--bg:#0b0b0b;background:var(--bg);color:#0b0b0b}}</style>{}<p class=indigo>v2</p><div class=card>x2</div>",
+            "<div><b>1</b></div>".repeat(3000)
+        );
+        assert_eq!(hides(&utility, "v2"), None);
+        assert_eq!(hides(&utility, "x2"), Some(H::Colour));
     }
 
     #[test]
@@ -2033,6 +2076,8 @@ mod tests {
             "font-size:0;font-size:calc(bogus)",
             "left:-5000px;position:absolute;left:nope",
             "margin-left:-900px;width:800px",
+            "text-indent:calc(-1 * 9999px)",
+            "text-indent:min(-9999px, 0px) hanging",
             "position:absolute;left:-300px;width:20em",
         ] {
             assert!(hides(&white(style), "x").is_some(), "{style}");
@@ -2042,6 +2087,11 @@ mod tests {
             "clip-path:xywh(0 0 100% 2em)",
             "font-size:1lh",
             "margin-left:-20px;width:800px",
+            "text-indent:-9999px;text-indent: calc(1rem + 2px)",
+            "text-indent:-9999px;text-indent: max(0px, 1em)",
+            "font-size:0;font-size:max(12px, 1em)",
+            "overflow:hidden;width:0;width:anchor-size(width)",
+            "opacity:0;opacity:sin(1)",
             "margin-left:-90%;width:80%",
         ] {
             assert_eq!(hides(&white(style), "x"), None, "{style}");
@@ -2054,6 +2104,9 @@ mod tests {
             r##"<math><mtext mathcolor="#ffffff">x</mtext></math>"##,
             "<svg width=200 height=20><g>x</g></svg>",
             "<svg width=200 height=20>x<text y=15>v</text></svg>",
+            "<select><option>v</option>x</select>",
+            "<select><optgroup label=g>x<option>v</option></optgroup></select>",
+            "<title>v</title><p>v</p><title>x</title>",
             r#"<math><mtext mathsize="0.1px">x</mtext></math>"#,
         ] {
             assert!(hides(html, "x").is_some(), "{html}");
@@ -2078,6 +2131,9 @@ mod tests {
             format!("{hide}<template><style>{show}</style></template><p class=x>x1</p>"),
             format!("{hide}<!-- <style>{show}</style> --><p class=x>x1</p>"),
             format!("{hide}<script>var s='<style>{show}</style>'</script><p class=x>x1</p>"),
+            format!("{hide}<title>t<style>{show}</style></title><p class=x>x1</p>"),
+            format!("{hide}<textarea><style>{show}</style></textarea><p class=x>x1</p>"),
+            format!(r#"{hide}<style type="text/css ">{show}</style><p class=x>x1</p>"#),
             format!("<style title=main>p{{}}</style>{hide}<style title=alt>{show}</style><p class=x>x1</p>"),
             format!(r#"{hide}<link rel=stylesheet disabled href="data:text/css,{show}"><p class=x>x1</p>"#),
         ] {
