@@ -102,8 +102,9 @@ fn render_with(html: &[u8], base: usize, mail: bool) -> Rendered {
     // read ahead (the same walk, styles left out) records it first. Past
     // MAX_READ_AHEAD bytes such rules are unsure (they may hide, not show).
     let after = (sheet.uses_after && html.len() <= MAX_READ_AHEAD).then(|| read_ahead(html));
-    let mut r = Renderer::new(base, sheet);
-    r.customs_left = CUSTOMS_PER_BYTE * html.len() as u64 + CUSTOMS_BASE;
+    // (The budget is set before the `<html>` and `<body>` frames are made:
+    // they take the page-wide rules' custom properties.)
+    let mut r = Renderer::new(base, sheet, CUSTOMS_PER_BYTE * html.len() as u64 + CUSTOMS_BASE);
     r.after = after;
     r.title_hidden = mail;
     let r = walk(html, r);
@@ -114,7 +115,7 @@ fn render_with(html: &[u8], base: usize, mail: bool) -> Rendered {
 /// What comes after each element, in document order, with its start offset
 /// (an element whose place is not known has none).
 fn read_ahead(html: &[u8]) -> Vec<(usize, Option<After>)> {
-    let mut r = Renderer::new(0, Sheet::default());
+    let mut r = Renderer::new(0, Sheet::default(), 0);
     r.recorder = Some(Recorder::default());
     let mut r = walk(html, r);
     let mut rec = r.recorder.take().unwrap_or_default();
@@ -175,7 +176,7 @@ fn walk(html: &[u8], r: Renderer) -> Renderer {
         let raw = st.raw(from..html.len());
         st.out.push(&rest, Some(HiddenReason::Unrendered), Some(raw));
     }
-    std::mem::replace(&mut *st, Renderer::new(0, Sheet::default()))
+    std::mem::replace(&mut *st, Renderer::new(0, Sheet::default(), 0))
 }
 
 /// Text and spans being built; spans always cover `text` exactly.
@@ -634,7 +635,7 @@ struct Renderer {
 }
 
 impl Renderer {
-    fn new(base: usize, sheet: Sheet) -> Renderer {
+    fn new(base: usize, sheet: Sheet, customs_left: u64) -> Renderer {
         let root = Computed::root();
         let mut r = Renderer {
             base,
@@ -663,7 +664,7 @@ impl Renderer {
             own_at: Vec::new(),
             own_count: 0,
             titles: 0,
-            customs_left: 0,
+            customs_left,
         };
         // The `<html>` and `<body>` every page has.
         for tag in ["html", "body"] {
@@ -1962,6 +1963,17 @@ mod tests {
         );
         assert_eq!(hides(&utility, "v2"), None);
         assert_eq!(hides(&utility, "x2"), Some(H::Colour));
+        // The page-wide rules decide as a cascade: the later of two, the
+        // more specific, an important one, a list naming the root.
+        for css in [
+            ":root{--c:#000} :root{--c:#fff}",
+            ":root{--c:#fff} html{--c:#000}",
+            ":root{--c:#fff !important} :root{--c:#000}",
+            ":root,[data-theme=light]{--c:#fff} .x{--c:#000}",
+        ] {
+            let page = format!("<style>{css} body{{background:#fff}} p{{color:var(--c)}}</style><p>x3</p>");
+            assert_eq!(hides(&page, "x3"), Some(H::Colour), "{css}");
+        }
     }
 
     #[test]
