@@ -922,6 +922,23 @@ impl Renderer {
             }
             old.c = f.c;
             old.node = node;
+            // What the root declares now replaces what it declared (its
+            // entries sit under those of the elements inside it).
+            for (id, _) in &old.customs {
+                if let Some(stack) = self.customs.get_mut(*id as usize) {
+                    stack.retain(|&(at, _)| at != level);
+                }
+            }
+            for (id, value) in &f.customs {
+                let id = *id as usize;
+                if self.customs.len() <= id {
+                    self.customs.resize_with(id + 1, Vec::new);
+                }
+                let stack = &mut self.customs[id];
+                let under = stack.iter().position(|&(at, _)| at > level).unwrap_or(stack.len());
+                stack.insert(under, (level, Rc::clone(value)));
+            }
+            old.customs = f.customs;
             if level == HTML_FRAME {
                 self.rem_px = old.c.font_px;
             }
@@ -1974,6 +1991,12 @@ mod tests {
             let page = format!("<style>{css} body{{background:#fff}} p{{color:var(--c)}}</style><p>x3</p>");
             assert_eq!(hides(&page, "x3"), Some(H::Colour), "{css}");
         }
+        // The page's own `<html>` and `<body>` tags: what their `style` and
+        // classes declare (a dark theme on the body).
+        let dark = "<style>.dark{--fg:#eee} p{color:var(--fg, #000)}</style><body class=dark style=\"background:#111\"><p>v4</p>";
+        assert_eq!(hides(dark, "v4"), None);
+        let root = r#"<html style="--c:#fff"><body style="background:#fff"><p style="color:var(--c, #000)">x4</p>"#;
+        assert_eq!(hides(root, "x4"), Some(H::Colour));
     }
 
     #[test]
