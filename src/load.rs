@@ -2569,32 +2569,16 @@ impl Definitions<'_> {
 }
 
 /// Does `before` (a line up to a link's `](`) end in `[` and nothing a
-/// reader sees: no text, or at most 24 bytes of blanks, no-break and
-/// zero-width spaces (as characters or entities)?
+/// reader sees: no text, or at most 32 bytes of characters that draw as
+/// blank (`escape::is_invisible`, white space), as written or as a
+/// character reference (`&nbsp;`, `&#x200B;`)?
 fn blank_link_text(before: &[u8]) -> bool {
-    const BLANKS: [&[u8]; 10] = [
-        b" ",
-        b"\t",
-        "\u{a0}".as_bytes(),
-        "\u{200b}".as_bytes(),
-        "\u{200c}".as_bytes(),
-        "\u{200d}".as_bytes(),
-        "\u{2060}".as_bytes(),
-        b"&nbsp;",
-        b"&#160;",
-        b"&#8203;",
-    ];
-    let mut rest = before;
-    while before.len() - rest.len() <= 24 {
-        if rest.last() == Some(&b'[') {
-            return true;
-        }
-        match BLANKS.iter().find(|b| rest.ends_with(b)) {
-            Some(b) => rest = &rest[..rest.len() - b.len()],
-            None => return false,
-        }
-    }
-    false
+    let start = before.len().saturating_sub(33);
+    let Some(open) = before[start..].iter().rposition(|&b| b == b'[') else { return false };
+    let Ok(text) = std::str::from_utf8(&before[start + open + 1..]) else { return false };
+    let mut decoded = String::new();
+    crate::html::decode_entities(text, false, &mut decoded);
+    decoded.chars().all(|c| c.is_whitespace() || crate::escape::is_invisible(c))
 }
 
 #[cfg(test)]
@@ -3229,10 +3213,10 @@ mod tests {
         // Text of blanks alone shows nothing either; a word does.
         assert_eq!(
             hidden_as(
-                "Thanks [ ](https://x.test/a-b) [&nbsp;](/c-d) [\u{200b}](/e-f) [ok ](/g-h)\n",
+                "Thanks [ ](https://x.test/a-b) [&nbsp;](/c-d) [\u{200b}](/e-f) [ok ](/g-h) [&#x2060;\u{2063}](/i-j)\n",
                 HiddenReason::Label
             ),
-            vec!["https://x.test/a-b", "/c-d", "/e-f"]
+            vec!["https://x.test/a-b", "/c-d", "/e-f", "/i-j"]
         );
         // Unclosed, on one long line: one look each.
         let long = "[](<x ".repeat(50_000) + &"[](y".repeat(50_000);

@@ -756,27 +756,39 @@ impl Vars {
     /// `value` with each `var(--name)` or `var(--name, fallback)` put in,
     /// when the page gives each name one value everywhere.
     fn resolve(&self, value: &str) -> VarValue {
-        let mut out = value.to_string();
-        for _ in 0..MAX_VAR_DEPTH {
-            let Some((start, close, name, fallback)) = first_var(&out) else { return VarValue::Invalid };
-            if self.capped || self.narrow.contains_key(name) {
-                return VarValue::PerElement;
+        let per_element = std::cell::Cell::new(false);
+        let put = substitute(value, |name| {
+            let wide = self.wide.get(name);
+            if self.capped || self.narrow.contains_key(name) || matches!(wide, Some(None)) {
+                per_element.set(true);
             }
-            let put = match self.wide.get(name) {
-                Some(Some(v)) => v.clone(),
-                Some(None) => return VarValue::PerElement,
-                None => match fallback {
-                    Some(f) => f.to_string(),
-                    None => return VarValue::Invalid,
-                },
-            };
-            out.replace_range(start..=close, &put);
-            if !out.contains("var(") {
-                return VarValue::Put(out);
-            }
+            wide.and_then(Option::as_deref)
+        });
+        match put {
+            _ if per_element.get() => VarValue::PerElement,
+            Some(v) => VarValue::Put(v),
+            None => VarValue::Invalid,
         }
-        VarValue::Invalid
     }
+}
+
+/// `value` with each `var(--name)` or `var(--name, fallback)` put in: the
+/// name's value by `lookup`, else the fallback (MAX_VAR_DEPTH at most);
+/// None when one has neither.
+fn substitute<'a>(value: &str, lookup: impl Fn(&str) -> Option<&'a str>) -> Option<String> {
+    let mut out = value.to_string();
+    for _ in 0..MAX_VAR_DEPTH {
+        let (start, close, name, fallback) = first_var(&out)?;
+        let put = match lookup(name) {
+            Some(v) => v.to_string(),
+            None => fallback?.to_string(),
+        };
+        out.replace_range(start..=close, &put);
+        if !out.contains("var(") {
+            return Some(out);
+        }
+    }
+    None
 }
 
 /// The first `var(…)` of a value: where it starts and closes, its name and
@@ -921,19 +933,7 @@ fn important_split(mut value: String) -> (String, bool) {
 /// fallback; None when it cannot be put together, or when the result is
 /// no value of `prop` a browser keeps.
 pub(super) fn put_vars<'a>(prop: &str, value: &str, lookup: impl Fn(&str) -> Option<&'a str>) -> Option<String> {
-    let mut out = value.to_string();
-    for _ in 0..MAX_VAR_DEPTH {
-        let (start, close, name, fallback) = first_var(&out)?;
-        let put = match lookup(name) {
-            Some(v) => v.to_string(),
-            None => fallback?.to_string(),
-        };
-        out.replace_range(start..=close, &put);
-        if !out.contains("var(") {
-            return (!out.is_empty() && valid_value(prop, &out)).then_some(out);
-        }
-    }
-    None
+    substitute(value, lookup).filter(|out| !out.is_empty() && valid_value(prop, out))
 }
 
 /// Steps of selector matching a page may take per byte of it (and any page
@@ -1399,36 +1399,10 @@ impl Sheet {
         inline: Option<&'s [Decl]>,
         mut apply: impl FnMut(&'s Decl),
     ) {
-        let take = |m: Match| m == Match::Yes || unsure;
-        // A rule we are not sure matches may hide, never show again.
-        let applies = |m: Match, d: &Decl| m == Match::Yes || !restores(d);
-        let mut important = false;
-        for &(r, m) in hits.rules.iter().filter(|(_, m)| take(*m)) {
-            for d in self.rules[r].decls.iter().filter(|d| applies(m, d)) {
-                if d.important {
-                    important = true;
-                } else {
-                    apply(d);
-                }
-            }
-        }
-        for d in inline.unwrap_or(&[]).iter().filter(|d| !d.important) {
+        self.walk(hits, unsure, inline, false, |d| {
             apply(d);
-        }
-        if important {
-            let mut imp: Vec<(usize, Match)> = hits.rules.iter().filter(|(_, m)| take(*m)).copied().collect();
-            imp.sort_by_key(|&(r, _)| {
-                (UNLAYERED - self.rules[r].layer, self.rules[r].sel.specificity, self.rules[r].order)
-            });
-            for (r, m) in imp {
-                for d in self.rules[r].decls.iter().filter(|d| d.important && applies(m, d)) {
-                    apply(d);
-                }
-            }
-        }
-        for d in inline.unwrap_or(&[]).iter().filter(|d| d.important) {
-            apply(d);
-        }
+            true
+        });
     }
 
     /// The custom properties of the rules that surely match and of the
@@ -1441,32 +1415,65 @@ impl Sheet {
         budget: &mut u64,
         mut apply: impl FnMut(&'s Decl),
     ) {
-        let sure: Vec<usize> = hits.rules.iter().filter(|(_, m)| *m == Match::Yes).map(|&(r, _)| r).collect();
-        let inline = || inline.unwrap_or(&[]).iter().filter(|d| d.prop.starts_with("--"));
+        // (A rule we are not sure matches gives none: `restores`.)
+        self.walk(hits, false, inline, true, |d| {
+            if *budget == 0 {
+                return false;
+            }
+            *budget -= 1;
+            apply(d);
+            true
+        });
+    }
+
+    /// The declarations (or, `customs`, the custom properties) of the
+    /// matching rules and the inline ones in cascade order, until `apply`
+    /// says stop.
+    fn walk<'s>(
+        &'s self,
+        hits: &Hits,
+        unsure: bool,
+        inline: Option<&'s [Decl]>,
+        customs: bool,
+        mut apply: impl FnMut(&'s Decl) -> bool,
+    ) {
+        let take = |m: Match| m == Match::Yes || unsure;
+        // A rule we are not sure matches may hide, never show again.
+        let applies = |m: Match, d: &Decl| m == Match::Yes || !restores(d);
+        let list = |r: usize| if customs { &self.rules[r].customs } else { &self.rules[r].decls };
+        let inline = || inline.unwrap_or(&[]).iter().filter(move |d| d.prop.starts_with("--") == customs);
         let mut important = false;
-        let normal = sure.iter().flat_map(|&r| self.rules[r].customs.iter()).chain(inline());
-        for d in normal {
-            if d.important {
-                important = true;
-                continue;
+        for &(r, m) in hits.rules.iter().filter(|(_, m)| take(*m)) {
+            for d in list(r).iter().filter(|d| applies(m, d)) {
+                if d.important {
+                    important = true;
+                } else if !apply(d) {
+                    return;
+                }
             }
-            if *budget == 0 {
+        }
+        for d in inline().filter(|d| !d.important) {
+            if !apply(d) {
                 return;
             }
-            *budget -= 1;
-            apply(d);
         }
-        if !important {
-            return;
+        if important {
+            let mut imp: Vec<(usize, Match)> = hits.rules.iter().filter(|(_, m)| take(*m)).copied().collect();
+            imp.sort_by_key(|&(r, _)| {
+                (UNLAYERED - self.rules[r].layer, self.rules[r].sel.specificity, self.rules[r].order)
+            });
+            for (r, m) in imp {
+                for d in list(r).iter().filter(|d| d.important && applies(m, d)) {
+                    if !apply(d) {
+                        return;
+                    }
+                }
+            }
         }
-        let mut imp = sure;
-        imp.sort_by_key(|&r| (UNLAYERED - self.rules[r].layer, self.rules[r].sel.specificity, self.rules[r].order));
-        for d in imp.iter().flat_map(|&r| self.rules[r].customs.iter()).chain(inline()).filter(|d| d.important) {
-            if *budget == 0 {
+        for d in inline().filter(|d| d.important) {
+            if !apply(d) {
                 return;
             }
-            *budget -= 1;
-            apply(d);
         }
     }
 }
