@@ -150,6 +150,27 @@ pub(super) fn parse_colour_or(v: &str, current: Rgba) -> Option<Rgba> {
     }
 }
 
+/// Is `v` written with a colour function [`parse_colour_or`] reads?
+pub(super) fn read_function(v: &str) -> bool {
+    v.find('(').is_some_and(|open| {
+        matches!(
+            v[..open].trim(),
+            "light-dark"
+                | "color-mix"
+                | "color"
+                | "rgb"
+                | "rgba"
+                | "hsl"
+                | "hsla"
+                | "hwb"
+                | "lab"
+                | "lch"
+                | "oklab"
+                | "oklch"
+        )
+    })
+}
+
 fn from_crate(c: csscolorparser::Color) -> Rgba {
     let ch = |x: f32| (f64::from(x) * 255.0).clamp(0.0, 255.0);
     Rgba { r: ch(c.r), g: ch(c.g), b: ch(c.b), a: f64::from(c.a).clamp(0.0, 1.0) }

@@ -421,10 +421,13 @@ fn valid_value(prop: &str, value: &str) -> bool {
             };
             length_px(&length, DEFAULT_FONT_PX).is_some() || LENGTH_KEYWORDS.contains(&v) || css_math(&length)
         }
+        // A colour function this reader parses and cannot (`oklch(bogus)`)
+        // is dropped, so the colour before it stands; one it does not
+        // read (another function, `calc()` inside) is kept.
         "color" | "background-color" | "-webkit-text-fill-color" => {
-            v.contains('(')
-                || super::colour::parse_colour_or(v, super::colour::BLACK).is_some()
+            super::colour::parse_colour_or(v, super::colour::BLACK).is_some()
                 || SYSTEM_COLOURS.contains(&v)
+                || (v.contains('(') && (v.contains("calc(") || !super::colour::read_function(v)))
         }
         _ => true,
     }

@@ -2087,6 +2087,8 @@ mod tests {
         assert_eq!(hides(r#"<p style="display:none;display:flex(1)">x</p>"#, "x"), Some(H::DisplayNone));
         let word = r#"<body style="background:#fff"><p style="color:#fff;color:nonsense">x</p></body>"#;
         assert_eq!(hides(word, "x"), Some(H::Colour));
+        let garbled = r#"<body style="background:#fff"><p style="color:#fff;color:oklch(bogus)">x</p></body>"#;
+        assert_eq!(hides(garbled, "x"), Some(H::Colour));
         assert_eq!(hides(r#"<p style="opacity:0;opacity:calc(1 - 0)">v</p>"#, "v"), None);
         let oklch = r#"<body style="background:#fff"><p style="color:#fff;color:oklch(0.5 0.1 20)">v</p></body>"#;
         assert_eq!(hides(oklch, "v"), None);
