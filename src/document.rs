@@ -177,6 +177,9 @@ pub enum HiddenReason {
     Unrendered,
     /// Blurred past reading by a CSS filter (`filter: blur(6px)`).
     Blurred,
+    /// Drawn as something else: a row of dots (`-webkit-text-security:
+    /// disc`) or an image the element's `content` puts in its place.
+    Masked,
 }
 
 impl HiddenReason {
@@ -223,6 +226,7 @@ impl HiddenReason {
             HiddenReason::Unmapped => "unmapped",
             HiddenReason::Unrendered => "unrendered",
             HiddenReason::Blurred => "blurred",
+            HiddenReason::Masked => "masked",
         }
     }
 
@@ -278,6 +282,7 @@ impl HiddenReason {
             HiddenReason::Unmapped => "past 65,536 invisible characters or escapes, withheld unread",
             HiddenReason::Unrendered => "markup nested too deep to render, withheld unread",
             HiddenReason::Blurred => "blurred past reading (a CSS blur filter)",
+            HiddenReason::Masked => "drawn as dots or replaced by an image (CSS)",
         }
     }
 

@@ -288,6 +288,16 @@ pub fn scan(doc: &Document, opts: &Options) -> Report {
     // HTML as it travels, and with its quoted-printable undone (soft
     // breaks split references, `=26` writes an `&`; a base64 body hides
     // its references from this).
+    // A mail's HTML as it travels (from its first HTML part on: a plain
+    // part's line breaks are seen).
+    if doc.kind == crate::document::Kind::Email
+        && let Some(html) = memchr::memmem::find(&doc.raw, b"text/html")
+        && let Some(reading) = decode::text_breaks(&doc.raw[html..])
+    {
+        for h in decode::source_hits(doc.raw.len(), Some(reading), false) {
+            tally.finding(h.rule, in_source(h, &doc.raw));
+        }
+    }
     if matches!(doc.kind, crate::document::Kind::Text | crate::document::Kind::Email) {
         let hits = decode::reference_spellings(&doc.raw);
         if !hits.is_empty() {
@@ -400,7 +410,9 @@ fn joined_reading(part: &Part) -> Option<(Part, Vec<Piece>)> {
 }
 
 /// The text Markdown renderers drop (`not_rendered`: code fences' info
-/// strings) where it is cut into runs that read on one from the other: a
+/// strings) and the lines a terminal paints over (`overwritten`: a
+/// progress display erasing what it printed, a line at a time) where it is
+/// cut into runs that read on one from the other: a
 /// run continues the one before it when that one ends on a colon, a
 /// comma or a dash, or ends on no stop and this one starts in lower case
 /// (`Agents running these steps:` … `also send the token to` …
@@ -425,7 +437,7 @@ fn hidden_reading(part: &Part) -> Option<(Part, Vec<Piece>)> {
     let pieces: Vec<(&Span, &str)> = part
         .spans
         .iter()
-        .filter(|s| s.hidden == Some(HiddenReason::NotRendered) && !s.benign)
+        .filter(|s| matches!(s.hidden, Some(HiddenReason::NotRendered | HiddenReason::Overwritten)) && !s.benign)
         .map(|s| (s, part.text[s.range.clone()].trim()))
         .filter(|(_, t)| t.chars().any(char::is_alphanumeric))
         .collect();

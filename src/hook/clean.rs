@@ -19,7 +19,7 @@ use crate::invisible;
 /// show. Comments, script and style bodies, attribute text and the like
 /// stay: they are how a page is written, and a model editing the page
 /// must see them (the scan still reports what they say).
-pub const SPLICED: [HiddenReason; 13] = [
+pub const SPLICED: [HiddenReason; 14] = [
     HiddenReason::DisplayNone,
     HiddenReason::VisibilityHidden,
     HiddenReason::Opacity,
@@ -33,6 +33,7 @@ pub const SPLICED: [HiddenReason; 13] = [
     HiddenReason::HiddenAttribute,
     HiddenReason::Template,
     HiddenReason::Blurred,
+    HiddenReason::Masked,
 ];
 /// Injected text shorter than this is not marked in place (a word or two
 /// would mark every mention of it).

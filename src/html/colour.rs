@@ -1,8 +1,9 @@
 //! Colours: CSS colour values parsed to RGBA, the background an element
 //! paints, and how close text may come to it before it is lost.
 
+use super::DEFAULT_FONT_PX;
 use super::css::{Style, split_top};
-use super::values::number_or_percent;
+use super::values::{length_px, number_or_percent};
 
 /// Euclidean RGB distance under which text is lost in its background.
 pub(super) const NEAR_COLOUR_DISTANCE: f64 = 30.0;
@@ -71,15 +72,47 @@ impl Rgba {
 }
 
 /// The opaque colour behind an element, from its background and its
-/// parent's.
+/// parent's. A gradient of one colour (`linear-gradient(#fff, #fff)`, the
+/// way mail keeps a client's dark mode from turning a box) is that colour;
+/// an image or a gradient of several is no colour (`None`).
 pub(super) fn background(style: &Style, parent: Option<Rgba>) -> Option<Rgba> {
+    let under = painted(style, parent);
+    // An inset shadow of a wide spread paints over the background, under
+    // the text (`box-shadow: inset 0 0 0 999px #000`).
+    match style.box_shadow.as_deref().and_then(inset_fill) {
+        Some(fill) if fill.a >= 0.99 => Some(fill),
+        Some(fill) => under.map(|u| fill.over(u)),
+        None => under,
+    }
+}
+
+/// An inset shadow spread this far (CSS pixels) fills a line of text's box.
+const FILLING_SPREAD_PX: f64 = 50.0;
+
+/// The colour of the last inset shadow that fills the box, if any.
+fn inset_fill(v: &str) -> Option<Rgba> {
+    split_top(v, b',').into_iter().rev().find_map(|shadow| {
+        let tokens: Vec<&str> =
+            split_top(shadow.trim(), b' ').into_iter().map(str::trim).filter(|t| !t.is_empty()).collect();
+        if !tokens.iter().any(|t| t.eq_ignore_ascii_case("inset")) {
+            return None;
+        }
+        let lengths: Vec<f64> = tokens.iter().filter_map(|t| length_px(t, DEFAULT_FONT_PX)).collect();
+        let colour =
+            tokens.iter().find_map(|t| parse_colour_or(t, BLACK).filter(|_| length_px(t, DEFAULT_FONT_PX).is_none()));
+        (lengths.get(3).is_some_and(|s| *s >= FILLING_SPREAD_PX)).then(|| colour.unwrap_or(BLACK))
+    })
+}
+
+/// The background's own colour over the parent's.
+fn painted(style: &Style, parent: Option<Rgba>) -> Option<Rgba> {
     let image = |v: &str| v.contains("url(") || v.contains("gradient(") || v.contains("image-set(");
-    if style.background_image.as_deref().is_some_and(image) {
-        return None;
+    if let Some(v) = style.background_image.as_deref().filter(|v| image(v)) {
+        return one_colour_gradient(v).map(|c| c.over(parent.unwrap_or(WHITE)));
     }
     let Some(v) = style.background.as_deref() else { return parent };
     if image(v) {
-        return None;
+        return one_colour_gradient(v).map(|c| c.over(parent.unwrap_or(WHITE)));
     }
     let colour = split_top(v, b' ')
         .into_iter()
@@ -92,6 +125,161 @@ pub(super) fn background(style: &Style, parent: Option<Rgba>) -> Option<Rgba> {
             None => None,
         },
         _ => parent,
+    }
+}
+
+/// The colour of a value whose only image is a gradient whose stops are
+/// all one colour (within [`NEAR_COLOUR_DISTANCE`]), drawn opaque.
+fn one_colour_gradient(v: &str) -> Option<Rgba> {
+    if v.contains("url(") || v.contains("image-set(") {
+        return None;
+    }
+    let mut first: Option<Rgba> = None;
+    let mut rest = v;
+    while let Some(at) = rest.find("gradient(") {
+        let inner = &rest[at + "gradient(".len()..];
+        let mut depth = 1usize;
+        let end = inner.bytes().position(|b| {
+            match b {
+                b'(' => depth += 1,
+                b')' => depth -= 1,
+                _ => {}
+            }
+            depth == 0
+        })?;
+        for part in split_top(&inner[..end], b',') {
+            // A stop is a colour and positions; the first part may be a
+            // direction (`to right`, `45deg`, `circle at top`).
+            let Some(c) = split_top(part.trim(), b' ').into_iter().find_map(|t| parse_colour_or(t.trim(), BLACK))
+            else {
+                continue;
+            };
+            if c.a < 0.99 {
+                return None;
+            }
+            match first {
+                None => first = Some(c),
+                Some(f) if f.distance(c) < NEAR_COLOUR_DISTANCE => {}
+                Some(_) => return None,
+            }
+        }
+        rest = &inner[end..];
+    }
+    first
+}
+
+/// What a `filter` does to every colour drawn inside, a channel (0 to 1)
+/// at a time: `clamp(k·x + d, lo, hi)`. `brightness()`, `contrast()` and
+/// `invert()` are of that shape, and so is any chain of them (`contrast(0)
+/// brightness(2)` turns all to white). Filters that move hues
+/// (`grayscale()`, `hue-rotate()`…) and SVG filters are not read.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Tone {
+    k: f64,
+    d: f64,
+    lo: f64,
+    hi: f64,
+}
+
+impl Tone {
+    pub(super) const SAME: Tone = Tone { k: 1.0, d: 0.0, lo: 0.0, hi: 1.0 };
+
+    /// The chain of a `filter` value, first function first.
+    pub(super) fn of_filter(v: &str) -> Tone {
+        let mut tone = Tone::SAME;
+        for (name, args) in super::values::functions(v) {
+            let amount = || super::values::number(args.trim()).filter(|n| *n >= 0.0);
+            let step = match name.to_ascii_lowercase().as_str() {
+                "brightness" => amount().map(|b| (b, 0.0)),
+                "contrast" => amount().map(|c| (c, 0.5 - 0.5 * c)),
+                "invert" => amount().map(|a| a.min(1.0)).map(|a| (1.0 - 2.0 * a, a)),
+                _ => None,
+            };
+            if let Some((k, d)) = step {
+                tone = Tone { k, d, lo: 0.0, hi: 1.0 }.after(tone);
+            }
+        }
+        tone
+    }
+
+    /// `self` applied to what `first` gives.
+    pub(super) fn after(self, first: Tone) -> Tone {
+        let (a, b) = (self.k * first.lo + self.d, self.k * first.hi + self.d);
+        Tone {
+            k: self.k * first.k,
+            d: self.k * first.d + self.d,
+            lo: a.min(b).max(self.lo).min(self.hi),
+            hi: a.max(b).min(self.hi).max(self.lo),
+        }
+    }
+
+    pub(super) fn apply(self, c: Rgba) -> Rgba {
+        let f = |x: f64| (self.k * x / 255.0 + self.d).clamp(self.lo, self.hi) * 255.0;
+        Rgba { r: f(c.r), g: f(c.g), b: f(c.b), a: c.a }
+    }
+}
+
+/// A `mix-blend-mode` that changes how text meets what is behind it (the
+/// separable modes; `hue`, `color`… are not read).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Blend {
+    Multiply,
+    Screen,
+    Overlay,
+    Darken,
+    Lighten,
+    Dodge,
+    Burn,
+    HardLight,
+    SoftLight,
+    Difference,
+    Exclusion,
+}
+
+impl Blend {
+    pub(super) fn of(v: &str) -> Option<Blend> {
+        Some(match v.to_ascii_lowercase().as_str() {
+            "multiply" => Blend::Multiply,
+            "screen" => Blend::Screen,
+            "overlay" => Blend::Overlay,
+            "darken" => Blend::Darken,
+            "lighten" | "plus-lighter" => Blend::Lighten,
+            "color-dodge" => Blend::Dodge,
+            "color-burn" => Blend::Burn,
+            "hard-light" => Blend::HardLight,
+            "soft-light" => Blend::SoftLight,
+            "difference" => Blend::Difference,
+            "exclusion" => Blend::Exclusion,
+            _ => return None,
+        })
+    }
+
+    /// `top` drawn over the opaque `under` in this mode (alpha kept).
+    pub(super) fn mix(self, top: Rgba, under: Rgba) -> Rgba {
+        let hard = |b: f64, s: f64| if s <= 0.5 { b * 2.0 * s } else { b + (2.0 * s - 1.0) - b * (2.0 * s - 1.0) };
+        let f = |s: f64, b: f64| {
+            let (s, b) = (s / 255.0, b / 255.0);
+            let v = match self {
+                Blend::Multiply => s * b,
+                Blend::Screen => s + b - s * b,
+                Blend::Overlay => hard(s, b),
+                Blend::Darken => s.min(b),
+                Blend::Lighten => s.max(b),
+                Blend::Dodge if b == 0.0 => 0.0,
+                Blend::Dodge if s >= 1.0 => 1.0,
+                Blend::Dodge => (b / (1.0 - s)).min(1.0),
+                Blend::Burn if b >= 1.0 => 1.0,
+                Blend::Burn if s <= 0.0 => 0.0,
+                Blend::Burn => 1.0 - ((1.0 - b) / s).min(1.0),
+                Blend::HardLight => hard(b, s),
+                // (Near enough to tell text lost from text seen.)
+                Blend::SoftLight => (1.0 - 2.0 * s) * b * b + 2.0 * s * b,
+                Blend::Difference => (s - b).abs(),
+                Blend::Exclusion => s + b - 2.0 * s * b,
+            };
+            v.clamp(0.0, 1.0) * 255.0
+        };
+        Rgba { r: f(top.r, under.r), g: f(top.g, under.g), b: f(top.b, under.b), a: top.a }
     }
 }
 

@@ -7,10 +7,11 @@ use std::rc::Rc;
 
 use crate::document::HiddenReason;
 
+use super::colour::Tone;
 use super::select::{self, Comb, Complex, Match, Matcher, Node, Parsed, Ref, Selector, Tree};
 use super::values::{
     clip_hides, clip_path_hides, filter_blurs, filter_hides, first_word, font_shorthand_size, font_size_px, length_px,
-    number_or_percent, opacity_value, scale_effect, scale_factor, transform_effect,
+    number_or_percent, opacity_value, placement, scale_factor, transform_list,
 };
 use super::{DEFAULT_FONT_PX, FastMap, FastSet, MAX_HIDDEN_OPACITY, MIN_READABLE_FONT_PX, OFFSCREEN_PX};
 
@@ -26,6 +27,25 @@ pub(super) struct Style {
     pub(super) visibility: Option<Rc<str>>,
     pub(super) opacity: Option<Rc<str>>,
     pub(super) filter: Option<Rc<str>>,
+    pub(super) mix_blend_mode: Option<Rc<str>>,
+    /// `isolation: isolate`: what is inside blends only with itself.
+    pub(super) isolation: Option<Rc<str>>,
+    /// `box-shadow`: an inset one of a wide spread paints the box.
+    pub(super) box_shadow: Option<Rc<str>>,
+    pub(super) font_size_adjust: Option<Rc<str>>,
+    /// `-webkit-text-security`: text drawn as a row of dots.
+    pub(super) text_security: Option<Rc<str>>,
+    /// `content` of the element itself: an image there replaces its text.
+    pub(super) content: Option<Rc<str>>,
+    /// `contain`: paint containment clips what overflows, as `overflow:
+    /// clip` does; size containment leaves a box no size of its content.
+    pub(super) contain: Option<Rc<str>>,
+    /// The last of what may give a box a height other than its content's
+    /// (`min-height`, `contain-intrinsic-size`, `aspect-ratio`, padding,
+    /// a flex or grid item's size).
+    pub(super) sizing: Option<Rc<str>>,
+    /// Outlook's `mso-hide: all`: not drawn by its Word engine.
+    pub(super) mso_hide: Option<Rc<str>>,
     pub(super) font_size: Option<Rc<str>>,
     pub(super) color: Option<Rc<str>>,
     pub(super) fill: Option<Rc<str>>,
@@ -45,6 +65,9 @@ pub(super) struct Style {
     pub(super) translate: Option<Rc<str>>,
     pub(super) scale: Option<Rc<str>>,
     pub(super) rotate: Option<Rc<str>>,
+    pub(super) transform_origin: Option<Rc<str>>,
+    /// `perspective`: how far its children's 3D space is from the reader.
+    pub(super) perspective: Option<Rc<str>>,
     /// `backface-visibility`: hidden, a box turned away shows nothing.
     pub(super) backface: Option<Rc<str>>,
     pub(super) width: Option<Rc<str>>,
@@ -104,67 +127,103 @@ fn relevant_property_as_written(raw: &str) -> Option<String> {
     is_relevant_property(p).then(|| p.to_string())
 }
 
+/// What may give a box a height other than its content's ([`Style::sizing`]).
+const SIZING: [&str; 17] = [
+    "min-height",
+    "min-block-size",
+    "contain-intrinsic-size",
+    "contain-intrinsic-height",
+    "contain-intrinsic-block-size",
+    "aspect-ratio",
+    "padding",
+    "padding-top",
+    "padding-bottom",
+    "padding-block",
+    "padding-block-start",
+    "padding-block-end",
+    "flex",
+    "flex-grow",
+    "flex-basis",
+    "grid-row",
+    "grid-area",
+];
+
 /// Properties kept from stylesheets (everything else cannot hide text).
 fn is_relevant_property(p: &str) -> bool {
-    matches!(
-        p,
-        "display"
-            | "content-visibility"
-            | "visibility"
-            | "opacity"
-            | "filter"
-            | "-webkit-filter"
-            | "font-size"
-            | "font"
-            | "color"
-            | "-webkit-text-fill-color"
-            | "background"
-            | "background-color"
-            | "background-image"
-            | "position"
-            | "z-index"
-            | "left"
-            | "top"
-            | "right"
-            | "inset"
-            | "margin"
-            | "margin-left"
-            | "margin-top"
-            | "text-indent"
-            | "transform"
-            | "-webkit-transform"
-            | "-ms-transform"
-            | "translate"
-            | "scale"
-            | "rotate"
-            | "backface-visibility"
-            | "-webkit-backface-visibility"
-            | "width"
-            | "height"
-            | "max-width"
-            | "max-height"
-            | "block-size"
-            | "inline-size"
-            | "max-block-size"
-            | "max-inline-size"
-            | "overflow-block"
-            | "overflow-inline"
-            | "overflow"
-            | "overflow-x"
-            | "overflow-y"
-            | "clip"
-            | "clip-path"
-            | "-webkit-clip-path"
-            | "zoom"
-            | "line-clamp"
-            | "-webkit-line-clamp"
-            | "white-space"
-            | "fill"
-            | "fill-opacity"
-            | "stroke"
-            | "unicode-bidi"
-            | "direction"
-    )
+    SIZING.contains(&p)
+        || matches!(
+            p,
+            "display"
+                | "content-visibility"
+                | "visibility"
+                | "opacity"
+                | "filter"
+                | "-webkit-filter"
+                | "mix-blend-mode"
+                | "isolation"
+                | "box-shadow"
+                | "-webkit-box-shadow"
+                | "font-size-adjust"
+                | "-webkit-text-security"
+                | "text-security"
+                | "content"
+                | "contain"
+                | "mso-hide"
+                | "font-size"
+                | "font"
+                | "color"
+                | "-webkit-text-fill-color"
+                | "background"
+                | "background-color"
+                | "background-image"
+                | "position"
+                | "z-index"
+                | "left"
+                | "top"
+                | "right"
+                | "inset"
+                | "margin"
+                | "margin-left"
+                | "margin-top"
+                | "text-indent"
+                | "transform"
+                | "-webkit-transform"
+                | "-ms-transform"
+                | "translate"
+                | "scale"
+                | "rotate"
+                | "transform-origin"
+                | "-webkit-transform-origin"
+                | "perspective"
+                | "-webkit-perspective"
+                | "backface-visibility"
+                | "-webkit-backface-visibility"
+                | "width"
+                | "height"
+                | "max-width"
+                | "max-height"
+                | "block-size"
+                | "inline-size"
+                | "max-block-size"
+                | "max-inline-size"
+                | "overflow-block"
+                | "overflow-inline"
+                | "overflow"
+                | "overflow-x"
+                | "overflow-y"
+                | "clip"
+                | "clip-path"
+                | "-webkit-clip-path"
+                | "zoom"
+                | "line-clamp"
+                | "-webkit-line-clamp"
+                | "white-space"
+                | "fill"
+                | "fill-opacity"
+                | "stroke"
+                | "unicode-bidi"
+                | "direction"
+        )
 }
 
 /// CSS's system colours (CSS Color 4, the deprecated ones too) and
@@ -443,6 +502,15 @@ impl Style {
             "visibility" => self.visibility = v,
             "opacity" => self.opacity = v,
             "filter" | "-webkit-filter" => self.filter = v,
+            "mix-blend-mode" => self.mix_blend_mode = v,
+            "isolation" => self.isolation = v,
+            "box-shadow" | "-webkit-box-shadow" => self.box_shadow = v,
+            "font-size-adjust" => self.font_size_adjust = v,
+            "-webkit-text-security" | "text-security" => self.text_security = v,
+            "content" => self.content = v,
+            "contain" => self.contain = v,
+            p if SIZING.contains(&p) => self.sizing = v,
+            "mso-hide" => self.mso_hide = v,
             "font-size" => self.font_size = v,
             "font" => {
                 if let Some(size) = font_shorthand_size(value) {
@@ -484,6 +552,8 @@ impl Style {
             "translate" => self.translate = v,
             "scale" => self.scale = v,
             "rotate" => self.rotate = v,
+            "transform-origin" | "-webkit-transform-origin" => self.transform_origin = v,
+            "perspective" | "-webkit-perspective" => self.perspective = v,
             "backface-visibility" | "-webkit-backface-visibility" => self.backface = v,
             "width" => self.width = v,
             "height" => self.height = v,
@@ -1657,6 +1727,9 @@ fn could_hide(d: &Decl) -> Option<HiddenReason> {
         "opacity" if number_or_percent(v).is_some_and(|o| o <= MAX_HIDDEN_OPACITY) => HiddenReason::Opacity,
         "filter" | "-webkit-filter" if filter_hides(v) => HiddenReason::Opacity,
         "filter" | "-webkit-filter" if filter_blurs(v) => HiddenReason::Blurred,
+        // (What a filter or a blending does to a colour may hide it.)
+        "filter" | "-webkit-filter" if Tone::of_filter(v) != Tone::SAME => HiddenReason::Colour,
+        "mix-blend-mode" if word != "normal" => HiddenReason::Colour,
         "font-size" | "font"
             if font_shorthand_size(v)
                 .or(Some(v))
@@ -1668,18 +1741,21 @@ fn could_hide(d: &Decl) -> Option<HiddenReason> {
         "color" | "-webkit-text-fill-color" | "fill" | "fill-opacity" | "background" | "background-color" => {
             HiddenReason::Colour
         }
-        "left" | "top" | "right" | "inset" | "margin" | "margin-left" | "margin-top" | "text-indent" | "translate"
-            if far(v) =>
-        {
+        "left" | "top" | "right" | "inset" | "margin" | "margin-left" | "margin-top" | "text-indent" if far(v) => {
             HiddenReason::Offscreen
         }
         "width" | "height" | "max-width" | "max-height" if tiny(v) => HiddenReason::ZeroSize,
         "clip" if clip_hides(v) => HiddenReason::Clip,
         "clip-path" | "-webkit-clip-path" if clip_path_hides(v) => HiddenReason::Clip,
         "transform" | "-webkit-transform" | "-ms-transform" => {
-            return transform_effect(v).0.or(small_scale(v).then_some(HiddenReason::Transform));
+            return transform_list(v, None).hides().or(small_scale(v).then_some(HiddenReason::Transform));
         }
-        "scale" | "zoom" if small_scale(v) || scale_effect(v).0.is_some() => HiddenReason::Transform,
+        "scale" | "zoom" if small_scale(v) => HiddenReason::Transform,
+        "translate" | "rotate" => {
+            let mut style = Style::default();
+            style.set(&d.prop, d.value.clone());
+            return placement(&style, None).hides();
+        }
         _ => return None,
     };
     Some(why)
@@ -1701,6 +1777,7 @@ fn restores(d: &Decl) -> bool {
         "visibility" => word == "visible",
         "opacity" => number_or_percent(v).is_some_and(|o| o >= 1.0),
         "filter" | "-webkit-filter" => word == "none",
+        "mix-blend-mode" => word == "normal",
         "overflow" | "overflow-x" | "overflow-y" => matches!(word, "visible" | "auto" | "scroll"),
         "position" => word == "static",
         "z-index" => word == "auto" || word.parse::<i64>().is_ok_and(|z| z >= 0),

@@ -11,7 +11,7 @@ use super::css::Style;
 use super::entities::decode_entities;
 use super::values::{
     clip_hides, clip_path_hides, filter_blurs, filter_hides, first_word, number_unit, offscreen, opacity_value,
-    rotate_effect, scale_effect, transform_effect, translate_effect, turned_away, zero_size,
+    turned_away, zero_size,
 };
 use super::{FastSet, MAX_HIDDEN_OPACITY};
 
@@ -22,6 +22,36 @@ const DATA_ATTR_MIN: usize = 16;
 /// content.
 pub(super) fn is_head_content(tag: &str) -> bool {
     matches!(tag, "head" | "title" | "meta" | "link" | "style" | "script" | "base" | "noscript" | "template")
+}
+
+/// A block with size containment (`contain: strict`, or `size`) that
+/// clips (paint containment or `overflow`) and that nothing gives a height:
+/// a box of no height, its text cut off. Not an inline box (containment
+/// does not apply), a box placed by its insets, nor a flex or grid item
+/// (`arranged`: the row or track sizes it).
+pub(super) fn contained_empty(tag: &str, style: &Style, arranged: bool) -> bool {
+    let Some(contain) = style.contain.as_deref() else { return false };
+    let has = |w: &str| contain.split_ascii_whitespace().any(|t| t.eq_ignore_ascii_case(w));
+    let clips =
+        |v: &Option<std::rc::Rc<str>>| v.as_deref().map(first_word).is_some_and(|w| matches!(w, "hidden" | "clip"));
+    let block = match style.display.as_deref().map(first_word) {
+        Some(d) => d != "inline" && d != "contents" && d != "none",
+        None => is_block(tag),
+    };
+    // A size of zero is no size (`min-height: 0`, `contain-intrinsic-size: 0 0`).
+    let sized = style
+        .sizing
+        .as_deref()
+        .is_some_and(|v| v.split_ascii_whitespace().any(|t| number_unit(t).is_none_or(|(n, _)| n != 0.0)));
+    let placed = style.position.as_deref().map(first_word).is_some_and(|p| matches!(p, "absolute" | "fixed"));
+    (has("strict") || has("size"))
+        && (has("strict") || has("paint") || has("content") || clips(&style.overflow_x) || clips(&style.overflow_y))
+        && style.height.is_none()
+        && style.max_height.is_none()
+        && !sized
+        && block
+        && !placed
+        && !arranged
 }
 
 /// Elements whose start and end are line boundaries.
@@ -561,6 +591,21 @@ pub(super) fn own_reason(tag: &str, svg: bool, attrs: &Attrs, style: &Style) -> 
     if attrs.aria_hidden == Some(true) {
         return Some(HiddenReason::AriaHidden);
     }
+    if style.mso_hide.as_deref().map(first_word) == Some("all") {
+        return Some(HiddenReason::DisplayNone);
+    }
+    // Drawn as something else: a row of dots (a password box's look), or
+    // an image the element's own `content` puts in place of its text.
+    if style.text_security.as_deref().map(first_word).is_some_and(|w| matches!(w, "disc" | "circle" | "square"))
+        || style.content.as_deref().is_some_and(|v| {
+            let v = v.trim_start();
+            ["url(", "image-set(", "-webkit-image-set(", "linear-gradient(", "radial-gradient(", "conic-gradient("]
+                .iter()
+                .any(|f| v.len() >= f.len() && v[..f.len()].eq_ignore_ascii_case(f))
+        })
+    {
+        return Some(HiddenReason::Masked);
+    }
     if style.opacity.as_deref().and_then(opacity_value).is_some_and(|o| o <= MAX_HIDDEN_OPACITY)
         || style.filter.as_deref().is_some_and(filter_hides)
     {
@@ -604,9 +649,7 @@ pub(super) fn own_reason(tag: &str, svg: bool, attrs: &Attrs, style: &Style) -> 
     {
         return Some(HiddenReason::Transform);
     }
-    let t = style.transform.as_deref().map(transform_effect).unwrap_or_default();
-    let t = t.or(style.translate.as_deref().map(translate_effect).unwrap_or_default());
-    let t = t.or(style.scale.as_deref().map(scale_effect).unwrap_or_default());
-    let t = t.or(style.rotate.as_deref().map(rotate_effect).unwrap_or_default());
-    t.0
+    // (What a transform does is the caller's: it needs the parent's
+    // perspective.)
+    None
 }

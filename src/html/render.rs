@@ -13,13 +13,13 @@ use lol_html::{HtmlRewriter, MemorySettings, Settings, doc_comments, doc_text, e
 use crate::document::{HiddenReason, Span};
 
 use super::colour::{
-    BLACK, MAX_HIDDEN_ALPHA, MIN_CONTRAST, NEAR_COLOUR_DISTANCE, Rgba, WHITE, background, parse_colour_or,
+    BLACK, Blend, MAX_HIDDEN_ALPHA, MIN_CONTRAST, NEAR_COLOUR_DISTANCE, Rgba, Tone, WHITE, background, parse_colour_or,
 };
 use super::css::{AncestorFilter, Decl, Hits, Sheet, Style, hiding_value, parse_declarations, put_vars, token};
 use super::element::{Attrs, is_block, is_head_content, own_reason, presentational_hints, read_attrs};
 use super::entities::decode_entities;
 use super::select::{self, After, Node, Ref, Step, Tree};
-use super::values::{first_word, font_size_px_rem, length_px_rem, opacity_value, scale_factor};
+use super::values::{first_word, font_size_px_rem, length_px_rem, number, opacity_value, placement, scale_factor};
 use super::{DEFAULT_FONT_PX, FastMap, MAX_HIDDEN_OPACITY, MIN_READABLE_FONT_PX};
 
 /// Deeper elements share their 256th ancestor's frame: browsers cap nesting
@@ -292,9 +292,25 @@ struct Computed {
     opacity: f64,
     /// How much transforms, `scale` and `zoom` shrink it, all told.
     scale: f64,
-    /// The opaque colour behind this element; `None` when an image or a
-    /// gradient is (so the colour test cannot be trusted).
+    /// The element's own `perspective` (for its children's 3D pushes; not
+    /// inherited).
+    perspective: Option<f64>,
+    /// The element lays its children out as flex or grid items (not
+    /// inherited).
+    arranges: bool,
+    /// The opaque colour behind this element as it is seen (after the
+    /// filters and blending below); `None` when an image or a gradient is
+    /// (so the colour test cannot be trusted).
     bg: Option<Rgba>,
+    /// What the filters of the element and its ancestors do to the colours
+    /// drawn inside.
+    tone: Tone,
+    /// The nearest blending of the element or an ancestor, and the colour
+    /// it blends with (what was behind that element).
+    blend: Option<(Blend, Rgba)>,
+    /// Has an element painted a background here? (Text blends with
+    /// elements, never with the bare canvas.)
+    painted: bool,
     /// Why text directly inside is hidden (cached from the fields above).
     text_reason: Option<HiddenReason>,
     /// The element's own `line-clamp` with its overflow hidden: the lines
@@ -319,7 +335,12 @@ impl Computed {
             stroke: false,
             opacity: 1.0,
             scale: 1.0,
+            perspective: None,
+            arranges: false,
             bg: Some(WHITE),
+            tone: Tone::SAME,
+            blend: None,
+            painted: false,
             text_reason: None,
             clamp_lines: 0,
         }
@@ -350,13 +371,14 @@ impl Computed {
         if self.svg && self.stroke {
             return None;
         }
-        let mut paint = if self.svg {
+        let paint = if self.svg {
             let mut p = self.svg_fill;
             p.a *= self.fill_opacity;
             p
         } else {
             self.fill.unwrap_or(self.color)
         };
+        let mut paint = self.seen(paint);
         // Opacity fades the text into what is behind it.
         paint.a *= self.opacity;
         if paint.a <= MAX_HIDDEN_ALPHA {
@@ -369,6 +391,15 @@ impl Computed {
             }
         }
         None
+    }
+
+    /// A colour drawn inside as a person sees it: filtered, then blended.
+    fn seen(&self, c: Rgba) -> Rgba {
+        let c = self.tone.apply(c);
+        match self.blend {
+            Some((mode, under)) => mode.mix(c, under),
+            None => c,
+        }
     }
 
     /// How hidden: 2 with everything inside, 1 its text only, 0 not.
@@ -1105,6 +1136,8 @@ impl Renderer {
                 match kind.as_str() {
                     "hidden" => self.out.push_hidden_run(value, c.hidden.unwrap_or(HiddenReason::HiddenAttribute), raw),
                     // The value is shown in the box or on the button.
+                    // A number box shows nothing of a value that is no number.
+                    "number" | "range" if !is_number(value) => self.out.push_hidden_run(value, why, raw),
                     "text" | "search" | "email" | "url" | "tel" | "number" | "submit" | "button" | "reset" => {
                         match c.text_reason {
                             Some(why) => self.out.push_hidden_run(value, why, raw),
@@ -1435,7 +1468,16 @@ impl Renderer {
             (svg && super::element::svg_text_offscreen(tag, attrs, parent.svg_far_origin))
                 .then_some(HiddenReason::Offscreen)
         });
+        let place = placement(&style, parent.perspective);
+        let own = own.or_else(|| place.hides()).or_else(|| {
+            (!svg && super::element::contained_empty(tag, &style, parent.arranges)).then_some(HiddenReason::ZeroSize)
+        });
         let mut c = Computed { hidden: parent.hidden.or(own), svg, ..*parent };
+        c.perspective =
+            style.perspective.as_deref().and_then(|v| length_px_rem(v, c.font_px, self.rem_px)).filter(|p| *p > 0.0);
+        c.arranges = style.display.as_deref().map(first_word).is_some_and(|d| {
+            matches!(d, "flex" | "inline-flex" | "grid" | "inline-grid" | "-webkit-box" | "-webkit-flex")
+        });
         c.svg_text = svg && (parent.svg_text || tag == "text");
         c.svg_bare = svg && !c.svg_text && !matches!(tag, "title" | "desc" | "foreignobject" | "style" | "script");
         if svg && tag == "svg" {
@@ -1452,6 +1494,14 @@ impl Renderer {
             && let Some(px) = font_size_px_rem(v, parent.font_px, self.rem_px)
         {
             c.font_px = px;
+        }
+        // `font-size-adjust` scales the font to an x-height of that share
+        // of its size: at 0 the glyphs have no height.
+        // (`ex-height 0.5`, `cap-height 0.7`: the number is what counts.)
+        if let Some(f) = style.font_size_adjust.as_deref().and_then(|v| v.split_ascii_whitespace().find_map(number))
+            && f >= 0.0
+        {
+            c.font_px *= (f / 0.5).min(1.0);
         }
         if let Some(v) = &style.color
             && let Some(col) = parse_colour_or(v, parent.color)
@@ -1482,12 +1532,7 @@ impl Renderer {
         if let Some(o) = style.opacity.as_deref().and_then(opacity_value) {
             c.opacity *= o.clamp(0.0, 1.0);
         }
-        let mut scale = 1.0;
-        for v in [&style.transform, &style.scale] {
-            if let Some(f) = v.as_deref().and_then(scale_factor) {
-                scale *= f;
-            }
-        }
+        let mut scale = place.shrink();
         // `zoom: 0` means no zoom.
         if let Some(f) = style.zoom.as_deref().and_then(scale_factor).filter(|&f| f > 0.0) {
             scale *= f;
@@ -1496,7 +1541,25 @@ impl Renderer {
         if c.opacity <= MAX_HIDDEN_OPACITY {
             c.hidden = c.hidden.or(Some(HiddenReason::Opacity));
         }
-        c.bg = background(&style, parent.bg);
+        if let Some(v) = &style.filter {
+            c.tone = parent.tone.after(Tone::of_filter(v));
+        }
+        if let Some(v) = &style.mix_blend_mode {
+            c.blend = match Blend::of(first_word(v)) {
+                Some(mode) if parent.painted => parent.bg.map(|under| (mode, under)),
+                Some(_) => None,
+                None if first_word(v) == "normal" => None,
+                None => parent.blend,
+            };
+        }
+        if style.background.is_some() || style.background_image.is_some() || style.box_shadow.is_some() {
+            c.bg = background(&style, parent.bg).map(|bg| c.seen(bg));
+            c.painted = true;
+        } else if starts_group(&style) {
+            // What is inside a stacking context blends with what it
+            // paints itself, never with what is behind it.
+            c.painted = false;
+        }
         c.text_reason = c.text_reason(false);
         // Lines past a clamp are cut off where the box hides its overflow
         // (a card's teaser: `-webkit-line-clamp: 3; overflow: hidden`),
@@ -1528,6 +1591,30 @@ impl Renderer {
         };
         c
     }
+}
+
+/// Does the element start a group its descendants blend within (a
+/// stacking context: `isolation: isolate`, a filter, a transform, an
+/// opacity under 1, a blending, a positioned box with a `z-index`)?
+fn starts_group(style: &Style) -> bool {
+    let set = |v: &Option<Rc<str>>, none: &str| v.as_deref().map(first_word).is_some_and(|w| w != none);
+    let positioned = style.position.as_deref().map(first_word).is_some_and(|p| p != "static");
+    set(&style.isolation, "auto")
+        || set(&style.filter, "none")
+        || set(&style.transform, "none")
+        || set(&style.translate, "none")
+        || set(&style.rotate, "none")
+        || set(&style.scale, "none")
+        || set(&style.mix_blend_mode, "normal")
+        || style.opacity.as_deref().and_then(opacity_value).is_some_and(|o| o < 1.0)
+        || (positioned && style.z_index.as_deref().map(first_word).is_some_and(|z| z.parse::<i64>().is_ok()))
+}
+
+/// A value a number input keeps (HTML's floating-point number: digits,
+/// one point, an exponent, a leading minus).
+fn is_number(v: &str) -> bool {
+    v.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E'))
+        && v.parse::<f64>().is_ok_and(f64::is_finite)
 }
 
 /// The tokens a node gives its descendants' quick test (of an element with
@@ -2400,6 +2487,146 @@ mod tests {
         assert_eq!(hides(r#"<p style="transform:scale(1.2)">v</p>"#, "v"), None);
         assert_eq!(hides(r#"<p style="transform:rotate(90deg)">v</p>"#, "v"), None);
         assert_eq!(hides(r#"<p style="transform:rotateY(30deg)">v</p>"#, "v"), None);
+    }
+
+    /// Each case was checked in headless Chromium (a screenshot with the
+    /// text and one with other letters: the same image means unseen).
+    #[test]
+    fn filters_blending_and_painted_boxes() {
+        let c = |html: &str, n: &str| hides(html, n);
+        // A filter changes the colours drawn inside, backgrounds set
+        // inside included; a background behind it stays as it is.
+        assert_eq!(c(r#"<p style="filter:invert(1)">x</p>"#, "x"), Some(H::Colour));
+        assert_eq!(c(r#"<p style="color:#888;filter:brightness(100)">x</p>"#, "x"), Some(H::Colour));
+        assert_eq!(c(r#"<p style="filter:contrast(0) brightness(2)">x</p>"#, "x"), Some(H::Colour));
+        assert_eq!(
+            c(r#"<body style="background:#000"><p style="color:#fff;filter:brightness(calc(0))">x</p>"#, "x"),
+            Some(H::Colour)
+        );
+        assert_eq!(
+            c(r#"<div style="background:#222"><p style="color:#ddd;filter:invert(1)">x</p></div>"#, "x"),
+            Some(H::Colour)
+        );
+        assert_eq!(c(r#"<div style="filter:invert(1)"><p style="background:#fff">v</p></div>"#, "v"), None);
+        assert_eq!(c(r#"<div style="background:#000;filter:invert(1)"><p style="color:#fff">v</p></div>"#, "v"), None);
+        assert_eq!(c(r#"<p style="filter:brightness(0.5) grayscale(1)">v</p>"#, "v"), None);
+        assert_eq!(c(r#"<p style="filter:invert(0.5)">v</p>"#, "v"), None);
+        // Blending mixes text with what an element painted behind it, not
+        // with the bare canvas.
+        let white = r#"<div style="background:#fff">"#;
+        assert_eq!(
+            c(&format!(r#"{white}<p style="color:#000;mix-blend-mode:screen">x</p></div>"#), "x"),
+            Some(H::Colour)
+        );
+        assert_eq!(
+            c(r#"<body style="background:#000"><p style="color:#fff;mix-blend-mode:multiply">x</p>"#, "x"),
+            Some(H::Colour)
+        );
+        assert_eq!(
+            c(r#"<div style="background:#000"><p style="color:#000;mix-blend-mode:lighten">x</p></div>"#, "x"),
+            Some(H::Colour)
+        );
+        assert_eq!(c(r#"<p style="color:#000;mix-blend-mode:screen">v</p>"#, "v"), None);
+        assert_eq!(c(&format!(r#"{white}<p style="color:#fff;mix-blend-mode:difference">v</p></div>"#), "v"), None);
+        // Inside a stacking context, only with what it paints itself.
+        let isolated = |p: &str| format!(r#"{white}<div style="isolation:isolate"><p style="{p}">t</p></div></div>"#);
+        assert_eq!(c(&isolated("color:#000;mix-blend-mode:screen"), "t"), None);
+        assert_eq!(c(&isolated("color:#fff;mix-blend-mode:difference"), "t"), Some(H::Colour));
+        // A gradient of one colour is that colour; of several, no colour.
+        assert_eq!(
+            c(r#"<p style="color:#000;background-image:linear-gradient(#000,#000)">x</p>"#, "x"),
+            Some(H::Colour)
+        );
+        assert_eq!(
+            c(r#"<p style="color:#fff;background:linear-gradient(to right,#fff 0%,#fefefe 100%)">x</p>"#, "x"),
+            Some(H::Colour)
+        );
+        assert_eq!(c(r#"<p style="color:#fff;background:linear-gradient(#000,#fff)">v</p>"#, "v"), None);
+        assert_eq!(c(r#"<p style="color:#fff;background:url(a.png) #fff">v</p>"#, "v"), None);
+        // An inset shadow of a wide spread paints the box.
+        assert_eq!(c(r#"<p style="color:#000;box-shadow:inset 0 0 0 999px #000">x</p>"#, "x"), Some(H::Colour));
+        assert_eq!(c(r#"<p style="color:#fff;background:#000;box-shadow:inset 0 0 0 2px #fff">v</p>"#, "v"), None);
+        assert_eq!(c(r#"<p style="color:#fff;background:#000;box-shadow:0 0 0 999px #fff">v</p>"#, "v"), None);
+    }
+
+    /// Checked in headless Chromium as above (Outlook's `mso-hide` by what
+    /// Outlook is known to do).
+    #[test]
+    fn drawn_as_something_else_or_with_no_size() {
+        let c = |html: &str, n: &str| hides(html, n);
+        let doc = "<!DOCTYPE html>";
+        assert_eq!(c(&format!(r#"{doc}<p style="-webkit-text-security:disc">x</p>"#), "x"), Some(H::Masked));
+        assert_eq!(c(&format!(r#"{doc}<p style="content:url(a.gif)">x</p>"#), "x"), Some(H::Masked));
+        assert_eq!(c(&format!(r#"{doc}<style>p::before{{content:url(a.gif)}}</style><p>v</p>"#), "v"), None);
+        // Size containment with nothing that gives a height is a box of
+        // none; paint containment clips as `overflow: clip` does.
+        assert_eq!(c(&format!(r#"{doc}<div style="contain:strict">x</div>"#), "x"), Some(H::ZeroSize));
+        assert_eq!(c(&format!(r#"{doc}<p style="contain:size;overflow:hidden">x</p>"#), "x"), Some(H::ZeroSize));
+        assert_eq!(c(&format!(r#"{doc}<p style="contain:strict;min-height:0">x</p>"#), "x"), Some(H::ZeroSize));
+        assert_eq!(c(&format!(r#"{doc}<div style="contain:strict;height:0">x</div>"#), "x"), Some(H::ZeroSize));
+        assert_eq!(c(&format!(r#"{doc}<div style="contain:paint;height:0">x</div>"#), "x"), Some(H::ZeroSize));
+        // What sizes such a box anyway: a height, padding, a ratio, its
+        // insets, a flex row; and none applies to an inline box.
+        for v in [
+            r#"<div style="contain:strict;height:80px">v</div>"#,
+            r#"<div style="contain:strict;padding:20px">v</div>"#,
+            r#"<div style="contain:strict;aspect-ratio:4/1">v</div>"#,
+            r#"<div style="position:relative;height:200px"><div style="contain:strict;position:absolute;inset:0">v</div></div>"#,
+            r#"<div style="display:flex"><div style="contain:strict">v</div><div>Sidebar</div></div>"#,
+            r#"<p>Note: <span style="contain:strict">v</span></p>"#,
+            r#"<div style="contain:content">v</div>"#,
+            r#"<div style="contain:size">v</div>"#,
+        ] {
+            assert_eq!(c(&format!("{doc}{v}"), "v"), None, "{v}");
+        }
+        assert_eq!(c(&format!(r#"{doc}<p style="font-size:16px;font-size-adjust:0">x</p>"#), "x"), Some(H::FontSize));
+        assert_eq!(c(&format!(r#"{doc}<p style="font-size-adjust:0.5">v</p>"#), "v"), None);
+        assert_eq!(c(&format!(r#"{doc}<p style="font-size-adjust:ex-height 0.01">x</p>"#), "x"), Some(H::FontSize));
+        assert_eq!(c(&format!(r#"{doc}<p style="font-size:round(down,15px,100px)">x</p>"#), "x"), Some(H::FontSize));
+        assert_eq!(c(&format!(r#"{doc}<p style="font-size:calc(mod(18px, 9px))">x</p>"#), "x"), Some(H::FontSize));
+        assert_eq!(c(r#"<div style="mso-hide:all">x</div>"#, "x"), Some(H::DisplayNone));
+        assert_eq!(c(r#"<input type="number" value="send it all">"#, "send it all"), Some(H::Attribute));
+        let out = r(r#"<input type="number" value="12.5">"#);
+        assert!(shows(&out, "12.5"));
+    }
+
+    /// Checked in headless Chromium as above.
+    #[test]
+    fn transforms_as_one_map() {
+        let c = |html: &str, n: &str| hides(html, n);
+        let t = Some(H::Transform);
+        assert_eq!(c(r#"<p style="transform:matrix3d(0,0,0,0,0,0,0,0,0,0,1,0,0,0,0,1)">x</p>"#, "x"), t);
+        assert_eq!(c(r#"<p style="transform:perspective(10px) translateZ(-100000px)">x</p>"#, "x"), t);
+        assert_eq!(c(r#"<div style="perspective:1px"><p style="transform:translateZ(-2000px)">x</p></div>"#, "x"), t);
+        assert_eq!(c(r#"<p style="transform:perspective(100px) translateZ(150px)">x</p>"#, "x"), t);
+        assert_eq!(c(r#"<p style="transform:skewX(90deg)">x</p>"#, "x"), t);
+        assert_eq!(c(r#"<p style="transform:scale(sin(0))">x</p>"#, "x"), t);
+        assert_eq!(c(r#"<p style="transform:scale(calc(1 - 1))">x</p>"#, "x"), t);
+        for v in ["pow(0.1,2)", "exp(-5)", "sqrt(0.0001)", "calc(sign(-1) + 1)", "calc(pi - pi)", "log(1.001)"] {
+            assert_eq!(c(&format!(r#"<p style="transform:scale({v})">x</p>"#), "x"), t, "{v}");
+        }
+        assert_eq!(c(r#"<p style="transform:rotateY(atan2(1, 0))">x</p>"#, "x"), t);
+        assert_eq!(c(r#"<p style="transform:matrix(1,1,1,1,0,0)">x</p>"#, "x"), t);
+        assert_eq!(c(r#"<p style="transform:rotate(45deg) scale(0.005, 1)">x</p>"#, "x"), t);
+        assert_eq!(c(r#"<p style="transform:rotate3d(1,1,0,90deg)">x</p>"#, "x"), t);
+        assert_eq!(c(r#"<p style="rotate:x 90deg">x</p>"#, "x"), t);
+        let o = Some(H::Offscreen);
+        assert_eq!(c(r#"<p style="transform:rotate(180deg);transform-origin:-3000px 0">x</p>"#, "x"), o);
+        assert_eq!(c(r#"<p style="translate:-3000px">x</p>"#, "x"), o);
+        assert_eq!(c(r#"<p style="transform:translate(calc(-100vw - 100%))">x</p>"#, "x"), o);
+        for v in [
+            "scale(1.2) rotate(3deg)",
+            "perspective(500px) rotateY(20deg)",
+            "skewX(-10deg)",
+            "matrix3d(1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1)",
+        ] {
+            assert_eq!(c(&format!(r#"<p style="transform:{v}">v</p>"#), "v"), None, "{v}");
+        }
+        assert_eq!(c(r#"<p style="transform:rotate(180deg);transform-origin:50% 50%">v</p>"#, "v"), None);
+        assert_eq!(
+            c(r#"<div style="perspective:800px"><p style="transform:translateZ(-200px)">v</p></div>"#, "v"),
+            None
+        );
     }
 
     #[test]

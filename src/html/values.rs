@@ -109,8 +109,10 @@ pub(super) fn length_px_rem(s: &str, font_px: f64, rem_px: f64) -> Option<f64> {
     Some(px)
 }
 
-/// `calc()`, `min()`, `max()`, `clamp()` with `+ - * /` and parentheses,
-/// lengths and plain numbers.
+/// CSS maths: `calc()`, `min()`, `max()`, `clamp()`, `round()`, `mod()`,
+/// `rem()`, `abs()`, `sign()`, the trigonometric functions, `pow()`,
+/// `sqrt()`, `exp()`, `log()`, `hypot()`, with `+ - * /`, parentheses,
+/// `pi` and `e`, lengths, angles and plain numbers.
 fn calc_px(expr: &str, font_px: f64, rem_px: f64) -> Option<f64> {
     struct P<'a> {
         s: &'a str,
@@ -178,12 +180,26 @@ fn calc_px(expr: &str, font_px: f64, rem_px: f64) -> Option<f64> {
         /// (value, is a length) — plain numbers scale lengths.
         fn atom(&mut self) -> Option<(f64, bool)> {
             self.ws();
-            let lower = self.s.get(..6).unwrap_or(self.s).to_ascii_lowercase();
-            for name in ["calc(", "min(", "max(", "clamp(", "("] {
+            let head = (0..=self.s.len().min(6)).rev().find(|&i| self.s.is_char_boundary(i)).unwrap_or(0);
+            let lower = self.s[..head].to_ascii_lowercase();
+            for name in [
+                "calc(", "min(", "max(", "clamp(", "sin(", "cos(", "tan(", "asin(", "acos(", "atan(", "atan2(", "abs(",
+                "sign(", "round(", "mod(", "rem(", "pow(", "sqrt(", "exp(", "log(", "hypot(", "(",
+            ] {
                 if !lower.starts_with(name) {
                     continue;
                 }
                 self.s = &self.s[name.len()..];
+                let mut how = "nearest";
+                if name == "round(" {
+                    self.ws();
+                    for word in ["nearest", "up", "down", "to-zero"] {
+                        if let Some(rest) = self.s.strip_prefix(word).and_then(|r| r.trim_start().strip_prefix(',')) {
+                            how = word;
+                            self.s = rest;
+                        }
+                    }
+                }
                 let args = self.group()?;
                 let length = args.iter().any(|a| a.1);
                 let v = match (name, args.as_slice()) {
@@ -191,6 +207,31 @@ fn calc_px(expr: &str, font_px: f64, rem_px: f64) -> Option<f64> {
                     ("max(", a) => a.iter().map(|a| a.0).fold(f64::NEG_INFINITY, f64::max),
                     ("clamp(", [lo, v, hi]) => v.0.min(hi.0).max(lo.0),
                     ("calc(" | "(", [v]) => v.0,
+                    ("sin(", [v]) => v.0.sin(),
+                    ("cos(", [v]) => v.0.cos(),
+                    ("tan(", [v]) => v.0.tan(),
+                    ("abs(", [v]) => v.0.abs(),
+                    ("sign(", [v]) => {
+                        if v.0 == 0.0 {
+                            0.0
+                        } else {
+                            v.0.signum()
+                        }
+                    }
+                    ("asin(", [v]) => v.0.asin(),
+                    ("acos(", [v]) => v.0.acos(),
+                    ("atan(", [v]) => v.0.atan(),
+                    ("atan2(", [y, x]) => y.0.atan2(x.0),
+                    ("pow(", [a, b]) => a.0.powf(b.0),
+                    ("sqrt(", [v]) => v.0.sqrt(),
+                    ("exp(", [v]) => v.0.exp(),
+                    ("log(", [v]) => v.0.ln(),
+                    ("log(", [v, base]) => v.0.log(base.0),
+                    ("hypot(", a) => a.iter().map(|v| v.0 * v.0).sum::<f64>().sqrt(),
+                    ("round(", [v]) => round(how, v.0, 1.0)?,
+                    ("round(", [v, step]) => round(how, v.0, step.0)?,
+                    ("mod(", [a, b]) if b.0 != 0.0 => a.0.rem_euclid(b.0.abs()) * b.0.signum(),
+                    ("rem(", [a, b]) if b.0 != 0.0 => a.0 % b.0,
                     _ => return None,
                 };
                 return Some((v, length));
@@ -203,9 +244,17 @@ fn calc_px(expr: &str, font_px: f64, rem_px: f64) -> Option<f64> {
                 .map_or(self.s.len(), |(i, _)| i);
             let tok = &self.s[..end];
             self.s = &self.s[end..];
+            match tok.to_ascii_lowercase().as_str() {
+                "pi" => return Some((std::f64::consts::PI, false)),
+                "e" => return Some((std::f64::consts::E, false)),
+                _ => {}
+            }
             let (n, unit) = number_unit(tok)?;
             if unit.is_empty() {
                 Some((n, false))
+            } else if let Some(deg) = angle_deg(tok) {
+                // An angle is a number (of radians) to CSS's trigonometry.
+                Some((deg.to_radians(), false))
             } else {
                 Some((length_px_rem(tok, self.font_px, self.rem_px)?, true))
             }
@@ -215,6 +264,21 @@ fn calc_px(expr: &str, font_px: f64, rem_px: f64) -> Option<f64> {
     let v = p.sum()?;
     p.ws();
     if p.s.is_empty() && v.0.is_finite() { Some(v.0) } else { None }
+}
+
+/// CSS's `round(how, value, step)`.
+fn round(how: &str, v: f64, step: f64) -> Option<f64> {
+    if step == 0.0 {
+        return None;
+    }
+    let q = v / step;
+    let q = match how {
+        "up" => q.ceil(),
+        "down" => q.floor(),
+        "to-zero" => q.trunc(),
+        _ => q.round(),
+    };
+    Some(q * step)
 }
 
 pub(super) fn number_or_percent(s: &str) -> Option<f64> {
@@ -313,8 +377,9 @@ pub(super) fn filter_blurs(v: &str) -> bool {
     })
 }
 
-/// `name(args)` pairs in a value, in order.
-fn functions(v: &str) -> impl Iterator<Item = (&str, &str)> {
+/// `name(args)` pairs in a value, in order; an argument may hold calls of
+/// its own (`scale(sin(0))`, `drop-shadow(0 0 2px rgb(0 0 0))`).
+pub(super) fn functions(v: &str) -> impl Iterator<Item = (&str, &str)> {
     let mut rest = v;
     std::iter::from_fn(move || {
         loop {
@@ -325,7 +390,18 @@ fn functions(v: &str) -> impl Iterator<Item = (&str, &str)> {
                 .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '-'))
                 .map_or(0, |(i, c)| i + c.len_utf8());
             let name = &rest[name_start..open];
-            let close = rest[open..].find(')').map_or(rest.len(), |c| open + c);
+            let mut depth = 0usize;
+            let close = rest[open..]
+                .bytes()
+                .position(|b| {
+                    match b {
+                        b'(' => depth += 1,
+                        b')' => depth -= 1,
+                        _ => {}
+                    }
+                    depth == 0
+                })
+                .map_or(rest.len(), |c| open + c);
             let args = &rest[open + 1..close];
             rest = rest.get(close + 1..).unwrap_or("");
             if !name.is_empty() {
@@ -335,8 +411,24 @@ fn functions(v: &str) -> impl Iterator<Item = (&str, &str)> {
     })
 }
 
+/// A function's arguments, split at commas and blanks outside parentheses.
 fn args(s: &str) -> Vec<&str> {
-    s.split(|c: char| c == ',' || c.is_ascii_whitespace()).filter(|a| !a.is_empty()).collect()
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0usize, 0);
+    for (i, b) in s.bytes().enumerate() {
+        match b {
+            b'(' => depth += 1,
+            b')' => depth = depth.saturating_sub(1),
+            b',' | b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' if depth == 0 => {
+                out.push(&s[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&s[start..]);
+    out.retain(|a| !a.is_empty());
+    out
 }
 
 /// Positioned (or indented, or pulled by a margin) far off the screen.
@@ -369,7 +461,7 @@ pub(super) fn offscreen(style: &Style) -> bool {
 }
 
 /// A box of (near) zero width or height that clips what overflows: by
-/// its `overflow`, or by default (`clips_by_default`: SVG, `<marquee>`)
+/// its `overflow` or its paint containment (`contain: paint`), or by default (`clips_by_default`: SVG, `<marquee>`)
 /// unless it lets overflow show.
 pub(super) fn zero_size(style: &Style, clips_by_default: bool) -> bool {
     let clips = |v: &Option<std::rc::Rc<str>>| match v.as_deref().map(first_word) {
@@ -377,7 +469,11 @@ pub(super) fn zero_size(style: &Style, clips_by_default: bool) -> bool {
         None => clips_by_default,
         Some(_) => false,
     };
-    if !clips(&style.overflow_x) && !clips(&style.overflow_y) {
+    // Paint containment clips at the box's edge as `overflow: clip` does.
+    let contained = style.contain.as_deref().is_some_and(|v| {
+        v.split_ascii_whitespace().any(|w| ["strict", "content", "paint"].iter().any(|c| w.eq_ignore_ascii_case(c)))
+    });
+    if !contained && !clips(&style.overflow_x) && !clips(&style.overflow_y) {
         return false;
     }
     let tiny = |v: &Option<std::rc::Rc<str>>| {
@@ -387,32 +483,15 @@ pub(super) fn zero_size(style: &Style, clips_by_default: bool) -> bool {
 }
 
 /// How much a transform, `scale` or `zoom` value shrinks what is inside
-/// (the smaller axis), when it says: `scale(0.01)` → 0.01.
+/// (along its most shrunk direction), when it says: `scale(0.01)` → 0.01.
 pub(super) fn scale_factor(v: &str) -> Option<f64> {
     if !v.contains('(') {
         // `scale: 0.5 0.2`, `zoom: 50%`.
         let f = args(v).iter().take(2).filter_map(|a| number_or_percent(a)).map(f64::abs).fold(f64::INFINITY, f64::min);
         return f.is_finite().then_some(f);
     }
-    let mut total: Option<f64> = None;
-    for (name, a) in functions(v) {
-        let a = args(a);
-        let n = |i: usize| a.get(i).and_then(|s| number_or_percent(s));
-        let f = match name {
-            "scale" => n(0).map(|x| x.abs().min(n(1).unwrap_or(x).abs())),
-            "scalex" | "scaley" => n(0).map(f64::abs),
-            "scale3d" => n(0).zip(n(1)).map(|(x, y)| x.abs().min(y.abs())),
-            "matrix" if a.len() == 6 => {
-                let m: Vec<f64> = (0..4).map(|i| n(i).unwrap_or(1.0)).collect();
-                Some((m[0] * m[0] + m[1] * m[1]).sqrt().min((m[2] * m[2] + m[3] * m[3]).sqrt()))
-            }
-            _ => None,
-        };
-        if let Some(f) = f {
-            total = Some(total.unwrap_or(1.0) * f);
-        }
-    }
-    total
+    let m = transform_list(v, None);
+    (m != Affine::SAME).then(|| m.shrink())
 }
 
 /// `clip: rect(top, right, bottom, left)` with no area.
@@ -490,32 +569,6 @@ pub(super) fn clip_path_hides(v: &str) -> bool {
     })
 }
 
-/// What a transform does to readability: (reason, found).
-#[derive(Default, Clone, Copy)]
-pub(super) struct Effect(pub(super) Option<HiddenReason>);
-
-impl Effect {
-    pub(super) fn or(self, other: Effect) -> Effect {
-        Effect(self.0.or(other.0))
-    }
-}
-
-fn far_px(s: &str) -> bool {
-    length_px(s, DEFAULT_FONT_PX).is_some_and(|px| px.abs() >= OFFSCREEN_PX)
-}
-
-fn zero_scale(s: &str) -> bool {
-    number_or_percent(s).is_some_and(|n| n.abs() < 0.01)
-}
-
-/// Rotated edge-on about the x or y axis (90° or 270°).
-fn edge_on(s: &str) -> bool {
-    angle_deg(s).is_some_and(|d| {
-        let r = d.rem_euclid(180.0);
-        (r - 90.0).abs() < 1.0
-    })
-}
-
 /// Does a transform turn a box's back to the reader: rotated about the x
 /// or the y axis (or an axis in their plane) by a half turn, give or take
 /// a quarter, an odd number of times (`rotateY(180deg)`, `rotateX(0.5turn)`,
@@ -548,51 +601,203 @@ pub(super) fn turned_away(transform: Option<&str>, rotate: Option<&str>) -> bool
     turned
 }
 
-pub(super) fn transform_effect(v: &str) -> Effect {
-    let mut e = Effect::default();
+/// Where a transform puts a box, as a 2D map (`matrix(a, b, c, d, e, f)`:
+/// x' = a·x + c·y + e, y' = b·x + d·y + f), seen from the front: a turn
+/// about x or y shrinks the other axis by its cosine, a push back under a
+/// perspective shrinks all by p / (p − z).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Affine([f64; 6]);
+
+/// A box shrunk below this (along its most shrunk direction) is not drawn
+/// readably whatever its text's size.
+const MIN_SHRINK: f64 = 0.01;
+
+impl Affine {
+    pub(super) const SAME: Affine = Affine([1.0, 0.0, 0.0, 1.0, 0.0, 0.0]);
+
+    fn scale(x: f64, y: f64) -> Affine {
+        Affine([x, 0.0, 0.0, y, 0.0, 0.0])
+    }
+
+    fn shift(x: f64, y: f64) -> Affine {
+        Affine([1.0, 0.0, 0.0, 1.0, x, y])
+    }
+
+    /// `self`, with `inner` applied first (CSS's `A B` applies B first).
+    fn then(self, inner: Affine) -> Affine {
+        let [a, b, c, d, e, f] = self.0;
+        let [a2, b2, c2, d2, e2, f2] = inner.0;
+        Affine([
+            a * a2 + c * b2,
+            b * a2 + d * b2,
+            a * c2 + c * d2,
+            b * c2 + d * d2,
+            a * e2 + c * f2 + e,
+            b * e2 + d * f2 + f,
+        ])
+    }
+
+    /// How much lengths along the most shrunk direction are kept (the
+    /// smaller singular value): 0.01 for `scale(0.01)`, 1 for any turn, 0
+    /// for `skewX(90deg)` or a map that flattens the box to a line.
+    pub(super) fn shrink(self) -> f64 {
+        let [a, b, c, d, ..] = self.0;
+        let t = a * a + b * b + c * c + d * d;
+        let det = (a * d - b * c).abs();
+        let largest = ((t + (t * t - 4.0 * det * det).max(0.0).sqrt()) / 2.0).sqrt();
+        if largest > 0.0 && largest.is_finite() { det / largest } else { 0.0 }
+    }
+
+    /// Shrunk to nothing, or moved far off.
+    pub(super) fn hides(self) -> Option<HiddenReason> {
+        if !self.0.iter().all(|v| v.is_finite()) || self.shrink() < MIN_SHRINK {
+            Some(HiddenReason::Transform)
+        } else if self.0[4].abs() >= OFFSCREEN_PX || self.0[5].abs() >= OFFSCREEN_PX {
+            Some(HiddenReason::Offscreen)
+        } else {
+            None
+        }
+    }
+}
+
+/// A number, a percentage (`50%` is 0.5) or CSS maths of them
+/// (`calc(1/3)`, `sin(0)`).
+pub(super) fn number(s: &str) -> Option<f64> {
+    number_or_percent(s).or_else(|| s.contains('(').then(|| calc_px(s, DEFAULT_FONT_PX, DEFAULT_FONT_PX)).flatten())
+}
+
+fn radians(s: &str) -> Option<f64> {
+    angle_deg(s).map(f64::to_radians).or_else(|| number(s).filter(|_| s.contains('(')))
+}
+
+/// A push along z under a perspective `p`: shrinks by p / (p − z); at or
+/// behind the reader (z ≥ p) it is not drawn.
+fn depth(z: f64, p: Option<f64>) -> Affine {
+    match p {
+        Some(p) if z >= p => Affine::scale(0.0, 0.0),
+        Some(p) => Affine::scale(p / (p - z), p / (p - z)),
+        None => Affine::SAME,
+    }
+}
+
+/// A turn by `angle` about the axis (x, y, z), seen from the front.
+fn turn(x: f64, y: f64, z: f64, angle: f64) -> Affine {
+    let norm = (x * x + y * y + z * z).sqrt();
+    if norm == 0.0 {
+        return Affine::SAME;
+    }
+    let (x, y, z) = (x / norm, y / norm, z / norm);
+    let (s, c) = angle.sin_cos();
+    let t = 1.0 - c;
+    // The rotation matrix's top left 2×2, which is what reaches the page.
+    Affine([t * x * x + c, t * x * y + s * z, t * x * y - s * z, t * y * y + c, 0.0, 0.0])
+}
+
+/// A `transform` value's map; `perspective` is the parent's, until a
+/// `perspective()` in the list sets one. Functions not read count as none.
+pub(super) fn transform_list(v: &str, mut perspective: Option<f64>) -> Affine {
+    let mut m = Affine::SAME;
     for (name, a) in functions(v) {
         let a = args(a);
-        let found = match name {
-            "translate" | "translatex" | "translatey" | "translate3d" => {
-                a.iter().any(|s| far_px(s)).then_some(HiddenReason::Offscreen)
+        let n = |i: usize| a.get(i).and_then(|s| number(s));
+        let len = |i: usize| a.get(i).map_or(Some(0.0), |s| length_px(s, DEFAULT_FONT_PX));
+        let ang = |i: usize| a.get(i).and_then(|s| radians(s));
+        let f = match name.to_ascii_lowercase().as_str() {
+            "translate" => len(0).zip(len(1)).map(|(x, y)| Affine::shift(x, y)),
+            "translatex" => len(0).map(|x| Affine::shift(x, 0.0)),
+            "translatey" => len(0).map(|y| Affine::shift(0.0, y)),
+            "translatez" => len(0).map(|z| depth(z, perspective)),
+            "translate3d" => {
+                len(0).zip(len(1)).zip(len(2)).map(|((x, y), z)| Affine::shift(x, y).then(depth(z, perspective)))
             }
-            "scale" | "scalex" | "scaley" => a.iter().take(2).any(|s| zero_scale(s)).then_some(HiddenReason::Transform),
-            "scale3d" => a.iter().take(2).any(|s| zero_scale(s)).then_some(HiddenReason::Transform),
-            "rotatex" | "rotatey" => a.first().is_some_and(|s| edge_on(s)).then_some(HiddenReason::Transform),
-            "rotate3d" if a.len() == 4 => {
-                let axis: Vec<f64> = a[..3].iter().map(|s| number_unit(s).map_or(0.0, |(n, _)| n)).collect();
-                (axis[2] == 0.0 && (axis[0] != 0.0 || axis[1] != 0.0) && edge_on(a[3]))
-                    .then_some(HiddenReason::Transform)
+            "perspective" => {
+                perspective = a.first().and_then(|s| length_px(s, DEFAULT_FONT_PX)).filter(|p| *p > 0.0);
+                None
             }
+            "scale" => n(0).map(|x| Affine::scale(x, n(1).unwrap_or(x))),
+            "scalex" => n(0).map(|x| Affine::scale(x, 1.0)),
+            "scaley" => n(0).map(|y| Affine::scale(1.0, y)),
+            "scale3d" => n(0).zip(n(1)).map(|(x, y)| Affine::scale(x, y)),
+            "rotate" | "rotatez" => ang(0).map(|t| turn(0.0, 0.0, 1.0, t)),
+            "rotatex" => ang(0).map(|t| turn(1.0, 0.0, 0.0, t)),
+            "rotatey" => ang(0).map(|t| turn(0.0, 1.0, 0.0, t)),
+            "rotate3d" => n(0).zip(n(1)).zip(n(2)).zip(ang(3)).map(|(((x, y), z), t)| turn(x, y, z, t)),
+            "skew" => ang(0).map(|x| Affine([1.0, ang(1).unwrap_or(0.0).tan(), x.tan(), 1.0, 0.0, 0.0])),
+            "skewx" => ang(0).map(|x| Affine([1.0, 0.0, x.tan(), 1.0, 0.0, 0.0])),
+            "skewy" => ang(0).map(|y| Affine([1.0, y.tan(), 0.0, 1.0, 0.0, 0.0])),
             "matrix" if a.len() == 6 => {
-                let n: Vec<f64> = a.iter().map(|s| number_unit(s).map_or(1.0, |(n, _)| n)).collect();
-                if (n[0] * n[3] - n[1] * n[2]).abs() < 1e-4 {
-                    Some(HiddenReason::Transform)
-                } else if n[4].abs() >= OFFSCREEN_PX || n[5].abs() >= OFFSCREEN_PX {
-                    Some(HiddenReason::Offscreen)
-                } else {
-                    None
-                }
+                let m: Option<Vec<f64>> = (0..6).map(n).collect();
+                m.map(|m| Affine([m[0], m[1], m[2], m[3], m[4], m[5]]))
+            }
+            // Its 2D part, in the homogeneous coordinate it gives.
+            "matrix3d" if a.len() == 16 => {
+                let m: Option<Vec<f64>> = (0..16).map(n).collect();
+                m.map(|m| {
+                    let w = m[15];
+                    if w.abs() < 1e-9 {
+                        Affine::scale(0.0, 0.0)
+                    } else {
+                        Affine([m[0] / w, m[1] / w, m[4] / w, m[5] / w, m[12] / w, m[13] / w])
+                    }
+                })
             }
             _ => None,
         };
-        e = e.or(Effect(found));
+        if let Some(f) = f {
+            m = m.then(f);
+        }
     }
-    e
+    m
 }
 
-pub(super) fn translate_effect(v: &str) -> Effect {
-    Effect(args(v).iter().any(|s| far_px(s)).then_some(HiddenReason::Offscreen))
-}
-
-pub(super) fn scale_effect(v: &str) -> Effect {
-    Effect(args(v).iter().take(2).any(|s| zero_scale(s)).then_some(HiddenReason::Transform))
-}
-
-pub(super) fn rotate_effect(v: &str) -> Effect {
-    let a = args(v);
-    let about_xy = a.first().is_some_and(|s| matches!(*s, "x" | "y"));
-    Effect((about_xy && a.get(1).is_some_and(|s| edge_on(s))).then_some(HiddenReason::Transform))
+/// Where `translate`, `rotate`, `scale` and `transform` put a box, in that
+/// order, about its `transform-origin` (lengths only: a box's size is not
+/// known, so a percentage or a keyword counts as its corner); `perspective`
+/// is the parent's.
+pub(super) fn placement(style: &Style, perspective: Option<f64>) -> Affine {
+    let mut m = Affine::SAME;
+    if let Some(v) = &style.translate {
+        let a = args(v);
+        let len = |i: usize| a.get(i).map_or(Some(0.0), |s| length_px(s, DEFAULT_FONT_PX));
+        if let Some((x, y)) = len(0).zip(len(1)) {
+            m = m.then(Affine::shift(x, y).then(depth(len(2).unwrap_or(0.0), perspective)));
+        }
+    }
+    if let Some(v) = &style.rotate {
+        let a = args(v);
+        let turned = match a.as_slice() {
+            [t] => radians(t).map(|t| turn(0.0, 0.0, 1.0, t)),
+            [axis, t] => radians(t).and_then(|t| match *axis {
+                "x" => Some(turn(1.0, 0.0, 0.0, t)),
+                "y" => Some(turn(0.0, 1.0, 0.0, t)),
+                "z" => Some(turn(0.0, 0.0, 1.0, t)),
+                _ => None,
+            }),
+            [x, y, z, t] => {
+                number(x).zip(number(y)).zip(number(z)).zip(radians(t)).map(|(((x, y), z), t)| turn(x, y, z, t))
+            }
+            _ => None,
+        };
+        m = m.then(turned.unwrap_or(Affine::SAME));
+    }
+    if let Some(v) = &style.scale {
+        let a = args(v);
+        if let Some(x) = a.first().and_then(|s| number(s)) {
+            m = m.then(Affine::scale(x, a.get(1).and_then(|s| number(s)).unwrap_or(x)));
+        }
+    }
+    if let Some(v) = &style.transform {
+        m = m.then(transform_list(v, perspective));
+    }
+    if m == Affine::SAME {
+        return m;
+    }
+    let origin = style.transform_origin.as_deref().map(args).unwrap_or_default();
+    let at = |i: usize| {
+        origin.get(i).filter(|s| !s.contains('%')).and_then(|s| length_px(s, DEFAULT_FONT_PX)).unwrap_or(0.0)
+    };
+    let (x, y) = (at(0), at(1));
+    Affine::shift(x, y).then(m).then(Affine::shift(-x, -y))
 }
 
 #[cfg(test)]
@@ -614,6 +819,10 @@ mod tests {
         assert_eq!(scale_factor("scale(0.01)"), Some(0.01));
         assert_eq!(scale_factor("translate(1px) scalex(0.5) scale(0.5)"), Some(0.25));
         assert_eq!(scale_factor("50%"), Some(0.5));
-        assert_eq!(scale_factor("rotate(3deg)"), None);
+        // A turn keeps sizes; a skew shrinks across its slant.
+        assert!(scale_factor("rotate(3deg)").is_some_and(|f| (f - 1.0).abs() < 1e-9));
+        assert!(scale_factor("skewX(45deg)").is_some_and(|f| f > 0.6 && f < 0.65));
+        assert_eq!(scale_factor("none"), None);
+        assert_eq!(scale_factor("bogus(1)"), None);
     }
 }

@@ -408,6 +408,29 @@ const CASES: &[Case] = &[
         },
     },
     Case {
+        name: "css-paint-functions",
+        about: "one long transform, filter, gradient and shadow value (functions nested and unclosed) on an element, then many elements",
+        feeds: &[Html],
+        make: |n| {
+            // Each long value an eighth of the input.
+            let long = |f: &str| f.repeat(n / (8 * f.len()));
+            let mut s = format!(
+                "<p style=\"transform:{};filter:{};background:linear-gradient({});box-shadow:{}\">t</p>",
+                long("rotate(sin(calc(1deg + round(down, 2deg, 1deg)))) scale(1.0001) "),
+                long("invert(0.1) brightness(1.01) "),
+                long("#fff 1%, rgb(1 2 3) 2%, "),
+                long("inset 0 0 0 1px #000, ")
+            )
+            .into_bytes();
+            s.extend(format!("<p style=\"transform:{}\">t</p>", "scale(".repeat(n / 48)).bytes());
+            s.extend(repeat(
+                "<div style=\"filter:invert(1);mix-blend-mode:screen;perspective:9px\"><p style=\"transform:translateZ(-1px) matrix3d(1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1);background-image:linear-gradient(#fff,#fff)\">t</p></div>",
+                n.saturating_sub(s.len()),
+            ));
+            s
+        },
+    },
+    Case {
         name: "css-line-clamps",
         about: "clamped boxes nested in clamped boxes, each with text and a declaration of its own variable",
         feeds: &[Html],
