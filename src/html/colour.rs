@@ -104,6 +104,42 @@ fn inset_fill(v: &str) -> Option<Rgba> {
     })
 }
 
+/// What is drawn around a text's glyphs in a colour of its own: a
+/// `-webkit-text-stroke` (its colour, else the text's), a `text-shadow` or
+/// a `drop-shadow()` (the last one given); and whether it shows beside the
+/// glyphs (an offset, a blur or a stroke of a pixel or so) or only where
+/// the glyphs let it through (a shadow right under them).
+pub(super) fn glyph_outline(style: &Style, text: Rgba) -> Option<(Rgba, bool)> {
+    let colour_of = |tokens: &[&str]| {
+        tokens.iter().find_map(|t| parse_colour_or(t, text).filter(|_| length_px(t, DEFAULT_FONT_PX).is_none()))
+    };
+    let shadow = |v: &str| {
+        let tokens: Vec<&str> =
+            split_top(v.trim(), b' ').into_iter().map(str::trim).filter(|t| !t.is_empty()).collect();
+        let lengths: Vec<f64> = tokens.iter().filter_map(|t| length_px(t, DEFAULT_FONT_PX)).collect();
+        let beside = lengths.iter().take(3).any(|l| l.abs() >= 1.0);
+        (lengths.len() >= 2).then(|| (colour_of(&tokens).unwrap_or(text), beside))
+    };
+    let stroke = style.text_stroke.as_deref().and_then(|v| {
+        let tokens: Vec<&str> = v.split_ascii_whitespace().collect();
+        let width = tokens.iter().find_map(|t| match *t {
+            "thin" => Some(1.0),
+            "medium" => Some(3.0),
+            "thick" => Some(5.0),
+            _ => length_px(t, DEFAULT_FONT_PX),
+        })?;
+        (width >= 0.5).then(|| (colour_of(&tokens).unwrap_or(text), true))
+    });
+    let drop = style.filter.as_deref().and_then(|v| {
+        super::values::functions(v)
+            .filter(|(name, _)| name.eq_ignore_ascii_case("drop-shadow"))
+            .filter_map(|(_, a)| shadow(a))
+            .last()
+    });
+    let text_shadow = style.text_shadow.as_deref().and_then(|v| split_top(v, b',').into_iter().rev().find_map(shadow));
+    stroke.or(text_shadow).or(drop)
+}
+
 /// The background's own colour over the parent's.
 fn painted(style: &Style, parent: Option<Rgba>) -> Option<Rgba> {
     let image = |v: &str| v.contains("url(") || v.contains("gradient(") || v.contains("image-set(");

@@ -32,6 +32,11 @@ pub(super) struct Style {
     pub(super) isolation: Option<Rc<str>>,
     /// `box-shadow`: an inset one of a wide spread paints the box.
     pub(super) box_shadow: Option<Rc<str>>,
+    /// `background-clip`: at `text` the background paints the glyphs only.
+    pub(super) background_clip: Option<Rc<str>>,
+    /// What draws around the glyphs: `text-shadow`, `-webkit-text-stroke`.
+    pub(super) text_shadow: Option<Rc<str>>,
+    pub(super) text_stroke: Option<Rc<str>>,
     pub(super) font_size_adjust: Option<Rc<str>>,
     /// `-webkit-text-security`: text drawn as a row of dots.
     pub(super) text_security: Option<Rc<str>>,
@@ -163,6 +168,12 @@ fn is_relevant_property(p: &str) -> bool {
                 | "isolation"
                 | "box-shadow"
                 | "-webkit-box-shadow"
+                | "background-clip"
+                | "-webkit-background-clip"
+                | "text-shadow"
+                | "-webkit-text-stroke"
+                | "-webkit-text-stroke-width"
+                | "text-stroke"
                 | "font-size-adjust"
                 | "-webkit-text-security"
                 | "text-security"
@@ -505,6 +516,9 @@ impl Style {
             "mix-blend-mode" => self.mix_blend_mode = v,
             "isolation" => self.isolation = v,
             "box-shadow" | "-webkit-box-shadow" => self.box_shadow = v,
+            "background-clip" | "-webkit-background-clip" => self.background_clip = v,
+            "text-shadow" => self.text_shadow = v,
+            "-webkit-text-stroke" | "-webkit-text-stroke-width" | "text-stroke" => self.text_stroke = v,
             "font-size-adjust" => self.font_size_adjust = v,
             "-webkit-text-security" | "text-security" => self.text_security = v,
             "content" => self.content = v,

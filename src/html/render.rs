@@ -13,7 +13,8 @@ use lol_html::{HtmlRewriter, MemorySettings, Settings, doc_comments, doc_text, e
 use crate::document::{HiddenReason, Span};
 
 use super::colour::{
-    BLACK, Blend, MAX_HIDDEN_ALPHA, MIN_CONTRAST, NEAR_COLOUR_DISTANCE, Rgba, Tone, WHITE, background, parse_colour_or,
+    BLACK, Blend, MAX_HIDDEN_ALPHA, MIN_CONTRAST, NEAR_COLOUR_DISTANCE, Rgba, Tone, WHITE, background, glyph_outline,
+    parse_colour_or,
 };
 use super::css::{AncestorFilter, Decl, Hits, Sheet, Style, hiding_value, parse_declarations, put_vars, token};
 use super::element::{Attrs, is_block, is_head_content, own_reason, presentational_hints, read_attrs};
@@ -311,6 +312,12 @@ struct Computed {
     /// Has an element painted a background here? (Text blends with
     /// elements, never with the bare canvas.)
     painted: bool,
+    /// What is drawn around the glyphs (a shadow, a stroke) and whether it
+    /// shows beside them; inherited.
+    outline: Option<(Rgba, bool)>,
+    /// The glyphs are painted with an element's background
+    /// (`background-clip: text`): its colour, or `None` for an image.
+    glyph_bg: Option<Option<Rgba>>,
     /// Why text directly inside is hidden (cached from the fields above).
     text_reason: Option<HiddenReason>,
     /// The element's own `line-clamp` with its overflow hidden: the lines
@@ -341,6 +348,8 @@ impl Computed {
             tone: Tone::SAME,
             blend: None,
             painted: false,
+            outline: None,
+            glyph_bg: None,
             text_reason: None,
             clamp_lines: 0,
         }
@@ -378,19 +387,31 @@ impl Computed {
         } else {
             self.fill.unwrap_or(self.color)
         };
-        let mut paint = self.seen(paint);
-        // Opacity fades the text into what is behind it.
-        paint.a *= self.opacity;
-        if paint.a <= MAX_HIDDEN_ALPHA {
-            return Some(HiddenReason::Colour);
+        // Lost: faded out, or too close to what is behind it.
+        let lost = |c: Rgba| {
+            let mut c = self.seen(c);
+            // Opacity fades the text into what is behind it.
+            c.a *= self.opacity;
+            c.a <= MAX_HIDDEN_ALPHA
+                || self.bg.is_some_and(|bg| {
+                    let seen = c.over(bg);
+                    seen.distance(bg) < NEAR_COLOUR_DISTANCE || seen.contrast(bg) < MIN_CONTRAST
+                })
+        };
+        if !lost(paint) {
+            return None;
         }
-        if let Some(bg) = self.bg {
-            let seen = paint.over(bg);
-            if seen.distance(bg) < NEAR_COLOUR_DISTANCE || seen.contrast(bg) < MIN_CONTRAST {
-                return Some(HiddenReason::Colour);
-            }
-        }
-        None
+        // A fill that lets it through shows the background the glyphs
+        // clip (a gradient headline) or a shadow right under them; an
+        // outline beside the glyphs shows their shapes whatever the fill.
+        let through = paint.a <= 0.5;
+        let shows = match (self.glyph_bg, self.outline) {
+            (Some(None), _) if through => true,
+            (Some(Some(c)), _) if through && !lost(c) => true,
+            (_, Some((c, beside))) => (beside || through) && !lost(c),
+            _ => false,
+        };
+        (!shows).then_some(HiddenReason::Colour)
     }
 
     /// A colour drawn inside as a person sees it: filtered, then blended.
@@ -1552,13 +1573,20 @@ impl Renderer {
                 None => parent.blend,
             };
         }
-        if style.background.is_some() || style.background_image.is_some() || style.box_shadow.is_some() {
+        let clips_to_text = style.background_clip.as_deref().is_some_and(|v| v.contains("text"));
+        if clips_to_text && (style.background.is_some() || style.background_image.is_some()) {
+            // Its background paints the glyphs, not the box.
+            c.glyph_bg = Some(background(&style, None));
+        } else if style.background.is_some() || style.background_image.is_some() || style.box_shadow.is_some() {
             c.bg = background(&style, parent.bg).map(|bg| c.seen(bg));
             c.painted = true;
         } else if starts_group(&style) {
             // What is inside a stacking context blends with what it
             // paints itself, never with what is behind it.
             c.painted = false;
+        }
+        if let Some(o) = glyph_outline(&style, c.fill.unwrap_or(c.color)) {
+            c.outline = Some(o);
         }
         c.text_reason = c.text_reason(false);
         // Lines past a clamp are cut off where the box hides its overflow
@@ -2547,6 +2575,33 @@ mod tests {
         assert_eq!(c(r#"<p style="color:#000;box-shadow:inset 0 0 0 999px #000">x</p>"#, "x"), Some(H::Colour));
         assert_eq!(c(r#"<p style="color:#fff;background:#000;box-shadow:inset 0 0 0 2px #fff">v</p>"#, "v"), None);
         assert_eq!(c(r#"<p style="color:#fff;background:#000;box-shadow:0 0 0 999px #fff">v</p>"#, "v"), None);
+    }
+
+    /// Text painted another way than by its colour: with its background
+    /// (`background-clip: text`), an outline or a shadow beside the glyphs.
+    /// Checked in headless Chromium as above.
+    #[test]
+    fn glyphs_painted_another_way() {
+        let c = |html: &str, n: &str| hides(html, n);
+        let doc = "<!DOCTYPE html>";
+        for v in [
+            r#"<h1 style="background:linear-gradient(90deg,#f06,#48f);background-clip:text;color:transparent">v</h1>"#,
+            r#"<h1 style="background:linear-gradient(90deg,#f06,#48f);-webkit-background-clip:text;-webkit-text-fill-color:transparent">v</h1>"#,
+            r#"<h1 style="color:#fff;-webkit-text-stroke:1px #111">v</h1>"#,
+            r#"<h2 style="color:#fff;text-shadow:0 1px 3px #000,0 0 1px #000">v</h2>"#,
+            r#"<h2 style="color:#fff;filter:drop-shadow(0 0 1px #000)">v</h2>"#,
+            r#"<p style="color:transparent;text-shadow:0 0 0 #000">v</p>"#,
+        ] {
+            assert_eq!(c(&format!("{doc}{v}"), "v"), None, "{v}");
+        }
+        for x in [
+            r#"<p style="color:#fff;text-shadow:1px 1px 0 #fff">x</p>"#,
+            r#"<p style="color:transparent;text-shadow:0 0 0 #fff">x</p>"#,
+            r#"<p style="color:#fff;-webkit-text-stroke:1px #fff">x</p>"#,
+            r#"<p style="background:linear-gradient(#fff,#fff);-webkit-background-clip:text;color:transparent">x</p>"#,
+        ] {
+            assert_eq!(c(&format!("{doc}{x}"), "x"), Some(H::Colour), "{x}");
+        }
     }
 
     /// Checked in headless Chromium as above (Outlook's `mso-hide` by what
