@@ -1233,16 +1233,17 @@ pub(crate) fn markup_gaps(source: &str) -> Vec<Hit> {
 /// ends a run of words. Also read in a mail as it travels (its HTML part).
 pub(crate) fn text_breaks(b: &[u8]) -> Option<String> {
     // Such a channel breaks a line every word or two: read only where a
-    // stretch of lines has many short lines of text alone (the search is
-    // a byte search for line ends and costs little).
+    // stretch of lines has many lines of text alone of at most five words
+    // (the search is a byte search for line ends and spaces).
     const STRETCH: usize = 128;
-    const SHORT: usize = 48;
+    const SHORT_WORDS: usize = 5;
     let (mut start, mut short, mut window) = (0, 0usize, std::collections::VecDeque::with_capacity(STRETCH));
     let mut busy = false;
     for end in memchr::memchr_iter(b'\n', b).chain(std::iter::once(b.len())) {
         let line = &b[start..end];
         start = end + 1;
-        let text = line.len() <= SHORT
+        // (Words, not bytes: long words make no line long here.)
+        let text = memchr::memchr_iter(b' ', line).nth(SHORT_WORDS - 1).is_none()
             && line.iter().any(u8::is_ascii_alphanumeric)
             && memchr::memchr2(b'<', b'>', line).is_none();
         if window.len() == STRETCH && window.pop_front() == Some(true) {

@@ -291,7 +291,8 @@ pub fn scan(doc: &Document, opts: &Options) -> Report {
     // A mail's HTML as it travels (from its first HTML part on: a plain
     // part's line breaks are seen).
     if doc.kind == crate::document::Kind::Email
-        && let Some(html) = memchr::memmem::find(&doc.raw, b"text/html")
+        && let Some(html) = memchr::memchr_iter(b'/', &doc.raw)
+            .find(|&i| i >= 4 && doc.raw.get(i - 4..i + 5).is_some_and(|w| w.eq_ignore_ascii_case(b"text/html")))
         && let Some(reading) = decode::text_breaks(&doc.raw[html..])
     {
         for h in decode::source_hits(doc.raw.len(), Some(reading), false) {

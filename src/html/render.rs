@@ -1576,7 +1576,7 @@ impl Renderer {
         let clips_to_text = style.background_clip.as_deref().is_some_and(|v| v.contains("text"));
         if clips_to_text && (style.background.is_some() || style.background_image.is_some()) {
             // Its background paints the glyphs, not the box.
-            c.glyph_bg = Some(background(&style, None));
+            c.glyph_bg = Some(background(&style, parent.bg));
         } else if style.background.is_some() || style.background_image.is_some() || style.box_shadow.is_some() {
             c.bg = background(&style, parent.bg).map(|bg| c.seen(bg));
             c.painted = true;
