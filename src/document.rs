@@ -250,7 +250,7 @@ impl HiddenReason {
             HiddenReason::AriaHidden => "aria-hidden",
             HiddenReason::Template => "inside <template>",
             HiddenReason::Unslotted => "a shadow host's child no slot of its shadow root shows",
-            HiddenReason::ClosedDetails => "inside a closed <details>",
+            HiddenReason::ClosedDetails => "folded away until opened (a closed <details>, a collapsed notebook cell)",
             HiddenReason::RawBlock => "in a raw block for another output format",
             HiddenReason::NotRendered => {
                 "Markdown a renderer leaves out (a code fence's info string past its language, a table row's cells past its header's)"

@@ -293,9 +293,19 @@ pub fn scan(doc: &Document, opts: &Options) -> Report {
     if doc.kind == crate::document::Kind::Email
         && let Some(html) = memchr::memchr_iter(b'/', &doc.raw)
             .find(|&i| i >= 4 && doc.raw.get(i - 4..i + 5).is_some_and(|w| w.eq_ignore_ascii_case(b"text/html")))
-        && let Some(reading) = decode::text_breaks(&doc.raw[html..])
     {
-        for h in decode::source_hits(doc.raw.len(), Some(reading), false) {
+        if let Some(reading) = decode::text_breaks(&doc.raw[html..]) {
+            for h in decode::source_hits(doc.raw.len(), Some(reading), false) {
+                tally.finding(h.rule, in_source(h, &doc.raw));
+            }
+        }
+        // Its tags' blanks, quoted-printable undone (`=3D` writes an `=`);
+        // found over the mail from its HTML on.
+        let source = String::from_utf8_lossy(&doc.raw[html..]);
+        let qp = source.contains("=3D") || source.contains("=3d");
+        let decoded = qp.then(|| decode::qp_decode(&source)).flatten();
+        for mut h in decode::markup_channels(decoded.as_deref().unwrap_or(&source)) {
+            h.range = html..doc.raw.len();
             tally.finding(h.rule, in_source(h, &doc.raw));
         }
     }

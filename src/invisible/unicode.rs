@@ -734,7 +734,13 @@ impl<'a> UnicodeScan<'a> {
             Class::BidiEmbed => self.rtl_line_at(pos) || placeable(self.text, pos, c),
             Class::BidiOverride => false,
             Class::Filler => match c {
-                '\u{034F}' => next.is_some_and(is_mark) && prev.is_some_and(|p| p.is_alphabetic() || is_mark(p)),
+                // Between marks, or a letter and its marks, it keeps their
+                // order (pointed Hebrew in text editions ends a letter's
+                // marks with one).
+                '\u{034F}' => {
+                    (next.is_some_and(is_mark) && prev.is_some_and(|p| p.is_alphabetic() || is_mark(p)))
+                        || (prev.is_some_and(is_mark) && next.is_some_and(char::is_alphabetic))
+                }
                 // One blank that splits no word (a blank name, a spacer
                 // line, the empty Braille cell named in prose) carries
                 // nothing; between two letters it hides a word boundary.
@@ -1253,6 +1259,7 @@ mod tests {
     #[test]
     fn grapheme_joiner_only_before_a_mark() {
         clean("a\u{034F}\u{0308}");
+        clean("\u{05D1}\u{05B4}\u{05C1}\u{034F}\u{05D9}");
         only("ig\u{034F}nore", HiddenReason::BlankFiller);
         only("a\u{17B4}b", HiddenReason::BlankFiller);
     }

@@ -1374,6 +1374,45 @@ const CASES: &[Case] = &[
         },
     },
     Case {
+        name: "binary-carriers",
+        about: "firmware records, IPv6 addresses, BinHex headers with no file, DNA lines, cased hex addresses, base-36 numbers, invoice-like tokens and the heads of bzip2 and xz streams in base64, each an eighth of the input",
+        feeds: &[Text],
+        make: |n| {
+            let fifth = n / 8;
+            let mut v = repeat(
+                ":10010000214601360121470136007EFE09D2190140\nS1130000285F245F2212226A000424290008237C2A\n",
+                fifth,
+            );
+            v.extend(repeat("5468:6520:4149:206f:7065:7261:746f:7220/128, ", fifth));
+            v.extend(repeat("(This file must be converted with BinHex 4.0)\n:!!!", fifth));
+            v.extend(repeat("        1 catacgaccg agagaacgac ctatctatcg gcctatctca cgaccgtgct\n", fifth));
+            v.extend(repeat("0x80d05Ce57902ea048B9189c32c1c0C41D5beF5eA ", fifth));
+            v.extend(repeat(&format!("{} ", "1z5ygwkn3tzvesvg2frfohu58qr2j0jiuvojbfvbkzkm".repeat(11)), fifth));
+            v.extend(repeat(&format!("lnbc1500u1{} ", "pqdpzry9x8gf2tvdw0s3jn54khce6mua7l".repeat(15)), fifth));
+            // Heads of bzip2 and xz streams under base64, cut short.
+            v.extend(repeat(
+                "QlpoOTFBWSZTWZ9u/ycAAAQRgEAEBmScwCAAIaCY /Td6WFoAAATm1rRGAgAhARYAAAB0L+WjAQAYaGVsbG8g\n",
+                fifth,
+            ));
+            v
+        },
+    },
+    Case {
+        name: "blank-channels",
+        about: "list items, continued lines, path data, brackets and data URIs with varied blanks, open brackets before a long blank run, then a mail's HTML part of tags with spaced class lists and style values, quoted-printable",
+        feeds: &[Text, Email],
+        make: |n| {
+            let mut v = b"From: a@b.example\r\nMIME-Version: 1.0\r\nContent-Type: text/html\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n".to_vec();
+            v.extend(repeat("-   item\n*  item\n12.    item\n  --opt      \\\n", n / 4));
+            v.extend(repeat("<path d=3D\"M1,2L3 4L5,6 7 8\"/>", n / 4));
+            v.extend(repeat("<td class=3D\"a   b    c\" style=3D\"a:0; b: 0;c :0\">x</td>=\r\n", n / 4));
+            v.extend(repeat("f( a, g(b ) ) ((((( background: url(data:image/png;base64,iVBO Rw0K GgoA) \n", n / 8));
+            v.extend(b"(".repeat(n / 16));
+            v.extend(b" ".repeat(n / 16));
+            v
+        },
+    },
+    Case {
         name: "data-style-sheets",
         about: "style sheets as data: links, imported and linked, each hiding a class, and the page",
         feeds: &[Html],
