@@ -584,7 +584,7 @@ fn b64(run: &str) -> Option<String> {
     }
     match String::from_utf8(bytes) {
         Ok(s) => Some(s),
-        Err(e) => inflated(e.as_bytes()),
+        Err(e) => inflated(e.as_bytes()).or_else(|| ebcdic_text(e.as_bytes())),
     }
 }
 
@@ -4067,7 +4067,9 @@ fn layer_and_cap(text: &str) -> (Vec<Decoded>, bool) {
             capped = true;
             break;
         }
-        push(Encoding::Hex, range, utf16_text(&bytes).or_else(|| lossless_utf8(bytes)), &mut out);
+        let text = utf16_text(&bytes)
+            .or_else(|| String::from_utf8(bytes).or_else(|e| ebcdic_text(e.as_bytes()).ok_or(())).ok());
+        push(Encoding::Hex, range, text, &mut out);
     }
     for (range, bytes) in hex_dumps(text) {
         if out.len() >= MAX_CANDIDATES {
@@ -6334,6 +6336,12 @@ mod tests {
             .collect();
         let found = decoded(&format!("       01  WS-NOTE.\n{pieces}"));
         assert!(found.iter().any(|(e, t)| *e == Encoding::Hex && t == msg), "{found:?}");
+        let bytes = hex::decode(&ebcdic).unwrap();
+        let wrapped = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, &bytes);
+        assert!(decoded(&format!("record: {wrapped}\n")).iter().any(|(e, t)| *e == Encoding::Base64 && t == msg));
+        let array: Vec<String> = bytes.iter().map(|v| format!("0x{v:02X}")).collect();
+        let c = format!("static const unsigned char note[] = {{ {} }};\n", array.join(", "));
+        assert!(decoded(&c).iter().any(|(e, t)| *e == Encoding::Hex && t == msg), "{:?}", decoded(&c));
         let java = format!("static final String FIXTURE = \"{ebcdic}\";\n");
         let found = decoded(&java);
         assert!(found.iter().any(|(e, t)| *e == Encoding::Hex && t == msg), "{found:?}");
