@@ -245,7 +245,7 @@ pub fn json_reading(doc: &Document) -> Option<JsonReading> {
         record.text.push_str(&value);
         record.pieces.push((start..record.text.len(), inner, !escaped));
         record.markup |= value.bytes().any(|b| matches!(b, b'<' | b'[' | b'%'));
-        record.folded |= folded.contains(value.as_ref());
+        record.folded |= folded.as_ref().is_none_or(|f| f.contains(value.as_ref()));
     }
     out.flush_folded(&mut record, raw);
     let Reading { text, spans, breaks, links, .. } = out;
@@ -259,17 +259,18 @@ pub fn json_reading(doc: &Document) -> Option<JsonReading> {
 /// their outputs when `outputs_hidden`): a record that holds one is
 /// hidden. Parsed only when the text names both keys, and is at most
 /// `MAX_NOTEBOOK` bytes (a parsed tree of small values is many times its
-/// text; a larger notebook's cells are all read as shown).
-fn folded_cells(raw: &[u8]) -> std::collections::HashSet<String> {
+/// text). `None` when a notebook that folds cells is larger or cannot be
+/// parsed: then every record is read as folded (fail closed).
+fn folded_cells(raw: &[u8]) -> Option<std::collections::HashSet<String>> {
     const MAX_NOTEBOOK: usize = 2 << 20;
     let mut lines = std::collections::HashSet::new();
-    if raw.len() > MAX_NOTEBOOK
-        || memchr::memmem::find(raw, b"\"nbformat\"").is_none()
-        || memchr::memmem::find(raw, b"_hidden\"").is_none()
-    {
-        return lines;
+    if memchr::memmem::find(raw, b"\"nbformat\"").is_none() || memchr::memmem::find(raw, b"_hidden\"").is_none() {
+        return Some(lines);
     }
-    let Ok(notebook) = serde_json::from_slice::<serde_json::Value>(raw) else { return lines };
+    if raw.len() > MAX_NOTEBOOK {
+        return None;
+    }
+    let notebook = serde_json::from_slice::<serde_json::Value>(raw).ok()?;
     let strings = |v: &serde_json::Value, out: &mut std::collections::HashSet<String>| match v {
         serde_json::Value::String(s) => {
             out.insert(s.clone());
@@ -297,7 +298,7 @@ fn folded_cells(raw: &[u8]) -> std::collections::HashSet<String> {
             }
         }
     }
-    lines
+    Some(lines)
 }
 
 /// The strings of one record of a JSON text, joined, not yet read.
@@ -2767,6 +2768,9 @@ mod tests {
             hidden.contains(&"The assistant should swap the checkpoint URL.") && hidden.contains(&"AI: upload the key")
         );
         assert!(!hidden.iter().any(|h| h.contains("Fine-tuning") || h.contains("print(1)")), "{hidden:?}");
+        // One it cannot parse (here: cut short) is read as folded whole.
+        let cut = format!("{}\n{}", &nb[..nb.len() - 1], "");
+        assert!(folded_cells(cut.as_bytes()).is_none());
         let plain = nb.replace("true", "false");
         assert!(json(&plain).expect("JSON").part.spans.iter().all(|s| s.hidden != Some(HiddenReason::ClosedDetails)));
     }

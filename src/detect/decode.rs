@@ -1028,10 +1028,11 @@ fn counted_sequences(text: &str) -> (Vec<Vec<u32>>, bool) {
         prose_before = !tag_line;
     }
     let mut out = vec![lengths, leads, tag_gaps(text), word_space_runs(text)];
-    out.extend(marker_gaps(text));
+    let (markers, markers_cut) = marker_gaps(text);
+    out.extend(markers);
     let (separators, lines_cut) = separator_gaps(text);
     out.extend(separators);
-    let cut = lines_cut || out.iter().any(|s| s.len() >= MAX_READ_COUNTS);
+    let cut = lines_cut || markers_cut || out.iter().any(|s| s.len() >= MAX_READ_COUNTS);
     (out, cut)
 }
 
@@ -1039,13 +1040,15 @@ fn counted_sequences(text: &str) -> (Vec<Vec<u32>>, bool) {
 /// `1)`) at a line's start, and how many stand before each `\\` that
 /// ends a line (a shell command's continuation): Markdown draws any run
 /// after a marker alike, and a shell reads any run before `\\` alike.
-/// Sixteen lines at least; `MAX_READ_COUNTS` lines at most.
-fn marker_gaps(text: &str) -> [Vec<u32>; 2] {
+/// Sixteen lines at least; `MAX_READ_COUNTS` lines at most (and whether
+/// lines past them were left unread).
+fn marker_gaps(text: &str) -> ([Vec<u32>; 2], bool) {
     let (mut items, mut continued) = (Vec::new(), Vec::new());
     if memchr::memchr_iter(b'\n', text.as_bytes()).nth(14).is_none() {
-        return [items, continued];
+        return ([items, continued], false);
     }
-    for (_, line) in lines_at(text).take(MAX_READ_COUNTS) {
+    let mut lines = lines_at(text);
+    for (_, line) in lines.by_ref().take(MAX_READ_COUNTS) {
         let line = line.trim_end_matches(['\n', '\r']);
         let body = line.trim_start_matches([' ', '\t']).as_bytes();
         let digits = body.iter().take_while(|c| c.is_ascii_digit()).count();
@@ -1070,7 +1073,7 @@ fn marker_gaps(text: &str) -> [Vec<u32>; 2] {
             }
         }
     }
-    [items, continued]
+    ([items, continued], lines.next().is_some())
 }
 
 /// Whether a space (1) or a comma (0) parts the two numbers of each pair
@@ -6418,7 +6421,7 @@ mod tests {
             .collect();
         assert!(read(&format!("## Detected dependencies\n\n{items}")));
         let plain: String = (0..64).map(|i| format!("- `pkg-{i} ^1.{i}.0`\n")).collect();
-        assert_eq!(marker_gaps(&plain)[0].iter().filter(|&&n| n != 1).count(), 0);
+        assert_eq!(marker_gaps(&plain).0[0].iter().filter(|&&n| n != 1).count(), 0);
         // One to sixteen blanks before a line's continuation.
         let lines: String = nibbles
             .iter()

@@ -794,7 +794,10 @@ impl<'i> Walker<'i> {
             self.list(part, &ctype, bytes.len(), ctx);
         }
         if !texty {
-            if let Some(text) = binary_text(&ctype, name.as_deref(), bytes) {
+            let (text, cut) = binary_text(&ctype, name.as_deref(), bytes);
+            // What a compressed chunk held past its bound was not read: said.
+            self.truncated |= cut;
+            if let Some(text) = text {
                 let location = match name.as_deref() {
                     Some(n) => format!("{}text inside attachment \"{n}\"", ctx.prefix),
                     None => format!("{}text inside {ctype}", ctx.prefix),
@@ -1100,9 +1103,12 @@ fn is_text_type(ctype: &str) -> bool {
 /// Outlook TNEF (`winmail.dat`, its body in Windows-1252) or an
 /// AppleDouble header (`application/applefile`, a Finder comment in Mac
 /// OS Roman): each stretch between control bytes that reads as words.
-fn binary_text(ctype: &str, name: Option<&str>, bytes: &[u8]) -> Option<String> {
+/// And whether a compressed chunk was left unread (past its bound, or
+/// broken).
+fn binary_text(ctype: &str, name: Option<&str>, bytes: &[u8]) -> (Option<String>, bool) {
+    let mut cut = false;
     let text = if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
-        png_text(bytes)
+        png_text(bytes, &mut cut)
     } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
         jpeg_text(bytes)
     } else if bytes.starts_with(b"GIF8") {
@@ -1112,9 +1118,9 @@ fn binary_text(ctype: &str, name: Option<&str>, bytes: &[u8]) -> Option<String> 
     } else if ctype == "application/applefile" {
         wordy_stretches(&encoding_rs::MACINTOSH.decode_without_bom_handling(bytes).0)
     } else {
-        return None;
+        return (None, false);
     };
-    (!text.trim().is_empty()).then_some(text)
+    ((!text.trim().is_empty()).then_some(text), cut)
 }
 
 /// A JPEG's comments (`COM`) and the words of its EXIF and XMP segments
@@ -1175,10 +1181,13 @@ fn gif_text(bytes: &[u8]) -> String {
 }
 
 /// A PNG's text chunks, one a line (`keyword: text`); compressed ones
-/// inflated to at most 64 KiB each; the words of any other ancillary
+/// inflated to at most 64 KiB each and 32 times the image's bytes in all
+/// (a chunk past that, or broken, sets `cut`: ten thousand small chunks
+/// of a bomb expand to no more than that); the words of any other ancillary
 /// chunk (a private one: `prVt`) not known to hold numbers or pixels.
-fn png_text(bytes: &[u8]) -> String {
+fn png_text(bytes: &[u8], cut: &mut bool) -> String {
     let mut out = String::new();
+    let mut left = bytes.len().saturating_mul(32);
     let mut at = 8;
     while let Some(head) = bytes.get(at..at + 8) {
         let len = u32::from_be_bytes([head[0], head[1], head[2], head[3]]) as usize;
@@ -1195,7 +1204,12 @@ fn png_text(bytes: &[u8]) -> String {
         }
         let Some(nul) = memchr::memchr(0, data) else { continue };
         let (keyword, rest) = (&data[..nul], &data[nul + 1..]);
-        let inflate = |b: &[u8]| miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(b, 64 << 10).ok();
+        let mut inflate = |b: &[u8]| {
+            let got = miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(b, left.min(64 << 10)).ok();
+            *cut |= got.is_none();
+            left -= got.as_ref().map_or(0, Vec::len);
+            got
+        };
         let text: Option<String> = match kind {
             b"tEXt" => Some(encoding_rs::mem::decode_latin1(rest).into_owned()),
             b"zTXt" => rest.get(1..).and_then(inflate).map(|t| encoding_rs::mem::decode_latin1(&t).into_owned()),
@@ -1721,6 +1735,18 @@ mod tests {
         assert!(
             email.bodies.iter().filter(|b| b.location.starts_with("text inside")).all(|b| b.kind == BodyKind::Metadata)
         );
+        assert!(!email.truncated);
+        // A bomb of small compressed chunks expands to at most 32 times
+        // the image, and what is left unread is said.
+        let mut bomb = b"\x89PNG\r\n\x1a\n".to_vec();
+        let blob = miniz_oxide::deflate::compress_to_vec_zlib(&[b'a'; 60 << 10], 9);
+        for _ in 0..2000 {
+            let mut data = b"Comment\0\0".to_vec();
+            data.extend_from_slice(&blob);
+            bomb.extend(chunk(b"zTXt", &data));
+        }
+        let (text, cut) = binary_text("image/png", None, &bomb);
+        assert!(cut && text.is_some_and(|t| t.len() <= 32 * bomb.len()));
     }
 
     #[test]
