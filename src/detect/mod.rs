@@ -309,6 +309,17 @@ pub fn scan(doc: &Document, opts: &Options) -> Report {
             tally.finding(h.rule, in_source(h, &doc.raw));
         }
     }
+    // A mail's header: blanks at its lines' ends (a folded signature's).
+    if doc.kind == crate::document::Kind::Email {
+        let end = memchr::memmem::find(&doc.raw, b"\r\n\r\n")
+            .or_else(|| memchr::memmem::find(&doc.raw, b"\n\n"))
+            .unwrap_or(doc.raw.len());
+        if let Some(reading) = decode::line_tails(&String::from_utf8_lossy(&doc.raw[..end])) {
+            for h in decode::source_hits(end, Some(reading), false) {
+                tally.finding(h.rule, in_source(h, &doc.raw));
+            }
+        }
+    }
     if matches!(doc.kind, crate::document::Kind::Text | crate::document::Kind::Email) {
         let hits = decode::reference_spellings(&doc.raw);
         if !hits.is_empty() {

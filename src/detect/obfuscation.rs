@@ -69,8 +69,11 @@ fn judge(word: &str) -> Option<(&'static str, &'static str)> {
             if prev_latin {
                 base.push(c);
                 // A mark that does not compose with its Latin letter into one
-                // precomposed letter is not ordinary spelling.
-                if base.nfc().count() > 1 {
+                // precomposed letter is not ordinary spelling, but for one
+                // medieval letter written above it (`gͣtia`, gratia, in a
+                // charter's transcription: what those marks are for; what
+                // many of them spell is read as a text, `stacked_letters`).
+                if base.nfc().count() > 1 && !(marks_run == 1 && super::decode::stacked_letter(c).is_some()) {
                     odd_mark = true;
                 }
             }

@@ -343,7 +343,12 @@ pub(super) fn read_attrs(el: &Element, html: &[u8], tested: &FastSet<Box<str>>, 
             seen |= 1 << bit;
         }
         match name {
-            "style" => a.style = Some(value()),
+            "style" => {
+                let v = value();
+                // What its `url()`s name, a browser loads.
+                a.links.extend(crate::detect::links::css_urls(&v).into_iter().map(|(_, u)| u.to_string()));
+                a.style = Some(v);
+            }
             "class" => a.class = Some(value()),
             "id" => a.id = Some(value()),
             "hidden" => a.hidden = true,

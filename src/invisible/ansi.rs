@@ -229,8 +229,18 @@ pub(super) struct Style {
 impl Style {
     pub(super) const RESET: Style = Style { conceal: false, fg: Colour::Default, bg: Colour::Default };
 
-    pub(super) fn hides(&self) -> bool {
-        self.conceal || same_colour(self.fg, self.bg)
+    /// Whether text in this style is hidden once the colours a terminal
+    /// was told to use (OSC 4's palette, OSC 10 and 11's defaults) stand
+    /// for their indexes and the defaults.
+    /// An entry set near black and drawn on the default background hides
+    /// too: a terminal's or a log viewer's dark background (`#0d1117`), as
+    /// most are; nobody sets an entry to print unreadable text.
+    pub(super) fn hides_in(&self, palette: &Palette) -> bool {
+        let (fg, bg) = (palette.resolve(self.fg, true), palette.resolve(self.bg, false));
+        let set = matches!(self.fg, Colour::Indexed(_)) || (self.fg == Colour::Default && palette.fg.is_some());
+        let set_dark =
+            set && matches!((fg, bg), (Colour::Rgb(r, g, b), Colour::Default) if r.max(g).max(b) <= DARK_AS_BACKGROUND);
+        self.conceal || same_colour(fg, bg) || set_dark
     }
 
     /// Apply SGR parameters (`;` groups, `:` sub-parameters); whether they
@@ -276,6 +286,98 @@ impl Style {
         }
         conceals
     }
+}
+
+/// The brightest channel of a palette entry (or a default foreground) set
+/// so dark that text in it on a dark theme's background is not read
+/// (GitHub's `#0d1117`, `#1d1f21`, gruvbox's `#282828`).
+const DARK_AS_BACKGROUND: u8 = 0x30;
+
+/// The colours a text set for a terminal's palette entries and its default
+/// foreground and background (OSC 4, 10, 11; reset by 104, 110, 111).
+#[derive(Default)]
+pub(super) struct Palette {
+    set: Vec<(u8, (u8, u8, u8))>,
+    fg: Option<(u8, u8, u8)>,
+    bg: Option<(u8, u8, u8)>,
+}
+
+impl Palette {
+    fn resolve(&self, c: Colour, fore: bool) -> Colour {
+        let rgb = match c {
+            Colour::Indexed(n) => self.set.iter().find(|e| e.0 == n).map(|e| e.1),
+            Colour::Default if fore => self.fg,
+            Colour::Default => self.bg,
+            Colour::Rgb(..) => None,
+        };
+        rgb.map_or(c, |(r, g, b)| Colour::Rgb(r, g, b))
+    }
+
+    /// Act on a colour OSC (`ps`, then what follows its `;`).
+    pub(super) fn osc(&mut self, ps: &str, rest: &str) {
+        match ps {
+            "4" => {
+                let items: Vec<&str> = rest.split(';').collect();
+                for pair in items.chunks(2) {
+                    if let [i, spec] = pair
+                        && let Ok(i) = i.parse::<u8>()
+                        && let Some(rgb) = colour_spec(spec)
+                    {
+                        // One entry an index: a text of a million settings
+                        // keeps 256 at most.
+                        self.set.retain(|e| e.0 != i);
+                        self.set.push((i, rgb));
+                    }
+                }
+            }
+            "104" if rest.is_empty() => self.set.clear(),
+            "104" => {
+                for i in rest.split(';').filter_map(|i| i.parse::<u8>().ok()) {
+                    self.set.retain(|e| e.0 != i);
+                }
+            }
+            "10" => self.fg = rest.split(';').next().and_then(colour_spec),
+            "11" => self.bg = rest.split(';').next().and_then(colour_spec),
+            "110" => self.fg = None,
+            "111" => self.bg = None,
+            _ => {}
+        }
+    }
+}
+
+/// An X11 colour as OSC writes one: `#rgb`, `#rrggbb`, `#rrrgggbbb`,
+/// `#rrrrggggbbbb` or `rgb:r/g/b` with one to four hex digits each.
+fn colour_spec(spec: &str) -> Option<(u8, u8, u8)> {
+    let scale = |h: &str| -> Option<u8> {
+        if h.is_empty() || h.len() > 4 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        let v = u32::from_str_radix(h, 16).ok()?;
+        let max = (1u32 << (4 * h.len())) - 1;
+        Some((v * 255 / max) as u8)
+    };
+    if let Some(h) = spec.strip_prefix('#') {
+        let n = h.len();
+        if n == 0 || n % 3 != 0 || n > 12 {
+            return None;
+        }
+        let k = n / 3;
+        return Some((scale(&h[..k])?, scale(&h[k..2 * k])?, scale(&h[2 * k..])?));
+    }
+    if let Some(i) = spec.strip_prefix("rgbi:") {
+        let v: Vec<f32> = i.split('/').map(str::parse).collect::<Result<_, _>>().ok()?;
+        let c = |x: f32| (x.clamp(0.0, 1.0) * 255.0).round() as u8;
+        return (v.len() == 3).then(|| (c(v[0]), c(v[1]), c(v[2])));
+    }
+    if spec.eq_ignore_ascii_case("black") {
+        return Some((0, 0, 0));
+    }
+    if spec.eq_ignore_ascii_case("white") {
+        return Some((255, 255, 255));
+    }
+    let mut parts = spec.strip_prefix("rgb:")?.split('/');
+    let rgb = (scale(parts.next()?)?, scale(parts.next()?)?, scale(parts.next()?)?);
+    parts.next().is_none().then_some(rgb)
 }
 
 #[cfg(test)]

@@ -360,6 +360,9 @@ pub(super) struct UnicodeScan<'a> {
     cluster_end: usize,
     /// Soft hyphens standing alone, judged word by word at the end.
     soft_hyphens: Vec<usize>,
+    /// Runs of one blank filling a field (a blank nickname), judged at the
+    /// end: a few are names, many a channel of their lengths.
+    blank_fields: Vec<Range<usize>>,
     /// The last line looked at for right-to-left letters, and the answer.
     rtl_line: Option<(Range<usize>, bool)>,
     /// Short clusters of tags, of selectors and of zero-width characters
@@ -414,6 +417,7 @@ impl<'a> UnicodeScan<'a> {
             cluster: Vec::new(),
             cluster_end: 0,
             soft_hyphens: Vec::new(),
+            blank_fields: Vec::new(),
             rtl_line: None,
             spread: [Vec::new(), Vec::new(), Vec::new()],
             ligature_joints: 0,
@@ -450,6 +454,11 @@ impl<'a> UnicodeScan<'a> {
     pub(super) fn finish(mut self) -> Vec<Run> {
         self.flush();
         self.judge_soft_hyphens();
+        if self.blank_fields.len() > MOST_BLANK_FIELDS {
+            for r in std::mem::take(&mut self.blank_fields) {
+                self.runs.push(Run::new(r, HiddenReason::BlankFiller));
+            }
+        }
         self.read_spread();
         self.runs.sort_by_key(|r| r.range.start);
         self.runs
@@ -644,6 +653,28 @@ impl<'a> UnicodeScan<'a> {
         if cluster.iter().all(|&(_, c)| c == '\u{2800}')
             && (in_script(prev, Script::Braille) || in_script(next, Script::Braille))
         {
+            return;
+        }
+        // A few of one blank that split no word, with only a line's edge, a
+        // mark of punctuation or a letter beside them (a blank nickname of
+        // three HANGUL FILLERs in a roster's field): one symbol carries no
+        // bits (beside spaces or other blanks, runs of it may). And the
+        // two conjoining fillers before a final consonant are the syllable
+        // of that consonant alone, as old Hangul and teaching texts write it.
+        let one_blank = cluster.len() < BITS_PER_BYTE
+            && classes.iter().all(|&k| k == Class::Filler)
+            && cluster.iter().all(|&(_, c)| c == cluster[0].1)
+            && !(is_word(prev) && is_word(next))
+            && [prev, next]
+                .iter()
+                .all(|c| c.is_none_or(|c| c == '\n' || c == '\r' || c.is_ascii_punctuation() || c.is_alphanumeric()));
+        let final_alone = matches!(symbols_of(cluster).as_slice(), ['\u{115F}', '\u{1160}'])
+            && next.is_some_and(|c| matches!(c as u32, 0x11A8..=0x11FF | 0xD7CB..=0xD7FB));
+        if final_alone {
+            return;
+        }
+        if one_blank {
+            self.blank_fields.push(start..end);
             return;
         }
         if classes.iter().all(|&k| matches!(k, Class::BidiMark | Class::BidiEmbed)) && self.rtl_line_at(start) {
@@ -847,6 +878,14 @@ impl<'a> UnicodeScan<'a> {
 
 fn is_conjoining_jamo(c: Option<char>) -> bool {
     c.is_some_and(|c| matches!(c as u32, 0x1100..=0x115E | 0x1161..=0x11FF | 0xA960..=0xA97F | 0xD7B0..=0xD7FF))
+}
+
+/// Blank fields (a nickname of fillers) a text may hold before their
+/// lengths are read as what they are: runs carrying counts.
+const MOST_BLANK_FIELDS: usize = 4;
+
+fn symbols_of(cluster: &[(usize, char)]) -> Vec<char> {
+    cluster.iter().map(|&(_, c)| c).collect()
 }
 
 fn is_musical(c: Option<char>) -> bool {
@@ -1241,6 +1280,15 @@ mod tests {
         only("a\u{FFA0}b", HiddenReason::BlankFiller);
         only("a\u{115F}b", HiddenReason::BlankFiller);
         clean("\u{115F}\u{1161}\u{11A8} old Hangul");
+        clean("\u{BC1B}\u{CE68}: \u{115F}\u{1160}\u{11A8} \u{B05D}");
+        clean("\u{C774}\u{B984}\n\u{3164}\u{3164}\u{3164},\u{B3C4}\u{C801},64\n");
+        // Many such fields are a channel of their lengths.
+        let rows: String = (0..12).map(|i| format!("{},x,{i}\n", "\u{3164}".repeat(2 + i % 3))).collect();
+        assert_eq!(find(&rows).len(), 12, "{rows:?}");
+        only("a\u{115F}\u{1160}b", HiddenReason::BlankFiller);
+        only("pod \u{FFA0}\u{FFA0} Running", HiddenReason::BlankFiller);
+        only("tent\u{1D159}\u{FFA0}\u{FFA0}\u{1D159}", HiddenReason::BlankFiller);
+        only("\u{3164}\u{3164}\u{3164}\u{3164}\u{115F}\u{3164}\u{3164}\u{3164}\u{3164}", HiddenReason::BlankFiller);
         let text = format!("Name: \u{3164}{}", bits("hi", '\u{3164}', '\u{115F}'));
         assert_eq!(only(&text, HiddenReason::BlankFiller).decoded.as_deref(), Some("hi"));
     }

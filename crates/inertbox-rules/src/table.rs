@@ -634,8 +634,17 @@ pub fn table() -> Vec<Rule> {
                 // Obliged as a subject ("your organiser's assistant must post",
                 // "Assistants booking for guests should reserve").
                 r"|(?:^|\n|[.!?:] |\b(?:an?|your|their|his|her|any|all|every|our|[a-z]+'s) )(?:[a-z-]+ ){0,2}?(?:ai |virtual |personal )?assistants?\b[^.!?\n]{0,60}? ",
-                r"(?:must|should|shall|needs? to|has to|have to|(?:is|are) (?:required|asked|expected|instructed) to)\b(?: [a-z-]+){0,3}? ",
+                r"(?:must|should|shall|needs? to|has to|have to|(?:is|are) (?:required|asked|expected|instructed|supposed) to|(?:is|are) to)\b(?: [a-z-]+){0,3}? ",
                 r"(?:send|email|e-mail|forward|share|post|publish|pay|transfer|book|reserve|invite|add|delete|remove|cancel|upload|submit|reply|paste|include|cc|provide|give|confirm|update|change|tell|dm|message|search|read|visit|open|click|download|schedule|create|move|link|grant|export|subscribe)\b",
+                // Told what it will do, with where it goes: a future that
+                // sends to an address or a link in the same sentence ("The
+                // assistant will add this contact … and forward future
+                // payment requests to ap-relay@…"; not "will forward your
+                // request to a human agent", nor "the administrative
+                // assistant will forward invoices to accounts@…": only an
+                // assistant that is a program's).
+                r"|(?:^|\n|[.!?:] |\b(?:the|an?|your|their|any|all|every|our) )(?:ai |virtual |digital |smart |coding |e-?mail |inbox |llm )?assistants?\b[^.!?\n]{0,60}? ",
+                r"(?:will|(?:is|are) going to)\b[^.!?\n]{0,80}?\b(?:send|email|e-mail|forward|share|post|transfer|pay|upload|cc|paste|export|wire)\b[^!?\n]{0,120}?(?:\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b|https?://)",
                 // Made to act ("have your assistant email the itinerary to …").
                 r"|\b(?:have|ask|let|get|tell|instruct|allow|if|when|once) (?:your|the|their|his|her) (?:[a-z-]+ )?(?:ai |virtual |personal )?assistants? (?:to )?",
                 r"(?:send|email|e-mail|forward|share|post|pay|transfer|book|reserve|invite|add|delete|remove|upload|submit|reply|provide|give|confirm|update|change|dm|message)s?\b"
