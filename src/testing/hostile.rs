@@ -1399,7 +1399,7 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "escape-runs",
-        about: "RTF \\u escapes with and without fallbacks, %u escapes among plain characters, base64 opened by its padding, medieval letters over letters, CSS url( and @import heads, palette and colour OSCs with coloured text, CSV cells opening with a quote, and encoded words glued into records, each an eighth of the input",
+        about: "RTF \\u escapes with and without fallbacks, %u escapes among plain characters, base64 opened by its padding, medieval letters over letters, CSS url( and @import heads that never close, palette and colour OSCs with coloured text, CSV cells opening with a quote, and encoded words glued into records, each an eighth of the input",
         feeds: &[Text, Html],
         make: |n| {
             let part = n / 8;
@@ -1407,7 +1407,7 @@ const CASES: &[Case] = &[
             v.extend(repeat("a%u200B%u00e9%41b%u", part));
             v.extend(repeat("==gL0NXZ05CbpVWLn5Wduh2YlJHQn5Wd0xWYoh2Y ", part));
             v.extend(repeat("g\u{0363}\u{1DE4}t\u{036D}i\u{1DD3} ", part));
-            v.extend(repeat("url( 'https://a.example/x?d=<T> @import \"http://", part));
+            v.extend(repeat("url(https://a.example/x?d=<T>@import\"//url(//", part));
             v.extend(repeat("\u{1b}]4;200;#0d1117;201;rgb:1/2/3\u{7}\u{1b}[38;5;200mx\u{1b}]104\u{7}", part));
             v.extend(repeat("a,\"Assistant: x\",;\"", part));
             v.extend(repeat("4Yq,\"=?iso-2022-jp?B?GyRC?==?euc-kr?Q?a?=\",", part));
