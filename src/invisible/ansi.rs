@@ -295,17 +295,24 @@ const DARK_AS_BACKGROUND: u8 = 0x30;
 
 /// The colours a text set for a terminal's palette entries and its default
 /// foreground and background (OSC 4, 10, 11; reset by 104, 110, 111).
-#[derive(Default)]
 pub(super) struct Palette {
-    set: Vec<(u8, (u8, u8, u8))>,
+    entries: [Option<(u8, u8, u8)>; 256],
+    /// The entries set since the last reset (a reset clears only these).
+    set: Vec<u8>,
     fg: Option<(u8, u8, u8)>,
     bg: Option<(u8, u8, u8)>,
+}
+
+impl Default for Palette {
+    fn default() -> Self {
+        Palette { entries: [None; 256], set: Vec::new(), fg: None, bg: None }
+    }
 }
 
 impl Palette {
     fn resolve(&self, c: Colour, fore: bool) -> Colour {
         let rgb = match c {
-            Colour::Indexed(n) => self.set.iter().find(|e| e.0 == n).map(|e| e.1),
+            Colour::Indexed(n) => self.entries[usize::from(n)],
             Colour::Default if fore => self.fg,
             Colour::Default => self.bg,
             Colour::Rgb(..) => None,
@@ -323,17 +330,21 @@ impl Palette {
                         && let Ok(i) = i.parse::<u8>()
                         && let Some(rgb) = colour_spec(spec)
                     {
-                        // One entry an index: a text of a million settings
-                        // keeps 256 at most.
-                        self.set.retain(|e| e.0 != i);
-                        self.set.push((i, rgb));
+                        if self.entries[usize::from(i)].is_none() {
+                            self.set.push(i);
+                        }
+                        self.entries[usize::from(i)] = Some(rgb);
                     }
                 }
             }
-            "104" if rest.is_empty() => self.set.clear(),
+            "104" if rest.is_empty() => {
+                for i in self.set.drain(..) {
+                    self.entries[usize::from(i)] = None;
+                }
+            }
             "104" => {
                 for i in rest.split(';').filter_map(|i| i.parse::<u8>().ok()) {
-                    self.set.retain(|e| e.0 != i);
+                    self.entries[usize::from(i)] = None;
                 }
             }
             "10" => self.fg = rest.split(';').next().and_then(colour_spec),
