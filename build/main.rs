@@ -333,18 +333,24 @@ fn lexicon_automaton() {
         }
     }
     assert!(forms.iter().all(|f| f.1 & 0xff != 0), "a form with 256 entries");
-    // The override verbs' and addressees' forms alone, for visible text's first search
+    // The override verbs', addressees' and standing orders' forms alone, for visible text's first search
     // (leftmost-longest, so a longer verb is not cut by a shorter one).
     // (English's are left out: its rules read English.)
-    // Kind::Over's and Kind::Address's indexes in KINDS (src/detect/lexicon.rs).
+    // Kind::Over's and Kind::Address's indexes in KINDS (src/detect/lexicon.rs),
+    // and those of Kind::Become and Kind::Remember (a new role, a request to
+    // remember: visible text is read for them too).
     let (over_kind, address_kind) = (4, 0);
+    let standing = [12, 13];
     let english = inertbox_rules::lexicon::LEXICONS.iter().position(|l| l.lang == "en");
     let over: Vec<(&str, u32)> = forms
         .iter()
         .filter(|&&(_, v)| {
             let first = (v >> 8) as usize;
             let entries = &FOLDED[first..first + (v & 0xff) as usize];
-            entries.iter().any(|e| (e.1 == over_kind || e.1 == address_kind) && Some(usize::from(e.4)) != english)
+            entries.iter().any(|e| {
+                (e.1 == over_kind || e.1 == address_kind || standing.contains(&e.1))
+                    && Some(usize::from(e.4)) != english
+            })
         })
         .copied()
         .collect();

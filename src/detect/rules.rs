@@ -774,6 +774,14 @@ fn scan_piece(
                 "addressed_to_ai.reader_any_language",
                 "speaks to the AI that reads or processes this very text",
             ),
+            VisibleFind::Role => {
+                (Code::RoleHijack, "role_hijack.any_language", "gives the AI that reads it a new identity or role")
+            }
+            VisibleFind::Memory => (
+                Code::MemoryPoisoning,
+                "memory_poisoning.any_language",
+                "asks an AI to keep an order for its later sessions",
+            ),
         };
         let seen = overlaps(if finding == Code::Override { &overrides } else { &addressed }, &range);
         if !seen {

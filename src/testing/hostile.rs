@@ -1177,6 +1177,17 @@ const CASES: &[Case] = &[
         make: |n| repeat("An die KI: x. ", n),
     },
     Case {
+        name: "standing-orders",
+        about: "new roles, requests to remember and later sessions (Spanish, German) with no sentence end, and headings whose reader clause runs long",
+        feeds: &[Text],
+        make: |n| {
+            repeat(
+                "ahora eres ya no eres merke dir für alle zukünftigen sitzungen dauerhaft Nota para el bot que lee esta página y este correo y aquel ",
+                n,
+            )
+        },
+    },
+    Case {
         name: "ai-words-one-clause",
         about: "words for an AI joined by hyphens, one clause that never ends (each key looks ahead for its heading's colon)",
         feeds: &[Text],
