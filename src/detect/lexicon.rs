@@ -1362,9 +1362,15 @@ fn heads(text: &str, words_from: usize, start: usize, end: usize) -> Option<usiz
     {
         return None;
     }
-    // (A word's marks are of it: Devanagari's virama and nukta.)
-    let rest = &text[end..units_after(text, end, READER_AFTER + 3)];
-    let tail = rest.find(|c: char| !(c.is_alphanumeric() || c == ' ' || c == '-' || mark(c)))?;
+    // (A word's marks are of it: Devanagari's virama and nukta.) The
+    // longer look only when the short one found no mark.
+    let word_char = |c: char| c.is_alphanumeric() || c == ' ' || c == '-' || mark(c);
+    let short = &text[end..units_after(text, end, AFTER + 3)];
+    let rest = match short.find(|c: char| !word_char(c)) {
+        Some(_) => short,
+        None => &text[end..units_after(text, end, READER_AFTER + 3)],
+    };
+    let tail = rest.find(|c: char| !word_char(c))?;
     let words: usize = rest[..tail].chars().map(units).sum();
     // Further on only when what lies between says the addressee reads or
     // handles this very text ("Opmerking voor de bot die deze meldingen
@@ -1523,7 +1529,11 @@ fn standing(sentence: &str, words: &[Found]) -> Option<VisibleFind> {
 fn obliged_inside(text: &str, words: &[Found]) -> bool {
     use Kind::*;
     // What the sentence asks is looked at first, whom it names (the
-    // costlier look) only then.
+    // costlier look) only then; a sentence of addressees alone (a list of
+    // them) is passed over before anything is sorted.
+    if !words.iter().any(|f| f.1 == Oblige) || !words.iter().any(|f| f.1 == Act) {
+        return false;
+    }
     let mut sorted = words.to_vec();
     sorted.sort_by_key(|f| f.0);
     let asks = sorted.chunk_by(|a, b| a.0 == b.0).filter(|one| one[0].0 != ENGLISH).any(|one| {
