@@ -1486,38 +1486,74 @@ fn standing_in(sentence: &str) -> Option<VisibleFind> {
 /// language, as elsewhere.
 fn standing(sentence: &str, words: &[Found]) -> Option<VisibleFind> {
     use Kind::*;
-    for b in words.iter().filter(|f| f.1 == Become) {
-        // The role right after the phrase: at most four words between, and
-        // no verb ("теперь вы можете использовать бота" is no new role); not
-        // a bot, a model or an agent, which people become too ("Du är nu
-        // agent för vår kundtjänst").
-        let role = |a: &&Found| {
-            a.1 == Address
-                && a.2 >= b.3
-                && (a.0 == b.0 || a.3 - a.2 > 2)
-                && !weak_addressee(&sentence[a.2..a.3])
-                && sentence[b.3..a.2].split_whitespace().nth(4).is_none()
-                && !words.iter().any(|v| v.2 >= b.3 && v.3 <= a.2 && matches!(v.1, Act | Over | Weak | Oblige | Show))
-        };
-        if words.iter().any(|a| role(&a)) {
-            return Some(VisibleFind::Role);
-        }
+    if !words.iter().any(|f| matches!(f.1, Become | Remember)) {
+        return None;
     }
-    for r in words.iter().filter(|f| f.1 == Remember) {
-        // A word alone for "for good" (`dauerhaft`, `навсегда`) only beside
-        // the request ("Запам'ятай назавжди"): further on it is as often
-        // what a manual says of a deletion ("recuerda que se borran
-        // permanentemente").
-        let later = |o: &&Found| {
-            let between = if o.3 <= r.2 { &sentence[o.3..r.2] } else { &sentence[r.3..o.2] };
-            sentence[o.2..o.3].contains(' ') || between.split_whitespace().nth(1).is_none()
-        };
-        if words.iter().any(|o| o.0 == r.0 && o.1 == Later && (o.3 <= r.2 || r.3 <= o.2) && later(&o)) {
-            return Some(VisibleFind::Memory);
+    // One walk in order of starts (a sentence of thousands of each kind
+    // stays linear): the latest new-identity phrase and the earliest end
+    // of a verb after it; per language, the latest request to remember
+    // and the earliest start of a later phrase after one.
+    let mut by_start = words.to_vec();
+    by_start.sort_by_key(|f| (f.2, f.3));
+    let mut identity: Option<Found> = None;
+    let mut verb_end = usize::MAX;
+    let mut remember: [Option<Found>; 64] = [None; 64];
+    let mut later: [Option<Found>; 64] = [None; 64];
+    for &f in &by_start {
+        match f.1 {
+            Become => (identity, verb_end) = (Some(f), usize::MAX),
+            Act | Over | Weak | Oblige | Show if identity.is_some_and(|b| f.2 >= b.3) => verb_end = verb_end.min(f.3),
+            // The role right after the phrase: at most four words between
+            // (looked at in at most `ROLE_GAP` bytes), and no verb
+            // ("теперь вы можете использовать бота" is no new role); not a
+            // bot, a model or an agent, which people become too ("Du är nu
+            // agent för vår kundtjänst").
+            Address => {
+                let role = identity.is_some_and(|b| {
+                    f.2 >= b.3
+                        && (f.0 == b.0 || f.3 - f.2 > 2)
+                        && verb_end > f.2
+                        && f.2 - b.3 <= ROLE_GAP
+                        && sentence[b.3..f.2].split_whitespace().nth(4).is_none()
+                });
+                if role && !weak_addressee(&sentence[f.2..f.3]) {
+                    return Some(VisibleFind::Role);
+                }
+            }
+            Remember => {
+                let lang = usize::from(f.0 & 63);
+                if later[lang].is_some_and(|o: Found| o.3 <= f.2 && later_beside(sentence, &o, &f)) {
+                    return Some(VisibleFind::Memory);
+                }
+                remember[lang] = Some(f);
+            }
+            Later => {
+                let lang = usize::from(f.0 & 63);
+                if remember[lang].is_some_and(|r: Found| r.3 <= f.2 && later_beside(sentence, &f, &r)) {
+                    return Some(VisibleFind::Memory);
+                }
+                later[lang] = Some(f);
+            }
+            _ => {}
         }
     }
     None
 }
+
+/// Does a later phrase `o` count with the request to remember `r` (apart,
+/// either way round)? A phrase of words always; a word alone for "for
+/// good" (`dauerhaft`, `навсегда`) only beside the request ("Запам'ятай
+/// назавжди"): further on it is as often what a manual says of a deletion
+/// ("recuerda que se borran permanentemente").
+fn later_beside(sentence: &str, o: &Found, r: &Found) -> bool {
+    let between = if o.3 <= r.2 { o.3..r.2 } else { r.3..o.2 };
+    sentence[o.2..o.3].contains(' ')
+        || (between.len() <= ROLE_GAP && sentence[between].split_whitespace().nth(1).is_none())
+}
+
+/// The most bytes between a new-identity phrase and its role, and between a
+/// request to remember and a word for "for good" beside it.
+const ROLE_GAP: usize = 160;
 
 /// An AI named inside its sentence, not the writer's own, told it must
 /// act on instructions, data or money, all in one language ("…musí asistent

@@ -1188,6 +1188,19 @@ const CASES: &[Case] = &[
         },
     },
     Case {
+        name: "standing-orders-apart",
+        about: "hidden text of new roles and requests to remember, each too far from its role or its later word to pair, in a sentence that never ends",
+        feeds: &[Html],
+        make: |n| {
+            let mut s = b"<div style=\"display:none\">".to_vec();
+            s.extend(repeat(
+                "ahora eres uno dos tres cuatro cinco asistente recuerda esto uno dos permanentemente ",
+                n,
+            ));
+            s
+        },
+    },
+    Case {
         name: "ai-words-one-clause",
         about: "words for an AI joined by hyphens, one clause that never ends (each key looks ahead for its heading's colon)",
         feeds: &[Text],
