@@ -172,8 +172,9 @@ pub enum HiddenReason {
     /// The rest of a part past the first 65,536 characters that could start
     /// a run of invisible characters or escapes: withheld unread.
     Unmapped,
-    /// The rest of an HTML part past the parser's memory bound (markup
-    /// nested tens of thousands deep): withheld unread.
+    /// The rest of a part past a markup reader's memory bound (HTML nested
+    /// tens of thousands deep, more than 65,536 comments or other hidden
+    /// runs in a text): withheld unread.
     Unrendered,
     /// Blurred past reading by a CSS filter (`filter: blur(6px)`).
     Blurred,
@@ -280,7 +281,7 @@ impl HiddenReason {
             HiddenReason::Concealed => "concealed on a terminal",
             HiddenReason::Overwritten => "painted over on a terminal",
             HiddenReason::Unmapped => "past 65,536 invisible characters or escapes, withheld unread",
-            HiddenReason::Unrendered => "markup nested too deep to render, withheld unread",
+            HiddenReason::Unrendered => "markup past the reader's memory bound, withheld unread",
             HiddenReason::Blurred => "blurred past reading (a CSS blur filter)",
             HiddenReason::Masked => "drawn as dots or replaced by an image (CSS)",
         }

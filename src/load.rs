@@ -505,10 +505,18 @@ fn text_spans(text: &str) -> Vec<Span> {
     hidden.sort_by_key(|r| r.0.start);
     let mut spans = Vec::new();
     let mut at = 0;
+    let mut mapped = 0;
     for (r, why) in hidden {
         if r.start < at {
             continue;
         }
+        if mapped == MAX_HIDDEN_RUNS {
+            // A limit is a finding: the rest is withheld, and still read
+            // by the rules as hidden text.
+            spans.push(Span::hidden(at..text.len(), HiddenReason::Unrendered));
+            return spans;
+        }
+        mapped += 1;
         if r.start > at {
             spans.push(Span::visible(at..r.start));
         }
@@ -520,6 +528,12 @@ fn text_spans(text: &str) -> Vec<Span> {
     }
     spans
 }
+
+/// Runs of text a markup hides (comments, alt texts, collapsed bodies…)
+/// mapped per part: past them the rest of the part is withheld as
+/// `HiddenReason::Unrendered`, so a text of a million comments costs what
+/// one of 65,536 does (a span is ~70 bytes).
+const MAX_HIDDEN_RUNS: usize = 1 << 16;
 
 fn load_email(doc: &mut Document, links: &mut Vec<String>) {
     use crate::email::BodyKind;
@@ -3420,9 +3434,17 @@ mod tests {
     /// every other.
     #[test]
     fn comments_and_definitions_together_are_linear() {
-        let text = "<!-- c -->\n[//]: # (d)\n".repeat(50_000);
+        // Below the hidden runs a part maps (`MAX_HIDDEN_RUNS`), all of them.
+        let text = "<!-- c -->\n[//]: # (d)\n".repeat(30_000);
         let doc = Document::load(text.into_bytes(), Kind::Text, "t");
         let n = doc.parts[0].spans.iter().filter(|s| s.hidden == Some(HiddenReason::Comment)).count();
-        assert_eq!(n, 100_000);
+        assert_eq!(n, 60_000);
+        // Past them, those mapped and the rest withheld as one span.
+        let text = "<!-- c -->\n[//]: # (d)\n".repeat(50_000);
+        let doc = Document::load(text.into_bytes(), Kind::Text, "t");
+        let spans = &doc.parts[0].spans;
+        let n = spans.iter().filter(|s| s.hidden == Some(HiddenReason::Comment)).count();
+        assert_eq!(n, MAX_HIDDEN_RUNS);
+        assert_eq!(spans.last().and_then(|s| s.hidden), Some(HiddenReason::Unrendered));
     }
 }
