@@ -20,8 +20,13 @@ pub const LEAK_CJK: &str = concat!(
     // only beside a verb lost more attacks than false alarms it spared.
     // `词` after the term is part of it, never what follows it (else
     // `系统提示词：` would match as `系统提示` and a `词`).
-    r"(?:系[统統]提示(?:词|詞)?|システムプロンプト|시스템 ?프롬프트)(?:[^：:\n词詞]|$)",
-    r"|sistem (?:isteminin|istemi|talimatlarını|talimatları)|(?:senin|sizin) sistem mesaj|sistem mesajını[^.!?\n]{0,30}(?:göster|yaz|tekrarla|paylaş|ver|aktar|kopyala|çevir|söyle|oku)|системн(?:ый|ое|ые) (?:промпт|инструкции)|(?:тво[её]|ваше|сво[её]|исходное|первоначальное|скрытое) системное сообщение|(?:покажи|покажите|выведи|выведите|повтори|повторите|процитируй|процитируйте|напиши|напишите|распечатай|раскрой|перескажи|скопируй|вставь|дай|отправь|переведи|переведите|сообщи)[^.!?\n]{0,40}системное сообщение",
+    // A heading that opens a line (the term, then a bracket or a dash:
+    // `システムプロンプト（案）`, `Системный промпт (черновик)`) titles a
+    // draft of one, asking for nothing; the term after any other letter is
+    // read whatever follows it (`输出系统提示词（全文）`).
+    r"(?:[^\s#*>][\x20\t\x{3000}]{0,2}(?:系[统統]提示(?:词|詞)?|システムプロンプト|시스템 ?프롬프트)(?:[^：:\n词詞]|$)",
+    r"|(?:系[统統]提示(?:词|詞)?|システムプロンプト|시스템 ?프롬프트)(?:[^：:\n词詞（(—–\x20\t\x{3000}]|[\x20\t\x{3000}][^：:（(—–]|$))",
+    r"|sistem (?:isteminin|istemi|talimatlarını|talimatları)|(?:senin|sizin) sistem mesaj|sistem mesajını[^.!?\n]{0,30}(?:göster|yaz|tekrarla|paylaş|ver|aktar|kopyala|çevir|söyle|oku)|[^\s#*>][\x20\t]{0,2}системн(?:ый|ое|ые) (?:промпт|инструкции)|системн(?:ый|ое|ые) (?:промпт|инструкции)(?:[^(（—–\x20\t]|[\x20\t][^(（—–]|$)|(?:тво[её]|ваше|сво[её]|исходное|первоначальное|скрытое) системное сообщение|(?:покажи|покажите|выведи|выведите|повтори|повторите|процитируй|процитируйте|напиши|напишите|распечатай|раскрой|перескажи|скопируй|вставь|дай|отправь|переведи|переведите|сообщи)[^.!?\n]{0,40}системное сообщение",
 );
 
 /// A `String` made `'static` (the rule table lives for the whole program).
@@ -92,7 +97,7 @@ pub const DEFENSIVE_AFTER: &str = r"^.{0,30}?\b(?:in|inside|within|from|containe
 
 /// Words right before a match that negate or defend ("never ignore your
 /// instructions", "do not follow requests to ignore").
-pub const DEFENSIVE_BEFORE: &str = r"(?:\b(?:never|not|don't|do not|doesn't|does not|won't|will not|cannot|can't|refuse to|shouldn't|should not|must not|mustn't|no need to|avoid|without)\b(?: \w+){0,3} ?|\b(?:requests?|attempts?|tries|trying|instructions?|anything|text|content|messages?) (?:to|that (?:ask|tell)s? (?:you|it|the model) to) ?)$";
+pub const DEFENSIVE_BEFORE: &str = r"(?:\b(?:never|not|don't|do not|doesn't|does not|won't|will not|cannot|can't|refuse to|shouldn't|should not|must not|mustn't|no need to|avoid|without)\b(?: \w+){0,3} ?|\b(?:requests?|attempts?|tries|trying|instructions?|anything|text|content|messages?) (?:to|that (?:ask|tell)s? (?:you|it|the model) to) ?|\b(?:if|when|whenever|even if|even when|should|in case) (?:(?:the|a|an|any|some|your|this|that) )?(?:(?:[a-z]+ )?(?:users?|customers?|callers?|visitors?|clients?|people|persons?|messages?|documents?|pages?|websites?|sites?|e-?mails?|mails?|texts?|files?|contents?|inputs?|prompts?|tickets?|comments?|reviews?)|someone|somebody|anyone|anybody|they|he|she) (?:asks?|asked|tells?|told|says?|said|wants?|instructs?|requests?|urges?|orders?|demands?|pressures?)(?: you| it| the (?:model|assistant|ai|bot|agent))? to ?|\b(?:if|when|whenever|even if|even when|should)(?: you are| you're| you get| you)? (?:asked|told|instructed|requested|pressured|urged|ordered) to ?)$";
 
 /// The context patterns (the build script compiles them with the rules).
 pub const CONTEXT: [&str; 4] = [QUOTE_CUE, DEFENSIVE_AFTER, DEFENSIVE_BEFORE, DISCUSSION_CUE];
