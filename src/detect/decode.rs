@@ -592,6 +592,13 @@ fn b64(run: &str) -> Option<String> {
     if let Some(s) = utf16_text(&bytes) {
         return Some(s);
     }
+    // An archive of stored files is UTF-8 when they are: its files are
+    // what it says, not its headers.
+    if bytes.starts_with(b"PK\x03\x04")
+        && let Some(s) = inflated(&bytes)
+    {
+        return Some(s);
+    }
     match String::from_utf8(bytes) {
         Ok(s) => Some(s),
         // Or a binary record's string that is an order (a protobuf field
@@ -603,7 +610,7 @@ fn b64(run: &str) -> Option<String> {
 }
 
 /// Text compressed before it was encoded: raw deflate (a SAML redirect's
-/// `SAMLRequest`), zlib, gzip, xz or bzip2, as UTF-8. The output is held to
+/// `SAMLRequest`), zlib, gzip, a ZIP archive's files, xz or bzip2, as UTF-8. The output is held to
 /// `INFLATE_RATIO` times the compressed bytes (and to `MAX_INFLATED`), so
 /// reading a text's blobs stays linear in the text; bytes that are not
 /// such a stream fail within their first few codes.
@@ -624,6 +631,8 @@ fn inflated(bytes: &[u8]) -> Option<String> {
         unpacked(bytes, limit, |input, out| lzma_rs::xz_decompress(&mut &input[..], out).is_ok())
     } else if bytes.starts_with(b"BZh") && bytes[3].is_ascii_digit() {
         unpacked(bytes, limit, |input, out| std::io::copy(&mut bzip2::read::BzDecoder::new(input), out).is_ok())
+    } else if bytes.starts_with(b"PK\x03\x04") {
+        zip_entries(bytes, limit)
     } else if bytes.starts_with(&[0x1f, 0x8b, 8]) {
         inflate(bytes.get(gzip_header_len(bytes)?..)?, false, limit)
     } else if bytes[0] & 0x0f == 8 && u16::from_be_bytes([bytes[0], bytes[1]]).is_multiple_of(31) {
@@ -634,6 +643,35 @@ fn inflated(bytes: &[u8]) -> Option<String> {
         None
     };
     out.and_then(lossless_utf8)
+}
+
+/// The files of a ZIP archive, stored or deflated, one after another as
+/// their local headers come (at most `limit` bytes in all; none from an
+/// archive whose entry is cut short, broken or of another method).
+fn zip_entries(bytes: &[u8], limit: usize) -> Option<Vec<u8>> {
+    let u16_at = |i: usize| bytes.get(i..i + 2).map(|b| usize::from(u16::from_le_bytes([b[0], b[1]])));
+    let u32_at = |i: usize| bytes.get(i..i + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize);
+    let mut out = Vec::new();
+    let mut at = 0;
+    while bytes.get(at..at + 4) == Some(&b"PK\x03\x04"[..]) {
+        let (flags, method, size) = (u16_at(at + 6)?, u16_at(at + 8)?, u32_at(at + 18)?);
+        let data = at + 30 + u16_at(at + 26)? + u16_at(at + 28)?;
+        let left = limit.checked_sub(out.len())?;
+        // Sizes written after the data (flag 8) are not known here: the
+        // one deflated entry read runs to its stream's end.
+        let sized = flags & 8 == 0;
+        let body = if sized { bytes.get(data..data.checked_add(size)?)? } else { bytes.get(data..)? };
+        match method {
+            0 if sized => out.extend_from_slice(&body[..body.len().min(left)]),
+            8 => out.extend(inflate(body, false, left)?),
+            _ => return None,
+        }
+        if !sized {
+            break;
+        }
+        at = data + size;
+    }
+    (!out.is_empty()).then_some(out)
 }
 
 /// A whole xz or bzip2 stream, unpacked by `unpack` into a writer that
@@ -1709,6 +1747,46 @@ pub(crate) fn reference_spellings(b: &[u8]) -> Vec<Hit> {
         hits.extend(source_hits(b.len(), Some(best), false));
     }
     hits
+}
+
+/// A space written as itself or as its carrier's escape for one, each a
+/// bit in the order they come: JSON's `\u0020` in a string, C's and
+/// Python's `\x20`, quoted-printable's `=20` (which an encoder writes only
+/// before a line's end), a terminal's step right `ESC[C` or `ESC[1C` (a
+/// space drawn without its character). A reader sees a space either way;
+/// a program that reads the source sees which. Read only when sixteen
+/// escapes write a space, and when both spellings are common somewhere
+/// ([`Channel::mixed`]): a mail whose wrapped lines end in `=20` now and
+/// then says nothing by it.
+pub(crate) fn escaped_spaces(b: &[u8]) -> Vec<Hit> {
+    const ESCAPES: [&[u8]; 5] = [b"\\u0020", b"\\x20", b"=20", b"\x1b[C", b"\x1b[1C"];
+    let mut readings: Vec<String> = Vec::new();
+    for e in ESCAPES {
+        if memchr::memmem::find_iter(b, e).take(16).count() < 16 {
+            continue;
+        }
+        let mut bits = Vec::new();
+        let mut next = 0;
+        for at in memchr::memchr2_iter(b' ', e[0], b) {
+            if at < next {
+                continue;
+            }
+            if b[at] == b' ' {
+                bits.push(false);
+            } else if b[at..].starts_with(e) {
+                bits.push(true);
+                next = at + e.len();
+            }
+            if bits.len() >= 8 * MAX_DECODED {
+                break;
+            }
+        }
+        readings.extend(
+            (Channel { bits, range: 0..0 }).checked().filter(Channel::mixed).and_then(|c| read_channel(&c.bits)),
+        );
+    }
+    readings.sort_by_key(|s| std::cmp::Reverse(text_score(s)));
+    source_hits(b.len(), readings.into_iter().next(), false)
 }
 
 /// The hits of what a source's layout spells (`reading`), over the whole
@@ -3840,6 +3918,72 @@ fn uu_runs(text: &str) -> Vec<(Range<usize>, Vec<u8>)> {
     out
 }
 
+/// What xxencode writes after its `begin 644 name` line: lines of the
+/// alphabet `+-0-9A-Za-z`, each led by its byte count in that alphabet
+/// and holding every group of four in full, to a line of count zero or
+/// `end`. One pass over the lines.
+fn xx_runs(text: &str) -> Vec<(Range<usize>, Vec<u8>)> {
+    let digit = |c: u8| match c {
+        b'+' => Some(0),
+        b'-' => Some(1),
+        b'0'..=b'9' => Some(c - b'0' + 2),
+        b'A'..=b'Z' => Some(c - b'A' + 12),
+        b'a'..=b'z' => Some(c - b'a' + 38),
+        _ => None,
+    };
+    let header = |l: &str| {
+        l.strip_prefix("begin ")
+            .and_then(|r| r.split_once(' '))
+            .is_some_and(|(mode, _)| (3..=4).contains(&mode.len()) && mode.bytes().all(|c| (b'0'..=b'7').contains(&c)))
+    };
+    let mut out = Vec::new();
+    let mut run: Option<(usize, usize, Vec<u8>)> = None;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let body = line.trim_end_matches(['\n', '\r', ' ']);
+        if header(body.trim_start()) {
+            run = Some((at, at, Vec::new()));
+            continue;
+        }
+        let Some((_, to, bytes)) = run.as_mut() else { continue };
+        let b = body.as_bytes();
+        let digits: Option<Vec<u8>> = b.iter().map(|&c| digit(c)).collect();
+        let fits = digits.filter(|d| {
+            d.first().is_some_and(|&n| (1..=45).contains(&n) && d.len() == 1 + usize::from(n).div_ceil(3) * 4)
+        });
+        match fits {
+            Some(d) => {
+                let n = usize::from(d[0]);
+                let mut got = Vec::with_capacity(n + 2);
+                for g in d[1..].chunks(4) {
+                    got.extend([g[0] << 2 | g[1] >> 4, g[1] << 4 | g[2] >> 2, g[2] << 6 | g[3]]);
+                }
+                got.truncate(n);
+                bytes.extend(got);
+                *to = start + body.len();
+            }
+            None => {
+                if let Some((from, to, bytes)) = run.take()
+                    && bytes.len() >= MIN_RUN
+                {
+                    out.push((from..to, bytes));
+                    if out.len() > MAX_CANDIDATES {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    if let Some((from, to, bytes)) = run
+        && bytes.len() >= MIN_RUN
+    {
+        out.push((from..to, bytes));
+    }
+    out
+}
+
 /// Might line `b` go on a run of uuencoded lines (a short last line, its
 /// trailing zeros lost, may end in fewer than eight of its characters)?
 fn continuing_run_possible(in_run: bool, b: &[u8]) -> bool {
@@ -3905,6 +4049,17 @@ fn escapes(run: &str) -> Option<String> {
                         out.push(char::from_u32(v).unwrap_or('\u{fffd}'));
                         continue;
                     }
+                }
+                // Perl's and PCRE's `\x{200B}`: a code point.
+                b'x' if b.get(i + 2) == Some(&b'{')
+                    && let Some(len) = b[i + 3..].iter().take(7).position(|&c| c == b'}')
+                    && (1..=6).contains(&len)
+                    && let Ok(v) = u32::from_str_radix(&run[i + 3..i + 3 + len], 16) =>
+                {
+                    flush(&mut bytes, &mut out);
+                    out.push(char::from_u32(v).unwrap_or('\u{fffd}'));
+                    i += 3 + len + 1;
+                    continue;
                 }
                 b'x' if i + 3 < b.len() + 1
                     && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit)
@@ -4206,6 +4361,14 @@ fn layer_and_cap(text: &str) -> (Vec<Decoded>, bool) {
             break;
         }
         push(Encoding::Uu, range, lossless_utf8(bytes), &mut out);
+    }
+    if text.contains("begin ") {
+        for (range, bytes) in xx_runs(text) {
+            if full(&out, &mut capped) {
+                break;
+            }
+            push(Encoding::Uu, range, lossless_utf8(bytes), &mut out);
+        }
     }
     for (range, bytes) in git_binary_patches(text) {
         if full(&out, &mut capped) {
@@ -4655,6 +4818,13 @@ fn layer_and_cap(text: &str) -> (Vec<Decoded>, bool) {
             push(how, r, Some(spelt), &mut out);
         }
     }
+    if text.contains("_x") {
+        let runs = ooxml_escape_runs(text);
+        capped |= runs.len() > MAX_CANDIDATES;
+        for (r, spelt) in runs.into_iter().take(MAX_CANDIDATES) {
+            push(Encoding::Escapes, r, Some(spelt), &mut out);
+        }
+    }
     if text.contains("\\N{") {
         let runs = char_name_runs(text);
         capped |= runs.len() > MAX_CANDIDATES;
@@ -5100,6 +5270,43 @@ fn unicode_escape_runs(text: &str) -> Vec<(Range<usize>, String, Encoding)> {
     out
 }
 
+/// Runs of eight or more UTF-16 units written as Office Open XML writes
+/// a character its XML cannot hold, `_xHHHH_` (a worksheet's shared or
+/// inline strings, a document's text), one after another, and what they
+/// spell: Excel and Word turn them into the characters, invisible ones
+/// included (`_xDB40__xDC41_` is the tag letter A). One pass from each
+/// `_x` on; at most `MAX_CANDIDATES` runs and one past, so a cut says so.
+fn ooxml_escape_runs(text: &str) -> Vec<(Range<usize>, String)> {
+    let b = text.as_bytes();
+    let unit = |i: usize| {
+        (b.get(i..i + 2) == Some(&b"_x"[..]) && b.get(i + 6) == Some(&b'_'))
+            .then(|| text.get(i + 2..i + 6).and_then(|h| u16::from_str_radix(h, 16).ok()))
+            .flatten()
+    };
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(p) = memchr::memmem::find(&b[at..], b"_x") {
+        let start = at + p;
+        let mut end = start;
+        let mut units = Vec::new();
+        while let Some(u) = unit(end) {
+            units.push(u);
+            end += 7;
+            if units.len() >= MAX_DECODED {
+                break;
+            }
+        }
+        if units.len() >= 8 {
+            out.push((start..end, String::from_utf16_lossy(&units)));
+            if out.len() > MAX_CANDIDATES {
+                break;
+            }
+        }
+        at = end.max(start + 2);
+    }
+    out
+}
+
 /// Base64 written backwards: a run of its alphabet that opens with its
 /// padding (`"==gL0NXZ…"`), reversed. Only a run of 24 or more after the
 /// `=`s, which stand after no character of the alphabet.
@@ -5540,8 +5747,14 @@ struct Budget {
 /// or a mail a tool's answer carries in base64 is longer), whose first
 /// words are a verb of acting or overriding? ("Read the file … and send it
 /// to …"; not "Thanks for the review, merge when ready", nor a licence.)
+/// A label of five words or fewer that opens it ("Report week 49:
+/// stable", where the verb is a noun) leads with what follows its colon.
 fn hidden_order(encoding: Encoding, text: &str) -> bool {
-    encoding.opaque() && text.len() <= HIDDEN_ORDER && prose_like(text) && rules::leads_with_verb(text)
+    let led = match text.split_once(':') {
+        Some((label, value)) if label.split_whitespace().count() <= 5 => value,
+        _ => text,
+    };
+    encoding.opaque() && text.len() <= HIDDEN_ORDER && prose_like(text) && rules::leads_with_verb(led)
 }
 
 /// The longest decoded text held to the hidden-text tests (a pairing of
@@ -6067,6 +6280,29 @@ mod tests {
         }
         assert!(inflated(&xz(&[b'a'; 1 << 20])).is_none());
         assert!(inflated(&bz(&[b'a'; 1 << 20])).is_none());
+        // A ZIP archive's files, deflated (sizes before the data, or after
+        // it) and stored.
+        let zip = |method: u16, flags: u16, data: &[u8], size: usize| {
+            let mut z = b"PK\x03\x04\x14\x00".to_vec();
+            z.extend(flags.to_le_bytes());
+            z.extend(method.to_le_bytes());
+            z.extend([0; 8]);
+            z.extend((size as u32).to_le_bytes());
+            z.extend((order.len() as u32).to_le_bytes());
+            z.extend(8u16.to_le_bytes());
+            z.extend(0u16.to_le_bytes());
+            z.extend(b"note.txt");
+            z.extend(data);
+            z.extend(b"PK\x01\x02 the central directory");
+            z
+        };
+        for z in [zip(8, 0, &raw, raw.len()), zip(8, 8, &raw, 0), zip(0, 0, order.as_bytes(), order.len())] {
+            let t = format!("##[debug] artifact: {}", b64(&z));
+            assert!(decoded(&t).iter().any(|(_, d)| d == order), "{t}: {:?}", decoded(&t));
+        }
+        let zip_bomb = zip(8, 0, &bomb, bomb.len());
+        assert!(inflated(&zip_bomb).is_none());
+        assert!(inflated(&zip(8, 0, &raw, raw.len() + 100)).is_none());
         // Random bytes are no stream.
         let mut rng = crate::testing::Lcg::new(7);
         for _ in 0..200 {
@@ -6267,6 +6503,12 @@ mod tests {
         // Python's eight-digit escapes; a surrogate pair written as two
         // escapes is one character (a lone surrogate is not one).
         assert_eq!(escapes("\\U00000049gnore").as_deref(), Some("Ignore"));
+        assert_eq!(escapes("\\x{49}gnore \\x{200B}").as_deref(), Some("Ignore \u{200B}"));
+        let tags: String = "send it".chars().map(|c| format!("_xDB40__xDC{:02X}_", c as u32)).collect();
+        let runs = ooxml_escape_runs(&format!("<t>TZ07{tags}</t>"));
+        let want: String = "send it".chars().map(|c| char::from_u32(0xE0000 + c as u32).unwrap()).collect();
+        assert_eq!(runs.iter().map(|r| r.1.as_str()).collect::<Vec<_>>(), [want.as_str()]);
+        assert!(ooxml_escape_runs("a_x000D_b_x000A_c").is_empty());
         assert_eq!(escapes("\\uD83D\\uDE00!").as_deref(), Some("\u{1F600}!"));
         assert_eq!(escapes("\\uDB40\\uDC49x").as_deref(), Some("\u{E0049}x"));
         assert_eq!(escapes("\\uD83Dx").as_deref(), Some("\u{FFFD}x"));
@@ -6358,6 +6600,28 @@ mod tests {
         #[test]
         fn uuencoding_round_trips(msg in proptest::collection::vec(proptest::prelude::any::<u8>(), 16..400)) {
             let runs = uu_runs(&uu_encode(&msg));
+            proptest::prop_assert_eq!(runs.len(), 1);
+            proptest::prop_assert_eq!(&runs[0].1, &msg);
+        }
+
+        /// Any bytes xxencoded after their `begin` line come back as they
+        /// were, in one run.
+        #[test]
+        fn xxencoding_round_trips(msg in proptest::collection::vec(proptest::prelude::any::<u8>(), 16..400)) {
+            const XX: &[u8; 64] = b"+-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+            let mut text = String::from("notes\nbegin 644 memo.txt\n");
+            for chunk in msg.chunks(45) {
+                text.push(XX[chunk.len()] as char);
+                for g in chunk.chunks(3) {
+                    let b = [g[0], *g.get(1).unwrap_or(&0), *g.get(2).unwrap_or(&0)];
+                    for d in [b[0] >> 2, (b[0] << 4 | b[1] >> 4) & 63, (b[1] << 2 | b[2] >> 6) & 63, b[2] & 63] {
+                        text.push(XX[usize::from(d)] as char);
+                    }
+                }
+                text.push('\n');
+            }
+            text.push_str("+\nend\n");
+            let runs = xx_runs(&text);
             proptest::prop_assert_eq!(runs.len(), 1);
             proptest::prop_assert_eq!(&runs[0].1, &msg);
         }

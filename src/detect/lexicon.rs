@@ -846,7 +846,7 @@ pub(crate) fn overriding_sentences(
             let named_to = word_end(text, m.end());
             let vocative = heading.is_none()
                 && m.end() - m.start() > 2
-                && lead_not_words(&text[words_from..m.start()])
+                && (lead_not_words(&text[words_from..m.start()]) || vocative_particle(&text[words_from..m.start()]))
                 && vocative_mark(&text[named_to..]).is_some();
             if vocative {
                 let after = named_to + vocative_mark(&text[named_to..]).unwrap_or(0);
@@ -901,6 +901,20 @@ fn lead_not_words(lead: &str) -> bool {
         }
         depth > 0 || c == ']' || !(c.is_alphabetic() || mark(c))
     })
+}
+
+/// A particle that calls whom the next word names, and nothing else
+/// before it (`يا`, `أيها` "O …", Persian `ای`, Urdu `اے`, Hindi `हे`,
+/// Turkish `ey`, Greek `ω`): a vocative's lead as much as a bullet is.
+/// (Folded as the text is: Arabic letters fold to the Latin ones they
+/// look like.)
+fn vocative_particle(lead: &str) -> bool {
+    const PARTICLES: [&str; 11] = ["يا", "أيها", "أيتها", "ای", "اے", "ऐ", "हे", "ey", "ω", "ὦ", "ô"];
+    static FOLDED: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
+        PARTICLES.iter().flat_map(|p| [super::normalize::folded(p).text, super::normalize::plain(p).text]).collect()
+    });
+    let words: Vec<&str> = lead.trim_start_matches(|c: char| !c.is_alphanumeric()).split_whitespace().collect();
+    matches!(words[..], [w] if FOLDED.iter().any(|p| p == w))
 }
 
 /// Where the word a form ends in ends: the form's own end, or a stem's
@@ -986,7 +1000,9 @@ fn units_before(text: &str, to: usize, n: usize) -> usize {
 /// The bytes of a vocative's mark at the start of `rest`: a comma, or a
 /// dash between spaces.
 fn vocative_mark(rest: &str) -> Option<usize> {
-    if let Some(r) = rest.strip_prefix([',', '，', '、']) {
+    // (The comma of each script: Arabic's, Persian's and Urdu's `،`,
+    // Ethiopic's `፣`, Burmese's `၊`, Armenian's `՝`.)
+    if let Some(r) = rest.strip_prefix([',', '，', '、', '،', '፣', '၊', '՝']) {
         return Some(rest.len() - r.len());
     }
     // Thai, Lao, Khmer and Burmese part phrases with a space where others
@@ -1001,6 +1017,15 @@ fn vocative_mark(rest: &str) -> Option<usize> {
     let r = rest.strip_prefix(' ')?;
     let r = r.strip_prefix(['-', '–', '—'])?;
     r.starts_with(' ').then(|| rest.len() - r.len())
+}
+
+/// The languages (their indices in `LEXICONS`) whose override verbs this
+/// folded text holds.
+pub(crate) fn over_langs(text: &str) -> Vec<u8> {
+    let mut langs: Vec<u8> = found_in(text).filter(|f| f.1 == Kind::Over).map(|f| f.0).collect();
+    langs.sort_unstable();
+    langs.dedup();
+    langs
 }
 
 /// What visible text's test found.

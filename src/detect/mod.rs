@@ -9,6 +9,7 @@
 //! never print.
 
 pub mod decode;
+mod defuse;
 pub mod lexicon;
 pub mod links;
 pub mod model;
@@ -271,6 +272,11 @@ pub fn scan(doc: &Document, opts: &Options) -> Report {
                 tally.finding(h.rule, in_source(h, source.as_bytes()));
             }
         }
+    }
+    // A space written as itself or as its carrier's escape (JSON's
+    // `\u0020`, quoted-printable's `=20`, a terminal's `ESC[C`).
+    for h in decode::escaped_spaces(&doc.raw) {
+        tally.finding(h.rule, in_source(h, &doc.raw));
     }
     for (rule, f) in link_findings(doc, links) {
         tally.finding(rule, f);

@@ -809,6 +809,20 @@ fn hit(text: &str, code: &CodeRegions, base: usize, n: &Normalized, m: &Match, o
     {
         return None;
     }
+    // "System prompt" opening a line, then a bracket or a dash, titles a
+    // draft of one ("系统提示词（草稿 v4）", "Системный промпт (черновик)"),
+    // asking for nothing.
+    if rule.id == "prompt_leak.reveal_prompt" && titles_a_draft(before, &n.text[m.range.clone()], after) {
+        return None;
+    }
+    // In the lexicons' other languages, a negation or a third party's
+    // request in a condition.
+    if rule.code == Code::Override && {
+        let langs = super::lexicon::over_langs(&normalize::folded(&n.text[m.range.clone()]).text);
+        super::defuse::defused(&n.text, m.range.start, m.range.end, &langs)
+    } {
+        return None;
+    }
     let r = n.source_range(m.range.clone());
     // Matches may start with the line break before a line; the match is
     // where its first word is.
@@ -832,6 +846,20 @@ fn hit(text: &str, code: &CodeRegions, base: usize, n: &Normalized, m: &Match, o
         decoded: None,
         quoted,
     })
+}
+
+/// Is a match of "system prompt" in Chinese, Japanese, Korean or Russian
+/// a heading: the term opening its line (after a Markdown mark at most),
+/// then a bracket or a dash?
+fn titles_a_draft(before: &str, matched: &str, after: &str) -> bool {
+    const TERMS: [&str; 5] = ["系统提示", "系統提示", "システムプロンプト", "시스템", "системн"];
+    let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+    let term = matched.trim_start();
+    if !line.chars().all(|c| matches!(c, ' ' | '\t' | '#' | '*' | '>')) || !TERMS.iter().any(|t| term.starts_with(t)) {
+        return false;
+    }
+    let mark = |c: char| matches!(c, '（' | '(' | '—' | '–');
+    matched.chars().next_back().is_some_and(mark) || after.trim_start_matches([' ', '\t', '\u{3000}']).starts_with(mark)
 }
 
 /// How a match inside quotation marks is introduced.

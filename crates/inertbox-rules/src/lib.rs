@@ -16,6 +16,7 @@
 #![forbid(unsafe_code)]
 
 pub mod blob;
+pub mod defuse;
 pub mod keys;
 pub mod lexicon;
 pub mod lexicon_folded;

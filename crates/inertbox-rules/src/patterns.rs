@@ -12,7 +12,7 @@
 // src/detect/decode.rs
 pub const DECODE_ASCII85_BLOCK: &str = r"<~[!-u\s]{10,}~>";
 pub const DECODE_PERCENT_RUN: &str = r"(?:[A-Za-z0-9._~+-]*%[0-9A-Fa-f]{2}){4,}[A-Za-z0-9._~+-]*";
-pub const DECODE_ESCAPE_RUN: &str = r"(?:\\u\{?[0-9a-fA-F]{4,6}\}?|\\U[0-9a-fA-F]{8}|\\x[0-9a-fA-F]{2}|\\[0-7]{3}|[ \w.,!?'-])*(?:\\u\{?[0-9a-fA-F]{4,6}\}?|\\U[0-9a-fA-F]{8}|\\x[0-9a-fA-F]{2})(?:\\u\{?[0-9a-fA-F]{4,6}\}?|\\U[0-9a-fA-F]{8}|\\x[0-9a-fA-F]{2}|[ \w.,!?'-]){4,}";
+pub const DECODE_ESCAPE_RUN: &str = r"(?:\\u\{?[0-9a-fA-F]{4,6}\}?|\\U[0-9a-fA-F]{8}|\\x[0-9a-fA-F]{2}|\\x\{[0-9a-fA-F]{1,6}\}|\\[0-7]{3}|[ \w.,!?'-])*(?:\\u\{?[0-9a-fA-F]{4,6}\}?|\\U[0-9a-fA-F]{8}|\\x[0-9a-fA-F]{2}|\\x\{[0-9a-fA-F]{1,6}\})(?:\\u\{?[0-9a-fA-F]{4,6}\}?|\\U[0-9a-fA-F]{8}|\\x[0-9a-fA-F]{2}|\\x\{[0-9a-fA-F]{1,6}\}|[ \w.,!?'-]){4,}";
 pub const DECODE_ENTITY_RUN: &str = r"(?:&#[xX]?[0-9a-fA-F]{1,6};[^&<]{0,3}){4,}";
 // src/detect/links.rs
 pub const LINKS_MD_IMAGE: &str =

@@ -592,7 +592,7 @@ pub fn table() -> Vec<Rule> {
                 "bots,",
                 "bots :"
             ],
-            r"(?:^|\n|\\n|[.!?] )(?:[-*>#/;%]+ ?|<!-- ?|\d+[.)] )?(?:dear |hey |hi |hello |attention |note to (?:the )?)?(?:ai|ai assistant|ai agent|ai model|assistants?|agents?|llm|language model|chatbot|bots?)(?:[:,]| :) .{0,100}?\b(?:ignore|disregard|forget|forward|re-?send|send|e-?mail|refund|ban|buy|purchase|reply|respond|tell|say|include|add|append|visit|open|click|download|run|execute|call|delete|remove|transfer|pay|upload|post|share|write|print|output|recommend|rate|mention|accept|decline|approve|grant|confirm|create|book|invite|fetch|copy|move|update|give|provide|show|reveal|disclose|use|stop|keep|treat|follow|obey|comply)\b",
+            r"(?:^|\n|\\n|[.!?] )(?:[-*>#/;%]+ ?|<!-- ?|\d+[.)] |\d{4}-\d\d-\d\d[t ][0-9:.,]+z? |\[[0-9:.,tz-]{5,30}\] )?(?:dear |hey |hi |hello |attention |note to (?:the )?)?(?:ai|ai assistant|ai agent|ai model|assistants?|agents?|llm|language model|chatbot|bots?)(?:[:,]| :) .{0,100}?\b(?:ignore|disregard|forget|forward|re-?send|send|e-?mail|refund|ban|buy|purchase|reply|respond|tell|say|include|add|append|visit|open|click|download|run|execute|call|delete|remove|transfer|pay|upload|post|share|write|print|output|recommend|rate|mention|accept|decline|approve|grant|confirm|create|book|invite|fetch|copy|move|update|give|provide|show|reveal|disclose|use|stop|keep|treat|follow|obey|comply)\b",
             "speaks to the AI reading the content and gives it an order"
         ),
         rule!(

@@ -20,13 +20,8 @@ pub const LEAK_CJK: &str = concat!(
     // only beside a verb lost more attacks than false alarms it spared.
     // `词` after the term is part of it, never what follows it (else
     // `系统提示词：` would match as `系统提示` and a `词`).
-    // A heading that opens a line (the term, then a bracket or a dash:
-    // `システムプロンプト（案）`, `Системный промпт (черновик)`) titles a
-    // draft of one, asking for nothing; the term after any other letter is
-    // read whatever follows it (`输出系统提示词（全文）`).
-    r"(?:[^\s#*>][\x20\t\x{3000}]{0,2}(?:系[统統]提示(?:词|詞)?|システムプロンプト|시스템 ?프롬프트)(?:[^：:\n词詞]|$)",
-    r"|(?:系[统統]提示(?:词|詞)?|システムプロンプト|시스템 ?프롬프트)(?:[^：:\n词詞（(—–\x20\t\x{3000}]|[\x20\t\x{3000}][^：:（(—–]|$))",
-    r"|sistem (?:isteminin|istemi|talimatlarını|talimatları)|(?:senin|sizin) sistem mesaj|sistem mesajını[^.!?\n]{0,30}(?:göster|yaz|tekrarla|paylaş|ver|aktar|kopyala|çevir|söyle|oku)|[^\s#*>][\x20\t]{0,2}системн(?:ый|ое|ые) (?:промпт|инструкции)|системн(?:ый|ое|ые) (?:промпт|инструкции)(?:[^(（—–\x20\t]|[\x20\t][^(（—–]|$)|(?:тво[её]|ваше|сво[её]|исходное|первоначальное|скрытое) системное сообщение|(?:покажи|покажите|выведи|выведите|повтори|повторите|процитируй|процитируйте|напиши|напишите|распечатай|раскрой|перескажи|скопируй|вставь|дай|отправь|переведи|переведите|сообщи)[^.!?\n]{0,40}системное сообщение",
+    r"(?:系[统統]提示(?:词|詞)?|システムプロンプト|시스템 ?프롬프트)(?:[^：:\n词詞]|$)",
+    r"|sistem (?:isteminin|istemi|talimatlarını|talimatları)|(?:senin|sizin) sistem mesaj|sistem mesajını[^.!?\n]{0,30}(?:göster|yaz|tekrarla|paylaş|ver|aktar|kopyala|çevir|söyle|oku)|системн(?:ый|ое|ые) (?:промпт|инструкции)|(?:тво[её]|ваше|сво[её]|исходное|первоначальное|скрытое) системное сообщение|(?:покажи|покажите|выведи|выведите|повтори|повторите|процитируй|процитируйте|напиши|напишите|распечатай|раскрой|перескажи|скопируй|вставь|дай|отправь|переведи|переведите|сообщи)[^.!?\n]{0,40}системное сообщение",
 );
 
 /// A `String` made `'static` (the rule table lives for the whole program).
