@@ -610,7 +610,8 @@ fn b64(run: &str) -> Option<String> {
 }
 
 /// Text compressed before it was encoded: raw deflate (a SAML redirect's
-/// `SAMLRequest`), zlib, gzip, a ZIP archive's files, xz or bzip2, as UTF-8. The output is held to
+/// `SAMLRequest`), zlib, gzip, a ZIP archive's files, xz or bzip2, as
+/// UTF-8. The output is held to
 /// `INFLATE_RATIO` times the compressed bytes (and to `MAX_INFLATED`), so
 /// reading a text's blobs stays linear in the text; bytes that are not
 /// such a stream fail within their first few codes.
