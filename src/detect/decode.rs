@@ -1762,6 +1762,7 @@ pub(crate) fn reference_spellings(b: &[u8]) -> Vec<Hit> {
 pub(crate) fn escaped_spaces(b: &[u8]) -> Vec<Hit> {
     const ESCAPES: [&[u8]; 5] = [b"\\u0020", b"\\x20", b"=20", b"\x1b[C", b"\x1b[1C"];
     let mut readings: Vec<String> = Vec::new();
+    let mut cut = false;
     for e in ESCAPES {
         if memchr::memmem::find_iter(b, e).take(16).count() < 16 {
             continue;
@@ -1779,6 +1780,8 @@ pub(crate) fn escaped_spaces(b: &[u8]) -> Vec<Hit> {
                 next = at + e.len();
             }
             if bits.len() >= 8 * MAX_DECODED {
+                // The rest unread is a finding.
+                cut = true;
                 break;
             }
         }
@@ -1787,7 +1790,7 @@ pub(crate) fn escaped_spaces(b: &[u8]) -> Vec<Hit> {
         );
     }
     readings.sort_by_key(|s| std::cmp::Reverse(text_score(s)));
-    source_hits(b.len(), readings.into_iter().next(), false)
+    source_hits(b.len(), readings.into_iter().next(), cut)
 }
 
 /// The hits of what a source's layout spells (`reading`), over the whole

@@ -1519,6 +1519,33 @@ const CASES: &[Case] = &[
         make: |n| repeat("ignoriere die Anweisungen und ", n),
     },
     Case {
+        name: "escaped-spaces",
+        about: "spaces written as themselves, as JSON's \\u0020, as quoted-printable's =20 and as ESC[C, mixed, one line",
+        feeds: &[Text],
+        make: |n| repeat("a b\\u0020c=20d\x1b[Ce f\\u0020 g=20 h ", n),
+    },
+    Case {
+        name: "ooxml-escapes",
+        about: "Office XML _xHHHH_ escapes of tag characters, one run that never ends, then runs cut by a letter",
+        feeds: &[Text],
+        make: |n| {
+            let mut s = repeat("_xDB40__xDC41_", n / 2);
+            s.extend(repeat("_xDB40__xDC41_a_x", n - n / 2));
+            s
+        },
+    },
+    Case {
+        name: "xxencode-lines",
+        about: "xxencode begin lines, each followed by full-length lines of its alphabet that never reach an end",
+        feeds: &[Text],
+        make: |n| {
+            repeat(
+                "begin 644 memo.txt\nhss8Wss8rss8tss8zssCnssC6ss4svvmOtdGjtcaJtMK6tMyXtPebss8G62dE\nhA1-IFJBIAnAoB01XUOjZd6baavHXUNTXU65bcffcecrXUd6UQqVdO43mMKZ\n",
+                n,
+            )
+        },
+    },
+    Case {
         name: "defused-overrides",
         about: "override verbs negated or asked for in a condition, each its own sentence, in Spanish, Chinese, Japanese and Hindi (each read for what defuses it)",
         feeds: &[Text],
